@@ -1,0 +1,59 @@
+// The cable-driven clamshell grapple (section 2.1): a symmetric 3-link slider mechanism.
+//
+// Vertical plane, y positive DOWN (as the thesis writes eqs 2.1-2.7), x to the right.
+// A: top (cable 1, tension T1). B: hinge of link 1 and the bucket (link 2), one per side.
+// C: pulley (link 3, cable 2, tension T2). A and C stay on the symmetry axis.
+// Right half: B = A + l1 (sin th1, cos th1) = C + l2 (sin th2, -cos th2), so the distance
+// s = yC - yA = l1 cos th1 + l2 cos th2. Pulling C up towards A (s smaller, th2 larger)
+// closes the buckets; letting C down opens them.
+#pragma once
+
+#include "params.h"
+#include "state.h"
+
+namespace clamsim::core {
+
+struct ClamKinematics {
+  double s = 0.0;                 // A-to-C distance [m]
+  double s_dot = 0.0;
+  double theta1 = 0.0, theta2 = 0.0;   // [rad] from the vertical
+  double omega1 = 0.0, omega2 = 0.0;   // [rad/s]
+};
+
+// Law of cosines in triangle A-B-C; valid for s strictly between |l1-l2| and l1+l2.
+ClamKinematics clam_kinematics(const ClamParams& c, double yA, double yC, double vA, double vC);
+double clam_distance_at(const ClamParams& c, double theta2);   // s(theta2)
+
+// Accelerations and internal forces from the Newton-Euler equations of the links.
+struct ClamSolution {
+  double aA = 0.0, aC = 0.0;      // [m/s^2], positive down
+  double stop_force_N = 0.0;      // lambda: reaction of the stop (or held load) between A and C
+  bool ok = true;                 // false if the system was singular (counted by the caller)
+};
+
+// Free state: the 13 x 13 linear system of eqs 2.1-2.7 (unknowns of Table 2.2).
+ClamSolution clam_free(const ClamParams& c, const ClamKinematics& k, double t1, double t2,
+                       double g);
+
+// Distributed / Full states: the links locked at a stop (or on a load) move as one body;
+// the same 13 equations plus the stop force lambda and a_A = a_C (14 x 14). With one rope
+// slack this reduces to eq 2.8. stop_sign = +1 for a closing stop (closed limit or a held
+// load: pushes A up and C down), -1 for the opening stop.
+ClamSolution clam_locked(const ClamParams& c, const ClamKinematics& k, double t1, double t2,
+                         double g, double load_kg, double stop_sign);
+
+// Eq 2.9: common vertical velocity after the completely inelastic collision into a stop.
+double clam_inelastic_velocity(const ClamParams& c, const ClamKinematics& k, double vA,
+                               double vC, double load_kg);
+
+// Gap between the two lips and the force squeezing the load between them (virtual work on
+// the stop force lambda).
+double clam_jaw_gap(const ClamParams& c, double theta2);
+double clam_squeeze_force(const ClamParams& c, const ClamKinematics& k, double stop_force_N);
+
+// Total mass including a held load, and the kinetic + potential energy (y down).
+double clam_mass(const ClamParams& c, double load_kg);
+double clam_energy(const ClamParams& c, const ClamKinematics& k, double yA, double yC,
+                   double vA, double load_kg, double g);
+
+}  // namespace clamsim::core

@@ -1,0 +1,53 @@
+// The 3-DOF P&H-T250 crane (section 2.2.1): Denavit-Hartenberg kinematics (Table 2.7,
+// eqs 2.10-2.11) and Lagrangian dynamics with pseudo-inertia matrices (eqs 2.12-2.14),
+// plus the boom cylinder's force-to-torque mapping (eqs 2.15-2.20).
+//
+// Joint vector q = (theta1 swing [rad], theta2 boom [rad], d3 telescope [m]).
+// theta2 = 90 deg is a level boom; the boom angle of Table 2.6 is theta2 - 90 deg.
+// Base frame: z up, origin on the swing axis at the swing bearing.
+#pragma once
+
+#include <Eigen/Core>
+#include <array>
+
+#include "params.h"
+
+namespace clamsim::core {
+
+using Mat4 = Eigen::Matrix4d;
+using Vec3 = Eigen::Vector3d;
+using Mat3 = Eigen::Matrix3d;
+
+// A_1..A_3 of eq 2.10 and T_1..T_3 of eq 2.11.
+std::array<Mat4, 3> dh_link_transforms(const CraneParams& c, const Vec3& q);
+std::array<Mat4, 3> dh_base_transforms(const CraneParams& c, const Vec3& q);
+
+// Pseudo-inertia matrix J_p of eq 2.14 (second moments about the link frame's origin).
+Mat4 pseudo_inertia(const LinkParams& l);
+
+// Eq 2.12 as tau = M(q) qdd + h(q, qd) + G(q), for the three links plus the clam carried
+// horizontally at the boom tip (the anti-swing assumption of section 2.3: the clam stays
+// under the tip while its weight reaches the crane through the ropes).
+struct CraneDynamics {
+  Mat3 mass;       // D_ij (+ clam's horizontal inertia)
+  Vec3 velocity;   // sum_jk D_ijk qd_j qd_k (+ clam term)
+  Vec3 gravity;    // D_i
+};
+CraneDynamics crane_dynamics(const CraneParams& c, const Vec3& q, const Vec3& qd,
+                             double carried_mass_kg);
+
+// Boom tip (frame 3 origin) in the base frame, and d(tip_z)/dq.
+Vec3 tip_position(const CraneParams& c, const Vec3& q);
+Vec3 tip_height_gradient(const CraneParams& c, const Vec3& q);
+
+// Boom cylinder length X and lever dX/dtheta (eqs 2.17-2.19) for a boom angle [rad];
+// joint torque tau = F * lever (eq 2.20).
+double boom_cylinder_length(const BoomGeometry& g, double boom_angle_rad);
+double boom_cylinder_lever(const BoomGeometry& g, double boom_angle_rad);
+
+// Kinetic and potential energy of links + horizontally carried mass [J].
+double crane_kinetic_energy(const CraneParams& c, const Vec3& q, const Vec3& qd,
+                            double carried_mass_kg);
+double crane_potential_energy(const CraneParams& c, const Vec3& q);
+
+}  // namespace clamsim::core

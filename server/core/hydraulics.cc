@@ -1,0 +1,90 @@
+#include "core/hydraulics.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace clamsim::core {
+
+namespace {
+
+// Turbulent orifice flow a * sign(dp) * sqrt(|dp|), linear below the laminar transition so
+// that its slope stays finite at zero pressure drop (the sqrt's slope is infinite there).
+double orifice(double a, double dp, double laminar_dp) {
+  const double mag = std::fabs(dp);
+  if (mag >= laminar_dp) return std::copysign(a * std::sqrt(mag), dp);
+  return a * dp / std::sqrt(laminar_dp);
+}
+
+}  // namespace
+
+double spool_position(const ValveParams& v, double volts) {
+  const double mag = std::fabs(volts) - v.input_deadband_V;
+  if (mag <= 0.0) return 0.0;
+  const double x = mag / (5.0 - v.input_deadband_V);
+  return std::copysign(std::min(1.0, x), volts);
+}
+
+ValveFlows open_centre_valve(const ValveParams& v, double x, double pa, double pb) {
+  const double ax = std::fabs(x);
+  const double q = v.pump_flow_m3_per_s;
+  const double a = v.orifice_coeff * ax;            // metering orifice, eq 2.21-2.22
+  const double b = v.orifice_coeff * (1.0 - ax);    // open centre to tank, eq 2.23
+  const double pe = v.tank_pressure_Pa;
+  const double p_in = x >= 0.0 ? pa : pb;           // line being fed
+  const double p_out = x >= 0.0 ? pb : pa;          // line returning to tank
+
+  // Pump pressure Ps from Q = a sqrt(Ps - P_in) + b sqrt(Ps - Pe) with a load-holding check
+  // valve (no flow back from the line). With s = sqrt(Ps - Pe), t = sqrt(Ps - P_in),
+  // s^2 - t^2 = dlt and a t + b s = Q, which gives the root in the rationalised form below
+  // (finite also where a == b).
+  double ps = 0.0;
+  double q_in = 0.0;
+  const double dlt = std::max(0.0, p_in - pe);
+  if (a <= 0.0 || (b > 0.0 && q * q <= b * b * dlt)) {
+    ps = pe + (q / b) * (q / b);                    // check valve closed: all flow to tank
+  } else if (b <= 0.0) {
+    ps = pe + dlt + (q / a) * (q / a);              // centre closed: all flow to the line
+    q_in = q;
+  } else {
+    const double r = q * q + (a * a - b * b) * dlt;
+    const double s = (q * q + a * a * dlt) / (q * b + a * std::sqrt(std::max(0.0, r)));
+    ps = pe + s * s;
+    q_in = std::max(0.0, q - b * s);
+  }
+  if (ps > v.relief_pressure_Pa) {  // pump relief: the surplus goes over the relief valve
+    ps = v.relief_pressure_Pa;
+    q_in = a * std::sqrt(std::max(0.0, ps - pe - dlt));
+  }
+  const double q_out = orifice(a, p_out - pe, v.laminar_dp_Pa);
+  ValveFlows f;
+  f.pump_pressure_Pa = ps;
+  f.into_a = x >= 0.0 ? q_in : -q_out;
+  f.into_b = x >= 0.0 ? -q_out : q_in;
+  return f;
+}
+
+double line_protection_flow(const ValveParams& v, double p) {
+  if (p > v.relief_pressure_Pa) return -v.relief_gain_m3_per_s_Pa * (p - v.relief_pressure_Pa);
+  if (p < 0.0) return -v.relief_gain_m3_per_s_Pa * p;  // make-up from tank, no vacuum
+  return 0.0;
+}
+
+double line_compliance(const LineParams& l) { return l.volume_m3 / l.bulk_modulus_Pa; }
+
+double smooth_sign(double v, double v_eps) { return v_eps > 0.0 ? std::tanh(v / v_eps) : 0.0; }
+
+double cylinder_force(const CylinderParams& c, double pa, double pb, double v) {
+  return pa * c.cap_area_m2 - pb * c.rod_area_m2 - c.viscous_Ns_per_m * v -
+         c.coulomb_N * smooth_sign(v, c.coulomb_velocity_m_per_s);
+}
+
+double motor_output_torque(const MotorParams& m, double pa, double pb, double w) {
+  return m.gear_ratio * m.displacement_m3_per_rad * (pa - pb) - m.viscous_Nms_per_rad * w -
+         m.coulomb_Nm * smooth_sign(w, m.coulomb_velocity_rad_per_s);
+}
+
+double motor_flow(const MotorParams& m, double w) {
+  return m.displacement_m3_per_rad * m.gear_ratio * w;
+}
+
+}  // namespace clamsim::core

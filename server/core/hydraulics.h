@@ -1,0 +1,47 @@
+// Hydraulic actuators (section 2.2.2): open-centre valve (eqs 2.21-2.23), line
+// compressibility (eq 2.24), cylinder force (eq 2.25), motor torque (eq 2.26).
+//
+// Each channel has two lines between valve and actuator: line A is pressurised for positive
+// voltage (swing counter-clockwise, boom up, telescope out, winch reels in), line B for
+// negative. Pressures are gauge pressures [Pa].
+#pragma once
+
+#include "params.h"
+
+namespace clamsim::core {
+
+// Normalised spool position x in [-1, 1] from a command voltage (-5..+5 V), with the
+// spool overlap deadband of the valve.
+double spool_position(const ValveParams& v, double volts);
+
+// Flows from the valve into lines A and B [m^3/s] (negative: out of the line) and the pump
+// pressure the open-centre valve settles at.
+struct ValveFlows {
+  double into_a = 0.0;
+  double into_b = 0.0;
+  double pump_pressure_Pa = 0.0;
+};
+ValveFlows open_centre_valve(const ValveParams& v, double x, double pa, double pb);
+
+// Cross-port relief above the relief setting and anti-cavitation make-up below tank
+// pressure: flow into the line [m^3/s].
+double line_protection_flow(const ValveParams& v, double p);
+
+// Hydraulic compliance C = V / beta of one line (eq 2.24).
+double line_compliance(const LineParams& l);
+
+// Smooth sign for Coulomb friction: tanh(v / v_eps); v_eps keeps the term non-stiff.
+double smooth_sign(double v, double v_eps);
+
+// Net cylinder force (eq 2.25 without the rod's inertia, which is folded into the link):
+// P_A A_cap - P_B A_rod - d v - F_c sign(v).
+double cylinder_force(const CylinderParams& c, double pa, double pb, double v);
+
+// Torque at the output shaft of a motor and gear train (eq 2.26):
+// n D_m (P_A - P_B) - viscous - Coulomb, for output speed w [rad/s].
+double motor_output_torque(const MotorParams& m, double pa, double pb, double w);
+
+// Oil volume flow the motor draws from line A (returns to line B) at output speed w.
+double motor_flow(const MotorParams& m, double w);
+
+}  // namespace clamsim::core

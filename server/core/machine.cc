@@ -1,0 +1,401 @@
+#include "core/machine.h"
+
+#include <Eigen/Dense>
+#include <cmath>
+
+#include "core/cable.h"
+#include "core/clam.h"
+#include "core/crane.h"
+#include "core/hydraulics.h"
+#include "core/integrator.h"
+#include "core/stops.h"
+
+namespace clamsim::core {
+
+namespace {
+
+constexpr double kHalfPi = 1.57079632679489661923;
+constexpr double kRadToDeg = 57.295779513082320877;
+constexpr double kStopRelease_N = 1.0;   // hysteresis: a stop lets go below -1 N
+enum Channel { kSwing = 0, kBoom = 1, kTelescope = 2, kMainHoist = 3, kAuxHoist = 4 };
+
+using Spools = std::array<double, 5>;
+
+Vec3 joints(const StateVector& x) { return x.segment<3>(ix::q); }
+Vec3 joint_rates(const StateVector& x) { return x.segment<3>(ix::qd); }
+
+// Which way the locked clam's stop pushes: closing stop or a held load (+1), opening stop (-1).
+double stop_sign(const ClamMode& mode) {
+  if (mode.load == LoadStatus::WithLoad) return 1.0;
+  return mode.geo == GeoStatus::Open ? -1.0 : 1.0;
+}
+
+bool locked(const ClamMode& mode) { return mode.working != WorkingState::Free; }
+
+// Stage 1-2: kinematics and ropes. Everything the clam's equations need.
+struct ClamContext {
+  Vec3 tip;
+  Vec3 tip_grad;          // d(tip z)/dq
+  double tip_z_rate = 0.0;
+  ClamKinematics kin;
+  RopeForce rope[2];
+};
+
+ClamContext clam_context(const MachineParams& m, const StateVector& x) {
+  ClamContext c;
+  const Vec3 q = joints(x);
+  c.tip = tip_position(m.crane, q);
+  c.tip_grad = tip_height_gradient(m.crane, q);
+  c.tip_z_rate = c.tip_grad.dot(joint_rates(x));
+  c.kin = clam_kinematics(m.clam, x(ix::yA), x(ix::yC), x(ix::vA), x(ix::vC));
+  // Rope spans from the sheave at the tip (depth -tip_z) down to A and to C.
+  const double span[2] = {x(ix::yA) + c.tip(2), x(ix::yC) + c.tip(2)};
+  const double rate[2] = {x(ix::vA) + c.tip_z_rate, x(ix::vC) + c.tip_z_rate};
+  for (int i = 0; i < 2; ++i)
+    c.rope[i] = rope_force(m.hydraulics.winches[i], span[i], rate[i], x(ix::len + i),
+                           x(ix::lend + i));
+  return c;
+}
+
+ClamSolution clam_solution(const MachineParams& m, const ClamContext& c, const ClamMode& mode) {
+  const double g = m.crane.gravity_m_per_s2;
+  const double t1 = c.rope[0].tension_N, t2 = c.rope[1].tension_N;
+  if (!locked(mode)) return clam_free(m.clam, c.kin, t1, t2, g);
+  return clam_locked(m.clam, c.kin, t1, t2, g, mode.load_mass_kg, stop_sign(mode));
+}
+
+// Stage 3: one valve channel feeding two lines, given the actuator's flow out of line A
+// into line B (cylinders: cap and rod displacement; motors: D_m * speed).
+void line_rates(const ActuatorChannel& ch, double spool, double pa, double pb,
+                double drawn_from_a, double returned_to_b, double& pa_dot, double& pb_dot) {
+  const ValveFlows f = open_centre_valve(ch.valve, spool, pa, pb);
+  const double c = line_compliance(ch.lines);  // eq 2.24
+  pa_dot = (f.into_a + line_protection_flow(ch.valve, pa) - drawn_from_a) / c;
+  pb_dot = (f.into_b + line_protection_flow(ch.valve, pb) + returned_to_b) / c;
+}
+
+// The derivative dx/dt: kinematics -> ropes -> hydraulics -> forces -> accelerations.
+StateVector derivative(const MachineParams& m, const StateVector& x, const ClamMode& mode,
+                       const Spools& spool, int* singular) {
+  const HydraulicsParams& hy = m.hydraulics;
+  const CraneParams& cr = m.crane;
+  const Vec3 q = joints(x), qd = joint_rates(x);
+  const ClamContext c = clam_context(m, x);
+  StateVector dx;
+  auto p = [&](int i) { return x(ix::p + i); };
+  auto pdot = [&](int i) -> double& { return dx(ix::p + i); };
+
+  // Swing motor through its gear train (eq 2.26).
+  const double swing_torque = motor_output_torque(hy.swing_motor, p(0), p(1), qd(0));
+  const double swing_flow = motor_flow(hy.swing_motor, qd(0));
+  line_rates(hy.channels[kSwing], spool[kSwing], p(0), p(1), swing_flow, swing_flow, pdot(0),
+             pdot(1));
+
+  // Boom cylinders through the linkage of Fig. 2.8 (eqs 2.16-2.20).
+  const double boom = q(1) - kHalfPi;
+  const double lever = boom_cylinder_lever(hy.boom_geometry, boom);
+  const double boom_v = lever * qd(1);
+  const CylinderParams& bc = hy.boom_cylinders;
+  const double boom_torque = cylinder_force(bc, p(2), p(3), boom_v) * lever;
+  line_rates(hy.channels[kBoom], spool[kBoom], p(2), p(3), bc.cap_area_m2 * boom_v,
+             bc.rod_area_m2 * boom_v, pdot(2), pdot(3));
+
+  // Telescope cylinder acts along d3 directly (eq 2.25).
+  const CylinderParams& tc = hy.telescope_cylinder;
+  const double tel_force = cylinder_force(tc, p(4), p(5), qd(2));
+  line_rates(hy.channels[kTelescope], spool[kTelescope], p(4), p(5), tc.cap_area_m2 * qd(2),
+             tc.rod_area_m2 * qd(2), pdot(4), pdot(5));
+
+  // Winches: positive pressure difference reels in (rope length shrinks).
+  double drum_force[2];
+  for (int i = 0; i < 2; ++i) {
+    const WinchParams& w = hy.winches[i];
+    const int ch = kMainHoist + i;
+    const double reel_in = -x(ix::lend + i) / w.drum_radius_m;
+    const double torque = motor_output_torque(w.motor, p(2 * ch), p(2 * ch + 1), reel_in);
+    const double flow = motor_flow(w.motor, reel_in);
+    line_rates(hy.channels[ch], spool[ch], p(2 * ch), p(2 * ch + 1), flow, flow, pdot(2 * ch),
+               pdot(2 * ch + 1));
+    drum_force[i] = c.rope[i].drum_force_N - torque / w.drum_radius_m +
+                    stop_force(x(ix::len + i), x(ix::lend + i), w.min_length_m, w.max_length_m,
+                               w.stop_stiffness_N_per_m, w.stop_damping_Ns_per_m);
+    dx(ix::len + i) = x(ix::lend + i);
+    dx(ix::lend + i) = drum_force[i] * w.drum_radius_m * w.drum_radius_m / w.drum_inertia_kgm2;
+  }
+
+  // Joint forces: actuators, hard stops, and the ropes pulling the tip down.
+  Vec3 tau(swing_torque, boom_torque, tel_force);
+  tau(1) += stop_force(boom, qd(1), cr.boom_min_rad, cr.boom_max_rad,
+                       cr.boom_stop_stiffness_Nm_per_rad, cr.boom_stop_damping_Nms_per_rad);
+  tau(2) += stop_force(q(2), qd(2), cr.telescope_min_m, cr.telescope_max_m,
+                       cr.telescope_stop_stiffness_N_per_m, cr.telescope_stop_damping_Ns_per_m);
+  tau -= (c.rope[0].tension_N + c.rope[1].tension_N) * c.tip_grad;
+
+  const CraneDynamics dyn = crane_dynamics(cr, q, qd, clam_mass(m.clam, mode.load_mass_kg));
+  dx.segment<3>(ix::q) = qd;
+  dx.segment<3>(ix::qd) = dyn.mass.ldlt().solve(tau - dyn.velocity - dyn.gravity);
+
+  const ClamSolution sol = clam_solution(m, c, mode);
+  if (!sol.ok && singular) ++*singular;
+  dx(ix::yA) = x(ix::vA);
+  dx(ix::yC) = x(ix::vC);
+  dx(ix::vA) = sol.aA;
+  dx(ix::vC) = sol.aC;
+  return dx;
+}
+
+Spools spools_for(const MachineParams& m, const Control& u) {
+  Spools s;
+  for (int i = 0; i < 5; ++i) s[i] = spool_position(m.hydraulics.channels[i].valve, u.volts[i]);
+  return s;
+}
+
+// Bits of the hard stops in contact, to count new hits.
+std::uint8_t engaged_stops(const MachineParams& m, const StateVector& x) {
+  const double boom = x(ix::q + 1) - kHalfPi, d3 = x(ix::q + 2);
+  std::uint8_t bits = 0;
+  if (boom < m.crane.boom_min_rad || boom > m.crane.boom_max_rad) bits |= 1;
+  if (d3 < m.crane.telescope_min_m || d3 > m.crane.telescope_max_m) bits |= 2;
+  for (int i = 0; i < 2; ++i) {
+    const WinchParams& w = m.hydraulics.winches[i];
+    const double len = x(ix::len + i);
+    if (len < w.min_length_m || len > w.max_length_m) bits |= static_cast<std::uint8_t>(4 << i);
+  }
+  return bits;
+}
+
+GeoStatus geo_of(const ClamParams& cp, double s) {
+  constexpr double tol = 1e-9;
+  if (s <= clam_distance_at(cp, cp.theta2_closed_rad) + tol) return GeoStatus::Close;
+  if (s >= clam_distance_at(cp, cp.theta2_open_rad) - tol) return GeoStatus::Open;
+  return GeoStatus::InRange;
+}
+
+void set_working(State& st, WorkingState next) {
+  if (st.clam.working == next) return;
+  st.clam.working = next;
+  ++st.health.transitions;
+}
+
+// Free -> Distributed: the links hit a stop (or close on a load) and, eq 2.9, continue
+// together at the momentum-weighted common velocity.
+void lock_at(const MachineParams& m, State& st, const ClamKinematics& k, double s_lock) {
+  const double v = clam_inelastic_velocity(m.clam, k, st.x(ix::vA), st.x(ix::vC),
+                                           st.clam.load_mass_kg);
+  st.x(ix::yC) = st.x(ix::yA) + s_lock;
+  st.x(ix::vA) = v;
+  st.x(ix::vC) = v;
+  ++st.health.clam_impacts;
+  set_working(st, WorkingState::Distributed);
+}
+
+// Working-state changes allowed by Table 2.3, with the conditions of Table 2.5.
+void clam_events(const MachineParams& m, State& st, const Environment& env) {
+  const ClamParams& cp = m.clam;
+  ClamMode& mode = st.clam;
+  const ClamContext c = clam_context(m, st.x);
+  const ClamKinematics& k = c.kin;
+
+  if (mode.working == WorkingState::Free) {
+    const double s_closed = clam_distance_at(cp, cp.theta2_closed_rad);
+    const double s_open = clam_distance_at(cp, cp.theta2_open_rad);
+    const JawObject& obj = env.jaw_object;
+    if (obj.present && k.s_dot < 0.0 && clam_jaw_gap(cp, k.theta2) <= obj.width_m) {
+      // Table 2.5: contact with an object while closing from Free -> With-load, Distributed.
+      mode.load = LoadStatus::WithLoad;
+      mode.load_mass_kg = obj.mass_kg;
+      mode.grip_theta2_rad = k.theta2;
+      lock_at(m, st, k, k.s);
+    } else if (k.s <= s_closed) {
+      lock_at(m, st, k, s_closed);
+    } else if (k.s >= s_open) {
+      lock_at(m, st, k, s_open);
+    }
+  } else {
+    const ClamSolution sol = clam_solution(m, c, mode);
+    const bool was_full = mode.working == WorkingState::Full;
+    if (mode.load == LoadStatus::WithLoad) {
+      if (clam_squeeze_force(cp, k, sol.stop_force_N) < cp.release_squeeze_N) {
+        // The buckets no longer squeeze hard enough to hold it: the load slips out.
+        mode.load = LoadStatus::WithoutLoad;
+        mode.load_mass_kg = 0.0;
+        ++st.health.loads_released;
+        set_working(st, was_full ? WorkingState::Distributed : WorkingState::Free);
+      }
+    } else if (sol.stop_force_N < -kStopRelease_N || geo_of(cp, k.s) == GeoStatus::InRange) {
+      // The ropes pull the links away from the stop.
+      set_working(st, was_full ? WorkingState::Distributed : WorkingState::Free);
+    }
+    if (locked(mode)) {
+      const bool both_taut = c.rope[0].tension_N > 0.0 && c.rope[1].tension_N > 0.0;
+      set_working(st, both_taut ? WorkingState::Distributed : WorkingState::Full);
+    }
+  }
+  mode.geo = mode.load == LoadStatus::WithLoad ? GeoStatus::InRange
+                                               : geo_of(cp, st.x(ix::yC) - st.x(ix::yA));
+}
+
+}  // namespace
+
+State initial_state(const MachineParams& m, const InitialConditions& init) {
+  State st;
+  StateVector& x = st.x;
+  x.setZero();
+  x(ix::q + 0) = init.swing_rad;
+  x(ix::q + 1) = kHalfPi + init.boom_rad;
+  x(ix::q + 2) = init.telescope_m;
+  const Vec3 q = joints(x);
+  const Vec3 tip = tip_position(m.crane, q);
+  const double s = clam_distance_at(m.clam, init.clam_theta2_rad);
+  x(ix::yA) = -tip(2) + init.clam_depth_m;
+  x(ix::yC) = x(ix::yA) + s;
+  st.clam.geo = geo_of(m.clam, s);
+  st.clam.working =
+      st.clam.geo == GeoStatus::InRange ? WorkingState::Free : WorkingState::Distributed;
+
+  // Rope tensions that hold the Free mechanism at rest: a_A, a_C are affine in (T1, T2).
+  const double g = m.crane.gravity_m_per_s2;
+  const ClamKinematics k = clam_kinematics(m.clam, x(ix::yA), x(ix::yC), 0.0, 0.0);
+  const ClamSolution s0 = clam_free(m.clam, k, 0.0, 0.0, g);
+  const ClamSolution s1 = clam_free(m.clam, k, 1.0, 0.0, g);
+  const ClamSolution s2 = clam_free(m.clam, k, 0.0, 1.0, g);
+  Eigen::Matrix2d gain;
+  gain << s1.aA - s0.aA, s2.aA - s0.aA, s1.aC - s0.aC, s2.aC - s0.aC;
+  const Eigen::Vector2d tension = gain.partialPivLu().solve(-Eigen::Vector2d(s0.aA, s0.aC));
+
+  // Unstretched rope lengths for those tensions: span = L (1 + T / EA).
+  const HydraulicsParams& hy = m.hydraulics;
+  const double span[2] = {x(ix::yA) + tip(2), x(ix::yC) + tip(2)};
+  for (int i = 0; i < 2; ++i)
+    x(ix::len + i) = span[i] / (1.0 + tension(i) / hy.winches[i].rope_EA_N);
+
+  // Line pressures that hold everything still with the valves centred.
+  for (int ch = 0; ch < 5; ++ch) {
+    x(ix::p + 2 * ch) = hy.channels[ch].valve.tank_pressure_Pa;
+    x(ix::p + 2 * ch + 1) = hy.channels[ch].valve.tank_pressure_Pa;
+  }
+  const ClamContext c = clam_context(m, x);
+  const CraneDynamics dyn = crane_dynamics(m.crane, q, Vec3::Zero(), clam_mass(m.clam, 0.0));
+  const Vec3 hold = dyn.gravity + (c.rope[0].tension_N + c.rope[1].tension_N) * c.tip_grad;
+  const double lever = boom_cylinder_lever(hy.boom_geometry, init.boom_rad);
+  auto cap_pressure = [&](const CylinderParams& cyl, double force, double rod_pressure) {
+    return (force + rod_pressure * cyl.rod_area_m2) / cyl.cap_area_m2;
+  };
+  x(ix::p + 2) = cap_pressure(hy.boom_cylinders, hold(1) / lever, x(ix::p + 3));
+  x(ix::p + 4) = cap_pressure(hy.telescope_cylinder, hold(2), x(ix::p + 5));
+  for (int i = 0; i < 2; ++i) {
+    const WinchParams& w = hy.winches[i];
+    const int ch = kMainHoist + i;
+    x(ix::p + 2 * ch) = x(ix::p + 2 * ch + 1) + c.rope[i].drum_force_N * w.drum_radius_m /
+                                                    (w.motor.gear_ratio * w.motor.displacement_m3_per_rad);
+  }
+  st.stops_engaged = engaged_stops(m, x);
+  return st;
+}
+
+void step(const MachineParams& m, State& st, const Control& u, const Environment& env) {
+  const double h = m.integrator.step_s;
+  const Spools spool = spools_for(m, u);
+  const StateVector before = st.x;
+  int singular = 0;
+  rk4_step(st.x, h, [&](const StateVector& x) {
+    return derivative(m, x, st.clam, spool, &singular);
+  });
+  st.health.singular_solves += static_cast<std::uint64_t>(singular);
+  if (!st.x.allFinite()) {
+    // Numerical failure: keep the last good pose, stop all motion, count it.
+    st.x = before;
+    st.x.segment<3>(ix::qd).setZero();
+    st.x(ix::vA) = st.x(ix::vC) = 0.0;
+    st.x.segment<2>(ix::lend).setZero();
+    ++st.health.nonfinite_resets;
+  }
+  clam_events(m, st, env);
+  const std::uint8_t engaged = engaged_stops(m, st.x);
+  if (engaged & ~st.stops_engaged) ++st.health.limit_hits;
+  st.stops_engaged = engaged;
+  ++st.steps;
+  st.time_s = static_cast<double>(st.steps) * h;
+}
+
+void advance_to(const MachineParams& m, State& st, const Control& u, const Environment& env,
+                double t_end_s) {
+  const double h = m.integrator.step_s;
+  const double n = std::floor((t_end_s - st.time_s) / h + 0.5);
+  for (long i = 0; i < static_cast<long>(n); ++i) step(m, st, u, env);
+}
+
+Outputs outputs(const MachineParams& m, const State& st, const Environment& env) {
+  (void)env;
+  const StateVector& x = st.x;
+  const ClamContext c = clam_context(m, x);
+  const ClamSolution sol = clam_solution(m, c, st.clam);
+  const ClamKinematics& k = c.kin;
+  Outputs o;
+  o.time_s = st.time_s;
+  // Swing is continuous; Table 4.1 reports it in [0, 360).
+  double swing_deg = std::fmod(x(ix::q) * kRadToDeg, 360.0);
+  if (swing_deg < 0.0) swing_deg += 360.0;
+  if (swing_deg >= 360.0 - 1e-9) swing_deg = 0.0;
+  o.joint_pos = {swing_deg,
+                 (x(ix::q + 1) - kHalfPi) * kRadToDeg, x(ix::q + 2)};
+  o.joint_vel = {x(ix::qd) * kRadToDeg, x(ix::qd + 1) * kRadToDeg, x(ix::qd + 2)};
+  o.theta1_clam_deg = k.theta1 * kRadToDeg;
+  o.theta2_clam_deg = k.theta2 * kRadToDeg;
+  const double opening = 2.0 * (m.clam.theta2_closed_rad - k.theta2) * kRadToDeg;
+  // Table 4.1 order and units.
+  o.display = {o.joint_pos[0], o.joint_pos[1], o.joint_pos[2], x(ix::yA) + c.tip(2),
+               opening < 0.0 ? 0.0 : opening, x(ix::len), x(ix::len + 1), st.clam.load_mass_kg};
+  for (int i = 0; i < 10; ++i) o.pressures_Pa[i] = x(ix::p + i);
+  o.tensions_N = {c.rope[0].tension_N, c.rope[1].tension_N};
+  o.cable_rates_m_per_s = {x(ix::lend), x(ix::lend + 1)};
+  o.jaw_gap_m = clam_jaw_gap(m.clam, k.theta2);
+  o.stop_force_N = locked(st.clam) ? sol.stop_force_N : 0.0;
+  o.squeeze_N = st.clam.load == LoadStatus::WithLoad ? clam_squeeze_force(m.clam, k, sol.stop_force_N)
+                                                     : 0.0;
+  o.clam_vel_m_per_s = {-x(ix::vA), -x(ix::vC)};
+  o.working = st.clam.working;
+  o.geo = st.clam.geo;
+  o.load = st.clam.load;
+  o.tip = {c.tip(0), c.tip(1), c.tip(2)};
+  // The clam hangs under the tip and opens in the vertical plane of the boom.
+  const double heading = x(ix::q);
+  const double bx = m.clam.link1_length_m * std::sin(k.theta1);
+  o.point_a = {c.tip(0), c.tip(1), -x(ix::yA)};
+  o.point_b = {c.tip(0) + bx * std::cos(heading), c.tip(1) + bx * std::sin(heading),
+               -x(ix::yA) - m.clam.link1_length_m * std::cos(k.theta1)};
+  o.point_c = {c.tip(0), c.tip(1), -x(ix::yC)};
+  o.energy_J = total_energy(m, st);
+  return o;
+}
+
+double total_energy(const MachineParams& m, const State& st) {
+  const StateVector& x = st.x;
+  const Vec3 q = joints(x), qd = joint_rates(x);
+  const CraneParams& cr = m.crane;
+  const HydraulicsParams& hy = m.hydraulics;
+  const double load = st.clam.load_mass_kg;
+  double e = crane_kinetic_energy(cr, q, qd, clam_mass(m.clam, load)) +
+             crane_potential_energy(cr, q);
+  e += stop_energy(q(1) - kHalfPi, cr.boom_min_rad, cr.boom_max_rad,
+                   cr.boom_stop_stiffness_Nm_per_rad);
+  e += stop_energy(q(2), cr.telescope_min_m, cr.telescope_max_m,
+                   cr.telescope_stop_stiffness_N_per_m);
+  const ClamContext c = clam_context(m, x);
+  e += clam_energy(m.clam, c.kin, x(ix::yA), x(ix::yC), x(ix::vA), load, cr.gravity_m_per_s2);
+  const double span[2] = {x(ix::yA) + c.tip(2), x(ix::yC) + c.tip(2)};
+  for (int i = 0; i < 2; ++i) {
+    const WinchParams& w = hy.winches[i];
+    const double rate = x(ix::lend + i) / w.drum_radius_m;
+    e += 0.5 * w.drum_inertia_kgm2 * rate * rate;
+    e += rope_energy(w, span[i], x(ix::len + i));
+    e += stop_energy(x(ix::len + i), w.min_length_m, w.max_length_m, w.stop_stiffness_N_per_m);
+  }
+  for (int ch = 0; ch < 5; ++ch) {
+    const double cc = line_compliance(hy.channels[ch].lines);
+    for (int l = 0; l < 2; ++l) e += 0.5 * cc * x(ix::p + 2 * ch + l) * x(ix::p + 2 * ch + l);
+  }
+  return e;
+}
+
+}  // namespace clamsim::core

@@ -1,0 +1,138 @@
+// Machine parameters: everything the dynamics core needs, in SI units.
+// Filled by server/model from models/<machine>.json; never hard-coded elsewhere.
+// The model file names each field with its unit (e.g. "mass_kg"); the comment beside
+// each field here gives the same unit and the thesis table it comes from.
+#pragma once
+
+#include <array>
+
+namespace clamsim::core {
+
+// Clamshell grapple (section 2.1, Table 2.1). A symmetric 3-link slider mechanism:
+// point A (top, cable 1) -- link 1 -- B (hinge) -- link 2 (bucket) -- C (pulley, cable 2).
+// Links 1 and 2 exist twice (left and right half); link 3, the pulley, once.
+struct ClamParams {
+  double link1_mass_kg = 25.0;       // one of the two top links (Table 2.1)
+  double link2_mass_kg = 350.0;      // one bucket (Table 2.1)
+  double link3_mass_kg = 25.0;       // the pulley at C (Table 2.1)
+  double link1_length_m = 1.37;      // A to B (Table 2.1)
+  double link2_length_m = 1.14;      // B to C (Table 2.1)
+  double link1_inertia_kgm2 = 0.0;   // about its centre of gravity, in the clam's plane
+  double link2_inertia_kgm2 = 0.0;   // about its centre of gravity, in the clam's plane
+  double theta2_open_rad = 0.0;      // bucket angle from the vertical when fully open
+  double theta2_closed_rad = 0.0;    // bucket angle from the vertical when fully closed
+  double lip_length_m = 0.0;         // C to the bucket's lip (for the jaw gap and squeeze force)
+  double release_squeeze_N = 0.0;    // a held load slips out below this squeeze force (2.1.2)
+  double max_load_kg = 0.0;          // heaviest load the grapple is rated for
+};
+
+// One crane link for eqs 2.13-2.14: mass, centre of gravity and inertia in the link's
+// own Denavit-Hartenberg frame.
+struct LinkParams {
+  double mass_kg = 0.0;
+  std::array<double, 3> com_m{};          // centre of gravity in the link frame [m]
+  std::array<double, 3> inertia_kgm2{};   // principal moments about the CoG, link-frame axes
+};
+
+// 3-DOF P&H-T250 crane (section 2.2.1, Tables 2.6-2.7). Joint 1 swing (revolute),
+// joint 2 boom (revolute, theta2 = 90 deg + boom angle), joint 3 telescope (prismatic, d3).
+struct CraneParams {
+  double d1_m = 0.0;                       // height of the boom pivot above the swing base
+  double a1_m = 0.0;                       // offset of the boom pivot behind the swing axis
+  std::array<LinkParams, 3> links{};       // swing cab, boom base section, telescopic section
+  double boom_min_rad = 0.0;               // boom angle range (Table 2.6: 0-50 deg)
+  double boom_max_rad = 0.0;
+  double telescope_min_m = 0.0;            // d3 range (Table 2.6: 9.7-24.4 m)
+  double telescope_max_m = 0.0;
+  double boom_stop_stiffness_Nm_per_rad = 0.0;   // hard stops: one-sided spring-damper
+  double boom_stop_damping_Nms_per_rad = 0.0;
+  double telescope_stop_stiffness_N_per_m = 0.0;
+  double telescope_stop_damping_Ns_per_m = 0.0;
+  double gravity_m_per_s2 = 9.81;
+};
+
+// Boom cylinder geometry of Fig. 2.8, eqs 2.17-2.20:
+// l^2 = lp^2 + lr^2 + 2 lp lr cos(theta + delta), theta measured as in Fig. 2.8, which is
+// the negative of the boom angle (the cylinder extends as the boom rises).
+struct BoomGeometry {
+  double lp_m = 0.0;          // pivot to cylinder base (fixed)
+  double lr_m = 0.0;          // pivot to rod eye on the boom (fixed)
+  double delta_rad = 0.0;     // delta1 + delta2, constant
+};
+
+// An open-centre proportional valve and its pump (eqs 2.21-2.23). Spool x = volts / 5 V.
+struct ValveParams {
+  double pump_flow_m3_per_s = 0.0;       // fixed-displacement pump at rated engine speed
+  double orifice_coeff = 0.0;            // k*w of eqs 2.21-2.23 [m^3/s per sqrt(Pa)] at x = 1
+  double tank_pressure_Pa = 0.0;         // P_e, return line
+  double relief_pressure_Pa = 0.0;       // pump and cross-port relief setting
+  double relief_gain_m3_per_s_Pa = 0.0;  // line relief / anti-cavitation valve conductance
+  double laminar_dp_Pa = 0.0;            // below this pressure drop orifice flow is linear
+  double input_deadband_V = 0.0;         // spool overlap: no metering below this voltage
+};
+
+// Two hydraulic lines between valve and actuator, eq 2.24: dP/dt = (Q_valve - Q_actuator) / C.
+struct LineParams {
+  double volume_m3 = 0.0;           // oil volume of each line (hose + mean chamber volume)
+  double bulk_modulus_Pa = 0.0;     // effective bulk modulus of oil in hose
+};
+
+// A hydraulic cylinder, eq 2.25.
+struct CylinderParams {
+  double cap_area_m2 = 0.0;          // A_i (all cylinders of this function together)
+  double rod_area_m2 = 0.0;          // A_o
+  double viscous_Ns_per_m = 0.0;     // d
+  double coulomb_N = 0.0;            // F_c
+  double coulomb_velocity_m_per_s = 0.0;  // smoothing of sign(v) in the friction law
+};
+
+// A hydraulic motor with its gear train, eq 2.26.
+struct MotorParams {
+  double displacement_m3_per_rad = 0.0;   // D_m
+  double gear_ratio = 0.0;                 // motor turns per output turn
+  double viscous_Nms_per_rad = 0.0;        // at the output shaft
+  double coulomb_Nm = 0.0;                 // at the output shaft
+  double coulomb_velocity_rad_per_s = 0.0;
+};
+
+// Winch drum and its wire rope. Cables are elastic and cannot push.
+struct WinchParams {
+  MotorParams motor;
+  double drum_radius_m = 0.0;
+  double drum_inertia_kgm2 = 0.0;     // drum + gear + motor reflected to the drum
+  double rope_EA_N = 0.0;             // axial stiffness E*A of the rope
+  double rope_damping_s = 0.0;        // stiffness-proportional damping: T = EA/L (e + c de/dt)
+  double min_length_m = 0.0;          // shortest hanging length (clam at the sheave)
+  double max_length_m = 0.0;          // rope fully paid out
+  double stop_stiffness_N_per_m = 0.0;  // drum end stops
+  double stop_damping_Ns_per_m = 0.0;
+};
+
+struct ActuatorChannel {
+  ValveParams valve;
+  LineParams lines;
+};
+
+struct HydraulicsParams {
+  // Indexed like ControlSignal: 0 swing, 1 boom, 2 telescope, 3 main hoist, 4 aux hoist.
+  std::array<ActuatorChannel, 5> channels{};
+  MotorParams swing_motor;
+  CylinderParams boom_cylinders;
+  BoomGeometry boom_geometry;
+  CylinderParams telescope_cylinder;
+  std::array<WinchParams, 2> winches{};   // 0 main hoist (cable 1, point A), 1 aux (cable 2, C)
+};
+
+struct IntegratorParams {
+  double step_s = 0.001;                // fixed RK4 step
+  double frame_s = 0.05;                // one DisplayData frame (20 Hz, section 4.3)
+};
+
+struct MachineParams {
+  ClamParams clam;
+  CraneParams crane;
+  HydraulicsParams hydraulics;
+  IntegratorParams integrator;
+};
+
+}  // namespace clamsim::core

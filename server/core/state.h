@@ -1,0 +1,126 @@
+// The machine's mutable state, its inputs and its outputs.
+// One struct of continuous state (integrated), plus the clam's discrete working state.
+#pragma once
+
+#include <Eigen/Core>
+#include <array>
+#include <cstdint>
+
+namespace clamsim::core {
+
+// Working states of the clam (section 2.1.1) and its two flags (Table 2.4).
+enum class WorkingState : std::uint8_t { Free = 0, Distributed = 1, Full = 2 };
+enum class GeoStatus : std::uint8_t { InRange = 0, Open = 1, Close = 2 };
+enum class LoadStatus : std::uint8_t { WithoutLoad = 0, WithLoad = 1 };
+
+const char* to_string(WorkingState s);
+const char* to_string(GeoStatus s);
+const char* to_string(LoadStatus s);
+
+// Layout of the continuous state vector (SI units throughout).
+//   q      crane joints: theta1 swing [rad], theta2 boom D-H angle [rad] (90 deg = level), d3 [m]
+//   qd     their rates
+//   yA,yC  depth of clam points A and C below the swing base [m], positive down (thesis's y)
+//   vA,vC  their rates [m/s]
+//   len    hanging (unstretched) length of cable 1 and cable 2 from the boom-tip sheave [m]
+//   lend   their rates [m/s], positive paying out
+//   p      line pressures [Pa]: channel k (ControlSignal index) has lines 2k (A) and 2k+1 (B)
+namespace ix {
+constexpr int q = 0;
+constexpr int qd = 3;
+constexpr int yA = 6;
+constexpr int yC = 7;
+constexpr int vA = 8;
+constexpr int vC = 9;
+constexpr int len = 10;
+constexpr int lend = 12;
+constexpr int p = 14;
+constexpr int size = 24;
+}  // namespace ix
+
+using StateVector = Eigen::Matrix<double, ix::size, 1>;
+
+// Discrete part of the clam: working state, flags and the held load.
+struct ClamMode {
+  WorkingState working = WorkingState::Free;
+  GeoStatus geo = GeoStatus::InRange;
+  LoadStatus load = LoadStatus::WithoutLoad;
+  double load_mass_kg = 0.0;
+  double grip_theta2_rad = 0.0;   // bucket angle at which the load is held (when WithLoad)
+};
+
+// Health counters, MuJoCo-style: counted, never thrown from the hot path.
+struct Health {
+  std::uint64_t nonfinite_resets = 0;      // state became NaN/inf and was restored
+  std::uint64_t singular_solves = 0;       // a linear solve was ill-conditioned
+  std::uint64_t limit_hits = 0;            // joint or drum hard-stop contacts begun
+  std::uint64_t clam_impacts = 0;          // inelastic collisions at clam stops (eq 2.9)
+  std::uint64_t transitions = 0;           // working-state changes
+  std::uint64_t loads_released = 0;        // loads that slipped out (squeeze below threshold)
+};
+
+struct State {
+  StateVector x = StateVector::Zero();
+  ClamMode clam;
+  Health health;
+  double time_s = 0.0;
+  std::uint64_t steps = 0;
+  std::uint8_t stops_engaged = 0;   // bit per hard stop in contact (to count new hits)
+};
+
+// The five valve command voltages of ControlSignal (Table 4.1 order), -5..+5 V.
+// [0] swing, [1] boom, [2] telescope, [3] main hoist (cable 1), [4] aux hoist (cable 2).
+// Positive: swing counter-clockwise seen from above, boom up, telescope out, winch reels in.
+struct Control {
+  std::array<double, 5> volts{};
+};
+
+// What the surroundings offer the jaws: an object between the lips that can be gripped.
+// Filled by the world model (contact detection); empty when nothing is there.
+struct JawObject {
+  bool present = false;
+  double mass_kg = 0.0;
+  double width_m = 0.0;     // the jaw gap at which the lips touch it
+};
+
+struct Environment {
+  JawObject jaw_object;
+};
+
+// Where a run starts. The machine starts at rest in static equilibrium.
+struct InitialConditions {
+  double swing_rad = 0.0;
+  double boom_rad = 0.0;            // boom angle above level (0..50 deg), not the D-H theta2
+  double telescope_m = 0.0;
+  double clam_depth_m = 0.0;        // boom tip to point A, hanging
+  double clam_theta2_rad = 0.0;     // initial bucket angle (between open and closed)
+};
+
+// One frame of output: the eight DisplayData values of Table 4.1 plus the extended fields.
+struct Outputs {
+  // Table 4.1, in its order and units.
+  std::array<double, 8> display{};  // swing deg, boom deg, telescope m, clam-to-tip m,
+                                    // opening deg, cable 1 m, cable 2 m, load kg
+  double time_s = 0.0;
+  std::array<double, 3> joint_pos{};       // swing deg, boom deg, telescope m
+  std::array<double, 3> joint_vel{};       // deg/s, deg/s, m/s
+  std::array<double, 10> pressures_Pa{};   // as in the state vector
+  std::array<double, 2> tensions_N{};      // cable 1, cable 2
+  std::array<double, 2> cable_rates_m_per_s{};  // positive paying out
+  double theta1_clam_deg = 0.0;            // clam link 1 from the vertical
+  double theta2_clam_deg = 0.0;            // clam bucket from the vertical
+  double jaw_gap_m = 0.0;
+  double squeeze_N = 0.0;                  // force between the buckets' lips
+  double stop_force_N = 0.0;               // reaction of the clam's geometric stop or load
+  std::array<double, 2> clam_vel_m_per_s{};  // vertical speed of A and C, positive up
+  WorkingState working = WorkingState::Free;
+  GeoStatus geo = GeoStatus::InRange;
+  LoadStatus load = LoadStatus::WithoutLoad;
+  std::array<double, 3> tip{};             // boom tip, world frame (z up) [m]
+  std::array<double, 3> point_a{};         // clam points, world frame [m]
+  std::array<double, 3> point_b{};         // right-hand hinge B
+  std::array<double, 3> point_c{};
+  double energy_J = 0.0;                   // total mechanical + hydraulic energy
+};
+
+}  // namespace clamsim::core
