@@ -205,6 +205,7 @@ void clam_events(const MachineParams& m, State& st, const Environment& env) {
       mode.load = LoadStatus::WithLoad;
       mode.load_mass_kg = obj.mass_kg;
       mode.grip_theta2_rad = k.theta2;
+      mode.grip_secured = false;
       lock_at(m, st, k, k.s);
     } else if (k.s <= s_closed) {
       lock_at(m, st, k, s_closed);
@@ -214,19 +215,27 @@ void clam_events(const MachineParams& m, State& st, const Environment& env) {
   } else {
     const ClamSolution sol = clam_solution(m, c, mode);
     const bool was_full = mode.working == WorkingState::Full;
+    bool leave = false;
     if (mode.load == LoadStatus::WithLoad) {
-      if (clam_squeeze_force(cp, k, sol.stop_force_N) < cp.release_squeeze_N) {
-        // The buckets no longer squeeze hard enough to hold it: the load slips out.
+      // The squeeze builds up after contact; once it has held the load, falling below the
+      // threshold lets the load slip out. Before that, only pulling apart loses it.
+      const double squeeze = clam_squeeze_force(cp, k, sol.stop_force_N);
+      if (squeeze >= cp.release_squeeze_N) mode.grip_secured = true;
+      if ((mode.grip_secured && squeeze < cp.release_squeeze_N) ||
+          sol.stop_force_N < -kStopRelease_N) {
         mode.load = LoadStatus::WithoutLoad;
         mode.load_mass_kg = 0.0;
+        mode.grip_secured = false;
         ++st.health.loads_released;
-        set_working(st, was_full ? WorkingState::Distributed : WorkingState::Free);
+        leave = true;
       }
-    } else if (sol.stop_force_N < -kStopRelease_N || geo_of(cp, k.s) == GeoStatus::InRange) {
-      // The ropes pull the links away from the stop.
-      set_working(st, was_full ? WorkingState::Distributed : WorkingState::Free);
+    } else {
+      // The ropes pull the links away from the stop, or a released load left them mid-range.
+      leave = sol.stop_force_N < -kStopRelease_N || geo_of(cp, k.s) == GeoStatus::InRange;
     }
-    if (locked(mode)) {
+    if (leave) {
+      set_working(st, was_full ? WorkingState::Distributed : WorkingState::Free);  // Table 2.3
+    } else {
       const bool both_taut = c.rope[0].tension_N > 0.0 && c.rope[1].tension_N > 0.0;
       set_working(st, both_taut ? WorkingState::Distributed : WorkingState::Full);
     }

@@ -1,0 +1,115 @@
+// Reading validated numbers out of JSON files, with errors that name the full path.
+//
+// Conventions shared by every clamsim file (machine, scenario, ...):
+//   - the unit is the last part of the key: "mass_kg", "boom_max_deg", "relief_pressure_MPa";
+//     the reader is told the key's unit factor and returns SI;
+//   - a numeric leaf is either a plain number, 25, or {"value": 25, "source": "Table 2.1"}
+//     so that every value can say where it comes from;
+//   - a key the reader never asked for is an error (a typo must not pass silently).
+// Messages read "<origin>: <path>: <what>", e.g.
+//   models/t250.json: clam.link2_mass_kg: expected a number > 0, got "abc"
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <limits>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+namespace clamsim::model {
+
+// Every loading or validation failure; what() is the whole user-facing message.
+class ModelError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Factors from the unit in a key to SI.
+namespace unit {
+constexpr double kPi = 3.14159265358979323846;
+constexpr double one = 1.0;
+constexpr double deg = kPi / 180.0;                   // -> rad
+constexpr double mm = 1e-3;                           // -> m
+constexpr double ms = 1e-3;                           // -> s
+constexpr double L = 1e-3;                            // litre -> m^3
+constexpr double MPa = 1e6;                           // -> Pa
+constexpr double L_per_min = 1e-3 / 60.0;             // -> m^3/s
+constexpr double L_per_min_per_MPa = L_per_min / MPa; // -> m^3/(s Pa)
+constexpr double cc_per_rev = 1e-6 / (2.0 * kPi);     // -> m^3/rad
+}  // namespace unit
+
+// Accepted interval of a value, in SI (after unit conversion). Non-finite is never accepted.
+struct Bounds {
+  double lo = -std::numeric_limits<double>::infinity();
+  double hi = std::numeric_limits<double>::infinity();
+  bool lo_open = false;
+  bool hi_open = false;
+
+  static Bounds finite() { return {}; }
+  static Bounds positive() { return {0.0, std::numeric_limits<double>::infinity(), true, false}; }
+  static Bounds non_negative() {
+    return {0.0, std::numeric_limits<double>::infinity(), false, false};
+  }
+  static Bounds closed(double lo_si, double hi_si) { return {lo_si, hi_si, false, false}; }
+  static Bounds half_open(double lo_si, double hi_si) { return {lo_si, hi_si, false, true}; }
+
+  bool contains(double v_si) const;
+  // "a number > 0", "a number in [0, 90]", with the bounds shown in the key's unit.
+  std::string describe(double scale) const;
+};
+
+// Shortest round-trip-ish text for a number in a message ("50", "0.003", "1e-06").
+std::string format_number(double v);
+
+// Reads the whole file as JSON. Throws ModelError for a missing/unreadable file or a
+// syntax error (with nlohmann's line and column).
+nlohmann::json read_json_file(const std::string& path);
+
+// One JSON object being read. Remembers its path for messages and which keys were read,
+// so finish() can reject the rest. The json must outlive the Section.
+class Section {
+ public:
+  // The document root; origin (usually the file name) prefixes every message.
+  // Throws if root is not an object.
+  Section(const nlohmann::json& root, std::string origin);
+
+  // A required number in the key's unit, converted to SI by `scale` and checked against
+  // `bounds` (SI).
+  double number(const std::string& key, double scale, const Bounds& bounds);
+  // A required array of three numbers, each converted and checked like number().
+  std::array<double, 3> vec3(const std::string& key, double scale, const Bounds& bounds);
+  // A required string (plain, not a {value, source} leaf).
+  std::string text(const std::string& key);
+  // A required nested object.
+  Section child(const std::string& key);
+
+  bool has(const std::string& key) const;
+  // Marks a key as known without reading it here (an optional section read elsewhere).
+  void allow(const std::string& key);
+  // Throws naming the first key that was never read or allowed.
+  void finish() const;
+
+  // Throws "<origin>: <path>.<key>: <what>" (key may be empty for the section itself).
+  [[noreturn]] void fail(const std::string& key, const std::string& what) const;
+
+  const std::string& origin() const { return origin_; }
+  // "crane.links.boom_base"; empty at the root.
+  const std::string& path() const { return path_; }
+  std::string path_of(const std::string& key) const;
+
+ private:
+  Section(const nlohmann::json& object, std::string origin, std::string path);
+  // The key's value with a {value, source} wrapper removed; marks the key read.
+  const nlohmann::json& leaf(const std::string& key);
+  double checked(const nlohmann::json& v, const std::string& where, double scale,
+                 const Bounds& bounds) const;
+
+  const nlohmann::json* object_;
+  std::string origin_;
+  std::string path_;
+  std::set<std::string> read_;
+};
+
+}  // namespace clamsim::model

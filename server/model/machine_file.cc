@@ -1,0 +1,259 @@
+#include "model/machine_file.h"
+
+#include <cmath>
+#include <cstddef>
+
+namespace clamsim::model {
+
+namespace {
+
+using B = Bounds;
+
+// Order of HydraulicsParams::channels, i.e. ControlSignal.
+constexpr const char* kChannels[5] = {"swing", "boom", "telescope", "main_hoist", "aux_hoist"};
+// Order of CraneParams::links and HydraulicsParams::winches.
+constexpr const char* kLinks[3] = {"swing_cab", "boom_base", "telescopic"};
+constexpr const char* kWinches[2] = {"main_hoist", "aux_hoist"};
+
+void check_schema(Section& root) {
+  const std::string schema = root.text("schema");
+  if (schema != kMachineSchema) {
+    root.fail("schema", std::string("expected \"") + kMachineSchema + "\", got \"" + schema + "\"");
+  }
+}
+
+// Cross-field check a < b, reported on key_a in the keys' unit.
+void require_less(const Section& s, const std::string& key_a, double a, const std::string& key_b,
+                  double b, double scale) {
+  if (!(a < b)) {
+    s.fail(key_a, "must be less than " + s.path_of(key_b) + " (" + format_number(b / scale) +
+                      "), got " + format_number(a / scale));
+  }
+}
+
+core::ClamParams read_clam(Section s) {
+  core::ClamParams c;
+  c.link1_mass_kg = s.number("link1_mass_kg", unit::one, B::positive());
+  c.link2_mass_kg = s.number("link2_mass_kg", unit::one, B::positive());
+  c.link3_mass_kg = s.number("link3_mass_kg", unit::one, B::positive());
+  c.link1_length_m = s.number("link1_length_m", unit::one, B::positive());
+  c.link2_length_m = s.number("link2_length_m", unit::one, B::positive());
+  c.link1_inertia_kgm2 = s.number("link1_inertia_kgm2", unit::one, B::positive());
+  c.link2_inertia_kgm2 = s.number("link2_inertia_kgm2", unit::one, B::positive());
+  // measured from the vertical: beyond horizontal the bucket would point up
+  const B bucket = B::closed(0.0, 90.0 * unit::deg);
+  c.theta2_open_rad = s.number("theta2_open_deg", unit::deg, bucket);
+  c.theta2_closed_rad = s.number("theta2_closed_deg", unit::deg, bucket);
+  require_less(s, "theta2_open_deg", c.theta2_open_rad, "theta2_closed_deg", c.theta2_closed_rad,
+               unit::deg);
+  c.lip_length_m = s.number("lip_length_m", unit::one, B::positive());
+  c.release_squeeze_N = s.number("release_squeeze_N", unit::one, B::non_negative());
+  c.max_load_kg = s.number("max_load_kg", unit::one, B::positive());
+  s.finish();
+  return c;
+}
+
+core::LinkParams read_link(Section s) {
+  core::LinkParams l;
+  l.mass_kg = s.number("mass_kg", unit::one, B::positive());
+  l.com_m = s.vec3("com_m", unit::one, B::finite());
+  l.inertia_kgm2 = s.vec3("inertia_kgm2", unit::one, B::positive());
+  // principal moments of a real body obey the triangle inequality
+  const auto& I = l.inertia_kgm2;
+  for (std::size_t i = 0; i < 3; ++i) {
+    const double others = I[(i + 1) % 3] + I[(i + 2) % 3];
+    if (I[i] > others * (1.0 + 1e-9)) {
+      s.fail("inertia_kgm2", "moment " + std::to_string(i) + " (" + format_number(I[i]) +
+                                 ") exceeds the sum of the other two (" + format_number(others) +
+                                 "): not a physical body");
+    }
+  }
+  s.finish();
+  return l;
+}
+
+core::CraneParams read_crane(Section s) {
+  core::CraneParams c;
+  c.d1_m = s.number("d1_m", unit::one, B::positive());
+  c.a1_m = s.number("a1_m", unit::one, B::non_negative());
+  Section links = s.child("links");
+  for (std::size_t i = 0; i < 3; ++i) c.links[i] = read_link(links.child(kLinks[i]));
+  links.finish();
+  const B boom = B::closed(-90.0 * unit::deg, 90.0 * unit::deg);
+  c.boom_min_rad = s.number("boom_min_deg", unit::deg, boom);
+  c.boom_max_rad = s.number("boom_max_deg", unit::deg, boom);
+  require_less(s, "boom_min_deg", c.boom_min_rad, "boom_max_deg", c.boom_max_rad, unit::deg);
+  c.telescope_min_m = s.number("telescope_min_m", unit::one, B::positive());
+  c.telescope_max_m = s.number("telescope_max_m", unit::one, B::positive());
+  require_less(s, "telescope_min_m", c.telescope_min_m, "telescope_max_m", c.telescope_max_m,
+               unit::one);
+  c.boom_stop_stiffness_Nm_per_rad = s.number("boom_stop_stiffness_Nm_per_rad", unit::one,
+                                              B::positive());
+  c.boom_stop_damping_Nms_per_rad = s.number("boom_stop_damping_Nms_per_rad", unit::one,
+                                             B::non_negative());
+  c.telescope_stop_stiffness_N_per_m = s.number("telescope_stop_stiffness_N_per_m", unit::one,
+                                                B::positive());
+  c.telescope_stop_damping_Ns_per_m = s.number("telescope_stop_damping_Ns_per_m", unit::one,
+                                               B::non_negative());
+  // zero is allowed so tests can switch gravity off
+  c.gravity_m_per_s2 = s.number("gravity_m_per_s2", unit::one, B::non_negative());
+  s.finish();
+  return c;
+}
+
+core::ActuatorChannel read_channel(Section s) {
+  core::ActuatorChannel ch;
+  core::ValveParams& v = ch.valve;
+  v.pump_flow_m3_per_s = s.number("pump_flow_L_per_min", unit::L_per_min, B::positive());
+  v.orifice_coeff = s.number("orifice_coeff_m3_per_s_per_sqrt_Pa", unit::one, B::positive());
+  v.tank_pressure_Pa = s.number("tank_pressure_MPa", unit::MPa, B::non_negative());
+  v.relief_pressure_Pa = s.number("relief_pressure_MPa", unit::MPa, B::positive());
+  require_less(s, "tank_pressure_MPa", v.tank_pressure_Pa, "relief_pressure_MPa",
+               v.relief_pressure_Pa, unit::MPa);
+  v.relief_gain_m3_per_s_Pa = s.number("relief_gain_L_per_min_per_MPa", unit::L_per_min_per_MPa,
+                                       B::positive());
+  v.laminar_dp_Pa = s.number("laminar_dp_MPa", unit::MPa, B::positive());
+  // full command is 5 V: a deadband that large would leave no metering range
+  v.input_deadband_V = s.number("input_deadband_V", unit::one, B::half_open(0.0, 5.0));
+  ch.lines.volume_m3 = s.number("line_volume_L", unit::L, B::positive());
+  ch.lines.bulk_modulus_Pa = s.number("bulk_modulus_MPa", unit::MPa, B::positive());
+  s.finish();
+  return ch;
+}
+
+core::MotorParams read_motor(Section s) {
+  core::MotorParams m;
+  m.displacement_m3_per_rad = s.number("displacement_cc_per_rev", unit::cc_per_rev, B::positive());
+  m.gear_ratio = s.number("gear_ratio", unit::one, B::positive());
+  m.viscous_Nms_per_rad = s.number("viscous_Nms_per_rad", unit::one, B::non_negative());
+  m.coulomb_Nm = s.number("coulomb_Nm", unit::one, B::non_negative());
+  // a smoothing velocity of zero would divide by zero in the friction law
+  m.coulomb_velocity_rad_per_s = s.number("coulomb_velocity_rad_per_s", unit::one, B::positive());
+  s.finish();
+  return m;
+}
+
+core::CylinderParams read_cylinder(Section s) {
+  core::CylinderParams c;
+  c.cap_area_m2 = s.number("cap_area_m2", unit::one, B::positive());
+  c.rod_area_m2 = s.number("rod_side_area_m2", unit::one, B::positive());
+  require_less(s, "rod_side_area_m2", c.rod_area_m2, "cap_area_m2", c.cap_area_m2, unit::one);
+  c.viscous_Ns_per_m = s.number("viscous_Ns_per_m", unit::one, B::non_negative());
+  c.coulomb_N = s.number("coulomb_N", unit::one, B::non_negative());
+  c.coulomb_velocity_m_per_s = s.number("coulomb_velocity_m_per_s", unit::one, B::positive());
+  s.finish();
+  return c;
+}
+
+core::BoomGeometry read_boom_geometry(Section s) {
+  core::BoomGeometry g;
+  g.lp_m = s.number("lp_m", unit::one, B::positive());
+  g.lr_m = s.number("lr_m", unit::one, B::positive());
+  g.delta_rad = s.number("delta_deg", unit::deg, B::closed(-360.0 * unit::deg, 360.0 * unit::deg));
+  s.finish();
+  return g;
+}
+
+core::WinchParams read_winch(Section s) {
+  core::WinchParams w;
+  w.motor = read_motor(s.child("motor"));
+  w.drum_radius_m = s.number("drum_radius_mm", unit::mm, B::positive());
+  w.drum_inertia_kgm2 = s.number("drum_inertia_kgm2", unit::one, B::positive());
+  w.rope_EA_N = s.number("rope_EA_N", unit::one, B::positive());
+  w.rope_damping_s = s.number("rope_damping_s", unit::one, B::non_negative());
+  w.min_length_m = s.number("min_length_m", unit::one, B::positive());
+  w.max_length_m = s.number("max_length_m", unit::one, B::positive());
+  require_less(s, "min_length_m", w.min_length_m, "max_length_m", w.max_length_m, unit::one);
+  w.stop_stiffness_N_per_m = s.number("stop_stiffness_N_per_m", unit::one, B::positive());
+  w.stop_damping_Ns_per_m = s.number("stop_damping_Ns_per_m", unit::one, B::non_negative());
+  s.finish();
+  return w;
+}
+
+core::HydraulicsParams read_hydraulics(Section s) {
+  core::HydraulicsParams h;
+  Section channels = s.child("channels");
+  for (std::size_t i = 0; i < 5; ++i) h.channels[i] = read_channel(channels.child(kChannels[i]));
+  channels.finish();
+  h.swing_motor = read_motor(s.child("swing_motor"));
+  h.boom_cylinders = read_cylinder(s.child("boom_cylinders"));
+  h.boom_geometry = read_boom_geometry(s.child("boom_geometry"));
+  h.telescope_cylinder = read_cylinder(s.child("telescope_cylinder"));
+  Section winches = s.child("winches");
+  for (std::size_t i = 0; i < 2; ++i) h.winches[i] = read_winch(winches.child(kWinches[i]));
+  winches.finish();
+  s.finish();
+  return h;
+}
+
+core::IntegratorParams read_integrator(Section s) {
+  core::IntegratorParams p;
+  p.step_s = s.number("step_ms", unit::ms, B::positive());
+  p.frame_s = s.number("frame_ms", unit::ms, B::positive());
+  // a frame must be a whole number of steps, or frames would drift against the clock
+  const double n = p.frame_s / p.step_s;
+  if (std::round(n) < 1.0 || std::abs(n - std::round(n)) > 1e-9) {
+    s.fail("step_ms", "must divide frame_ms (" + format_number(p.frame_s / unit::ms) +
+                          ") a whole number of times, got " + format_number(p.step_s / unit::ms));
+  }
+  s.finish();
+  return p;
+}
+
+}  // namespace
+
+core::InitialConditions parse_initial_section(Section& s, const core::MachineParams& m) {
+  core::InitialConditions ic;
+  ic.swing_rad = s.number("swing_deg", unit::deg, B::closed(-360.0 * unit::deg, 360.0 * unit::deg));
+  ic.boom_rad = s.number("boom_deg", unit::deg,
+                         B::closed(m.crane.boom_min_rad, m.crane.boom_max_rad));
+  ic.telescope_m = s.number("telescope_m", unit::one,
+                            B::closed(m.crane.telescope_min_m, m.crane.telescope_max_m));
+  // point A hangs on cable 1 (main hoist)
+  const core::WinchParams& main = m.hydraulics.winches[0];
+  ic.clam_depth_m = s.number("clam_depth_m", unit::one,
+                             B::closed(main.min_length_m, main.max_length_m));
+  ic.clam_theta2_rad = s.number("clam_theta2_deg", unit::deg,
+                                B::closed(m.clam.theta2_open_rad, m.clam.theta2_closed_rad));
+  s.finish();
+  return ic;
+}
+
+core::MachineParams parse_machine_json(const nlohmann::json& doc, const std::string& origin) {
+  Section root(doc, origin);
+  check_schema(root);  // first: a file of another kind should say so, not list missing keys
+  root.text("name");
+  if (root.has("description")) root.text("description");
+  core::MachineParams m;
+  m.clam = read_clam(root.child("clam"));
+  m.crane = read_crane(root.child("crane"));
+  m.hydraulics = read_hydraulics(root.child("hydraulics"));
+  m.integrator = read_integrator(root.child("integrator"));
+  // a broken "initial" section must not load either, even if this caller ignores it
+  if (root.has("initial")) {
+    Section initial = root.child("initial");
+    parse_initial_section(initial, m);
+  }
+  root.finish();
+  return m;
+}
+
+core::MachineParams load_machine_file(const std::string& path) {
+  return parse_machine_json(read_json_file(path), path);
+}
+
+core::InitialConditions parse_initial_conditions(const nlohmann::json& doc,
+                                                 const std::string& origin) {
+  const core::MachineParams m = parse_machine_json(doc, origin);
+  Section root(doc, origin);
+  Section initial = root.child("initial");
+  return parse_initial_section(initial, m);
+}
+
+std::string machine_name(const nlohmann::json& doc, const std::string& origin) {
+  Section root(doc, origin);
+  check_schema(root);
+  return root.text("name");
+}
+
+}  // namespace clamsim::model

@@ -1,0 +1,127 @@
+// The clam's Newton-Euler systems (eqs 2.1-2.9) against closed forms and virtual work.
+#include "core/clam.h"
+
+#include <gtest/gtest.h>
+
+#include "test_model.h"
+
+namespace clamsim::core {
+namespace {
+
+constexpr double g = 9.81;
+
+ClamParams params() { return testing::shipped_machine().clam; }
+
+ClamKinematics at_rest(const ClamParams& c, double theta2) {
+  return clam_kinematics(c, 0.0, clam_distance_at(c, theta2), 0.0, 0.0);
+}
+
+// Potential energy of the mechanism as a function of yA, yC (y down), from the geometry.
+double potential(const ClamParams& c, double yA, double yC) {
+  return clam_energy(c, clam_kinematics(c, yA, yC, 0.0, 0.0), yA, yC, 0.0, 0.0, g);
+}
+
+TEST(ClamKinematics, BothHalvesOfTheLinkageMeetAtB) {
+  const ClamParams c = params();
+  for (double th = 20; th <= 65; th += 5) {
+    const ClamKinematics k = clam_kinematics(c, 1.0, 1.0 + clam_distance_at(c, testing::deg(th)),
+                                             0.3, -0.2);
+    EXPECT_NEAR(k.theta2, testing::deg(th), 1e-9);
+    // x of B from A and from C (eq 2.7's position form), y of B (eq 2.6's).
+    EXPECT_NEAR(c.link1_length_m * std::sin(k.theta1), c.link2_length_m * std::sin(k.theta2), 1e-12);
+    EXPECT_NEAR(c.link1_length_m * std::cos(k.theta1) + c.link2_length_m * std::cos(k.theta2), k.s,
+                1e-12);
+    // velocity form: l1 cos th1 w1 = l2 cos th2 w2, and s_dot consistent
+    EXPECT_NEAR(c.link1_length_m * std::cos(k.theta1) * k.omega1,
+                c.link2_length_m * std::cos(k.theta2) * k.omega2, 1e-12);
+    EXPECT_NEAR(-c.link1_length_m * std::sin(k.theta1) * k.omega1 -
+                    c.link2_length_m * std::sin(k.theta2) * k.omega2,
+                k.s_dot, 1e-12);
+  }
+}
+
+TEST(ClamFree, StaticTensionsEqualVirtualWork) {
+  // At rest, T1 = dV/dyA and T2 = dV/dyC (y down: the ropes hold the weight). Feeding those
+  // tensions into the 13-equation system must give zero accelerations.
+  const ClamParams c = params();
+  for (double th = 25; th <= 60; th += 5) {
+    const double s = clam_distance_at(c, testing::deg(th)), h = 1e-6;
+    const double t1 = -(potential(c, h, s) - potential(c, -h, s)) / (2 * h);
+    const double t2 = -(potential(c, 0, s + h) - potential(c, 0, s - h)) / (2 * h);
+    EXPECT_NEAR(t1 + t2, clam_mass(c, 0) * g, 1e-3) << "the ropes carry the whole weight";
+    const ClamSolution sol = clam_free(c, at_rest(c, testing::deg(th)), t1, t2, g);
+    ASSERT_TRUE(sol.ok);
+    EXPECT_NEAR(sol.aA, 0.0, 1e-5) << th << " deg";
+    EXPECT_NEAR(sol.aC, 0.0, 1e-5) << th << " deg";
+  }
+}
+
+TEST(ClamFree, ReleasingCableTwoOpensAndReleasingCableOneCloses) {
+  const ClamParams c = params();
+  const ClamKinematics k = at_rest(c, testing::deg(40));
+  const double w = clam_mass(c, 0) * g;
+  const ClamSolution hang_on_a = clam_free(c, k, w, 0.0, g);
+  EXPECT_GT(hang_on_a.aC - hang_on_a.aA, 0.0) << "C drops away from A: the clam opens";
+  const ClamSolution hang_on_c = clam_free(c, k, 0.0, w, g);
+  EXPECT_LT(hang_on_c.aC - hang_on_c.aA, 0.0) << "A drops towards C: the clam closes";
+  const ClamSolution free_fall = clam_free(c, k, 0.0, 0.0, g);
+  EXPECT_NEAR(free_fall.aA, g, 1e-9);
+  EXPECT_NEAR(free_fall.aC, g, 1e-9);
+}
+
+TEST(ClamLocked, OneRopeGivesEquation28) {
+  // Eq 2.8: a = -(T - (m1 + m2 + m3 + ml) g) / (m1 + m2 + m3 + ml), whichever point carries.
+  const ClamParams c = params();
+  const double load = 1200.0, m = clam_mass(c, load), t = 0.7 * m * g;
+  const ClamKinematics closed = at_rest(c, c.theta2_closed_rad);
+  const ClamSolution on_c = clam_locked(c, closed, 0.0, t, g, load, +1.0);
+  EXPECT_NEAR(on_c.aA, -(t - m * g) / m, 1e-9);
+  EXPECT_NEAR(on_c.aC, on_c.aA, 1e-12);
+  EXPECT_GT(on_c.stop_force_N, 0.0) << "hanging on the closing rope presses the stop";
+  const ClamKinematics open = at_rest(c, c.theta2_open_rad);
+  const ClamSolution on_a = clam_locked(c, open, t, 0.0, g, 0.0, -1.0);
+  EXPECT_NEAR(on_a.aA, -(t - clam_mass(c, 0) * g) / clam_mass(c, 0), 1e-9);
+  EXPECT_GT(on_a.stop_force_N, 0.0) << "hanging on the holding rope presses the open stop";
+}
+
+TEST(ClamLocked, StopForceVanishesAtTheFreeEquilibriumSplit) {
+  const ClamParams c = params();
+  const ClamKinematics k = at_rest(c, c.theta2_closed_rad);
+  const double s = k.s, h = 1e-6;
+  const double t1 = -(potential(c, h, s) - potential(c, -h, s)) / (2 * h);
+  const double t2 = -(potential(c, 0, s + h) - potential(c, 0, s - h)) / (2 * h);
+  const ClamSolution sol = clam_locked(c, k, t1, t2, g, 0.0, +1.0);
+  EXPECT_NEAR(sol.stop_force_N, 0.0, 1e-3);
+  // More weight on cable 1 pulls the links off the closed stop (negative reaction).
+  EXPECT_LT(clam_locked(c, k, t1 + 500, t2 - 500, g, 0.0, +1.0).stop_force_N, 0.0);
+}
+
+TEST(ClamImpact, Equation29ConservesVerticalMomentum) {
+  const ClamParams c = params();
+  const double s = clam_distance_at(c, testing::deg(64.9));
+  const ClamKinematics k = clam_kinematics(c, 0.0, s, 0.4, -0.3);  // closing fast
+  const double v = clam_inelastic_velocity(c, k, 0.4, -0.3, 0.0);
+  // Momentum before from the links' CoG speeds, computed from energy-consistent kinematics.
+  const double v1 = 0.4 - 0.5 * c.link1_length_m * std::sin(k.theta1) * k.omega1;
+  const double v2 = -0.3 + 0.5 * c.link2_length_m * std::sin(k.theta2) * k.omega2;
+  const double p = 2 * c.link1_mass_kg * v1 + 2 * c.link2_mass_kg * v2 + c.link3_mass_kg * -0.3;
+  EXPECT_NEAR(v * clam_mass(c, 0), p, 1e-9);
+  EXPECT_GT(v, -0.3);
+  EXPECT_LT(v, 0.4);
+  // With a load at rest joining in, the common speed is lower (eq 2.9's m_l).
+  EXPECT_NEAR(clam_inelastic_velocity(c, k, 0.4, -0.3, 500.0), p / clam_mass(c, 500.0), 1e-12);
+}
+
+TEST(ClamJaws, GapClosesAndSqueezeFollowsVirtualWork) {
+  const ClamParams c = params();
+  EXPECT_NEAR(clam_jaw_gap(c, c.theta2_closed_rad), 0.0, 1e-12);
+  EXPECT_GT(clam_jaw_gap(c, c.theta2_open_rad), 1.0);
+  const double th = testing::deg(50), h = 1e-7;
+  const ClamKinematics k = at_rest(c, th);
+  const double ds = clam_distance_at(c, th + h) - clam_distance_at(c, th - h);
+  const double dgap = clam_jaw_gap(c, th + h) - clam_jaw_gap(c, th - h);
+  EXPECT_NEAR(clam_squeeze_force(c, k, 1000.0), 1000.0 * ds / dgap, 1e-3);
+}
+
+}  // namespace
+}  // namespace clamsim::core

@@ -1,0 +1,78 @@
+// Open-centre valve and actuator laws (eqs 2.21-2.26).
+#include "core/hydraulics.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "test_model.h"
+
+namespace clamsim::core {
+namespace {
+
+ValveParams boom_valve() { return testing::shipped_machine().hydraulics.channels[1].valve; }
+
+TEST(Valve, SpoolFollowsVoltageWithDeadbandAndSaturation) {
+  const ValveParams v = boom_valve();
+  EXPECT_EQ(spool_position(v, 0.0), 0.0);
+  EXPECT_EQ(spool_position(v, 0.9 * v.input_deadband_V), 0.0);
+  EXPECT_DOUBLE_EQ(spool_position(v, 5.0), 1.0);
+  EXPECT_DOUBLE_EQ(spool_position(v, -5.0), -1.0);
+  EXPECT_DOUBLE_EQ(spool_position(v, 50.0), 1.0) << "the session clamps; the valve saturates";
+  EXPECT_NEAR(spool_position(v, -2.0), -spool_position(v, 2.0), 1e-15);
+}
+
+TEST(Valve, CentredSpoolSealsTheLinesAndBypassesThePump) {
+  const ValveParams v = boom_valve();
+  const ValveFlows f = open_centre_valve(v, 0.0, 8e6, 2e6);
+  EXPECT_EQ(f.into_a, 0.0);
+  EXPECT_EQ(f.into_b, 0.0);
+  // eq 2.23 with x = 0: Q = k w sqrt(Ps - Pe)
+  const double q = v.pump_flow_m3_per_s;
+  EXPECT_NEAR(f.pump_pressure_Pa, v.tank_pressure_Pa + std::pow(q / v.orifice_coeff, 2), 1.0);
+}
+
+TEST(Valve, PumpFlowSplitsBetweenLineAndTankAsEquations21To23) {
+  const ValveParams v = boom_valve();
+  for (double x : {0.2, 0.5, 0.8, 1.0}) {
+    const double pa = 4e6, pb = 1e6;
+    const ValveFlows f = open_centre_valve(v, x, pa, pb);
+    const double k = v.orifice_coeff, pe = v.tank_pressure_Pa, ps = f.pump_pressure_Pa;
+    const double q_in = k * x * std::sqrt(std::max(0.0, ps - pa));          // eq 2.21
+    const double q_e = k * (1 - x) * std::sqrt(ps - pe);                      // eq 2.23
+    EXPECT_NEAR(f.into_a, q_in, 1e-9) << "x=" << x;
+    EXPECT_NEAR(q_in + q_e, v.pump_flow_m3_per_s, 1e-9) << "pump flow is conserved, x=" << x;
+    EXPECT_NEAR(-f.into_b, k * x * std::sqrt(pb - pe), 1e-9) << "eq 2.22, x=" << x;
+  }
+  // Reversed spool feeds line B and drains line A.
+  const ValveFlows r = open_centre_valve(v, -0.6, 4e6, 1e6);
+  EXPECT_GT(r.into_b, 0.0);
+  EXPECT_LT(r.into_a, 0.0);
+}
+
+TEST(Valve, LoadHoldingCheckPreventsBackflowAndReliefCapsPressure) {
+  const ValveParams v = boom_valve();
+  // A line pressure above what the pump reaches at a small opening: no flow back out.
+  const ValveFlows f = open_centre_valve(v, 0.1, 20e6, 0.3e6);
+  EXPECT_EQ(f.into_a, 0.0);
+  // Fully shifted spool against a stalled actuator: pump pressure stops at the relief.
+  const ValveFlows stall = open_centre_valve(v, 1.0, 40e6, 0.3e6);
+  EXPECT_LE(stall.pump_pressure_Pa, v.relief_pressure_Pa);
+  EXPECT_LT(line_protection_flow(v, v.relief_pressure_Pa + 1e6), 0.0);
+  EXPECT_GT(line_protection_flow(v, -1e5), 0.0);
+  EXPECT_EQ(line_protection_flow(v, 5e6), 0.0);
+}
+
+TEST(Actuators, CylinderAndMotorLaws) {
+  const auto hy = testing::shipped_machine().hydraulics;
+  const CylinderParams c = hy.boom_cylinders;
+  EXPECT_NEAR(cylinder_force(c, 10e6, 1e6, 0.0), 10e6 * c.cap_area_m2 - 1e6 * c.rod_area_m2, 1e-6);
+  EXPECT_LT(cylinder_force(c, 0, 0, 0.1), 0.0) << "friction opposes motion";
+  const MotorParams m = hy.swing_motor;
+  EXPECT_NEAR(motor_output_torque(m, 10e6, 1e6, 0.0),
+              m.gear_ratio * m.displacement_m3_per_rad * 9e6, 1e-6);  // eq 2.26
+  EXPECT_NEAR(motor_flow(m, 0.1), m.displacement_m3_per_rad * m.gear_ratio * 0.1, 1e-15);
+}
+
+}  // namespace
+}  // namespace clamsim::core

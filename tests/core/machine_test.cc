@@ -1,0 +1,204 @@
+// Invariants of the whole machine: energy, ropes, limits, determinism, working states.
+#include "core/machine.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <utility>
+
+#include "core/clam.h"
+#include "test_model.h"
+
+namespace clamsim::core {
+namespace {
+
+using testing::default_pose;
+using testing::volts;
+
+// All dissipation off: rope damping, actuator friction and viscosity, stop damping, and the
+// line relief / make-up valves (they only act out of the normal pressure range anyway).
+MachineParams lossless() {
+  MachineParams m = testing::shipped_machine();
+  auto& hy = m.hydraulics;
+  for (auto& ch : hy.channels) ch.valve.relief_gain_m3_per_s_Pa = 0.0;
+  for (auto* c : {&hy.boom_cylinders, &hy.telescope_cylinder}) c->viscous_Ns_per_m = c->coulomb_N = 0.0;
+  for (auto* mo : {&hy.swing_motor, &hy.winches[0].motor, &hy.winches[1].motor})
+    mo->viscous_Nms_per_rad = mo->coulomb_Nm = 0.0;
+  for (auto& w : hy.winches) w.rope_damping_s = w.stop_damping_Ns_per_m = 0.0;
+  m.crane.boom_stop_damping_Nms_per_rad = m.crane.telescope_stop_damping_Ns_per_m = 0.0;
+  return m;
+}
+
+TEST(Machine, StartsAtRestInStaticEquilibrium) {
+  const MachineParams m = testing::shipped_machine();
+  State st = initial_state(m, default_pose());
+  const Outputs before = outputs(m, st, {});
+  advance_to(m, st, volts(0, 0, 0, 0, 0), {}, 2.0);
+  const Outputs after = outputs(m, st, {});
+  for (int i = 0; i < 8; ++i) EXPECT_NEAR(after.display[i], before.display[i], 1e-4) << "display " << i;
+  EXPECT_EQ(after.working, WorkingState::Free);
+  EXPECT_NEAR(after.tensions_N[0] + after.tensions_N[1], clam_mass(m.clam, 0.0) * 9.81, 1.0);
+}
+
+TEST(Machine, EnergyIsConservedWithoutLossesAndClosedValves) {
+  // Valves centred seal every line, so the oil is a spring; start the crane and the clam
+  // moving and check kinetic + gravity + rope strain + oil compression stays constant.
+  const MachineParams m = lossless();
+  State st = initial_state(m, default_pose());
+  st.x(ix::qd + 0) = 0.05;   // rad/s swing
+  st.x(ix::qd + 1) = 0.01;   // rad/s boom
+  st.x(ix::qd + 2) = 0.05;   // m/s telescope
+  st.x(ix::vA) = 0.10;       // m/s clam moving down, links opening
+  st.x(ix::vC) = 0.15;
+  const double e0 = total_energy(m, st);
+  // Energy scale: what was put in as motion (about 265 J); the total includes large
+  // constant potential terms, so the tolerance is stated against the injected part.
+  const double injected = e0 - total_energy(m, initial_state(m, default_pose()));
+  ASSERT_GT(injected, 100.0);
+  auto drift = [&](double step_s) {
+    MachineParams mm = m;
+    mm.integrator.step_s = step_s;
+    State s = st;
+    double worst = 0.0;
+    for (int f = 1; f <= 200; ++f) {  // 10 s in 50 ms frames
+      advance_to(mm, s, volts(0, 0, 0, 0, 0), {}, 0.05 * f);
+      worst = std::max(worst, std::fabs(total_energy(mm, s) - e0));
+    }
+    EXPECT_EQ(s.health.clam_impacts, 0u) << "must stay in the smooth Free state";
+    EXPECT_EQ(s.health.limit_hits, 0u);
+    return worst;
+  };
+  const double worst = drift(m.integrator.step_s);
+  const double half = drift(0.5 * m.integrator.step_s);
+  // Measured: 0.12 J at 1 ms, 0.008 J at 0.5 ms (RK4's fourth order: ratio ~16).
+  EXPECT_LT(worst, 1e-3 * injected) << "drift " << worst << " J of " << injected << " J";
+  EXPECT_LT(half, worst / 8.0) << "drift must shrink with the step like a 4th-order method";
+  RecordProperty("energy_drift_J", std::to_string(worst));
+}
+
+TEST(Machine, RopesNeverPushAndClamStaysWithinItsStops) {
+  const MachineParams m = testing::shipped_machine();
+  State st = initial_state(m, default_pose());
+  const double lo = m.clam.theta2_open_rad, hi = m.clam.theta2_closed_rad;
+  bool saw_slack = false;
+  for (int f = 1; f <= 240; ++f) {
+    const double t = 0.05 * f;
+    // Violent alternating commands: ropes go slack, the clam slams into both stops.
+    const double s = (static_cast<int>(t / 1.5) % 2) ? 1.0 : -1.0;
+    advance_to(m, st, volts(5 * s, 0, 0, 5 * s, -5 * s), {}, t);
+    const Outputs o = outputs(m, st, {});
+    EXPECT_GE(o.tensions_N[0], 0.0);
+    EXPECT_GE(o.tensions_N[1], 0.0);
+    saw_slack |= o.tensions_N[0] == 0.0 || o.tensions_N[1] == 0.0;
+    EXPECT_GE(o.theta2_clam_deg * M_PI / 180, lo - 1e-6) << "t=" << t;
+    EXPECT_LE(o.theta2_clam_deg * M_PI / 180, hi + 1e-6) << "t=" << t;
+    EXPECT_GE(o.display[4], 0.0);
+  }
+  EXPECT_TRUE(saw_slack);
+  EXPECT_GT(st.health.clam_impacts, 0u);
+  EXPECT_EQ(st.health.nonfinite_resets, 0u);
+}
+
+TEST(Machine, JointsStopAtTheirLimitsWithAPhysicalResponse) {
+  const MachineParams m = testing::shipped_machine();
+  InitialConditions near_limits = default_pose();
+  near_limits.boom_rad = testing::deg(45);
+  near_limits.telescope_m = 23.0;
+  State st = initial_state(m, near_limits);
+  double max_boom = 0.0, max_tel = 0.0;
+  for (int f = 1; f <= 600; ++f) {  // 30 s full up, full out
+    advance_to(m, st, volts(0, 5, 5, 0, 0), {}, 0.05 * f);
+    const Outputs o = outputs(m, st, {});
+    max_boom = std::max(max_boom, o.display[1]);
+    max_tel = std::max(max_tel, o.display[2]);
+  }
+  const Outputs o = outputs(m, st, {});
+  EXPECT_NEAR(o.display[1], 50.0, 0.5) << "boom rests on its upper stop";
+  EXPECT_NEAR(o.display[2], 24.4, 0.05) << "telescope rests on its end stop";
+  EXPECT_LT(max_boom, 50.5) << "overshoot into the stop stays small";
+  EXPECT_LT(max_tel, 24.45);
+  EXPECT_NEAR(o.joint_vel[1], 0.0, 0.05);
+  EXPECT_GE(st.health.limit_hits, 2u);
+  EXPECT_LE(o.pressures_Pa[2], m.hydraulics.channels[1].valve.relief_pressure_Pa * 1.02)
+      << "the relief valve limits the stalled cylinder's pressure";
+  // Lowering comes back off the stop: it is a stop, not a clamp that sticks.
+  advance_to(m, st, volts(0, -5, -5, 0, 0), {}, st.time_s + 5.0);
+  EXPECT_LT(outputs(m, st, {}).display[1], 49.0);
+  EXPECT_LT(outputs(m, st, {}).display[2], 24.0);
+}
+
+TEST(Machine, IdenticalInputsGiveBitIdenticalOutputs) {
+  const MachineParams m = testing::shipped_machine();
+  auto run = [&] {
+    State st = initial_state(m, default_pose());
+    for (int f = 1; f <= 100; ++f) {
+      const double t = 0.05 * f;
+      advance_to(m, st, volts(3 * std::sin(t), 2, -1, -2.5, 2.5 * std::cos(t)), {}, t);
+    }
+    return st;
+  };
+  const State a = run(), b = run();
+  for (int i = 0; i < ix::size; ++i) EXPECT_EQ(a.x(i), b.x(i)) << "component " << i;
+  EXPECT_EQ(a.clam.working, b.clam.working);
+}
+
+TEST(Machine, WorkingStateChangesOnlyAsTable23Allows) {
+  const MachineParams m = testing::shipped_machine();
+  const std::set<std::pair<WorkingState, WorkingState>> allowed = {
+      {WorkingState::Free, WorkingState::Distributed},
+      {WorkingState::Distributed, WorkingState::Free},
+      {WorkingState::Distributed, WorkingState::Full},
+      {WorkingState::Full, WorkingState::Distributed}};
+  State st = initial_state(m, default_pose());
+  std::set<WorkingState> seen;
+  for (int f = 1; f <= 400; ++f) {
+    const double t = 0.05 * f;
+    const double s = (static_cast<int>(t / 2.0) % 2) ? 1.0 : -1.0;
+    WorkingState prev = st.clam.working;
+    // Step by step so that every single transition is observed.
+    const double end = t;
+    while (st.time_s < end - 1e-9) {
+      step(m, st, volts(0, 0, 0, 3 * s, -3 * s), {});
+      if (st.clam.working != prev) {
+        EXPECT_TRUE(allowed.count({prev, st.clam.working}))
+            << to_string(prev) << " -> " << to_string(st.clam.working) << " at " << st.time_s;
+      }
+      prev = st.clam.working;
+      seen.insert(prev);
+    }
+  }
+  EXPECT_EQ(seen.size(), 3u) << "the run visits Free, Distributed and Full";
+}
+
+TEST(Machine, GripsALoadWhileClosingAndReleasesWhenTheSqueezeFails) {
+  // Table 2.5: Free + contact while closing -> With-load, Distributed; Distributed + squeeze
+  // below the threshold -> Without-load, Free.
+  const MachineParams m = testing::shipped_machine();
+  State st = initial_state(m, default_pose());
+  Environment env;
+  env.jaw_object = {true, 800.0, 0.5};
+  advance_to(m, st, volts(0, 0, 0, -2.5, 2.5), env, 3.0);  // close onto it
+  Outputs o = outputs(m, st, env);
+  EXPECT_EQ(o.load, LoadStatus::WithLoad);
+  EXPECT_NE(o.working, WorkingState::Free);
+  EXPECT_EQ(o.display[7], 800.0) << "DisplayData[7] carries the held mass";
+  EXPECT_NEAR(o.jaw_gap_m, 0.5, 0.05);
+  EXPECT_GT(o.squeeze_N, m.clam.release_squeeze_N);
+  // Lift on cable 2: the weight of the buckets and the log keeps them shut.
+  advance_to(m, st, volts(0, 0, 0, 0, 3), env, 6.0);
+  o = outputs(m, st, env);
+  EXPECT_EQ(o.load, LoadStatus::WithLoad);
+  EXPECT_NEAR(o.tensions_N[0] + o.tensions_N[1], (clam_mass(m.clam, 0.0) + 800) * 9.81, 800.0);
+  // Hold on cable 1 and pay out cable 2: the buckets open and the load slips out.
+  // Once it slips out the load falls away (the world model removes it from the jaws).
+  while (st.time_s < 9.0 && st.clam.load == LoadStatus::WithLoad) step(m, st, volts(0, 0, 0, 2, -3), env);
+  env.jaw_object.present = false;
+  advance_to(m, st, volts(0, 0, 0, 2, -3), env, 9.0);
+  o = outputs(m, st, env);
+  EXPECT_EQ(o.load, LoadStatus::WithoutLoad);
+  EXPECT_EQ(o.display[7], 0.0);
+  EXPECT_EQ(st.health.loads_released, 1u);
+}
+
+}  // namespace
+}  // namespace clamsim::core

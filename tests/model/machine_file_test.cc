@@ -1,0 +1,401 @@
+// Tests for server/model/machine_file.{h,cc} (and the json_fields helpers it is built on).
+#include "model/machine_file.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace clamsim::model {
+namespace {
+
+using nlohmann::json;
+
+const std::string kShipped = std::string(CLAMSIM_SOURCE_DIR) + "/models/t250.json";
+constexpr const char* kOrigin = "t250.json";
+constexpr double kDeg = 3.14159265358979323846 / 180.0;
+
+const json& shipped() {
+  static const json doc = read_json_file(kShipped);
+  return doc;
+}
+
+// The ModelError message for a document, or "" when it loads.
+std::string error_of(const json& doc) {
+  try {
+    parse_machine_json(doc, kOrigin);
+  } catch (const ModelError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string error_of_file(const std::string& path) {
+  try {
+    load_machine_file(path);
+  } catch (const ModelError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+#define EXPECT_CONTAINS(haystack, needle)                                   \
+  EXPECT_NE(std::string(haystack).find(needle), std::string::npos)          \
+      << "message: \"" << (haystack) << "\"\nexpected to contain: \"" << (needle) << "\""
+
+// Numeric leaves ({value, source} or a plain number/array) with their dotted path.
+struct Leaf {
+  json::json_pointer ptr;
+  std::string path;
+};
+
+bool is_leaf(const json& v) { return !v.is_object() || v.contains("value"); }
+
+void walk(const json& v, const json::json_pointer& ptr, const std::string& path,
+          const std::function<void(const json&, const json::json_pointer&, const std::string&)>&
+              on_object,
+          std::vector<Leaf>* leaves) {
+  on_object(v, ptr, path);
+  for (const auto& item : v.items()) {
+    const std::string p = path.empty() ? item.key() : path + "." + item.key();
+    if (item.value().is_string()) continue;  // schema, name, description
+    if (is_leaf(item.value())) {
+      leaves->push_back({ptr / item.key(), p});
+    } else {
+      walk(item.value(), ptr / item.key(), p, on_object, leaves);
+    }
+  }
+}
+
+std::vector<Leaf> leaves_of(const json& doc) {
+  std::vector<Leaf> leaves;
+  walk(doc, json::json_pointer(), "",
+       [](const json&, const json::json_pointer&, const std::string&) {}, &leaves);
+  return leaves;
+}
+
+TEST(MachineFile, ShippedFileLoadsWithUnitsConverted) {
+  const core::MachineParams m = load_machine_file(kShipped);
+  EXPECT_DOUBLE_EQ(m.clam.link2_mass_kg, 350.0);
+  EXPECT_DOUBLE_EQ(m.clam.link1_length_m, 1.37);
+  EXPECT_DOUBLE_EQ(m.clam.theta2_open_rad, 20.0 * kDeg);
+  EXPECT_DOUBLE_EQ(m.clam.theta2_closed_rad, 65.0 * kDeg);
+  EXPECT_DOUBLE_EQ(m.clam.max_load_kg, 25000.0);
+  EXPECT_DOUBLE_EQ(m.crane.boom_min_rad, 0.0);
+  EXPECT_DOUBLE_EQ(m.crane.boom_max_rad, 50.0 * kDeg);
+  EXPECT_DOUBLE_EQ(m.crane.telescope_max_m, 24.4);
+  EXPECT_DOUBLE_EQ(m.crane.links[0].mass_kg, 1621.0);
+  EXPECT_DOUBLE_EQ(m.crane.links[1].inertia_kgm2[2], 140.4);
+  EXPECT_DOUBLE_EQ(m.crane.links[2].com_m[2], -4.85);
+  EXPECT_DOUBLE_EQ(m.crane.gravity_m_per_s2, 9.81);
+  // channel order is ControlSignal's: [1] is the boom
+  EXPECT_DOUBLE_EQ(m.hydraulics.channels[1].valve.pump_flow_m3_per_s, 0.003);
+  EXPECT_DOUBLE_EQ(m.hydraulics.channels[3].valve.pump_flow_m3_per_s, 0.004);
+  EXPECT_DOUBLE_EQ(m.hydraulics.channels[0].valve.orifice_coeff, 1.5e-6);
+  EXPECT_DOUBLE_EQ(m.hydraulics.channels[2].valve.relief_pressure_Pa, 28e6);
+  EXPECT_DOUBLE_EQ(m.hydraulics.channels[2].valve.tank_pressure_Pa, 0.3e6);
+  EXPECT_DOUBLE_EQ(m.hydraulics.channels[4].valve.relief_gain_m3_per_s_Pa, 5e-9);
+  EXPECT_DOUBLE_EQ(m.hydraulics.channels[1].lines.volume_m3, 0.020);
+  EXPECT_DOUBLE_EQ(m.hydraulics.channels[1].lines.bulk_modulus_Pa, 1.2e9);
+  EXPECT_DOUBLE_EQ(m.hydraulics.swing_motor.displacement_m3_per_rad,
+                   160e-6 / (2.0 * 3.14159265358979323846));
+  EXPECT_DOUBLE_EQ(m.hydraulics.boom_cylinders.rod_area_m2, 0.0438);
+  EXPECT_DOUBLE_EQ(m.hydraulics.boom_geometry.delta_rad, 150.0 * kDeg);
+  EXPECT_DOUBLE_EQ(m.hydraulics.winches[0].motor.gear_ratio, 100.0);
+  EXPECT_DOUBLE_EQ(m.hydraulics.winches[1].motor.gear_ratio, 80.0);
+  EXPECT_DOUBLE_EQ(m.hydraulics.winches[1].drum_inertia_kgm2, 50.0);
+  EXPECT_DOUBLE_EQ(m.hydraulics.winches[0].drum_radius_m, 0.3);
+  EXPECT_DOUBLE_EQ(m.integrator.step_s, 0.001);
+  EXPECT_DOUBLE_EQ(m.integrator.frame_s, 0.05);
+}
+
+TEST(MachineFile, ShippedInitialConditionsAndName) {
+  const core::InitialConditions ic = parse_initial_conditions(shipped(), kOrigin);
+  EXPECT_DOUBLE_EQ(ic.swing_rad, 0.0);
+  EXPECT_DOUBLE_EQ(ic.boom_rad, 30.0 * kDeg);
+  EXPECT_DOUBLE_EQ(ic.telescope_m, 12.0);
+  EXPECT_DOUBLE_EQ(ic.clam_depth_m, 8.0);
+  EXPECT_DOUBLE_EQ(ic.clam_theta2_rad, 40.0 * kDeg);
+  EXPECT_EQ(machine_name(shipped(), kOrigin), "P&H T250 with clamshell grapple");
+}
+
+TEST(MachineFile, EveryShippedValueNamesItsSource) {
+  for (const Leaf& leaf : leaves_of(shipped())) {
+    const json& v = shipped()[leaf.ptr];
+    ASSERT_TRUE(v.is_object()) << leaf.path << " has no {value, source}";
+    ASSERT_TRUE(v.contains("source")) << leaf.path;
+    EXPECT_FALSE(v["source"].get<std::string>().empty()) << leaf.path;
+  }
+}
+
+// No silent defaults: every double of MachineParams changes when some number in the file does.
+TEST(MachineFile, EveryFieldComesFromTheFile) {
+  using core::MachineParams;
+  static_assert(std::is_trivially_copyable_v<MachineParams>);
+  static_assert(sizeof(MachineParams) % sizeof(double) == 0);
+  constexpr std::size_t kSlots = sizeof(MachineParams) / sizeof(double);
+  auto slots = [](const MachineParams& m) {
+    std::vector<double> d(kSlots);
+    std::memcpy(d.data(), &m, sizeof m);
+    return d;
+  };
+  const std::vector<double> base = slots(parse_machine_json(shipped(), kOrigin));
+  std::vector<bool> covered(kSlots, false);
+
+  for (const Leaf& leaf : leaves_of(shipped())) {
+    if (leaf.path.rfind("initial.", 0) == 0) continue;  // not part of MachineParams
+    const json& v = shipped()[leaf.ptr];
+    const json::json_pointer value_ptr = v.is_object() ? leaf.ptr / "value" : leaf.ptr;
+    const json& value = shipped()[value_ptr];
+    std::vector<json::json_pointer> numbers;
+    if (value.is_array()) {
+      for (std::size_t i = 0; i < value.size(); ++i) numbers.push_back(value_ptr / i);
+    } else {
+      numbers.push_back(value_ptr);
+    }
+    for (const auto& ptr : numbers) {
+      const double x = shipped()[ptr].get<double>();
+      bool changed_any = false;
+      // the first perturbation that still validates (e.g. step must keep dividing frame)
+      for (const double y : {x * 1.001, x * 2.0, x * 0.5, x + 0.001}) {
+        if (y == x) continue;
+        json doc = shipped();
+        doc[ptr] = y;
+        if (!error_of(doc).empty()) continue;
+        const std::vector<double> got = slots(parse_machine_json(doc, kOrigin));
+        for (std::size_t i = 0; i < kSlots; ++i) {
+          if (got[i] != base[i]) {
+            covered[i] = true;
+            changed_any = true;
+          }
+        }
+        break;
+      }
+      EXPECT_TRUE(changed_any) << ptr.to_string() << " does not reach MachineParams";
+    }
+  }
+  for (std::size_t i = 0; i < kSlots; ++i) {
+    EXPECT_TRUE(covered[i]) << "MachineParams double #" << i << " is not read from the file";
+  }
+}
+
+TEST(MachineFile, EveryLeafIsRequired) {
+  for (const Leaf& leaf : leaves_of(shipped())) {
+    json doc = shipped();
+    doc[leaf.ptr.parent_pointer()].erase(leaf.ptr.back());
+    EXPECT_EQ(error_of(doc), std::string(kOrigin) + ": " + leaf.path + ": missing");
+  }
+}
+
+TEST(MachineFile, EveryLeafRejectsAString) {
+  for (const Leaf& leaf : leaves_of(shipped())) {
+    json doc = shipped();
+    doc[leaf.ptr] = "abc";
+    const std::string err = error_of(doc);
+    EXPECT_CONTAINS(err, std::string(kOrigin) + ": " + leaf.path + ": expected ");
+    EXPECT_CONTAINS(err, "got \"abc\"");
+  }
+}
+
+TEST(MachineFile, EveryObjectRejectsUnknownKeys) {
+  std::vector<std::pair<json::json_pointer, std::string>> objects;
+  std::vector<Leaf> leaves;
+  walk(shipped(), json::json_pointer(), "",
+       [&](const json&, const json::json_pointer& ptr, const std::string& path) {
+         objects.emplace_back(ptr, path);
+       },
+       &leaves);
+  for (const Leaf& leaf : leaves) {  // {value, source} wrappers are closed too
+    if (shipped()[leaf.ptr].is_object()) objects.emplace_back(leaf.ptr, leaf.path);
+  }
+  ASSERT_GT(objects.size(), 100u);
+  for (const auto& [ptr, path] : objects) {
+    json doc = shipped();
+    doc[ptr]["bogus_key"] = 1;
+    const std::string where = path.empty() ? "bogus_key" : path + ".bogus_key";
+    EXPECT_EQ(error_of(doc), std::string(kOrigin) + ": " + where + ": unknown key");
+  }
+}
+
+TEST(MachineFile, MistypedValueMessage) {
+  json doc = shipped();
+  doc["clam"]["link2_mass_kg"] = "abc";
+  EXPECT_EQ(error_of(doc), "t250.json: clam.link2_mass_kg: expected a number > 0, got \"abc\"");
+  doc["clam"]["link2_mass_kg"] = true;
+  EXPECT_EQ(error_of(doc), "t250.json: clam.link2_mass_kg: expected a number > 0, got true");
+  doc["clam"]["link2_mass_kg"] = {{"value", "abc"}, {"source", "Table 2.1"}};
+  EXPECT_EQ(error_of(doc), "t250.json: clam.link2_mass_kg: expected a number > 0, got \"abc\"");
+  doc["clam"]["link2_mass_kg"] = {{"source", "Table 2.1"}};
+  EXPECT_EQ(error_of(doc), "t250.json: clam.link2_mass_kg.value: missing");
+  doc["clam"]["link2_mass_kg"] = {{"value", 350}, {"source", 2}};
+  EXPECT_EQ(error_of(doc), "t250.json: clam.link2_mass_kg.source: expected a string, got 2");
+  doc = shipped();
+  doc["clam"] = 5;
+  EXPECT_EQ(error_of(doc), "t250.json: clam: expected an object, got 5");
+}
+
+TEST(MachineFile, OutOfRangeValues) {
+  json doc = shipped();
+  doc["clam"]["link2_mass_kg"] = -350;
+  EXPECT_EQ(error_of(doc), "t250.json: clam.link2_mass_kg: expected a number > 0, got -350");
+  doc["clam"]["link2_mass_kg"] = 0;
+  EXPECT_EQ(error_of(doc), "t250.json: clam.link2_mass_kg: expected a number > 0, got 0");
+
+  doc = shipped();
+  doc["clam"]["theta2_open_deg"]["value"] = 65;
+  EXPECT_EQ(error_of(doc),
+            "t250.json: clam.theta2_open_deg: must be less than clam.theta2_closed_deg (65), "
+            "got 65");
+  doc["clam"]["theta2_open_deg"]["value"] = 95;
+  EXPECT_EQ(error_of(doc), "t250.json: clam.theta2_open_deg: expected a number in [0, 90], got 95");
+
+  doc = shipped();
+  doc["crane"]["boom_min_deg"]["value"] = 60;
+  EXPECT_CONTAINS(error_of(doc), "crane.boom_min_deg: must be less than crane.boom_max_deg (50)");
+  doc = shipped();
+  doc["crane"]["telescope_min_m"]["value"] = 30;
+  EXPECT_CONTAINS(error_of(doc), "crane.telescope_min_m: must be less than crane.telescope_max_m");
+  doc = shipped();
+  doc["crane"]["links"]["boom_base"]["inertia_kgm2"]["value"] = {25448, 25502, -1};
+  EXPECT_EQ(error_of(doc),
+            "t250.json: crane.links.boom_base.inertia_kgm2[2]: expected a number > 0, got -1");
+  doc["crane"]["links"]["boom_base"]["inertia_kgm2"]["value"] = {1, 1, 5};
+  EXPECT_CONTAINS(error_of(doc), "crane.links.boom_base.inertia_kgm2: moment 2 (5) exceeds");
+  doc["crane"]["links"]["boom_base"]["inertia_kgm2"]["value"] = {1, 1};
+  EXPECT_CONTAINS(error_of(doc),
+                  "crane.links.boom_base.inertia_kgm2: expected an array of 3 numbers");
+
+  doc = shipped();
+  doc["hydraulics"]["boom_cylinders"]["rod_side_area_m2"]["value"] = 0.07;
+  EXPECT_CONTAINS(error_of(doc),
+                  "hydraulics.boom_cylinders.rod_side_area_m2: must be less than "
+                  "hydraulics.boom_cylinders.cap_area_m2 (0.0628)");
+  doc = shipped();
+  doc["hydraulics"]["winches"]["aux_hoist"]["min_length_m"]["value"] = 40;
+  EXPECT_CONTAINS(error_of(doc), "hydraulics.winches.aux_hoist.min_length_m: must be less than");
+  doc = shipped();
+  doc["hydraulics"]["channels"]["boom"]["relief_pressure_MPa"]["value"] = 0.2;
+  EXPECT_CONTAINS(error_of(doc), "hydraulics.channels.boom.tank_pressure_MPa: must be less than "
+                                 "hydraulics.channels.boom.relief_pressure_MPa (0.2)");
+  doc = shipped();
+  doc["hydraulics"]["channels"]["swing"]["input_deadband_V"]["value"] = 5;
+  EXPECT_CONTAINS(error_of(doc),
+                  "hydraulics.channels.swing.input_deadband_V: expected a number in [0, 5), got 5");
+}
+
+TEST(MachineFile, IntegratorStepMustDivideFrame) {
+  json doc = shipped();
+  doc["integrator"]["step_ms"]["value"] = 3;
+  EXPECT_EQ(error_of(doc),
+            "t250.json: integrator.step_ms: must divide frame_ms (50) a whole number of times, "
+            "got 3");
+  doc["integrator"]["step_ms"]["value"] = 100;
+  EXPECT_CONTAINS(error_of(doc), "integrator.step_ms: must divide frame_ms");
+  doc["integrator"]["step_ms"]["value"] = 0;
+  EXPECT_CONTAINS(error_of(doc), "integrator.step_ms: expected a number > 0, got 0");
+  doc["integrator"]["step_ms"]["value"] = 0.1;  // 500 steps, inexact in binary
+  EXPECT_EQ(error_of(doc), "");
+}
+
+TEST(MachineFile, DampingAndFrictionMayBeZero) {
+  json doc = shipped();
+  doc["crane"]["boom_stop_damping_Nms_per_rad"]["value"] = 0;
+  doc["hydraulics"]["boom_cylinders"]["viscous_Ns_per_m"]["value"] = 0;
+  doc["hydraulics"]["boom_cylinders"]["coulomb_N"]["value"] = 0;
+  doc["hydraulics"]["swing_motor"]["coulomb_Nm"]["value"] = 0;
+  doc["hydraulics"]["winches"]["main_hoist"]["rope_damping_s"]["value"] = 0;
+  doc["hydraulics"]["winches"]["main_hoist"]["motor"]["viscous_Nms_per_rad"]["value"] = 0;
+  doc["crane"]["gravity_m_per_s2"]["value"] = 0;
+  ASSERT_EQ(error_of(doc), "");
+  const core::MachineParams m = parse_machine_json(doc, kOrigin);
+  EXPECT_EQ(m.hydraulics.boom_cylinders.coulomb_N, 0.0);
+  EXPECT_EQ(m.crane.gravity_m_per_s2, 0.0);
+}
+
+TEST(MachineFile, PlainNumbersAreAcceptedAsLeaves) {
+  json doc = shipped();
+  doc["clam"]["link2_mass_kg"] = 300;
+  doc["crane"]["links"]["swing_cab"]["com_m"] = {0.1, 0.2, 0.3};
+  const core::MachineParams m = parse_machine_json(doc, kOrigin);
+  EXPECT_DOUBLE_EQ(m.clam.link2_mass_kg, 300.0);
+  EXPECT_DOUBLE_EQ(m.crane.links[0].com_m[1], 0.2);
+}
+
+TEST(MachineFile, InitialSectionIsOptionalButChecked) {
+  json doc = shipped();
+  doc.erase("initial");
+  EXPECT_EQ(error_of(doc), "");
+  EXPECT_THROW(parse_initial_conditions(doc, kOrigin), ModelError);
+
+  doc = shipped();
+  doc["initial"]["boom_deg"]["value"] = 55;
+  EXPECT_EQ(error_of(doc), "t250.json: initial.boom_deg: expected a number in [0, 50], got 55");
+  doc = shipped();
+  doc["initial"]["boom_deg"]["value"] = 50;  // the end of the range is inside it
+  EXPECT_EQ(error_of(doc), "");
+  doc = shipped();
+  doc["initial"]["telescope_m"]["value"] = 5;
+  EXPECT_CONTAINS(error_of(doc), "initial.telescope_m: expected a number in [9.7, 24.4], got 5");
+  doc = shipped();
+  doc["initial"]["clam_theta2_deg"]["value"] = 10;
+  EXPECT_CONTAINS(error_of(doc), "initial.clam_theta2_deg: expected a number in [20, 65], got 10");
+  doc = shipped();
+  doc["initial"]["clam_depth_m"]["value"] = 41;
+  EXPECT_CONTAINS(error_of(doc), "initial.clam_depth_m: expected a number in [1, 40], got 41");
+}
+
+TEST(MachineFile, SchemaIsChecked) {
+  json doc = shipped();
+  doc["schema"] = "clamsim-machine/2";
+  EXPECT_EQ(error_of(doc),
+            "t250.json: schema: expected \"clamsim-machine/1\", got \"clamsim-machine/2\"");
+  doc.erase("schema");
+  EXPECT_EQ(error_of(doc), "t250.json: schema: missing");
+  doc = shipped();
+  doc.erase("name");
+  EXPECT_EQ(error_of(doc), "t250.json: name: missing");
+  EXPECT_EQ(error_of(json::array()), "t250.json: expected an object, got []");
+}
+
+class MachineFileOnDisk : public ::testing::Test {
+ protected:
+  std::string write(const std::string& name, const std::string& text) {
+    const std::string path = ::testing::TempDir() + "clamsim_" + name;
+    std::ofstream(path) << text;
+    return path;
+  }
+};
+
+TEST_F(MachineFileOnDisk, SyntaxErrorHasLineAndColumn) {
+  const std::string path =
+      write("syntax.json", "{\n  \"schema\": \"clamsim-machine/1\",\n  \"name\" 5\n}\n");
+  const std::string err = error_of_file(path);
+  EXPECT_CONTAINS(err, path + ": invalid JSON: ");
+  EXPECT_CONTAINS(err, "line 3, column");
+}
+
+TEST_F(MachineFileOnDisk, EmptyFileIsASyntaxError) {
+  EXPECT_CONTAINS(error_of_file(write("empty.json", "")), "invalid JSON");
+}
+
+TEST_F(MachineFileOnDisk, MissingFile) {
+  const std::string path = ::testing::TempDir() + "clamsim_no_such_machine.json";
+  const std::string err = error_of_file(path);
+  EXPECT_CONTAINS(err, path + ": cannot open file");
+  EXPECT_CONTAINS(error_of_file(::testing::TempDir()), "cannot open file: is a directory");
+}
+
+TEST_F(MachineFileOnDisk, ErrorsNameTheFile) {
+  json doc = shipped();
+  doc["crane"].erase("boom_max_deg");
+  const std::string path = write("broken.json", doc.dump(2));
+  EXPECT_EQ(error_of_file(path), path + ": crane.boom_max_deg: missing");
+}
+
+}  // namespace
+}  // namespace clamsim::model
