@@ -1,0 +1,194 @@
+// clamsim-sim: the offline simulator. Loads a machine file and a control script, runs the
+// dynamics as fast as the machine allows and writes a CSV (and optionally a plot).
+// Exit status: 0 ok, 1 the run or the plot failed, 2 bad arguments or input files.
+#include <algorithm>
+#include <csignal>
+#include <chrono>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <string>
+
+#include "core/machine.h"
+#include "model/control_script.h"
+#include "model/json_fields.h"
+#include "model/machine_file.h"
+#include "tools/csv_writer.h"
+#include "tools/plot.h"
+#include "tools/progress.h"
+#include "tools/sim_options.h"
+
+namespace {
+
+using namespace clamsim;
+
+constexpr int kExitFailed = 1;
+constexpr int kExitUsage = 2;
+
+struct Run {
+  core::MachineParams machine;
+  model::ControlScript script;
+  core::InitialConditions initial;
+  double duration_s = 0.0;
+};
+
+std::string base_name(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// Everything that can be wrong with the inputs, checked before the first step.
+// Throws ModelError (files) or UsageError (flags that do not fit the files).
+Run prepare(const tools::SimOptions& opt) {
+  Run run;
+  const nlohmann::json doc = model::read_json_file(opt.model_path);
+  run.machine = model::parse_machine_json(doc, opt.model_path);
+  run.script = model::load_control_script(opt.controls_path);
+
+  if (run.script.initial()) {
+    run.script.check_initial(run.machine);
+    run.initial = *run.script.initial();
+  } else if (doc.contains("initial")) {
+    run.initial = model::parse_initial_conditions(doc, opt.model_path);
+  } else {
+    throw model::ModelError("no initial pose: " + opt.controls_path +
+                            " has no 'initial' line and " + opt.model_path +
+                            " has no \"initial\" section");
+  }
+
+  if (opt.duration_s) {
+    run.duration_s = *opt.duration_s;
+  } else if (run.script.duration_s()) {
+    run.duration_s = *run.script.duration_s();
+  } else {
+    throw tools::UsageError("--duration is required: " + opt.controls_path +
+                            " has no 'duration' line");
+  }
+
+  // a row per step at most, or rows would repeat the same state
+  const double step_s = run.machine.integrator.step_s;
+  if (1.0 / opt.rate_hz < step_s * (1.0 - 1e-9)) {
+    throw tools::UsageError("--rate " + model::format_number(opt.rate_hz) +
+                            " Hz is finer than the integrator step of " +
+                            model::format_number(step_s * 1e3) + " ms (max " +
+                            model::format_number(1.0 / step_s) + " Hz)");
+  }
+  return run;
+}
+
+void print_summary(const core::State& state, double simulated_s, double wall_s, long rows) {
+  const core::Health& h = state.health;
+  std::fprintf(stderr,
+               "clamsim-sim: simulated %.3f s in %.3f s wall (%.1fx real time), %llu steps, "
+               "%ld rows\n"
+               "  health: nonfinite_resets=%llu singular_solves=%llu limit_hits=%llu "
+               "clam_impacts=%llu transitions=%llu loads_released=%llu\n",
+               simulated_s, wall_s, wall_s > 0.0 ? simulated_s / wall_s : INFINITY,
+               static_cast<unsigned long long>(state.steps), rows,
+               static_cast<unsigned long long>(h.nonfinite_resets),
+               static_cast<unsigned long long>(h.singular_solves),
+               static_cast<unsigned long long>(h.limit_hits),
+               static_cast<unsigned long long>(h.clam_impacts),
+               static_cast<unsigned long long>(h.transitions),
+               static_cast<unsigned long long>(h.loads_released));
+}
+
+int run_main(int argc, char** argv) {
+  tools::SimOptions opt;
+  Run run;
+  try {
+    opt = tools::parse_sim_options(argc, argv);
+    if (opt.help) {
+      std::fputs(tools::sim_usage(), stdout);
+      return 0;
+    }
+    run = prepare(opt);
+  } catch (const tools::UsageError& e) {
+    std::fprintf(stderr, "clamsim-sim: %s\n", e.what());
+    return kExitUsage;
+  } catch (const model::ModelError& e) {
+    std::fprintf(stderr, "clamsim-sim: %s\n", e.what());
+    return kExitUsage;
+  }
+
+  const bool to_stdout = opt.csv_path == "-";
+  std::FILE* csv = to_stdout ? stdout : std::fopen(opt.csv_path.c_str(), "w");
+  if (csv == nullptr) {
+    std::fprintf(stderr, "clamsim-sim: --csv: cannot write '%s': %s\n", opt.csv_path.c_str(),
+                 std::strerror(errno));
+    return kExitUsage;
+  }
+  static char buffer[1 << 16];
+  std::setvbuf(csv, buffer, _IOFBF, sizeof buffer);
+
+  const core::Environment env{};   // offline: nothing between the jaws
+  core::State state = core::initial_state(run.machine, run.initial);
+  tools::CsvWriter writer(csv);
+  writer.header();
+
+  // rows at k / rate; each row interval is cut into chunks of at most one frame and the
+  // control is sampled at each chunk's start, as the live session samples once per frame
+  const double frame_s = run.machine.integrator.frame_s;
+  const long rows = static_cast<long>(std::floor(run.duration_s * opt.rate_hz + 1e-9));
+  const long chunks =
+      std::max(1L, static_cast<long>(std::ceil(1.0 / (opt.rate_hz * frame_s) - 1e-9)));
+  const double chunk_rate = opt.rate_hz * static_cast<double>(chunks);
+
+  tools::Progress progress(tools::Progress::detect(opt.quiet), run.duration_s);
+  const auto wall_start = std::chrono::steady_clock::now();
+  writer.row(run.script.at(0.0), core::outputs(run.machine, state, env));
+  for (long k = 1; k <= rows && writer.ok(); ++k) {
+    for (long j = 1; j <= chunks; ++j) {
+      const long n = (k - 1) * chunks + j;   // chunk number: exact times, no drift
+      const core::Control control = run.script.at(static_cast<double>(n - 1) / chunk_rate);
+      core::advance_to(run.machine, state, control, env, static_cast<double>(n) / chunk_rate);
+    }
+    // the volts that apply from this row on, so a step shows at its own time
+    const double t_row = static_cast<double>(k * chunks) / chunk_rate;
+    writer.row(run.script.at(t_row), core::outputs(run.machine, state, env));
+    progress.update(state.time_s);
+  }
+  const double wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  progress.finish();
+
+  bool ok = writer.ok() && std::fflush(csv) == 0;
+  if (!to_stdout && std::fclose(csv) != 0) ok = false;
+  if (!ok) {
+    std::fprintf(stderr, "clamsim-sim: writing '%s' failed: %s\n", opt.csv_path.c_str(),
+                 std::strerror(errno));
+    return kExitFailed;
+  }
+  if (!opt.quiet) print_summary(state, state.time_s, wall_s, rows + 1);
+
+  if (!opt.plot_path.empty()) {
+    const tools::PlotResult plot = tools::draw_plot(
+        {opt.csv_path, opt.plot_path,
+         "clamsim-sim: " + base_name(opt.controls_path) + " on " + base_name(opt.model_path)});
+    if (!plot.ok) {
+      std::fprintf(stderr, "clamsim-sim: --plot: %s (the CSV '%s' was written)\n",
+                   plot.message.c_str(), opt.csv_path.c_str());
+      return kExitFailed;
+    }
+    if (!opt.quiet) {
+      if (!plot.message.empty()) std::fprintf(stderr, "%s\n", plot.message.c_str());
+      std::fprintf(stderr, "clamsim-sim: plot written to %s\n", opt.plot_path.c_str());
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // a closed pipe (| head) must fail a write, not kill the process mid-file
+  std::signal(SIGPIPE, SIG_IGN);
+  try {
+    return run_main(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "clamsim-sim: %s\n", e.what());
+    return kExitFailed;
+  }
+}

@@ -1,0 +1,121 @@
+#include "tools/sim_options.h"
+
+#include <charconv>
+#include <cmath>
+#include <set>
+
+namespace clamsim::tools {
+namespace {
+
+double positive_number(const std::string& flag, const std::string& text) {
+  double v = 0.0;
+  const char* first = text.data();
+  const char* last = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(first, last, v);
+  if (ec != std::errc() || ptr != last || !std::isfinite(v)) {
+    throw UsageError(flag + ": '" + text + "' is not a number");
+  }
+  if (v <= 0.0) throw UsageError(flag + ": must be positive, got " + text);
+  return v;
+}
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+}  // namespace
+
+const char* sim_usage() {
+  return R"(Usage: clamsim-sim --model FILE --controls FILE --csv OUT [options]
+
+Runs the crane and clam dynamics offline, as fast as the machine allows, driven by a
+timed control script, and writes one CSV row per output interval.
+
+Required:
+  --model FILE       machine file, e.g. models/t250.json
+  --controls FILE    control script, e.g. config/scenarios/exp_5_1_1_clam_steps.ctl
+                     (format: docs/control-script.md)
+  --csv OUT          CSV output file; '-' writes to standard output
+
+Options:
+  --duration SEC     simulated time [s]; default: the script's 'duration' line
+  --rate HZ          CSV rows per simulated second (default 100); at most one row per
+                     integrator step
+  --plot OUT         also draw the run with gnuplot; OUT ends in .svg or .png
+  --quiet            no progress and no summary on stderr
+  --help             this text
+
+The initial pose comes from the script's 'initial' line, else the machine file's
+"initial" section. Exit status: 0 ok, 1 run or plot failed, 2 bad arguments or files.
+)";
+}
+
+SimOptions parse_sim_options(int argc, const char* const* argv) {
+  SimOptions o;
+  std::set<std::string> seen;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    std::optional<std::string> inline_value;
+    if (arg.rfind("--", 0) == 0) {
+      const auto eq = arg.find('=');
+      if (eq != std::string::npos) {
+        inline_value = arg.substr(eq + 1);
+        arg.erase(eq);
+      }
+    }
+    if (arg == "--help" || arg == "-h") {
+      o.help = true;
+      continue;
+    }
+    if (arg == "--quiet" || arg == "-q") {
+      if (inline_value) throw UsageError(arg + " takes no value");
+      o.quiet = true;
+      continue;
+    }
+    static const std::set<std::string> kValued = {"--model", "--controls", "--csv",
+                                                  "--duration", "--rate", "--plot"};
+    if (kValued.count(arg) == 0) {
+      throw UsageError("unknown option '" + arg + "' (see --help)");
+    }
+    if (!seen.insert(arg).second) throw UsageError(arg + " given twice");
+    std::string value;
+    if (inline_value) {
+      value = *inline_value;
+    } else {
+      // "-" (stdout) and "-3" are values; "--x", "-h", "-q" are the next option
+      const std::string next = i + 1 < argc ? argv[i + 1] : "";
+      if (i + 1 >= argc || next.rfind("--", 0) == 0 || next == "-h" || next == "-q") {
+        throw UsageError(arg + " needs a value");
+      }
+      value = argv[++i];
+    }
+    if (value.empty()) throw UsageError(arg + " needs a value");
+
+    if (arg == "--model") {
+      o.model_path = value;
+    } else if (arg == "--controls") {
+      o.controls_path = value;
+    } else if (arg == "--csv") {
+      o.csv_path = value;
+    } else if (arg == "--duration") {
+      o.duration_s = positive_number(arg, value);
+    } else if (arg == "--rate") {
+      o.rate_hz = positive_number(arg, value);
+    } else if (arg == "--plot") {
+      if (!ends_with(value, ".svg") && !ends_with(value, ".png")) {
+        throw UsageError("--plot: '" + value + "' must end in .svg or .png");
+      }
+      o.plot_path = value;
+    }
+  }
+  if (o.help) return o;
+  if (o.model_path.empty()) throw UsageError("--model is required (see --help)");
+  if (o.controls_path.empty()) throw UsageError("--controls is required (see --help)");
+  if (o.csv_path.empty()) throw UsageError("--csv is required (see --help)");
+  if (!o.plot_path.empty() && o.csv_path == "-") {
+    throw UsageError("--plot needs --csv to name a file, not '-'");
+  }
+  return o;
+}
+
+}  // namespace clamsim::tools

@@ -1,0 +1,32 @@
+// Command line of clamsim-sim, the offline simulator.
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace clamsim::tools {
+
+struct SimOptions {
+  std::string model_path;               // --model: machine file (models/*.json)
+  std::string controls_path;            // --controls: control script (config/scenarios/*.ctl)
+  std::string csv_path;                 // --csv: output table, "-" for stdout
+  std::optional<double> duration_s;     // --duration; else the script's "duration" line
+  double rate_hz = 100.0;               // --rate: CSV rows per simulated second
+  std::string plot_path;                // --plot: .svg or .png, empty for none
+  bool quiet = false;                   // --quiet: no progress, no summary
+  bool help = false;                    // --help: print usage, run nothing
+};
+
+// A bad command line; what() is one line naming the offending argument.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Accepts "--flag value" and "--flag=value". Throws UsageError.
+SimOptions parse_sim_options(int argc, const char* const* argv);
+
+const char* sim_usage();
+
+}  // namespace clamsim::tools

@@ -1,0 +1,268 @@
+// clamsim-sim end to end: flags, exit codes, the CSV's shape and the plot.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kSource = CLAMSIM_SOURCE_DIR;
+const std::string kModel = kSource + "/models/t250.json";
+const std::string kCraneSteps = kSource + "/config/scenarios/exp_5_1_2_crane_steps.ctl";
+
+struct Result {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  std::string l;
+  while (std::getline(in, l)) lines.push_back(l);
+  return lines;
+}
+
+std::size_t fields(const std::string& line) {
+  return static_cast<std::size_t>(std::count(line.begin(), line.end(), ',')) + 1;
+}
+
+bool gnuplot_installed() {
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path != nullptr ? path : "");
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    if (!dir.empty() && access((dir + "/gnuplot").c_str(), X_OK) == 0) return true;
+  }
+  return false;
+}
+
+class SimCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (fs::temp_directory_path() / "clamsim-sim-test-XXXXXX").string();
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  // Runs the simulator with stdout and stderr captured in files; env replaces the
+  // environment when given.
+  Result run(const std::vector<std::string>& args,
+             const std::vector<std::string>* env = nullptr) const {
+    const std::string out_path = (dir_ / "stdout.txt").string();
+    const std::string err_path = (dir_ / "stderr.txt").string();
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                     0644);
+    posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                     0644);
+    std::vector<std::string> all = {CLAMSIM_SIM_BINARY};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (std::string& a : all) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    std::vector<std::string> env_copy = env != nullptr ? *env : std::vector<std::string>{};
+    std::vector<char*> envp;
+    for (std::string& e : env_copy) envp.push_back(e.data());
+    envp.push_back(nullptr);
+
+    Result r;
+    pid_t pid = 0;
+    const int rc = posix_spawn(&pid, CLAMSIM_SIM_BINARY, &actions, nullptr, argv.data(),
+                               env != nullptr ? envp.data() : environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0) {
+      ADD_FAILURE() << "cannot start " << CLAMSIM_SIM_BINARY;
+      return r;
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.out = slurp(out_path);
+    r.err = slurp(err_path);
+    return r;
+  }
+
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  void write(const std::string& name, const std::string& text) const {
+    std::ofstream(dir_ / name) << text;
+  }
+
+  // Expects exit code 2 and a one-line message containing `problem`.
+  void expect_usage_error(const std::vector<std::string>& args, const std::string& problem) const {
+    const Result r = run(args);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find(problem), std::string::npos) << "stderr: " << r.err;
+    EXPECT_EQ(r.out, "");
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(SimCli, ShortRunWritesHeaderAndOneRowPerInterval) {
+  const std::string csv = path("run.csv");
+  const Result r = run({"--model", kModel, "--controls", kCraneSteps, "--duration", "2", "--csv",
+                        csv});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto lines = lines_of(slurp(csv));
+  ASSERT_EQ(lines.size(), 1u + 201u);   // header + t = 0, 0.01, ..., 2.00
+  EXPECT_EQ(lines[0].rfind("time_s,swing_V,boom_V,telescope_V,hoist1_V,hoist2_V,swing_deg,"
+                           "boom_deg,telescope_m,clam_to_tip_m,opening_deg,cable1_m,cable2_m,"
+                           "load_kg,",
+                           0),
+            0u)
+      << lines[0];
+  for (const char* col : {"T1_N", "T2_N", "theta2_clam_deg", "vA_up_m_s", "vC_up_m_s",
+                          "working", "geo", "load", "squeeze_N", "energy_J"}) {
+    EXPECT_NE(lines[0].find(col), std::string::npos) << col;
+  }
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    ASSERT_EQ(fields(lines[i]), fields(lines[0])) << "row " << i << ": " << lines[i];
+  }
+  EXPECT_EQ(lines[1].rfind("0.000000,0,0,0,0,0,", 0), 0u) << lines[1];
+  EXPECT_EQ(lines[101].rfind("1.000000,3,3,3,0,0,", 0), 0u) << lines[101];   // the step
+  EXPECT_EQ(lines.back().rfind("2.000000,", 0), 0u) << lines.back();
+  // the summary: simulated and wall time, real-time factor, health counters
+  EXPECT_NE(r.err.find("simulated 2.000 s"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("real time"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("nonfinite_resets=0"), std::string::npos) << r.err;
+}
+
+TEST_F(SimCli, RateSetsTheRowIntervalAndQuietIsQuiet) {
+  const std::string csv = path("run.csv");
+  const Result r = run({"--model=" + kModel, "--controls=" + kCraneSteps, "--duration=1",
+                        "--rate=20", "--csv=" + csv, "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  const auto lines = lines_of(slurp(csv));
+  ASSERT_EQ(lines.size(), 1u + 21u);
+  EXPECT_EQ(lines[2].rfind("0.050000,", 0), 0u) << lines[2];
+}
+
+TEST_F(SimCli, CsvToStdoutAndDurationFromTheScript) {
+  write("s.ctl", "initial swing_deg=0 boom_deg=30 telescope_m=12 clam_depth_m=8 "
+                 "clam_theta2_deg=40\nduration 0.5\nstep 0 1 0 0 0 0\n");
+  const Result r = run({"--model", kModel, "--controls", path("s.ctl"), "--csv", "-", "--rate",
+                        "10", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto lines = lines_of(r.out);
+  ASSERT_EQ(lines.size(), 1u + 6u);
+  EXPECT_EQ(lines[0].rfind("time_s,", 0), 0u);
+}
+
+TEST_F(SimCli, InitialPoseFromTheMachineFileWhenTheScriptHasNone) {
+  write("s.ctl", "step 0 0 0 0 0 0\n");
+  const std::string csv = path("run.csv");
+  const Result r = run({"--model", kModel, "--controls", path("s.ctl"), "--duration", "0.1",
+                        "--csv", csv, "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(lines_of(slurp(csv)).size(), 1u + 11u);
+}
+
+TEST_F(SimCli, HelpDocumentsEveryFlag) {
+  const Result r = run({"--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  for (const char* flag : {"--model", "--controls", "--duration", "--csv", "--rate", "--plot",
+                           "--quiet", "--help"}) {
+    EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
+  }
+}
+
+TEST_F(SimCli, BadFlagsExitTwoNamingTheProblem) {
+  const std::vector<std::string> ok = {"--model", kModel, "--controls", kCraneSteps, "--csv",
+                                       path("x.csv")};
+  auto with = [&ok](std::vector<std::string> extra) {
+    std::vector<std::string> a = ok;
+    a.insert(a.end(), extra.begin(), extra.end());
+    return a;
+  };
+  expect_usage_error(with({"--bogus"}), "unknown option '--bogus'");
+  expect_usage_error(with({"--rate", "fast"}), "--rate: 'fast' is not a number");
+  expect_usage_error(with({"--rate", "0"}), "--rate: must be positive");
+  expect_usage_error(with({"--rate", "1e6"}), "--rate 1000000 Hz is finer than the integrator");
+  expect_usage_error(with({"--duration", "-3"}), "--duration: must be positive");
+  expect_usage_error(with({"--duration"}), "--duration needs a value");
+  expect_usage_error(with({"--plot", path("x.pdf")}), "must end in .svg or .png");
+  expect_usage_error(with({"--model", kModel}), "--model given twice");
+  expect_usage_error({"--controls", kCraneSteps, "--csv", path("x.csv")}, "--model is required");
+  expect_usage_error({"--model", kModel, "--csv", path("x.csv")}, "--controls is required");
+  expect_usage_error({"--model", kModel, "--controls", kCraneSteps}, "--csv is required");
+  EXPECT_FALSE(fs::exists(path("x.csv")));
+}
+
+TEST_F(SimCli, FileErrorsExitTwoWithTheLoadersMessage) {
+  const std::string csv = path("x.csv");
+  expect_usage_error({"--model", path("none.json"), "--controls", kCraneSteps, "--csv", csv},
+                     "none.json");
+  expect_usage_error({"--model", kModel, "--controls", path("none.ctl"), "--csv", csv},
+                     "none.ctl");
+  write("bad.ctl", "step 0 0 0 0 0 0\nstep 1 0 0 0 9 0\n");
+  expect_usage_error({"--model", kModel, "--controls", path("bad.ctl"), "--csv", csv},
+                     "bad.ctl:2: voltage 3");
+  write("far.ctl", "initial swing_deg=0 boom_deg=80 telescope_m=12 clam_depth_m=8 "
+                   "clam_theta2_deg=40\nstep 0 0 0 0 0 0\n");
+  expect_usage_error({"--model", kModel, "--controls", path("far.ctl"), "--csv", csv},
+                     "far.ctl:1: initial boom_deg=80 is outside");
+  write("nodur.ctl", "step 0 0 0 0 0 0\n");
+  expect_usage_error({"--model", kModel, "--controls", path("nodur.ctl"), "--csv", csv},
+                     "--duration is required");
+  write("bad.json", "{ not json");
+  expect_usage_error({"--model", path("bad.json"), "--controls", kCraneSteps, "--csv", csv},
+                     "bad.json");
+  expect_usage_error({"--model", kModel, "--controls", kCraneSteps, "--csv",
+                      path("no/such/dir/x.csv")},
+                     "--csv: cannot write");
+}
+
+TEST_F(SimCli, PlotWritesAnSvg) {
+  if (!gnuplot_installed()) GTEST_SKIP() << "gnuplot is not installed";
+  const std::string svg = path("run.svg");
+  const Result r = run({"--model", kModel, "--controls", kCraneSteps, "--duration", "2", "--csv",
+                        path("run.csv"), "--plot", svg, "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string text = slurp(svg);
+  ASSERT_FALSE(text.empty());
+  EXPECT_TRUE(text.rfind("<?xml", 0) == 0 || text.rfind("<svg", 0) == 0) << text.substr(0, 80);
+}
+
+TEST_F(SimCli, PlotWithoutGnuplotStillWritesTheCsv) {
+  const std::vector<std::string> env = {"PATH=" + dir_.string()};   // no gnuplot here
+  const std::string csv = path("run.csv");
+  const Result r = run({"--model", kModel, "--controls", kCraneSteps, "--duration", "0.2",
+                        "--csv", csv, "--plot", path("run.png"), "--quiet"},
+                       &env);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("gnuplot is not installed"), std::string::npos) << r.err;
+  EXPECT_EQ(lines_of(slurp(csv)).size(), 1u + 21u);
+  EXPECT_FALSE(fs::exists(path("run.png")));
+}
+
+}  // namespace
