@@ -4,7 +4,8 @@
 set -euo pipefail
 
 packages=(build-essential cmake ccache pkg-config libeigen3-dev nlohmann-json3-dev
-          libgtest-dev libgmock-dev libbenchmark-dev gnuplot-nox)
+          libgtest-dev libgmock-dev libbenchmark-dev gnuplot-nox
+          libomniorb4-dev omniidl omniorb omniorb-nameserver)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,78 @@
+// The live sessions of a server: creation under a limit, removal, reaping of sessions whose
+// receiver is dead or hung, and server-wide counters. Shared by every transport.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "session/session.h"
+
+namespace clamsim::session {
+
+struct RegistryOptions {
+  std::size_t max_sessions = 250;
+  double default_frame_period_s = 0.05;
+  double send_grace_s = 2.0;       // a session whose sends fail this long is reaped
+  double reap_interval_s = 0.2;    // how often the reaper looks
+};
+
+// Called (on the reaper thread, never a session thread) after a session was reaped, so
+// the transport can release what it holds for it (e.g. deactivate the CORBA servant).
+using ReapHandler = std::function<void(const std::shared_ptr<Session>&)>;
+
+class SessionRegistry {
+ public:
+  SessionRegistry(RegistryOptions options, Clock& clock);
+  ~SessionRegistry();  // stops the reaper and every session
+  SessionRegistry(const SessionRegistry&) = delete;
+  SessionRegistry& operator=(const SessionRegistry&) = delete;
+
+  // Starts a session at frame_period_s (0 = the default). Returns null and sets *refused
+  // to the reason when the server is full or the period does not fit the model's step.
+  std::shared_ptr<Session> create(MachineSetup machine, std::shared_ptr<FrameSink> sink,
+                                  double frame_period_s, ReapHandler on_reap,
+                                  std::string* refused);
+
+  // Stops and forgets a session. Returns false if it was not (or no longer) registered.
+  bool remove(std::uint64_t id);
+  std::shared_ptr<Session> find(std::uint64_t id) const;
+
+  // Stop accepting, stop every session (ordered shutdown).
+  void close();
+  bool closed() const { return closed_.load(); }
+
+  std::size_t size() const;
+  std::size_t capacity() const { return options_.max_sessions; }
+  CounterSnapshot totals() const;         // live sessions plus every ended one
+  std::uint64_t sessions_reaped() const { return reaped_.load(); }
+  std::uint64_t sessions_created() const { return next_id_.load() - 1; }
+  std::vector<std::shared_ptr<Session>> sessions() const;
+
+ private:
+  void reap_loop();
+
+  const RegistryOptions options_;
+  Clock& clock_;
+  mutable std::mutex mutex_;   // guards the maps and retired_; never held while stopping
+  std::map<std::uint64_t, std::shared_ptr<Session>> sessions_;
+  std::map<std::uint64_t, ReapHandler> reap_handlers_;
+  CounterSnapshot retired_;
+  std::atomic<std::uint64_t> next_id_{1};
+  std::atomic<std::uint64_t> reaped_{0};
+  std::atomic<bool> closed_{false};
+
+  std::mutex reaper_mutex_;
+  std::condition_variable reaper_cv_;
+  bool reaper_stop_ = false;
+  std::thread reaper_;
+};
+
+}  // namespace clamsim::session
