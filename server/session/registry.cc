@@ -81,7 +81,10 @@ std::shared_ptr<Session> SessionRegistry::find(std::uint64_t id) const {
 }
 
 void SessionRegistry::close() {
-  closed_ = true;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);  // no create() can slip in after this
+    closed_ = true;
+  }
   for (const auto& s : sessions()) remove(s->id());
 }
 
