@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(build-essential cmake ccache pkg-config libeigen3-dev nlohmann-json3-dev
           libgtest-dev libgmock-dev libbenchmark-dev gnuplot-nox
-          libomniorb4-dev omniidl omniorb omniorb-nameserver)
+          libomniorb4-dev omniidl omniorb omniorb-nameserver libboost-dev)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -67,9 +67,11 @@ bool SessionRegistry::remove(std::uint64_t id) {
     s = it->second;
     sessions_.erase(it);
     reap_handlers_.erase(id);
+    stopping_[id] = s;  // still counted in totals() while it stops
   }
   s->stop();  // outside the lock: joining may take up to one send timeout
   std::lock_guard<std::mutex> lock(mutex_);
+  stopping_.erase(id);
   retired_ += s->counters();
   return true;
 }
@@ -85,7 +87,10 @@ void SessionRegistry::close() {
     std::lock_guard<std::mutex> lock(mutex_);  // no create() can slip in after this
     closed_ = true;
   }
-  for (const auto& s : sessions()) remove(s->id());
+  // Ask all to stop first, so they wind down together instead of one join at a time.
+  const auto all = sessions();
+  for (const auto& s : all) s->request_stop();
+  for (const auto& s : all) remove(s->id());
 }
 
 std::size_t SessionRegistry::size() const {
@@ -97,6 +102,7 @@ CounterSnapshot SessionRegistry::totals() const {
   std::lock_guard<std::mutex> lock(mutex_);
   CounterSnapshot t = retired_;
   for (const auto& kv : sessions_) t += kv.second->counters();
+  for (const auto& kv : stopping_) t += kv.second->counters();
   return t;
 }
 

@@ -64,6 +64,7 @@ class SessionRegistry {
   mutable std::mutex mutex_;   // guards the maps and retired_; never held while stopping
   std::map<std::uint64_t, std::shared_ptr<Session>> sessions_;
   std::map<std::uint64_t, ReapHandler> reap_handlers_;
+  std::map<std::uint64_t, std::shared_ptr<Session>> stopping_;  // removed, being joined
   CounterSnapshot retired_;
   std::atomic<std::uint64_t> next_id_{1};
   std::atomic<std::uint64_t> reaped_{0};

@@ -23,15 +23,18 @@ Session::~Session() { stop(); }
 void Session::start() {
   std::lock_guard<std::mutex> lock(lifecycle_mutex_);
   if (thread_.joinable()) return;
-  last_ok_ns_ = to_ns(clock_.now());
   running_ = true;
   thread_ = std::thread([this] { run(); });
 }
 
-void Session::stop() {
-  std::lock_guard<std::mutex> lock(lifecycle_mutex_);
+void Session::request_stop() {
   stop_requested_ = true;
   clock_.wake();
+}
+
+void Session::stop() {
+  std::lock_guard<std::mutex> lock(lifecycle_mutex_);
+  request_stop();
   if (thread_.joinable()) thread_.join();
   running_ = false;
 }
@@ -58,8 +61,9 @@ ControlVerdict Session::submit_control(const float* volts, std::size_t count) {
 }
 
 bool Session::delivery_failed_too_long() const {
-  const double since = static_cast<double>(to_ns(clock_.now()) - last_ok_ns_.load()) * 1e-9;
-  return since > options_.send_grace_s;
+  const std::int64_t since = failing_since_ns_.load();
+  if (since < 0) return false;
+  return static_cast<double>(to_ns(clock_.now()) - since) * 1e-9 > options_.send_grace_s;
 }
 
 double Session::sim_time_s() const { return sim_time_s_.load(); }
@@ -91,9 +95,11 @@ void Session::run() {
 
     if (sink_->deliver(frame)) {
       counters_.frames_sent.fetch_add(1, std::memory_order_relaxed);
-      last_ok_ns_ = to_ns(clock_.now());
+      failing_since_ns_ = -1;
     } else {
       counters_.send_failures.fetch_add(1, std::memory_order_relaxed);
+      std::int64_t none = -1;
+      failing_since_ns_.compare_exchange_strong(none, to_ns(sent_at));
     }
     sim_time_s_ = state.time_s;
 

@@ -38,6 +38,8 @@ class Session {
   Session& operator=(const Session&) = delete;
 
   void start();
+  // Ask the thread to stop without waiting (lets a caller stop many sessions at once).
+  void request_stop();
   // Stop the thread and wait for it. Safe from any thread but the session's own; idempotent.
   void stop();
 
@@ -50,7 +52,8 @@ class Session {
   const MachineSetup& machine() const { return machine_; }
   CounterSnapshot counters() const { return counters_.snapshot(); }
   bool running() const { return running_.load(); }
-  // True when sends have failed for longer than the grace period (dead or hung receiver).
+  // True when every send has failed for longer than the grace period (dead or hung
+  // receiver). A session that is merely late (CPU starved) has not failed.
   bool delivery_failed_too_long() const;
   // Simulated time of the last frame sent [s].
   double sim_time_s() const;
@@ -71,7 +74,7 @@ class Session {
 
   std::atomic<bool> stop_requested_{false};
   std::atomic<bool> running_{false};
-  std::atomic<std::int64_t> last_ok_ns_{0};   // clock time of the last successful send
+  std::atomic<std::int64_t> failing_since_ns_{-1};  // first failed send since the last success
   std::atomic<double> sim_time_s_{0.0};
   std::mutex lifecycle_mutex_;
   std::thread thread_;

@@ -1,0 +1,240 @@
+#include "app/server_options.h"
+
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <set>
+#include <vector>
+
+#include "model/json_fields.h"
+
+namespace clamsim::app {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kDefaultConfig = "config/server.json";
+
+long integer(const std::string& name, const std::string& text, long lo, long hi) {
+  long v = 0;
+  const char* last = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), last, v);
+  if (ec != std::errc() || ptr != last || v < lo || v > hi)
+    throw UsageError(name + ": '" + text + "' is not an integer in [" + std::to_string(lo) +
+                     ", " + std::to_string(hi) + "]");
+  return v;
+}
+
+double positive(const std::string& name, const std::string& text) {
+  double v = 0.0;
+  const char* last = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), last, v);
+  if (ec != std::errc() || ptr != last || !std::isfinite(v) || v <= 0.0)
+    throw UsageError(name + ": '" + text + "' is not a number > 0");
+  return v;
+}
+
+std::string non_empty(const std::string& name, const std::string& text) {
+  if (text.empty()) throw UsageError(name + ": must not be empty");
+  return text;
+}
+
+std::string object_url(const std::string& name, const std::string& text) {
+  if (!text.empty() && text.rfind("corbaloc:", 0) != 0 && text.rfind("corbaname:", 0) != 0 &&
+      text.rfind("IOR:", 0) != 0)
+    throw UsageError(name + ": '" + text + "' is not a corbaloc:, corbaname: or IOR: reference");
+  return text;
+}
+
+// One setting: its flag, its key in the config file, how a value is applied.
+struct Setting {
+  const char* flag;
+  const char* key;
+  bool is_path;   // relative to the config file's directory when it comes from the file
+  std::function<void(ServerOptions&, const std::string& name, const std::string& value)> apply;
+};
+
+const std::vector<Setting>& settings() {
+  static const std::vector<Setting> table = {
+      {"--host", "host", false,
+       [](ServerOptions& o, const std::string&, const std::string& v) { o.corba.host = v; }},
+      {"--corba-port", "corba_port", false,
+       [](ServerOptions& o, const std::string& n, const std::string& v) {
+         o.corba.port = static_cast<int>(integer(n, v, 0, 65535));
+       }},
+      {"--endpoint-publish", "endpoint_publish", false,
+       [](ServerOptions& o, const std::string&, const std::string& v) {
+         o.corba.endpoint_publish = v;
+       }},
+      {"--max-sessions", "max_sessions", false,
+       [](ServerOptions& o, const std::string& n, const std::string& v) {
+         o.max_sessions = static_cast<std::size_t>(integer(n, v, 1, 100000));
+       }},
+      {"--models-dir", "models_dir", true,
+       [](ServerOptions& o, const std::string& n, const std::string& v) {
+         o.models_dir = non_empty(n, v);
+       }},
+      {"--scenarios-dir", "scenarios_dir", true,
+       [](ServerOptions& o, const std::string& n, const std::string& v) {
+         o.scenarios_dir = non_empty(n, v);
+       }},
+      {"--default-model", "default_model", false,
+       [](ServerOptions& o, const std::string& n, const std::string& v) {
+         o.default_model = non_empty(n, v);
+       }},
+      {"--concurrency", "concurrency", false,
+       [](ServerOptions& o, const std::string& n, const std::string& v) {
+         if (!corba::parse_concurrency(v, &o.corba.concurrency))
+           throw UsageError(n + ": '" + v + "' is not thread-per-connection or thread-pool");
+       }},
+      {"--pool-threads", "pool_threads", false,
+       [](ServerOptions& o, const std::string& n, const std::string& v) {
+         o.corba.pool_threads = static_cast<int>(integer(n, v, 1, 1024));
+       }},
+      {"--send-grace-s", "send_grace_s", false,
+       [](ServerOptions& o, const std::string& n, const std::string& v) {
+         o.send_grace_s = positive(n, v);
+       }},
+      {"--call-timeout-ms", "call_timeout_ms", false,
+       [](ServerOptions& o, const std::string& n, const std::string& v) {
+         o.corba.call_timeout_ms = static_cast<int>(integer(n, v, 1, 49));
+       }},
+      {"--connect-timeout-ms", "connect_timeout_ms", false,
+       [](ServerOptions& o, const std::string& n, const std::string& v) {
+         o.corba.connect_timeout_ms = static_cast<int>(integer(n, v, 1, 60000));
+       }},
+      {"--naming-service", "naming_service", false,
+       [](ServerOptions& o, const std::string& n, const std::string& v) {
+         o.corba.naming_service = object_url(n, v);
+       }},
+      {"--naming-name", "naming_name", false,
+       [](ServerOptions& o, const std::string& n, const std::string& v) {
+         o.corba.naming_name = non_empty(n, v);
+       }},
+  };
+  return table;
+}
+
+const Setting* find_flag(const std::string& flag) {
+  for (const auto& s : settings())
+    if (flag == s.flag) return &s;
+  return nullptr;
+}
+
+void apply_config_file(ServerOptions& o, const std::string& path) {
+  nlohmann::json doc;
+  try {
+    doc = model::read_json_file(path);
+  } catch (const model::ModelError& e) {
+    throw UsageError(std::string("--config: ") + e.what());
+  }
+  if (!doc.is_object()) throw UsageError(path + ": expected a JSON object");
+  const fs::path dir = fs::path(path).parent_path();
+  for (const auto& [key, value] : doc.items()) {
+    if (key == "comment" || key.rfind("_", 0) == 0) continue;  // notes for people
+    const Setting* s = nullptr;
+    for (const auto& candidate : settings())
+      if (key == candidate.key) s = &candidate;
+    if (!s) throw UsageError(path + ": " + key + ": unknown setting");
+    std::string text;
+    if (value.is_string())
+      text = value.get<std::string>();
+    else if (value.is_number_integer() || value.is_number_float())
+      text = value.dump();
+    else
+      throw UsageError(path + ": " + key + ": expected a string or a number, got " + value.dump());
+    if (s->is_path && !text.empty() && fs::path(text).is_relative())
+      text = (dir / text).lexically_normal().string();
+    s->apply(o, path + ": " + key, text);
+  }
+}
+
+}  // namespace
+
+const char* server_usage() {
+  return R"(Usage: clamsim-server [options]
+
+Serves the crane and clamshell dynamics in real time: one session (own thread, 20 frames
+per second) per subscribed receiver, over CORBA (the thesis's IDL, idl/clam.idl, and its
+extensions, idl/clamx.idl). The admin object is at corbaloc::HOST:PORT/CraneClamAdmin.
+
+Settings come from the config file, then from these flags (docs/corba.md):
+  --config FILE             JSON settings (default config/server.json when it exists);
+                            relative paths inside are relative to the file
+  --host ADDR               listen address; 0.0.0.0 = every interface (default)
+  --corba-port N            fixed IIOP port for corbaloc (default 10150; 0 = any free port)
+  --endpoint-publish EP     what references carry, for receivers that reach the server
+                            by another address, e.g. giop:tcp:public.example.org:10150
+  --max-sessions N          sessions served at once; past it subscribe is refused (250)
+  --models-dir DIR          machine files *.json (models)
+  --scenarios-dir DIR       control scripts *.ctl giving initial poses (config/scenarios)
+  --default-model NAME      model for subscribers that do not name one (t250)
+  --concurrency MODEL       thread-per-connection (default) or thread-pool
+  --pool-threads N          threads of the pool (thread-pool only; default 8)
+  --send-grace-s S          reap a session whose sends have failed this long (2)
+  --call-timeout-ms N       bound on each frame sent to a receiver, 1-49 (20)
+  --connect-timeout-ms N    bound on opening a connection to a receiver (500)
+  --naming-service REF      also bind the admin in this CORBA Naming Service, e.g.
+                            corbaloc::host:2809/NameService (none by default)
+  --naming-name NAME        name to bind there (CraneClamAdmin; "a/b" makes context a)
+  --help                    this text
+
+Prints "ready corbaloc::..." when serving. SIGINT/SIGTERM stop it: no new sessions, every
+session stopped, counters printed, exit 0. Exit status 2: bad flag or config value;
+1: could not start (port in use, broken model file).
+)";
+}
+
+ServerOptions parse_server_options(int argc, const char* const* argv) {
+  // split into (flag, value) pairs first: --config must be applied before the other flags
+  std::vector<std::pair<std::string, std::string>> flags;
+  std::optional<std::string> config;
+  std::set<std::string> seen;
+  ServerOptions o;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    std::optional<std::string> inline_value;
+    if (arg.rfind("--", 0) == 0) {
+      const auto eq = arg.find('=');
+      if (eq != std::string::npos) {
+        inline_value = arg.substr(eq + 1);
+        arg.erase(eq);
+      }
+    }
+    if (arg == "--help" || arg == "-h") {
+      o.help = true;
+      continue;
+    }
+    if (arg != "--config" && !find_flag(arg))
+      throw UsageError("unknown option '" + arg + "' (see --help)");
+    if (!seen.insert(arg).second) throw UsageError(arg + " given twice");
+    std::string value;
+    if (inline_value) {
+      value = *inline_value;
+    } else {
+      if (i + 1 >= argc || std::string(argv[i + 1]).rfind("--", 0) == 0)
+        throw UsageError(arg + " needs a value");
+      value = argv[++i];
+    }
+    if (arg == "--config")
+      config = non_empty(arg, value);
+    else
+      flags.emplace_back(arg, value);
+  }
+  if (o.help) return o;
+
+  if (config) {
+    o.config_path = *config;
+  } else {
+    std::error_code ec;
+    if (fs::is_regular_file(kDefaultConfig, ec)) o.config_path = kDefaultConfig;
+  }
+  if (!o.config_path.empty()) apply_config_file(o, o.config_path);
+  for (const auto& [flag, value] : flags) find_flag(flag)->apply(o, flag, value);
+  return o;
+}
+
+}  // namespace clamsim::app

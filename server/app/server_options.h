@@ -1,0 +1,36 @@
+// Configuration of clamsim-server: config/server.json, then command-line flags over it.
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+#include "corba/options.h"
+
+namespace clamsim::app {
+
+struct ServerOptions {
+  std::string config_path;              // the file read; "" when none was
+  std::string models_dir = "models";
+  std::string scenarios_dir = "config/scenarios";
+  std::string default_model = "t250";
+  std::size_t max_sessions = 250;
+  double send_grace_s = 2.0;
+  corba::CorbaOptions corba;            // host, port, publish, concurrency, timeouts, naming
+  bool help = false;
+};
+
+// A bad flag or config value; what() is one line naming it.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Reads --config FILE (else config/server.json when it exists), then applies the flags.
+// Relative paths inside the config file are relative to the file's directory. Throws
+// UsageError.
+ServerOptions parse_server_options(int argc, const char* const* argv);
+
+const char* server_usage();
+
+}  // namespace clamsim::app

@@ -1,0 +1,34 @@
+// A way for receivers to reach the sessions: CORBA now, the WebSocket server next to it
+// later. The server starts every transport, prints their ready lines, and stops them in
+// order (stop accepting -> registry closed -> shut down).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/server_options.h"
+#include "session/catalog.h"
+#include "session/registry.h"
+
+namespace clamsim::app {
+
+class Transport {
+ public:
+  virtual ~Transport() = default;
+  virtual const char* name() const = 0;
+  // Starts serving; throws std::runtime_error with a one-line reason.
+  virtual void start() = 0;
+  // What to print once serving, e.g. "ready corbaloc::host:10150/CraneClamAdmin".
+  virtual std::vector<std::string> ready_lines() const = 0;
+  virtual void stop_accepting() = 0;
+  // After the registry is closed: release every per-session object, stop the threads.
+  virtual void shutdown() = 0;
+};
+
+// Opens the ORB endpoint (throws on failure) but does not serve until start().
+std::unique_ptr<Transport> make_corba_transport(const ServerOptions& options,
+                                                session::SessionRegistry& registry,
+                                                const session::Catalog& catalog);
+
+}  // namespace clamsim::app

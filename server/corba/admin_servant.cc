@@ -1,0 +1,43 @@
+#include "corba/admin_servant.h"
+
+#include "corba/minor_codes.h"
+
+namespace clamsim::corba {
+
+CLAM::CraneClam_ptr AdminServant::subscribe(CLAM::CraneClamClient_ptr client) {
+  try {
+    return host_.open_session(client, SubscribeRequest{});
+  } catch (const Refusal& r) {
+    switch (r.kind) {
+      case Refusal::Kind::ServerFull:
+        throw CORBA::NO_RESOURCES(minor::kServerFull, CORBA::COMPLETED_NO);
+      case Refusal::Kind::ShuttingDown:
+        throw CORBA::NO_RESOURCES(minor::kShuttingDown, CORBA::COMPLETED_NO);
+      case Refusal::Kind::NilClient:
+        throw CORBA::BAD_PARAM(minor::kNilClient, CORBA::COMPLETED_NO);
+      case Refusal::Kind::NotAClient:
+        throw CORBA::BAD_PARAM(minor::kNotAClient, CORBA::COMPLETED_NO);
+      case Refusal::Kind::ClientUnreachable:
+        throw CORBA::BAD_PARAM(minor::kClientUnreachable, CORBA::COMPLETED_NO);
+      case Refusal::Kind::BadRequest:
+        break;
+    }
+    throw CORBA::BAD_PARAM(minor::kBadRequest, CORBA::COMPLETED_NO);
+  }
+}
+
+CLAMX::Session_ptr AdminServant::subscribeWith(CLAM::CraneClamClient_ptr client,
+                                               const CLAMX::SubscribeOptions& options) {
+  SubscribeRequest request;
+  std::string error;
+  if (!from_options(options, &request, &error)) throw CLAMX::Refused(error.c_str());
+  try {
+    return host_.open_session(client, request);
+  } catch (const Refusal& r) {
+    throw CLAMX::Refused(r.reason.c_str());
+  }
+}
+
+CLAMX::ServerStatus* AdminServant::status() { return to_status(host_.figures()); }
+
+}  // namespace clamsim::corba

@@ -1,0 +1,41 @@
+// The one place where IDL types meet core and session types (STYLE.md 8: thin servants).
+#pragma once
+
+#include <string>
+
+#include <clamx.hh>
+
+#include "session/counters.h"
+#include "session/frame_sink.h"
+
+namespace clamsim::corba {
+
+// Table 4.1 values, in order and units, as floats.
+void to_display(const core::Outputs& out, CLAM::DisplayData display);
+// Fills every field of f; f's load sequence is reused (empty until issue 5).
+void to_frame(const session::Frame& frame, CLAMX::Frame& f);
+
+CLAMX::SessionStats to_stats(const session::CounterSnapshot& c);
+
+struct ServerFigures {
+  unsigned long sessions = 0;
+  unsigned long capacity = 0;
+  std::string version;
+  session::CounterSnapshot totals;
+  std::uint64_t sessions_reaped = 0;
+};
+CLAMX::ServerStatus* to_status(const ServerFigures& s);
+
+// What a subscriber asked for, in session terms.
+struct SubscribeRequest {
+  std::string model;             // "" = the server's default
+  std::string scenario;          // "" = the model's initial pose
+  double frame_period_s = 0.0;   // 0 = the server's default
+};
+// Returns false and sets *error (naming the field) when an option is unusable.
+bool from_options(const CLAMX::SubscribeOptions& o, SubscribeRequest* out, std::string* error);
+
+// "TRANSIENT (minor 0x41540002, COMPLETED_NO)" and the like, for logs and refusal reasons.
+std::string describe(const CORBA::Exception& e);
+
+}  // namespace clamsim::corba

@@ -1,0 +1,305 @@
+#include "corba/corba_server.h"
+
+#include <omniORB4/Naming.hh>
+#include <omniORB4/omniORB.h>
+
+#include <atomic>
+#include <cstdio>
+#include <mutex>
+#include <utility>
+
+#include "corba/admin_servant.h"
+#include "corba/oneway_sink.h"
+#include "corba/orb_setup.h"
+#include "corba/session_host.h"
+#include "corba/session_servant.h"
+
+namespace clamsim::corba {
+
+namespace {
+
+constexpr const char* kAdminKey = "CraneClamAdmin";
+
+PortableServer::ObjectId* session_oid(std::uint64_t id) {
+  return PortableServer::string_to_ObjectId(("session-" + std::to_string(id)).c_str());
+}
+
+Refusal::Kind refusal_kind(ClientProblem::Kind k) {
+  switch (k) {
+    case ClientProblem::Kind::Nil: return Refusal::Kind::NilClient;
+    case ClientProblem::Kind::NotAClient: return Refusal::Kind::NotAClient;
+    case ClientProblem::Kind::Unreachable: return Refusal::Kind::ClientUnreachable;
+    case ClientProblem::Kind::None: break;
+  }
+  return Refusal::Kind::BadRequest;
+}
+
+}  // namespace
+
+class CorbaServer::Impl final : public SessionHost {
+ public:
+  Impl(CorbaOptions options, session::SessionRegistry& registry, const session::Catalog& catalog)
+      : options_(std::move(options)), registry_(registry), catalog_(catalog) {
+    try {
+      orb_ = init_orb(options_);
+    } catch (const CORBA::Exception& e) {
+      throw CorbaError("cannot start the ORB: " + describe(e));
+    }
+  }
+
+  void start();
+  void stop_accepting();
+  void shutdown();
+
+  CLAMX::Session_ptr open_session(CLAM::CraneClamClient_ptr client,
+                                  const SubscribeRequest& request) override;
+  void close_session(std::uint64_t id) override;
+  ServerFigures figures() const override;
+
+  std::string corbaloc_;
+  std::string published_;
+  std::string naming_report_ = "naming service: not configured";
+
+ private:
+  void on_reaped(const session::Session& s);
+  void deactivate(std::uint64_t id);
+  void bind_naming();
+  void unbind_naming();
+
+  const CorbaOptions options_;
+  session::SessionRegistry& registry_;
+  const session::Catalog& catalog_;
+
+  CORBA::ORB_var orb_;
+  PortableServer::POA_var sessions_poa_;
+  CORBA::Object_var admin_ref_;
+  CosNaming::NamingContextExt_var naming_;
+  CosNaming::Name naming_name_;
+  bool naming_bound_ = false;
+
+  std::atomic<bool> accepting_{false};
+  // Read by every sink on its session thread: true makes sends return at once.
+  const std::shared_ptr<std::atomic<bool>> stopping_ = std::make_shared<std::atomic<bool>>(false);
+  std::mutex mutex_;     // orders deactivations against shutdown
+  bool shut_down_ = false;
+};
+
+void CorbaServer::Impl::start() {
+  CORBA::Object_var obj;
+  try {
+    obj = orb_->resolve_initial_references("RootPOA");  // opens the endpoint
+  } catch (const CORBA::INITIALIZE& e) {
+    throw CorbaError("cannot listen on " + orb_arguments(options_).front().second +
+                     " (port in use or address not local?): " + describe(e));
+  }
+  try {
+    PortableServer::POA_var root = PortableServer::POA::_narrow(obj);
+    PortableServer::POAManager_var manager = root->the_POAManager();
+
+    // Sessions: transient references with our own ids, so a reaped session's servant can
+    // be found from the session id alone.
+    CORBA::PolicyList policies;
+    policies.length(1);
+    policies[0] = root->create_id_assignment_policy(PortableServer::USER_ID);
+    sessions_poa_ = root->create_POA("sessions", manager, policies);
+    policies[0]->destroy();
+
+    // The admin: omniINSPOA gives the plain object key "CraneClamAdmin", which is what
+    // corbaloc::HOST:PORT/CraneClamAdmin asks for (thesis 4.3.4, without ORBacus's BootManager).
+    obj = orb_->resolve_initial_references("omniINSPOA");
+    PortableServer::POA_var ins_poa = PortableServer::POA::_narrow(obj);
+    auto* admin = new AdminServant(*this);
+    PortableServer::ObjectId_var oid = PortableServer::string_to_ObjectId(kAdminKey);
+    ins_poa->activate_object_with_id(oid, admin);
+    admin->_remove_ref();  // the POA owns it now
+    admin_ref_ = ins_poa->id_to_reference(oid);
+
+    PortableServer::POAManager_var ins_manager = ins_poa->the_POAManager();
+    ins_manager->activate();
+    manager->activate();
+
+    const Address a = first_address(admin_ref_);
+    const bool any = options_.host.empty() || options_.host == "0.0.0.0";
+    const unsigned port = options_.port > 0 ? static_cast<unsigned>(options_.port) : a.port;
+    corbaloc_ = "corbaloc::" + (any ? a.host : options_.host) + ":" + std::to_string(port) +
+                "/" + kAdminKey;
+    published_ = a.host + ":" + std::to_string(a.port);
+  } catch (const CORBA::Exception& e) {
+    throw CorbaError("cannot activate the admin object: " + describe(e));
+  }
+  accepting_ = true;
+  bind_naming();
+}
+
+void CorbaServer::Impl::bind_naming() {
+  if (options_.naming_service.empty()) return;
+  const std::string where = options_.naming_service;
+  const auto timeout = static_cast<CORBA::ULong>(options_.setup_timeout_ms);
+  try {
+    CORBA::Object_var obj = orb_->string_to_object(where.c_str());
+    omniORB::setClientCallTimeout(obj, timeout);
+    naming_ = CosNaming::NamingContextExt::_narrow(obj);
+    if (CORBA::is_nil(naming_)) {
+      naming_report_ = "naming service: " + where + " is not a naming context; serving without it";
+      return;
+    }
+    omniORB::setClientCallTimeout(naming_, timeout);
+    CosNaming::Name_var name = naming_->to_name(options_.naming_name.c_str());
+    naming_name_ = name.in();
+    // create the intermediate contexts of a compound name ("clamsim/admin")
+    for (CORBA::ULong n = 1; n < naming_name_.length(); ++n) {
+      CosNaming::Name prefix;
+      prefix.length(n);
+      for (CORBA::ULong i = 0; i < n; ++i) prefix[i] = naming_name_[i];
+      try {
+        CosNaming::NamingContext_var ctx = naming_->bind_new_context(prefix);
+      } catch (const CosNaming::NamingContext::AlreadyBound&) {
+      }
+    }
+    naming_->rebind(naming_name_, admin_ref_);
+    naming_bound_ = true;
+    naming_report_ = "naming service: bound \"" + options_.naming_name + "\" in " + where;
+  } catch (const CosNaming::NamingContext::InvalidName&) {
+    naming_report_ = "naming service: \"" + options_.naming_name +
+                     "\" is not a valid name; serving without it";
+  } catch (const CORBA::Exception& e) {
+    naming_report_ = "naming service: unavailable at " + where + " (" + describe(e) +
+                     "); serving without it";
+  }
+}
+
+void CorbaServer::Impl::unbind_naming() {
+  if (!naming_bound_) return;
+  naming_bound_ = false;
+  try {
+    naming_->unbind(naming_name_);
+  } catch (const CORBA::Exception&) {
+    // the naming service went away first; nothing to undo
+  }
+}
+
+void CorbaServer::Impl::stop_accepting() {
+  accepting_ = false;
+  stopping_->store(true);
+  unbind_naming();
+}
+
+void CorbaServer::Impl::shutdown() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (shut_down_) return;
+    shut_down_ = true;
+  }
+  stop_accepting();
+  try {
+    naming_ = CosNaming::NamingContextExt::_nil();
+    admin_ref_ = CORBA::Object::_nil();
+    sessions_poa_ = PortableServer::POA::_nil();
+    orb_->shutdown(true);  // destroys the POAs: every servant is deactivated and deleted
+    orb_->destroy();
+  } catch (const CORBA::Exception& e) {
+    std::fprintf(stderr, "corba: shutdown: %s\n", describe(e).c_str());
+  }
+}
+
+CLAMX::Session_ptr CorbaServer::Impl::open_session(CLAM::CraneClamClient_ptr client,
+                                                   const SubscribeRequest& request) {
+  if (!accepting_) throw Refusal{Refusal::Kind::ShuttingDown, "server is shutting down"};
+  ClientProblem problem;
+  const SinkTimeouts timeouts{static_cast<CORBA::ULong>(options_.call_timeout_ms),
+                              static_cast<CORBA::ULong>(options_.setup_timeout_ms)};
+  std::shared_ptr<OnewaySink> sink = OnewaySink::connect(client, timeouts, stopping_, &problem);
+  if (!sink) throw Refusal{refusal_kind(problem.kind), problem.reason};
+
+  session::MachineSetup setup;
+  std::string why;
+  if (!catalog_.resolve(request.model, request.scenario, &setup, &why))
+    throw Refusal{Refusal::Kind::BadRequest, why};
+
+  std::shared_ptr<session::Session> s = registry_.create(
+      std::move(setup), sink, request.frame_period_s,
+      [this](const std::shared_ptr<session::Session>& reaped) { on_reaped(*reaped); }, &why);
+  if (!s) {
+    Refusal::Kind kind = Refusal::Kind::BadRequest;
+    if (registry_.closed() || !accepting_)
+      kind = Refusal::Kind::ShuttingDown;
+    else if (request.frame_period_s == 0.0 || registry_.size() >= registry_.capacity())
+      kind = Refusal::Kind::ServerFull;
+    throw Refusal{kind, why};
+  }
+
+  const std::uint64_t id = s->id();
+  auto* servant = new SessionServant(s, *this);
+  PortableServer::ObjectId_var oid = session_oid(id);
+  CORBA::Object_var ref;
+  try {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (shut_down_) throw Refusal{Refusal::Kind::ShuttingDown, "server is shutting down"};
+    sessions_poa_->activate_object_with_id(oid, servant);
+    ref = sessions_poa_->id_to_reference(oid);
+  } catch (...) {
+    servant->_remove_ref();
+    registry_.remove(id);
+    throw;
+  }
+  servant->_remove_ref();  // the POA owns it now
+  // reaped between create and activation (only if the receiver died at once): undo
+  if (!registry_.find(id)) deactivate(id);
+  return CLAMX::Session::_unchecked_narrow(ref);
+}
+
+void CorbaServer::Impl::close_session(std::uint64_t id) {
+  registry_.remove(id);  // stops and joins the session thread (this is an ORB thread)
+  deactivate(id);        // deleted once this unsubscribe call has returned
+}
+
+void CorbaServer::Impl::on_reaped(const session::Session& s) {
+  // reaper thread: the session is already stopped and out of the registry
+  const auto c = s.counters();
+  std::printf("reaped session %llu: no successful send for longer than the grace period "
+              "(frames_sent=%llu send_failures=%llu)\n",
+              static_cast<unsigned long long>(s.id()),
+              static_cast<unsigned long long>(c.frames_sent),
+              static_cast<unsigned long long>(c.send_failures));
+  std::fflush(stdout);
+  deactivate(s.id());
+}
+
+void CorbaServer::Impl::deactivate(std::uint64_t id) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (shut_down_) return;  // the ORB shutdown deactivates everything
+  try {
+    PortableServer::ObjectId_var oid = session_oid(id);
+    sessions_poa_->deactivate_object(oid);
+  } catch (const PortableServer::POA::ObjectNotActive&) {
+    // unsubscribe and the reaper raced; the other one did it
+  } catch (const CORBA::Exception& e) {
+    std::fprintf(stderr, "corba: deactivate session %llu: %s\n",
+                 static_cast<unsigned long long>(id), describe(e).c_str());
+  }
+}
+
+ServerFigures CorbaServer::Impl::figures() const {
+  ServerFigures f;
+  f.sessions = registry_.size();
+  f.capacity = registry_.capacity();
+  f.version = options_.version;
+  f.totals = registry_.totals();
+  f.sessions_reaped = registry_.sessions_reaped();
+  return f;
+}
+
+CorbaServer::CorbaServer(CorbaOptions options, session::SessionRegistry& registry,
+                         const session::Catalog& catalog)
+    : impl_(std::make_unique<Impl>(std::move(options), registry, catalog)) {}
+
+CorbaServer::~CorbaServer() { impl_->shutdown(); }
+
+void CorbaServer::start() { impl_->start(); }
+std::string CorbaServer::corbaloc() const { return impl_->corbaloc_; }
+std::string CorbaServer::published() const { return impl_->published_; }
+std::string CorbaServer::naming_report() const { return impl_->naming_report_; }
+void CorbaServer::stop_accepting() { impl_->stop_accepting(); }
+void CorbaServer::shutdown() { impl_->shutdown(); }
+
+}  // namespace clamsim::corba

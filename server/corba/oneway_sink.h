@@ -1,0 +1,56 @@
+// The CORBA side of a session: each frame goes to the receiver as one oneway call, getFrame
+// when the receiver is a CLAMX::FrameClient, else the thesis's getDisplayData. Runs on the
+// session thread; the reference's call timeout bounds every send (DESIGN.md: a oneway
+// blocks when the receiver stops reading, forever without a timeout).
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+#include <clamx.hh>
+
+#include "session/frame_sink.h"
+
+namespace clamsim::corba {
+
+struct SinkTimeouts {
+  CORBA::ULong call_ms = 20;     // each frame
+  CORBA::ULong setup_ms = 1000;  // the _is_a checks at subscribe time
+};
+
+// Why a client reference was not accepted.
+struct ClientProblem {
+  enum class Kind { None, Nil, NotAClient, Unreachable };
+  Kind kind = Kind::None;
+  std::string reason;
+};
+
+class OnewaySink final : public session::FrameSink {
+ public:
+  // Checks the reference once (nil, is_a CraneClamClient, is_a FrameClient) with the setup
+  // timeout, then arms the frame timeout. Returns null and fills *problem when refused.
+  // Runs on an ORB thread (the subscribe call), never on a session thread.
+  static std::shared_ptr<OnewaySink> connect(CLAM::CraneClamClient_ptr client,
+                                             const SinkTimeouts& timeouts,
+                                             std::shared_ptr<const std::atomic<bool>> stopping,
+                                             ClientProblem* problem);
+
+  // Session thread only. False when the call failed (timeout, connection refused, ...) or
+  // the server is stopping; never throws.
+  bool deliver(const session::Frame& frame) override;
+
+  bool rich() const { return !CORBA::is_nil(frame_client_); }
+
+ private:
+  OnewaySink(CLAM::CraneClamClient_ptr client, CLAMX::FrameClient_ptr frame_client,
+             std::shared_ptr<const std::atomic<bool>> stopping);
+
+  CLAM::CraneClamClient_var client_;
+  CLAMX::FrameClient_var frame_client_;     // nil for legacy receivers
+  std::shared_ptr<const std::atomic<bool>> stopping_;
+  CLAMX::Frame frame_;                      // reused: only the session thread touches it
+  CLAM::DisplayData display_{};
+};
+
+}  // namespace clamsim::corba

@@ -1,0 +1,31 @@
+// What the CORBA transport is configured with. Free of ORB types so the app can fill it
+// without seeing omniORB (docs/corba.md).
+#pragma once
+
+#include <string>
+
+namespace clamsim::corba {
+
+// Server-side dispatch of incoming requests (thesis 4.3.3, 5.2.1.2), mapped to omniORB's
+// models; docs/corba.md "Concurrency" gives the mapping.
+enum class Concurrency { ThreadPerConnection, ThreadPool };
+
+// "thread-per-connection" / "thread-pool". Returns false for anything else.
+bool parse_concurrency(const std::string& text, Concurrency* out);
+const char* to_string(Concurrency c);
+
+struct CorbaOptions {
+  std::string host;                 // listen address; "" or "0.0.0.0" = every interface
+  int port = 10150;                 // fixed so corbaloc::HOST:PORT/CraneClamAdmin is stable; 0 = any
+  std::string endpoint_publish;     // omniORB -ORBendPointPublish value; "" = omniORB's default
+  Concurrency concurrency = Concurrency::ThreadPerConnection;
+  int pool_threads = 8;             // thread-pool only
+  int call_timeout_ms = 20;         // every receiver reference; well below the 50 ms frame
+  int connect_timeout_ms = 500;     // opening a connection to a receiver
+  int setup_timeout_ms = 1000;      // calls at subscribe time (_is_a) and to the naming service
+  std::string naming_service;       // corbaloc/IOR of a NameService; "" = none
+  std::string naming_name = "CraneClamAdmin";  // stringified CosNaming name, e.g. "clamsim/admin"
+  std::string version;              // reported by Admin::status()
+};
+
+}  // namespace clamsim::corba

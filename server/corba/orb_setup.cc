@@ -1,0 +1,89 @@
+#include "corba/orb_setup.h"
+
+#include <omniORB4/IIOP.h>
+#include <omniORB4/omniIOR.h>
+#include <omniORB4/omniORB.h>
+
+#include <memory>
+
+namespace clamsim::corba {
+
+bool parse_concurrency(const std::string& text, Concurrency* out) {
+  if (text == "thread-per-connection") {
+    *out = Concurrency::ThreadPerConnection;
+    return true;
+  }
+  if (text == "thread-pool") {
+    *out = Concurrency::ThreadPool;
+    return true;
+  }
+  return false;
+}
+
+const char* to_string(Concurrency c) {
+  return c == Concurrency::ThreadPool ? "thread-pool" : "thread-per-connection";
+}
+
+std::vector<std::pair<std::string, std::string>> orb_arguments(const CorbaOptions& o) {
+  const std::string host = o.host == "0.0.0.0" ? "" : o.host;
+  const std::string port = o.port > 0 ? std::to_string(o.port) : "";
+  std::vector<std::pair<std::string, std::string>> args = {
+      {"endPoint", "giop:tcp:" + host + ":" + port},
+      // One upcall at a time per connection: a receiver's oneways are applied in the order
+      // it sent them (ORBacus's thread-per-client / thread-pool did the same).
+      {"maxServerThreadPerConnection", "1"},
+      // Frames and controls are a few hundred bytes; refuse anything absurd early.
+      {"giopMaxMsgSize", "1048576"},
+      // A fixed send buffer instead of Linux's autotuning (up to 4 MB per connection): a
+      // receiver that stops reading makes sends time out after ~10 s of frames at 20 Hz
+      // instead of minutes, and hung receivers cannot pin megabytes each.
+      {"socketSendBuffer", "65536"},
+      // No LocateRequest before the first call on a reference (or after a reconnect): it is
+      // a round trip in the frame path that a stopped receiver never answers, and omniORB
+      // extends its deadline by the connect timeout on every reconnect, so a session could
+      // block far beyond the call timeout (measured here). Oneways then only ever send.
+      {"verifyObjectExistsAndType", "0"},
+  };
+  if (!o.endpoint_publish.empty()) args.emplace_back("endPointPublish", o.endpoint_publish);
+  if (o.concurrency == Concurrency::ThreadPool) {
+    args.emplace_back("threadPerConnectionPolicy", "0");
+    args.emplace_back("maxServerThreadPoolSize", std::to_string(o.pool_threads));
+    // many receivers each sending a little: watching one connection after a call is unfair
+    args.emplace_back("threadPoolWatchConnection", "0");
+  } else {
+    args.emplace_back("threadPerConnectionPolicy", "1");
+  }
+  return args;
+}
+
+CORBA::ORB_ptr init_orb(const CorbaOptions& o) {
+  const auto args = orb_arguments(o);
+  auto table = std::make_unique<const char* [][2]>(args.size() + 1);  // null-terminated
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    table[i][0] = args[i].first.c_str();
+    table[i][1] = args[i].second.c_str();
+  }
+  int argc = 0;
+  char* argv[] = {nullptr};
+  CORBA::ORB_ptr orb = CORBA::ORB_init(argc, argv, "omniORB4", table.get());
+  omniORB::setClientConnectTimeout(static_cast<CORBA::ULong>(o.connect_timeout_ms));
+  return orb;
+}
+
+Address first_address(CORBA::Object_ptr obj) {
+  Address a;
+  omniIOR* ior = obj->_PR_getobj()->_getIOR();
+  const IOP::TaggedProfileList& profiles = ior->iopProfiles();
+  for (CORBA::ULong i = 0; i < profiles.length(); ++i) {
+    if (profiles[i].tag != IOP::TAG_INTERNET_IOP) continue;
+    IIOP::ProfileBody body;
+    IIOP::unmarshalProfile(profiles[i], body);
+    a.host = body.address.host.in();
+    a.port = body.address.port;
+    break;
+  }
+  ior->release();
+  return a;
+}
+
+}  // namespace clamsim::corba

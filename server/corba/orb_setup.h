@@ -1,0 +1,29 @@
+// ORB start-up from CorbaOptions: the fixed endpoint behind corbaloc, what gets published in
+// references, the server concurrency model and the client connect timeout.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <omniORB4/CORBA.h>
+
+#include "corba/options.h"
+
+namespace clamsim::corba {
+
+// The omniORB options ORB_init gets, name without "-ORB" (e.g. {"endPoint", "giop:tcp::10150"}).
+std::vector<std::pair<std::string, std::string>> orb_arguments(const CorbaOptions& o);
+
+// ORB_init with orb_arguments(o), then the connect timeout. Throws CORBA::INITIALIZE when the
+// endpoint cannot be opened (port in use, bad host).
+CORBA::ORB_ptr init_orb(const CorbaOptions& o);
+
+struct Address {
+  std::string host;
+  unsigned port = 0;
+};
+// Host and port of the first IIOP profile of a local object reference.
+Address first_address(CORBA::Object_ptr obj);
+
+}  // namespace clamsim::corba

@@ -1,0 +1,32 @@
+// What the servants need from the server that activated them: open and close sessions,
+// read the figures. Implemented by CorbaServer; keeps the servants thin and testable.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <clamx.hh>
+
+#include "corba/convert.h"
+
+namespace clamsim::corba {
+
+// Why subscribe said no; the admin servant turns it into the right exception.
+struct Refusal {
+  enum class Kind { ServerFull, ShuttingDown, NilClient, NotAClient, ClientUnreachable, BadRequest };
+  Kind kind;
+  std::string reason;
+};
+
+class SessionHost {
+ public:
+  virtual ~SessionHost() = default;
+  // Starts a session sending to client; returns its (new) reference. Throws Refusal.
+  virtual CLAMX::Session_ptr open_session(CLAM::CraneClamClient_ptr client,
+                                          const SubscribeRequest& request) = 0;
+  // Stops the session and deactivates its servant (unsubscribe). Never from a session thread.
+  virtual void close_session(std::uint64_t id) = 0;
+  virtual ServerFigures figures() const = 0;
+};
+
+}  // namespace clamsim::corba

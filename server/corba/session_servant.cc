@@ -1,0 +1,18 @@
+#include "corba/session_servant.h"
+
+#include <utility>
+
+namespace clamsim::corba {
+
+SessionServant::SessionServant(std::shared_ptr<session::Session> session, SessionHost& host)
+    : session_(std::move(session)), host_(host) {}
+
+void SessionServant::GetControlInput(const CLAM::ControlSignal voltages) {
+  session_->submit_control(voltages, 5);  // ControlSignal is float[5]
+}
+
+void SessionServant::unsubscribe() { host_.close_session(session_->id()); }
+
+CLAMX::SessionStats SessionServant::stats() { return to_stats(session_->counters()); }
+
+}  // namespace clamsim::corba

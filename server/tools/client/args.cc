@@ -1,0 +1,110 @@
+#include "tools/client/args.h"
+
+#include <charconv>
+#include <cmath>
+
+#include "model/json_fields.h"
+
+namespace clamsim::client {
+
+double parse_number(const std::string& flag, const std::string& text, double lo, double hi) {
+  double v = 0.0;
+  const char* first = text.data();
+  const char* last = text.data() + text.size();
+  if (first != last && *first == '+') ++first;  // from_chars rejects a leading '+'
+  const auto [ptr, ec] = std::from_chars(first, last, v);
+  if (text.empty() || ec != std::errc() || ptr != last || !std::isfinite(v)) {
+    throw UsageError(flag + ": '" + text + "' is not a number");
+  }
+  if (v < lo || v > hi) {
+    throw UsageError(flag + ": " + text + " is outside " + model::format_number(lo) + ".." +
+                     model::format_number(hi));
+  }
+  return v;
+}
+
+Args::Args(int argc, const char* const* argv, const FlagSet& flags) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    // omniORB options pass through to ORB_init, which consumes "-ORBname value"
+    if (arg.rfind("-ORB", 0) == 0) {
+      if (i + 1 >= argc) throw UsageError(arg + " needs a value");
+      orb_args_.push_back(arg);
+      orb_args_.push_back(argv[++i]);
+      continue;
+    }
+    std::optional<std::string> inline_value;
+    if (arg.rfind("--", 0) == 0) {
+      const auto eq = arg.find('=');
+      if (eq != std::string::npos) {
+        inline_value = arg.substr(eq + 1);
+        arg.erase(eq);
+      }
+    }
+    if (flags.switches.count(arg) != 0) {
+      if (inline_value) throw UsageError(arg + " takes no value");
+      if (!switches_.insert(arg).second) throw UsageError(arg + " given twice");
+      continue;
+    }
+    if (flags.valued.count(arg) == 0) {
+      throw UsageError("unknown option '" + arg + "' (see --help)");
+    }
+    if (values_.count(arg) != 0 && flags.repeatable.count(arg) == 0) {
+      throw UsageError(arg + " given twice");
+    }
+    std::string value;
+    if (inline_value) {
+      value = *inline_value;
+    } else {
+      if (i + 1 >= argc) throw UsageError(arg + " needs a value");
+      value = argv[++i];
+    }
+    values_[arg].push_back(value);
+  }
+}
+
+bool Args::has(const std::string& flag) const {
+  return switches_.count(flag) != 0 || values_.count(flag) != 0;
+}
+
+std::optional<std::string> Args::text(const std::string& flag) const {
+  const auto it = values_.find(flag);
+  if (it == values_.end()) return std::nullopt;
+  return it->second.back();
+}
+
+std::string Args::required(const std::string& flag) const {
+  const auto v = text(flag);
+  if (!v) throw UsageError(flag + " is required (see --help)");
+  return *v;
+}
+
+std::optional<double> Args::number(const std::string& flag, double lo, double hi) const {
+  const auto v = text(flag);
+  if (!v) return std::nullopt;
+  return parse_number(flag, *v, lo, hi);
+}
+
+std::optional<long> Args::integer(const std::string& flag, long lo, long hi) const {
+  const auto v = text(flag);
+  if (!v) return std::nullopt;
+  long n = 0;
+  const char* first = v->data();
+  const char* last = v->data() + v->size();
+  const auto [ptr, ec] = std::from_chars(first, last, n);
+  if (v->empty() || ec != std::errc() || ptr != last) {
+    throw UsageError(flag + ": '" + *v + "' is not a whole number");
+  }
+  if (n < lo || n > hi) {
+    throw UsageError(flag + ": " + *v + " is outside " + std::to_string(lo) + ".." +
+                     std::to_string(hi));
+  }
+  return n;
+}
+
+std::vector<std::string> Args::all(const std::string& flag) const {
+  const auto it = values_.find(flag);
+  return it == values_.end() ? std::vector<std::string>{} : it->second;
+}
+
+}  // namespace clamsim::client

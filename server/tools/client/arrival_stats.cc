@@ -1,0 +1,89 @@
+#include "tools/client/arrival_stats.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace clamsim::client {
+
+void RunningStats::add(double x) {
+  ++n_;
+  min_ = std::min(min_, x);
+  max_ = std::max(max_, x);
+  const double delta = x - mean_;
+  mean_ += delta / static_cast<double>(n_);
+  m2_ += delta * (x - mean_);
+}
+
+void RunningStats::merge(const RunningStats& other) {
+  if (other.n_ == 0) return;
+  if (n_ == 0) {
+    *this = other;
+    return;
+  }
+  // Chan et al.'s pairwise update
+  const double na = static_cast<double>(n_);
+  const double nb = static_cast<double>(other.n_);
+  const double delta = other.mean_ - mean_;
+  const double n = na + nb;
+  mean_ += delta * nb / n;
+  m2_ += other.m2_ + delta * delta * na * nb / n;
+  n_ += other.n_;
+  min_ = std::min(min_, other.min_);
+  max_ = std::max(max_, other.max_);
+}
+
+double RunningStats::stddev() const {
+  return n_ < 2 ? 0.0 : std::sqrt(m2_ / static_cast<double>(n_));
+}
+
+double percentile(std::vector<double> values, double p) {
+  if (values.empty()) return 0.0;
+  std::sort(values.begin(), values.end());
+  // nearest rank: the smallest value with at least p % of the values at or below it
+  const double rank = std::ceil(p / 100.0 * static_cast<double>(values.size()));
+  const auto index = static_cast<std::size_t>(std::max(1.0, rank)) - 1;
+  return values[std::min(index, values.size() - 1)];
+}
+
+ArrivalStats::ArrivalStats(double period_s) : period_s_(period_s) {}
+
+void ArrivalStats::add(const ReceivedFrame& f) {
+  if (frames_ == 0) {
+    first_arrival_s_ = f.arrival_s;
+  } else {
+    inter_arrival_.add(f.arrival_s - last_arrival_s_);
+  }
+  last_arrival_s_ = f.arrival_s;
+
+  if (f.extended) {
+    if (!has_seq_) {
+      has_seq_ = true;
+      first_seq_ = last_seq_ = f.seq;
+    } else if (f.seq > last_seq_) {
+      lost_ += f.seq - last_seq_ - 1;
+      last_seq_ = f.seq;
+    } else {
+      ++out_of_order_;
+    }
+    offsets_s_.push_back(f.arrival_s - f.sim_time_s);
+  } else {
+    offsets_s_.push_back(f.arrival_s - static_cast<double>(frames_) * period_s_);
+  }
+  ++frames_;
+}
+
+std::vector<double> ArrivalStats::lateness_s() const {
+  std::vector<double> late = offsets_s_;
+  if (late.empty()) return late;
+  const double best = *std::min_element(late.begin(), late.end());
+  for (double& x : late) x -= best;
+  return late;
+}
+
+std::uint64_t ArrivalStats::expected_by_schedule() const {
+  if (frames_ == 0) return 0;
+  const double span = last_arrival_s_ - first_arrival_s_;
+  return static_cast<std::uint64_t>(std::llround(span / period_s_)) + 1;
+}
+
+}  // namespace clamsim::client

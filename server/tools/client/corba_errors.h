@@ -1,0 +1,25 @@
+// CORBA exceptions turned into one-line messages for people, and the error type the client
+// tools throw. Only the tools' client side uses this; the server has its own mapping.
+#pragma once
+
+#include <omniORB4/CORBA.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace clamsim::client {
+
+// A failure talking to the server: unreachable, wrong object, timed out, refused.
+class ClientError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// "TRANSIENT (TRANSIENT_ConnectFailed)", "TIMEOUT (TIMEOUT_CallTimedOutOnClient)",
+// "OBJECT_NOT_EXIST", or the user exception's repository name.
+std::string describe(const CORBA::Exception& e);
+
+// A hint for the usual causes, or "" ("is the server running at that address?").
+std::string hint(const CORBA::Exception& e);
+
+}  // namespace clamsim::client

@@ -1,0 +1,43 @@
+// What a receiver got from the server, in plain C++ types (no IDL types), and the observer
+// the servants hand it to. One struct for both wires: a legacy getDisplayData fills only
+// `display`; an extended getFrame fills everything.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+namespace clamsim::client {
+
+struct ReceivedFrame {
+  double arrival_s = 0.0;  // steady clock [s], taken when the call is dispatched
+  bool extended = false;   // came as CLAMX::Frame (seq and the rest are valid)
+  std::uint64_t seq = 0;
+  double sim_time_s = 0.0;
+  std::array<float, 8> display{};         // Table 4.1 order and units
+  std::array<float, 3> joint_velocity{};  // deg/s, deg/s, m/s
+  std::array<float, 2> tension_N{};
+  int working = 0;  // 0 Free, 1 Distributed, 2 Full (thesis 2.1.1)
+  int geo = 0;      // 0 InRange, 1 Open, 2 Close (Table 2.4)
+  int load = 0;     // 0 WithoutLoad, 1 WithLoad
+  float theta2_deg = 0.0f;
+  float jaw_gap_m = 0.0f;
+  float squeeze_N = 0.0f;
+  std::array<float, 3> tip_m{};
+};
+
+const char* working_name(int working);
+const char* geo_name(int geo);
+const char* load_name(int load);
+
+// Called on an ORB dispatch thread; several threads may call concurrently for different
+// servants, and (when the server uses more than one connection) for the same servant.
+class FrameObserver {
+ public:
+  virtual ~FrameObserver() = default;
+  virtual void on_frame(const ReceivedFrame& frame) = 0;
+};
+
+// Monotonic seconds, the clock arrival_s is read from.
+double now_s();
+
+}  // namespace clamsim::client

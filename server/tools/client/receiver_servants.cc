@@ -1,0 +1,56 @@
+#include "tools/client/receiver_servants.h"
+
+#include <utility>
+
+namespace clamsim::client {
+
+ReceivedFrame from_idl(const CLAMX::Frame& f, double arrival_s) {
+  ReceivedFrame r;
+  r.arrival_s = arrival_s;
+  r.extended = true;
+  r.seq = f.seq;
+  r.sim_time_s = f.sim_time_s;
+  for (std::size_t i = 0; i < r.display.size(); ++i) r.display[i] = f.display[i];
+  for (std::size_t i = 0; i < 3; ++i) {
+    r.joint_velocity[i] = f.joint_velocity[i];
+    r.tip_m[i] = f.tip_m[i];
+  }
+  r.tension_N = {f.tension_N[0], f.tension_N[1]};
+  r.working = static_cast<int>(f.working);
+  r.geo = static_cast<int>(f.geo);
+  r.load = static_cast<int>(f.load);
+  r.theta2_deg = f.theta2_deg;
+  r.jaw_gap_m = f.jaw_gap_m;
+  r.squeeze_N = f.squeeze_N;
+  return r;
+}
+
+ReceivedFrame from_idl(const CLAM::DisplayData data, double arrival_s) {
+  ReceivedFrame r;
+  r.arrival_s = arrival_s;
+  for (std::size_t i = 0; i < r.display.size(); ++i) r.display[i] = data[i];
+  return r;
+}
+
+FrameServant::FrameServant(std::shared_ptr<FrameObserver> observer)
+    : observer_(std::move(observer)) {}
+
+void FrameServant::getFrame(const CLAMX::Frame& f) {
+  const double t = now_s();  // before anything else: the arrival time is the measurement
+  observer_->on_frame(from_idl(f, t));
+}
+
+void FrameServant::getDisplayData(const CLAM::DisplayData data) {
+  const double t = now_s();
+  observer_->on_frame(from_idl(data, t));
+}
+
+DisplayServant::DisplayServant(std::shared_ptr<FrameObserver> observer)
+    : observer_(std::move(observer)) {}
+
+void DisplayServant::getDisplayData(const CLAM::DisplayData data) {
+  const double t = now_s();
+  observer_->on_frame(from_idl(data, t));
+}
+
+}  // namespace clamsim::client

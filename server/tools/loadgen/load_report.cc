@@ -1,0 +1,188 @@
+#include "tools/loadgen/load_report.h"
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+namespace clamsim::loadgen {
+namespace {
+
+unsigned long long ull(std::uint64_t v) { return static_cast<unsigned long long>(v); }
+
+// A session is held at its rate when it got at least this share of the nominal frames.
+constexpr double kHeldShare = 0.975;
+
+}  // namespace
+
+void summarize(const Fleet& fleet, LoadReport& r) {
+  std::vector<double> pooled_lateness;
+  std::uint64_t server_received = 0;
+  std::uint64_t server_sent = 0;
+  std::uint64_t server_failures = 0;
+  bool have_server = false;
+  for (const auto& slot : fleet.slots()) {
+    SessionFigures s;
+    s.index = slot->index;
+    s.subscribed = slot->subscribed;
+    s.failure = slot->failure;
+    s.controls_sent = slot->controls_sent;
+    s.controls_failed = slot->controls_failed;
+    s.server = slot->server;
+    if (s.subscribed) {
+      const client::ArrivalStats a = slot->recorder->window_stats();
+      s.frames = a.frames();
+      s.fps = static_cast<double>(a.frames()) / r.window_s;
+      s.lost = a.lost();
+      s.out_of_order = a.out_of_order();
+      s.inter_arrival = a.inter_arrival();
+      const std::vector<double> late = a.lateness_s();
+      s.late_p50_s = client::percentile(late, 50);
+      s.late_p99_s = client::percentile(late, 99);
+      s.late_max_s = client::percentile(late, 100);
+      s.held = s.fps >= kHeldShare * r.nominal_hz && s.lost == 0 && s.late_p99_s <= r.late_limit_s;
+      pooled_lateness.insert(pooled_lateness.end(), late.begin(), late.end());
+      r.frames += s.frames;
+      r.lost += s.lost;
+      r.out_of_order += s.out_of_order;
+      r.inter_arrival.merge(s.inter_arrival);
+      r.fps.add(s.fps);
+      r.held += s.held ? 1 : 0;
+      r.silent += s.frames == 0 ? 1 : 0;
+      r.gone += !r.legacy && !s.server ? 1 : 0;
+      r.controls_sent += s.controls_sent;
+      r.controls_failed += s.controls_failed;
+      if (s.server) {
+        have_server = true;
+        server_received += s.server->controls_received;
+        server_sent += s.server->frames_sent;
+        server_failures += s.server->send_failures;
+      }
+    }
+    r.sessions.push_back(std::move(s));
+  }
+  r.late_p50_s = client::percentile(pooled_lateness, 50);
+  r.late_p99_s = client::percentile(pooled_lateness, 99);
+  r.late_max_s = client::percentile(pooled_lateness, 100);
+  if (have_server) {
+    r.server_controls_received = server_received;
+    r.server_frames_sent = server_sent;
+    r.server_send_failures = server_failures;
+  }
+}
+
+void print_report(std::FILE* out, const LoadReport& r) {
+  std::fprintf(out, "clamsim-loadgen: %d sessions for %.1f s against %s (%s)\n", r.requested,
+               r.window_s, r.reference.c_str(),
+               r.legacy ? "CLAM getDisplayData" : "CLAMX getFrame");
+  std::fprintf(out, "subscribed: %d of %d in %.2f s (%d refused, %d failed)\n", r.ramp.subscribed,
+               r.requested, r.ramp.seconds, r.ramp.refused, r.ramp.failed);
+  // the distinct reasons, once each: "server full" for 10 sessions is one line
+  std::vector<std::string> reasons;
+  for (const auto& s : r.sessions) {
+    if (s.subscribed || s.failure.empty()) continue;
+    bool seen = false;
+    for (const auto& x : reasons) seen = seen || x == s.failure;
+    if (!seen) reasons.push_back(s.failure);
+  }
+  for (const auto& x : reasons) std::fprintf(out, "  not subscribed: %s\n", x.c_str());
+  if (r.ramp.subscribed == 0) return;
+
+  std::fprintf(out,
+               "frames/s: total %.1f, per session min %.2f mean %.2f max %.2f (nominal %.1f)\n",
+               static_cast<double>(r.frames) / r.window_s, r.fps.min(), r.fps.mean(), r.fps.max(),
+               r.nominal_hz);
+  std::fprintf(out, "inter-arrival: min %.2f mean %.2f std %.2f max %.2f ms (all sessions)\n",
+               r.inter_arrival.min() * 1e3, r.inter_arrival.mean() * 1e3,
+               r.inter_arrival.stddev() * 1e3, r.inter_arrival.max() * 1e3);
+  std::fprintf(out, "lateness vs the %.0f ms schedule: p50 %.2f p99 %.2f max %.2f ms\n",
+               1e3 / r.nominal_hz, r.late_p50_s * 1e3, r.late_p99_s * 1e3, r.late_max_s * 1e3);
+  if (r.legacy) {
+    std::fprintf(out, "lost frames: n/a (the 2001 interface has no sequence numbers)\n");
+  } else {
+    std::fprintf(out, "lost frames: %llu (sequence gaps); out of order %llu\n", ull(r.lost),
+                 ull(r.out_of_order));
+  }
+  std::fprintf(out,
+               "held at %.0f Hz (>= %.1f fps, no loss, p99 lateness <= %.1f ms): %d of %d "
+               "sessions\n",
+               r.nominal_hz, kHeldShare * r.nominal_hz, r.late_limit_s * 1e3, r.held,
+               r.ramp.subscribed);
+  if (r.silent > 0 || r.gone > 0) {
+    // the server reaps a session whose frames cannot be delivered for a while
+    std::fprintf(out,
+                 "sessions without a frame in the window: %d; gone from the server at the end "
+                 "(stats() failed): %d\n",
+                 r.silent, r.gone);
+  }
+  std::fprintf(out, "controls: %llu GetControlInput sent, %llu raised", ull(r.controls_sent),
+               ull(r.controls_failed));
+  if (r.server_controls_received) {
+    std::fprintf(out, "; server counted %llu received", ull(*r.server_controls_received));
+  }
+  std::fprintf(out, "\n");
+  if (r.server_frames_sent) {
+    std::fprintf(out, "server counters (whole run): frames_sent %llu, send_failures %llu\n",
+                 ull(*r.server_frames_sent), ull(*r.server_send_failures));
+  }
+  if (r.server_status) {
+    const client::ServerStatusInfo& st = *r.server_status;
+    std::fprintf(out, "server status: %u sessions (capacity %u), %llu reaped so far, version %s\n",
+                 st.sessions, st.capacity, ull(st.sessions_reaped), st.version.c_str());
+  }
+  if (r.server_cpu) {
+    const CpuFigures& c = *r.server_cpu;
+    std::fprintf(out,
+                 "server: pid %d, CPU %.1f %% of one core (%.2f s in %.2f s), %ld threads, "
+                 "RSS %.1f MiB\n",
+                 static_cast<int>(r.server_pid.value_or(0)), c.percent_of_core(), c.cpu_s, c.wall_s,
+                 c.threads, c.rss_mib);
+  } else {
+    std::fprintf(out, "server: CPU not measured (give --server-pid or --spawn-server)\n");
+  }
+  if (r.loadgen_cpu) {
+    std::fprintf(out, "loadgen: CPU %.1f %% of one core, %ld threads\n",
+                 r.loadgen_cpu->percent_of_core(), r.loadgen_cpu->threads);
+  }
+  if (r.unsubscribe_failures > 0) {
+    std::fprintf(out, "unsubscribe failed for %d sessions (the server reaps them)\n",
+                 r.unsubscribe_failures);
+  }
+}
+
+void write_csv(const std::string& path, const LoadReport& r) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (f == nullptr) {
+    throw std::runtime_error("--csv: cannot write '" + path + "': " + std::strerror(errno));
+  }
+  bool ok = std::fprintf(f,
+                         "session,subscribed,frames,fps,lost,out_of_order,ia_min_ms,ia_mean_ms,"
+                         "ia_std_ms,ia_max_ms,late_p50_ms,late_p99_ms,late_max_ms,held,"
+                         "controls_sent,controls_failed,server_frames_sent,"
+                         "server_send_failures,server_controls_received,failure\n") >= 0;
+  for (const auto& s : r.sessions) {
+    std::string failure = s.failure;
+    for (char& c : failure) {
+      if (c == '"') c = '\'';
+    }
+    ok = ok && std::fprintf(f,
+                            "%d,%d,%llu,%.3f,%llu,%llu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%d,"
+                            "%llu,%llu,",
+                            s.index, s.subscribed ? 1 : 0, ull(s.frames), s.fps, ull(s.lost),
+                            ull(s.out_of_order), s.inter_arrival.min() * 1e3,
+                            s.inter_arrival.mean() * 1e3, s.inter_arrival.stddev() * 1e3,
+                            s.inter_arrival.max() * 1e3, s.late_p50_s * 1e3, s.late_p99_s * 1e3,
+                            s.late_max_s * 1e3, s.held ? 1 : 0, ull(s.controls_sent),
+                            ull(s.controls_failed)) >= 0;
+    if (s.server) {
+      ok = ok && std::fprintf(f, "%llu,%llu,%llu,", ull(s.server->frames_sent),
+                              ull(s.server->send_failures), ull(s.server->controls_received)) >= 0;
+    } else {
+      ok = ok && std::fprintf(f, ",,,") >= 0;
+    }
+    ok = ok && std::fprintf(f, "\"%s\"\n", failure.c_str()) >= 0;
+  }
+  if (std::fclose(f) != 0) ok = false;
+  if (!ok) throw std::runtime_error("--csv: writing '" + path + "' failed");
+}
+
+}  // namespace clamsim::loadgen

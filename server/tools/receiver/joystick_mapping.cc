@@ -1,0 +1,115 @@
+#include "tools/receiver/joystick_mapping.h"
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "model/json_fields.h"
+
+namespace clamsim::receiver {
+namespace {
+
+constexpr std::array<const char*, 5> kSignals = {"swing", "boom", "telescope", "hoist1", "hoist2"};
+constexpr int kMaxAxis = 63;  // the Linux joystick API reports at most ABS_CNT axes
+
+AxisMapping parse_axis(model::Section& s, const nlohmann::json& raw) {
+  AxisMapping m;
+  const double axis = s.number("axis", 1.0, model::Bounds::closed(0, kMaxAxis));
+  if (axis != std::floor(axis)) {
+    s.fail("axis", "expected a whole axis number, got " + model::format_number(axis));
+  }
+  m.axis = static_cast<int>(axis);
+  s.allow("invert");
+  if (raw.contains("invert")) {
+    if (!raw["invert"].is_boolean()) {
+      s.fail("invert", "expected true or false, got " + raw["invert"].dump());
+    }
+    m.invert = raw["invert"].get<bool>();
+  }
+  if (s.has("deadzone")) {
+    m.deadzone = s.number("deadzone", 1.0, model::Bounds::half_open(0.0, 0.95));
+  }
+  if (s.has("volts")) m.volts = s.number("volts", 1.0, {0.0, 5.0, true, false});
+  s.finish();
+  return m;
+}
+
+}  // namespace
+
+const char* signal_key(std::size_t index) { return kSignals.at(index); }
+
+JoystickMapping parse_mapping(const nlohmann::json& doc, const std::string& origin) {
+  model::Section root(doc, origin);
+  root.allow("description");  // free text for people
+  if (root.has("version")) {
+    const double version = root.number("version", 1.0, model::Bounds::finite());
+    if (version != 1.0) {
+      root.fail("version", "only version 1 is understood, got " + model::format_number(version));
+    }
+  }
+  model::Section signals = root.child("signals");
+  const nlohmann::json& raw = doc["signals"];
+  JoystickMapping mapping;
+  for (std::size_t i = 0; i < kSignals.size(); ++i) {
+    const char* key = kSignals[i];
+    if (!raw.contains(key)) signals.fail(key, "missing (null leaves this signal at 0 V)");
+    signals.allow(key);
+    if (raw[key].is_null()) continue;
+    model::Section axis = signals.child(key);
+    mapping[i] = parse_axis(axis, raw[key]);
+  }
+  signals.finish();
+  root.finish();
+  return mapping;
+}
+
+JoystickMapping parse_mapping_text(const std::string& json_text, const std::string& origin) {
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(json_text);
+  } catch (const nlohmann::json::parse_error& e) {
+    std::string what = e.what();
+    const auto pos = what.find("] ");
+    if (pos != std::string::npos) what = what.substr(pos + 2);
+    throw model::ModelError(origin + ": invalid JSON: " + what);
+  }
+  return parse_mapping(doc, origin);
+}
+
+JoystickMapping load_mapping(const std::string& path) {
+  return parse_mapping(model::read_json_file(path), path);
+}
+
+JoystickMapping default_mapping() {
+  JoystickMapping m;
+  // swing: stick right (+x) slews clockwise from above, which is negative volts
+  m[0] = AxisMapping{0, true, 0.05, 5.0};
+  // boom: stick pulled back (+y on Linux) raises the boom
+  m[1] = AxisMapping{1, false, 0.05, 5.0};
+  // telescope: twist right extends
+  m[2] = AxisMapping{2, false, 0.05, 5.0};
+  // the two handles: pulled back reels the cable in
+  m[3] = AxisMapping{3, false, 0.05, 5.0};
+  m[4] = AxisMapping{4, false, 0.05, 5.0};
+  return m;
+}
+
+std::array<float, 5> apply_mapping(const JoystickMapping& mapping, const std::int16_t* axes,
+                                   std::size_t axis_count) {
+  std::array<float, 5> volts{};
+  for (std::size_t i = 0; i < mapping.size(); ++i) {
+    if (!mapping[i]) continue;
+    const AxisMapping& m = *mapping[i];
+    const auto a = static_cast<std::size_t>(m.axis);
+    if (a >= axis_count) continue;
+    double x = std::clamp(static_cast<double>(axes[a]) / 32767.0, -1.0, 1.0);
+    if (m.invert) x = -x;
+    const double mag = std::abs(x);
+    if (mag <= m.deadzone) continue;
+    const double scaled = (mag - m.deadzone) / (1.0 - m.deadzone) * m.volts;
+    volts[i] = static_cast<float>(std::copysign(scaled, x));
+  }
+  return volts;
+}
+
+}  // namespace clamsim::receiver

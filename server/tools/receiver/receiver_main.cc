@@ -1,0 +1,266 @@
+// clamsim-receiver: the classroom-PC client. Subscribes, sends the controls at 20 Hz,
+// shows the frames as they come, records them, and reports Table 5.2 at exit.
+// Exit status: 0 ok (also after Ctrl-C), 1 server unreachable / refused / lost,
+// 2 bad arguments or input files.
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "model/json_fields.h"
+#include "tools/client/args.h"
+#include "tools/client/client_orb.h"
+#include "tools/client/corba_errors.h"
+#include "tools/client/receiver_servants.h"
+#include "tools/client/subscription.h"
+#include "tools/receiver/frame_monitor.h"
+#include "tools/receiver/joystick_source.h"
+#include "tools/receiver/keyboard_source.h"
+#include "tools/receiver/receiver_options.h"
+#include "tools/receiver/script_source.h"
+#include "tools/receiver/status_line.h"
+#include "tools/receiver/summary.h"
+
+namespace {
+
+using namespace clamsim;
+
+constexpr int kExitFailed = 1;
+constexpr int kExitUsage = 2;
+constexpr double kControlPeriodS = 0.05;  // 20 Hz, the thesis's sampling rate
+constexpr unsigned kAdminTimeoutMs = 5000;
+constexpr unsigned kSessionTimeoutMs = 1000;
+
+volatile std::sig_atomic_t g_signals = 0;
+
+// The first signal asks the main loop to finish (unsubscribe, summary, exit 0); a second
+// one means the loop is stuck: put the terminal back and leave at once.
+extern "C" void on_signal(int) {
+  g_signals = g_signals + 1;
+  if (g_signals > 1) {
+    receiver::KeyboardSource::restore_from_signal();
+    _exit(130);
+  }
+}
+
+void install_signal_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
+}
+
+std::unique_ptr<receiver::ControlSource> make_source(const receiver::ReceiverOptions& opt) {
+  switch (opt.input) {
+    case receiver::Input::Script:
+      return std::make_unique<receiver::ScriptSource>(opt.controls_path);
+    case receiver::Input::Keyboard:
+      return std::make_unique<receiver::KeyboardSource>(opt.key_step_v);
+    case receiver::Input::Joystick: {
+      receiver::JoystickMapping mapping = opt.mapping_path.empty()
+                                              ? receiver::default_mapping()
+                                              : receiver::load_mapping(opt.mapping_path);
+      return std::make_unique<receiver::JoystickSource>(opt.joystick_path, mapping);
+    }
+    case receiver::Input::Neutral: break;
+  }
+  return std::make_unique<receiver::NeutralSource>();
+}
+
+int run_main(int argc, char** argv) {
+  receiver::ReceiverOptions opt;
+  std::unique_ptr<receiver::ControlSource> source;
+  std::unique_ptr<receiver::FrameCsv> csv;
+  std::optional<double> duration_s;
+  // everything local is checked before the network is touched: a bad file is exit 2
+  try {
+    opt = receiver::parse_receiver_options(argc, argv);
+    if (opt.help) {
+      std::fputs(receiver::receiver_usage(), stdout);
+      return 0;
+    }
+    source = make_source(opt);
+    duration_s = opt.duration_s;
+    if (!duration_s) {
+      if (auto* script = dynamic_cast<receiver::ScriptSource*>(source.get())) {
+        duration_s = script->script().duration_s();
+      }
+    }
+    if (!opt.csv_path.empty()) csv = std::make_unique<receiver::FrameCsv>(opt.csv_path);
+  } catch (const client::UsageError& e) {
+    std::fprintf(stderr, "clamsim-receiver: %s\n", e.what());
+    return kExitUsage;
+  } catch (const model::ModelError& e) {
+    std::fprintf(stderr, "clamsim-receiver: %s\n", e.what());
+    return kExitUsage;
+  } catch (const std::runtime_error& e) {
+    std::fprintf(stderr, "clamsim-receiver: %s\n", e.what());
+    return kExitUsage;
+  }
+  if (auto* script = dynamic_cast<receiver::ScriptSource*>(source.get())) {
+    // the pose belongs to the server's session; a script cannot move the machine there
+    if (script->script().initial() && opt.scenario.empty() && !opt.quiet) {
+      std::fprintf(stderr,
+                   "clamsim-receiver: note: %s:%d: the script's initial pose is not sent; the "
+                   "server's start pose applies (--scenario NAME picks one of its poses)\n",
+                   opt.controls_path.c_str(), script->script().initial_line());
+    }
+  }
+  if (auto* js = dynamic_cast<receiver::JoystickSource*>(source.get())) {
+    if (js->axis_count() > 0 && !opt.quiet) {
+      std::fprintf(stderr, "clamsim-receiver: joystick '%s', %d axes\n", js->name().c_str(),
+                   js->axis_count());
+    }
+  }
+
+  // from here on Ctrl-C ends the run through the main loop (and the terminal is restored)
+  install_signal_handlers();
+
+  const double period_s = opt.rate_hz > 0.0 ? 1.0 / opt.rate_hz : 0.05;
+  auto monitor = std::make_shared<receiver::FrameMonitor>(period_s, std::move(csv));
+
+  client::OrbSettings orb_settings;
+  orb_settings.bidir = opt.bidir;
+  orb_settings.listen = opt.listen;
+  orb_settings.call_timeout_ms = kAdminTimeoutMs;
+  orb_settings.orb_args = opt.orb_args;
+
+  receiver::RunReport report;
+  report.legacy = opt.legacy;
+  report.period_s = period_s;
+  int exit_code = 0;
+  try {
+    client::ClientOrb orb(orb_settings);
+    CORBA::Object_var reference = orb.resolve(opt.server);
+    client::ServerAdmin admin(reference.in(), opt.legacy, kAdminTimeoutMs);
+
+    PortableServer::ServantBase* servant =
+        opt.legacy ? static_cast<PortableServer::ServantBase*>(new client::DisplayServant(monitor))
+                   : static_cast<PortableServer::ServantBase*>(new client::FrameServant(monitor));
+    PortableServer::ObjectId_var servant_id;
+    CORBA::Object_var me = orb.activate(servant, servant_id.out());
+
+    if (g_signals != 0) {
+      std::fprintf(stderr, "clamsim-receiver: interrupted before subscribing\n");
+      orb.deactivate(servant_id.in());
+      return 0;
+    }
+    client::SubscribeSettings sub_settings;
+    sub_settings.frame_rate_hz = static_cast<float>(opt.rate_hz);
+    sub_settings.model = opt.model;
+    sub_settings.scenario = opt.scenario;
+    sub_settings.session_timeout_ms = kSessionTimeoutMs;
+    monitor->start(client::now_s());
+    std::unique_ptr<client::Subscription> sub;
+    try {
+      sub = admin.subscribe(me.in(), sub_settings);
+    } catch (const client::Refused& r) {
+      std::fprintf(stderr, "clamsim-receiver: the server refused the subscription: %s\n", r.what());
+      orb.deactivate(servant_id.in());
+      return kExitFailed;
+    }
+    const double t_sub = client::now_s();
+    monitor->start(t_sub);
+
+    // no frames for this long means the server is gone (or cannot reach us: --bidir?);
+    // controls failing for this long mean it is gone
+    const double frame_timeout_s = std::max(5.0, 3.0 * period_s);
+    constexpr double kSendTimeoutS = 3.0;
+    double failing_since = -1.0;  // time of the first failed send in a row
+    bool server_lost = false;
+    receiver::StatusLine status(opt.quiet);
+    std::array<float, 5> volts{};
+    using Clock = std::chrono::steady_clock;
+    auto next = Clock::now();
+    double t = 0.0;
+    for (std::uint64_t k = 0;; ++k) {
+      t = client::now_s() - t_sub;
+      if (g_signals != 0 || source->quit_requested()) break;
+      if (duration_s && t >= *duration_s) break;
+      volts = source->sample(t);
+      monitor->set_volts(volts);
+      std::string send_error;
+      if (sub->send_control(volts, &send_error)) {
+        ++report.controls_sent;
+        failing_since = -1.0;
+      } else {
+        ++report.control_failures;
+        if (failing_since < 0.0) failing_since = t;
+      }
+      const receiver::MonitorSnapshot snap = monitor->snapshot(client::now_s());
+      status.update(t, snap, volts, source->label());
+      if (failing_since >= 0.0 && t - failing_since > kSendTimeoutS) {
+        status.finish();
+        std::fprintf(stderr, "clamsim-receiver: lost the server: %s\n", send_error.c_str());
+        server_lost = true;
+        report.server_lost = true;
+        exit_code = kExitFailed;
+        break;
+      }
+      if (snap.since_last_s > frame_timeout_s) {
+        status.finish();
+        // the server takes our controls but its frames do not reach us
+        std::fprintf(stderr, "clamsim-receiver: no frame from the server for %.0f s; giving up%s\n",
+                     snap.since_last_s,
+                     opt.bidir || failing_since >= 0.0
+                         ? ""
+                         : " (behind NAT or a firewall? try --bidir, or --listen with a "
+                           "reachable address)");
+        exit_code = kExitFailed;
+        break;
+      }
+      // absolute schedule: a late wake-up does not push every later sample back
+      next += std::chrono::duration_cast<Clock::duration>(
+          std::chrono::duration<double>(kControlPeriodS));
+      const auto now = Clock::now();
+      if (next < now - std::chrono::seconds(1)) next = now;  // suspended: do not burst
+      std::this_thread::sleep_until(next);
+      (void)k;
+    }
+    report.duration_s = t;
+    status.finish();
+
+    if (server_lost) {
+      sub->abandon();  // nobody to unsubscribe from; the server reaps on its side
+    } else if (sub->extended()) {
+      // the last controls are still in flight: give them a moment before reading counters
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      std::string error;
+      report.server = sub->stats(&error);
+      if (!report.server) std::fprintf(stderr, "clamsim-receiver: %s\n", error.c_str());
+    }
+    std::string error;
+    if (!sub->unsubscribe(&error)) std::fprintf(stderr, "clamsim-receiver: %s\n", error.c_str());
+    orb.deactivate(servant_id.in());
+    report.frames = monitor->stats();
+  } catch (const client::ClientError& e) {
+    std::fprintf(stderr, "clamsim-receiver: %s\n", e.what());
+    return kExitFailed;
+  } catch (const CORBA::Exception& e) {
+    std::fprintf(stderr, "clamsim-receiver: %s\n", client::describe(e).c_str());
+    return kExitFailed;
+  }
+  if (!monitor->close_csv()) {
+    std::fprintf(stderr, "clamsim-receiver: writing '%s' failed\n", opt.csv_path.c_str());
+    exit_code = kExitFailed;
+  }
+  receiver::print_summary(stdout, report);
+  return exit_code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::signal(SIGPIPE, SIG_IGN);  // a closed pipe fails a write instead of killing us
+  try {
+    return run_main(argc, argv);
+  } catch (const std::exception& e) {
+    receiver::KeyboardSource::restore_from_signal();
+    std::fprintf(stderr, "clamsim-receiver: %s\n", e.what());
+    return kExitFailed;
+  }
+}

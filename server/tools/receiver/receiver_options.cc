@@ -1,0 +1,109 @@
+#include "tools/receiver/receiver_options.h"
+
+#include "tools/client/args.h"
+
+namespace clamsim::receiver {
+
+const char* receiver_usage() {
+  return R"(Usage: clamsim-receiver --server REF [input] [options]
+
+Subscribes to a clamsim server as a service receiver (thesis ch. 4), sends the five
+control voltages 20 times a second (oneway GetControlInput) and receives a frame every
+50 ms (oneway getFrame, or getDisplayData with --legacy). Shows a live status line on a
+terminal and prints the thesis's Table 5.2 counts at exit.
+
+Connection:
+  --server REF         corbaloc::HOST:PORT/CraneClamAdmin, corbaname::HOST:PORT#NAME
+                       or IOR:...
+  --legacy             the 2001 interface only: CLAM::CraneClamAdmin::subscribe, frames
+                       as getDisplayData (no sequence numbers)
+  --bidir              bidirectional GIOP: the server sends frames back over this
+                       receiver's own connection (behind NAT or a firewall); the server
+                       must accept it (docs/receiver.md)
+  --listen HOST[:PORT] the address the server calls back (default: omniORB's choice)
+  --rate HZ            frames per second to ask for (default: the server's, 20)
+  --model NAME         machine model to ask for (default: the server's)
+  --scenario NAME      start pose from the server's config/scenarios
+Input (at most one; without one the receiver sends 0 V, a pure observer):
+  --controls FILE      control script (docs/control-script.md); t = 0 at subscription
+  --keyboard           keys on this terminal (each press steps 1 V and holds):
+                       a/d swing  w/s boom  r/f telescope  i/k cable 1  o/l cable 2
+                       space all to 0 V  q quit
+  --key-step V         volts per key press (default 1)
+  --joystick DEV       Linux joystick, e.g. /dev/input/js0
+  --mapping FILE       axis mapping (default: config/joystick-default.json's layout)
+Output:
+  --csv FILE           one row per frame received
+  --duration S         stop after S seconds (default: the script's duration line, else
+                       run until Ctrl-C or q)
+  --quiet              no status line
+  --help               this text
+omniORB options (-ORBname value, e.g. -ORBtraceLevel 10) are passed to the ORB.
+
+Exit status: 0 ok (also after Ctrl-C), 1 the server could not be reached, refused the
+subscription or stopped sending, 2 bad arguments or input files.
+)";
+}
+
+ReceiverOptions parse_receiver_options(int argc, const char* const* argv) {
+  const client::FlagSet flags{
+      {"--server", "--listen", "--rate", "--model", "--scenario", "--controls", "--joystick",
+       "--mapping", "--key-step", "--csv", "--duration"},
+      {"--legacy", "--bidir", "--keyboard", "--quiet", "--help", "-h"},
+      {}};
+  const client::Args a(argc, argv, flags);
+  ReceiverOptions o;
+  if (a.has("--help") || a.has("-h")) {
+    o.help = true;
+    return o;
+  }
+  o.server = a.required("--server");
+  o.legacy = a.has("--legacy");
+  o.bidir = a.has("--bidir");
+  o.listen = a.text("--listen").value_or("");
+  o.rate_hz = a.number("--rate", 0.1, 1000.0).value_or(0.0);
+  o.model = a.text("--model").value_or("");
+  o.scenario = a.text("--scenario").value_or("");
+  if (o.legacy) {
+    for (const char* f : {"--rate", "--model", "--scenario"}) {
+      if (a.has(f)) {
+        throw client::UsageError(std::string(f) +
+                                 " needs the extended interface; it cannot be used with --legacy");
+      }
+    }
+  }
+
+  int inputs = 0;
+  if (a.has("--controls")) {
+    o.input = Input::Script;
+    o.controls_path = *a.text("--controls");
+    ++inputs;
+  }
+  if (a.has("--keyboard")) {
+    o.input = Input::Keyboard;
+    ++inputs;
+  }
+  if (a.has("--joystick")) {
+    o.input = Input::Joystick;
+    o.joystick_path = *a.text("--joystick");
+    ++inputs;
+  }
+  if (inputs > 1) {
+    throw client::UsageError("--controls, --keyboard and --joystick are alternatives; give one");
+  }
+  if (a.has("--mapping")) {
+    if (o.input != Input::Joystick) throw client::UsageError("--mapping needs --joystick");
+    o.mapping_path = *a.text("--mapping");
+  }
+  if (a.has("--key-step")) {
+    if (o.input != Input::Keyboard) throw client::UsageError("--key-step needs --keyboard");
+    o.key_step_v = static_cast<float>(*a.number("--key-step", 0.1, 5.0));
+  }
+  o.csv_path = a.text("--csv").value_or("");
+  o.duration_s = a.number("--duration", 0.05, 1e7);
+  o.quiet = a.has("--quiet");
+  o.orb_args = a.orb_args();
+  return o;
+}
+
+}  // namespace clamsim::receiver

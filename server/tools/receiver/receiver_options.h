@@ -1,0 +1,37 @@
+// Command line of clamsim-receiver, the classroom-PC client (docs/receiver.md).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clamsim::receiver {
+
+enum class Input { Neutral, Script, Keyboard, Joystick };
+
+struct ReceiverOptions {
+  std::string server;    // --server: corbaloc:, corbaname: or IOR: reference
+  bool legacy = false;   // --legacy: the 2001 interface only
+  bool bidir = false;    // --bidir: bidirectional GIOP
+  std::string listen;    // --listen HOST[:PORT]: callback endpoint
+  double rate_hz = 0.0;  // --rate: frames/s to ask for; 0 = server default
+  std::string model;     // --model NAME
+  std::string scenario;  // --scenario NAME
+  Input input = Input::Neutral;
+  std::string controls_path;         // --controls FILE
+  std::string joystick_path;         // --joystick DEV
+  std::string mapping_path;          // --mapping FILE ("" = built-in default)
+  float key_step_v = 1.0f;           // --key-step V
+  std::string csv_path;              // --csv FILE
+  std::optional<double> duration_s;  // --duration S
+  bool quiet = false;                // --quiet: no status line
+  bool help = false;
+  std::vector<std::string> orb_args;  // -ORBname value, passed to omniORB
+};
+
+// Throws client::UsageError naming the offending argument.
+ReceiverOptions parse_receiver_options(int argc, const char* const* argv);
+
+const char* receiver_usage();
+
+}  // namespace clamsim::receiver

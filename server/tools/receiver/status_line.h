@@ -1,0 +1,34 @@
+// The live one-line status on stderr, redrawn in place at most 5 times a second, only when
+// stderr is a terminal (a log file should not fill with carriage returns).
+#pragma once
+
+#include <array>
+#include <string>
+
+#include "tools/receiver/frame_monitor.h"
+
+namespace clamsim::receiver {
+
+// The line's text, without control characters: the eight DisplayData values with units,
+// then (extended frames) the working state and the cable tensions, the frame rate, the
+// number of sequence gaps and the volts being sent.
+std::string format_status(const MonitorSnapshot& s, const std::array<float, 5>& volts,
+                          const std::string& source_label);
+
+class StatusLine {
+ public:
+  // Enabled when stderr is a terminal and not `quiet`.
+  explicit StatusLine(bool quiet);
+  void update(double now_s, const MonitorSnapshot& s, const std::array<float, 5>& volts,
+              const std::string& source_label);
+  // Clears the line so what follows starts clean.
+  void finish();
+  bool enabled() const { return enabled_; }
+
+ private:
+  bool enabled_;
+  double next_draw_s_ = 0.0;
+  bool drawn_ = false;
+};
+
+}  // namespace clamsim::receiver

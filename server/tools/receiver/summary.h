@@ -1,0 +1,33 @@
+// The receiver's exit report: the thesis's Table 5.2 for one receiver (oneway calls sent
+// and received in each direction), lost frames, and the frame timing.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+
+#include "tools/client/arrival_stats.h"
+#include "tools/client/subscription.h"
+
+namespace clamsim::receiver {
+
+struct RunReport {
+  bool legacy = false;
+  double period_s = 0.05;
+  double duration_s = 0.0;             // subscription to the end of sending
+  std::uint64_t controls_sent = 0;     // GetControlInput oneways that did not raise
+  std::uint64_t control_failures = 0;  // ... that raised
+  client::ArrivalStats frames{0.05};
+  std::optional<client::SessionCounters> server;  // CLAMX::Session::stats() at the end
+  bool server_lost = false;  // sends kept failing, so no counters were asked for
+};
+
+// Frames lost: for extended frames the ones the server numbered (0 .. last seq received)
+// but that never arrived; for legacy ones, those a 1/period schedule between the first
+// and last arrival would have delivered.
+std::uint64_t lost_frames(const RunReport& r);
+
+void print_summary(std::FILE* out, const RunReport& r);
+
+}  // namespace clamsim::receiver

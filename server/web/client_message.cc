@@ -1,0 +1,92 @@
+#include "web/client_message.h"
+
+#include <cstddef>
+
+namespace clamsim::web {
+
+namespace {
+
+const char* const kChannels[5] = {"swing", "boom", "telescope", "main hoist", "aux hoist"};
+
+ClientMessage invalid(const char* code, std::string message) {
+  ClientMessage m;
+  m.type = ClientMessage::Type::Invalid;
+  m.error_code = code;
+  m.error_message = std::move(message);
+  return m;
+}
+
+// nlohmann's messages start with "[json.exception.parse_error.101] "; keep what follows.
+std::string short_reason(const char* what) {
+  std::string s(what);
+  if (!s.empty() && s.front() == '[') {
+    const auto close = s.find("] ");
+    if (close != std::string::npos) s.erase(0, close + 2);
+  }
+  if (s.size() > 160) s = s.substr(0, 157) + "...";
+  return s;
+}
+
+ClientMessage parse_control(const nlohmann::json& j) {
+  const auto it = j.find("volts");
+  if (it == j.end()) return invalid("bad_message", "control: missing \"volts\"");
+  if (!it->is_array())
+    return invalid("bad_control",
+                   std::string("volts is not an array (got ") + it->type_name() + ")");
+  if (it->size() != 5)
+    return invalid("bad_control",
+                   "volts has " + std::to_string(it->size()) + " values, expected 5");
+  ClientMessage m;
+  m.type = ClientMessage::Type::Control;
+  for (std::size_t i = 0; i < 5; ++i) {
+    const nlohmann::json& v = (*it)[i];
+    if (!v.is_number())
+      return invalid("bad_control", "volts[" + std::to_string(i) + "] (" + kChannels[i] +
+                                        ") is not a number (got " + v.type_name() + ")");
+    m.volts[i] = v.get<double>();
+  }
+  return m;
+}
+
+ClientMessage parse_ping(const nlohmann::json& j) {
+  ClientMessage m;
+  m.type = ClientMessage::Type::Ping;
+  if (const auto id = j.find("id"); id != j.end()) {
+    if (!id->is_number() && !id->is_string() && !id->is_null())
+      return invalid("bad_message", std::string("ping: id is a ") + id->type_name() +
+                                        ", expected a number or a string");
+    m.ping_id = *id;
+  }
+  if (const auto t = j.find("t"); t != j.end()) {
+    if (!t->is_number() && !t->is_null())
+      return invalid("bad_message",
+                     std::string("ping: t is a ") + t->type_name() + ", expected a number");
+    m.ping_t = *t;
+  }
+  return m;
+}
+
+}  // namespace
+
+ClientMessage parse_client_message(std::string_view text) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text.begin(), text.end());
+  } catch (const nlohmann::json::exception& e) {
+    return invalid("bad_json", "not JSON: " + short_reason(e.what()));
+  }
+  if (!j.is_object())
+    return invalid("bad_json", std::string("not a JSON object (got ") + j.type_name() + ")");
+  const auto type = j.find("type");
+  if (type == j.end()) return invalid("bad_message", "missing \"type\"");
+  if (!type->is_string())
+    return invalid("bad_message",
+                   std::string("\"type\" is a ") + type->type_name() + ", expected a string");
+  const std::string& t = type->get_ref<const std::string&>();
+  if (t == "control") return parse_control(j);
+  if (t == "ping") return parse_ping(j);
+  std::string shown = t.size() > 40 ? t.substr(0, 40) + "..." : t;
+  return invalid("unknown_type", "unknown message type \"" + shown + "\"");
+}
+
+}  // namespace clamsim::web

@@ -1,0 +1,26 @@
+// Parsing what a browser sends (docs/websocket-protocol.md, "Browser to server") into a
+// typed message, or into the `error` the server answers with. Value checks (finite,
+// -5..+5 V) stay with the session's control validation, shared with CORBA.
+#pragma once
+
+#include <array>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace clamsim::web {
+
+struct ClientMessage {
+  enum class Type { Control, Ping, Invalid };
+  Type type = Type::Invalid;
+  std::array<double, 5> volts{};   // Control
+  nlohmann::json ping_id;          // Ping: echoed as sent (number, string or null)
+  nlohmann::json ping_t;           // Ping: the client's clock [ms] (number or null)
+  std::string error_code;          // Invalid: bad_json, unknown_type, bad_control, bad_message
+  std::string error_message;       // Invalid: names what was wrong
+};
+
+ClientMessage parse_client_message(std::string_view text);
+
+}  // namespace clamsim::web

@@ -1,0 +1,165 @@
+#include "web/frame_json.h"
+
+#include <cmath>
+
+namespace clamsim::web {
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+constexpr double kDeg = 180.0 / 3.14159265358979323846;
+
+// Rounded to `decimals` places so a frame stays short: an integer over a power of ten is
+// the double nlohmann prints shortest ("29.999", not "29.999000000000002"). -0 becomes 0;
+// non-finite values pass through and print as null.
+double r(double x, int decimals) {
+  static constexpr double kPow10[] = {1.0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6};
+  if (!std::isfinite(x)) return x;
+  const double scale = kPow10[decimals < 0 ? 0 : decimals > 6 ? 6 : decimals];
+  const double v = std::round(x * scale) / scale;
+  return v == 0.0 ? 0.0 : v;
+}
+
+template <std::size_t N>
+ojson arr(const std::array<double, N>& v, int decimals, double scale = 1.0) {
+  ojson a = ojson::array();
+  for (double x : v) a.push_back(r(x * scale, decimals));
+  return a;
+}
+
+// Client text may hold anything; never let a bad byte throw while serialising.
+std::string dump(const ojson& j) { return j.dump(-1, ' ', false, ojson::error_handler_t::replace); }
+
+ojson link_json(const core::LinkParams& l) {
+  ojson j;
+  j["mass_kg"] = l.mass_kg;
+  j["com_m"] = l.com_m;
+  j["box_m"] = arr(box_from_inertia(l.mass_kg, l.inertia_kgm2), 3);
+  return j;
+}
+
+ojson cable_json(const core::WinchParams& w) {
+  ojson j;
+  j["min_length_m"] = w.min_length_m;
+  j["max_length_m"] = w.max_length_m;
+  j["drum_radius_m"] = w.drum_radius_m;
+  return j;
+}
+
+}  // namespace
+
+std::array<double, 3> box_from_inertia(double mass_kg, const std::array<double, 3>& inertia_kgm2) {
+  std::array<double, 3> side{};
+  if (!(mass_kg > 0.0)) return side;
+  const double sum = inertia_kgm2[0] + inertia_kgm2[1] + inertia_kgm2[2];
+  for (std::size_t a = 0; a < 3; ++a) {
+    const double sq = 6.0 * (sum - 2.0 * inertia_kgm2[a]) / mass_kg;  // I_b + I_c - I_a
+    side[a] = sq > 0.0 ? std::sqrt(sq) : 0.0;
+  }
+  return side;
+}
+
+ojson machine_json(const core::MachineParams& p) {
+  const core::CraneParams& c = p.crane;
+  ojson crane;
+  crane["d1_m"] = c.d1_m;
+  crane["a1_m"] = c.a1_m;
+  crane["boom_min_deg"] = r(c.boom_min_rad * kDeg, 6);
+  crane["boom_max_deg"] = r(c.boom_max_rad * kDeg, 6);
+  crane["telescope_min_m"] = c.telescope_min_m;
+  crane["telescope_max_m"] = c.telescope_max_m;
+  crane["links"]["swing_cab"] = link_json(c.links[0]);
+  crane["links"]["boom_base"] = link_json(c.links[1]);
+  crane["links"]["telescopic"] = link_json(c.links[2]);
+
+  const core::ClamParams& k = p.clam;
+  ojson clam;
+  clam["link1_length_m"] = k.link1_length_m;
+  clam["link2_length_m"] = k.link2_length_m;
+  clam["lip_length_m"] = k.lip_length_m;
+  clam["theta2_open_deg"] = r(k.theta2_open_rad * kDeg, 6);
+  clam["theta2_closed_deg"] = r(k.theta2_closed_rad * kDeg, 6);
+  // two top links, two buckets, one pulley
+  clam["mass_kg"] = 2.0 * k.link1_mass_kg + 2.0 * k.link2_mass_kg + k.link3_mass_kg;
+  clam["max_load_kg"] = k.max_load_kg;
+
+  ojson m;
+  m["crane"] = std::move(crane);
+  m["clam"] = std::move(clam);
+  m["cables"] = ojson::array({cable_json(p.hydraulics.winches[0]),
+                              cable_json(p.hydraulics.winches[1])});
+  return m;
+}
+
+std::string hello_json(const HelloInfo& info, const core::MachineParams& machine,
+                       const ojson& scene) {
+  ojson j;
+  j["type"] = "hello";
+  j["protocol"] = kProtocolVersion;
+  j["session"] = info.session;
+  j["server"] = info.server;
+  j["frame_period_s"] = info.frame_period_s;
+  j["model"] = info.model;
+  j["scenario"] = info.scenario;
+  j["limits"] = {{"max_message_bytes", info.max_message_bytes},
+                 {"max_messages_per_s", info.max_messages_per_s}};
+  j["display_fields"] = {"swing_deg", "boom_deg", "telescope_m", "clam_to_tip_m",
+                         "opening_deg", "cable1_m", "cable2_m", "load_kg"};
+  j["machine"] = machine_json(machine);
+  j["scene"] = scene;
+  return dump(j);
+}
+
+std::string display_json(const session::Frame& frame) {
+  const core::Outputs& o = frame.outputs;
+  constexpr int mm = 4, mdeg = 3;  // decimals: 0.1 mm and 0.001 deg
+  ojson j;
+  j["type"] = "display";
+  j["seq"] = frame.seq;
+  j["t"] = r(o.time_s, 4);
+  // Table 4.1: swing deg, boom deg, telescope m, clam-to-tip m, opening deg, cable 1 m,
+  // cable 2 m, load kg
+  const auto& d = o.display;
+  j["display"] = {r(d[0], mdeg), r(d[1], mdeg), r(d[2], mm), r(d[3], mm),
+                  r(d[4], mdeg), r(d[5], mm),   r(d[6], mm), r(d[7], 1)};
+  j["joint_velocity"] = {r(o.joint_vel[0], mdeg), r(o.joint_vel[1], mdeg),
+                         r(o.joint_vel[2], mm)};
+  j["tension_N"] = arr(o.tensions_N, 1);
+  j["pressure_MPa"] = arr(o.pressures_Pa, 4, 1e-6);
+  j["working"] = core::to_string(o.working);
+  j["geo"] = core::to_string(o.geo);
+  j["load"] = core::to_string(o.load);
+  j["theta1_deg"] = r(o.theta1_clam_deg, mdeg);
+  j["theta2_deg"] = r(o.theta2_clam_deg, mdeg);
+  j["jaw_gap_m"] = r(o.jaw_gap_m, mm);
+  j["squeeze_N"] = r(o.squeeze_N, 1);
+  j["stop_force_N"] = r(o.stop_force_N, 1);
+  j["tip_m"] = arr(o.tip, mm);
+  j["point_a_m"] = arr(o.point_a, mm);
+  j["point_b_m"] = arr(o.point_b, mm);
+  j["point_c_m"] = arr(o.point_c, mm);
+  j["cable_rate_m_s"] = arr(o.cable_rates_m_per_s, mm);
+  j["clam_vel_m_s"] = arr(o.clam_vel_m_per_s, mm);
+  j["loads"] = ojson::array();  // loads in the world: none are modelled yet
+  return dump(j);
+}
+
+std::string pong_json(const nlohmann::json& id, const nlohmann::json& t, double sim_t) {
+  ojson j;
+  j["type"] = "pong";
+  j["id"] = id;
+  j["t"] = t;
+  j["sim_t"] = r(sim_t, 4);
+  return dump(j);
+}
+
+std::string error_json(const std::string& code, const std::string& message) {
+  ojson j;
+  j["type"] = "error";
+  j["code"] = code;
+  j["message"] = message;
+  return dump(j);
+}
+
+}  // namespace clamsim::web

@@ -1,0 +1,43 @@
+// The JSON text of the server's messages (docs/websocket-protocol.md): `hello` from the
+// machine parameters and the scene, `display` from one session frame, `pong`, `error`.
+// Pure functions; display_json runs on the session thread, the rest on the connection's.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/params.h"
+#include "session/frame_sink.h"
+
+namespace clamsim::web {
+
+inline constexpr int kProtocolVersion = 1;
+
+// The uniform box with a link's mass and principal inertias about its centre of gravity:
+// side a along the axis of I_a satisfies a^2 = 6 (I_b + I_c - I_a) / m. A side whose
+// inertias violate the triangle inequality comes out 0.
+std::array<double, 3> box_from_inertia(double mass_kg, const std::array<double, 3>& inertia_kgm2);
+
+// Every dimension the browser draws: crane, clam, cables (hello.machine).
+nlohmann::ordered_json machine_json(const core::MachineParams& p);
+
+struct HelloInfo {
+  std::uint64_t session = 0;
+  std::string server;          // "clamsim 0.1.0"
+  double frame_period_s = 0.05;
+  std::string model;           // e.g. "t250"
+  std::string scenario;        // "" = the model's own initial pose
+  std::size_t max_message_bytes = 4096;
+  std::size_t max_messages_per_s = 200;
+};
+
+std::string hello_json(const HelloInfo& info, const core::MachineParams& machine,
+                       const nlohmann::ordered_json& scene);
+std::string display_json(const session::Frame& frame);
+std::string pong_json(const nlohmann::json& id, const nlohmann::json& t, double sim_t);
+std::string error_json(const std::string& code, const std::string& message);
+
+}  // namespace clamsim::web

@@ -1,0 +1,185 @@
+#include "web/http_session.h"
+
+#include <cassert>
+#include <chrono>
+
+#include "web/static_files.h"
+#include "web/status_pages.h"
+#include "web/url.h"
+#include "web/websocket_session.h"
+
+namespace clamsim::web {
+
+namespace {
+
+constexpr std::size_t kMaxRequestBody = 1024;   // we take no uploads
+constexpr std::uint32_t kMaxHeaderBytes = 8192;
+
+}  // namespace
+
+HttpSession::HttpSession(tcp::socket&& socket, std::shared_ptr<SharedState> state,
+                         ConnectionSlot slot)
+    : stream_(std::move(socket)), state_(std::move(state)), slot_(std::move(slot)) {}
+
+void HttpSession::run() {
+  // the accept handler ran on the listener's strand; continue on this socket's own
+  net::dispatch(stream_.get_executor(),
+                beast::bind_front_handler(&HttpSession::do_read, shared_from_this()));
+}
+
+void HttpSession::do_read() {
+  assert(on_strand(stream_.get_executor()));
+  parser_.emplace();
+  parser_->body_limit(kMaxRequestBody);
+  parser_->header_limit(kMaxHeaderBytes);
+  stream_.expires_after(std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+      std::chrono::duration<double>(state_->options().http_timeout_s)));
+  http::async_read(stream_, buffer_, *parser_,
+                   beast::bind_front_handler(&HttpSession::on_read, shared_from_this()));
+}
+
+void HttpSession::on_read(beast::error_code ec, std::size_t) {
+  assert(on_strand(stream_.get_executor()));
+  if (ec == http::error::end_of_stream) {
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    return;
+  }
+  if (ec) {
+    // malformed or oversized requests get a 400 where the stream still allows it
+    if (ec != beast::error::timeout && ec != net::error::operation_aborted &&
+        ec != net::error::connection_reset && ec != net::error::eof) {
+      state_->counters().http_bad_requests.fetch_add(1);
+      http::response<http::string_body> res{http::status::bad_request, 11};
+      res.set(http::field::content_type, "text/plain; charset=utf-8");
+      res.body() = "bad request: " + ec.message() + "\n";
+      res.keep_alive(false);
+      res.prepare_payload();
+      send(std::move(res));
+    }
+    return;
+  }
+  handle(parser_->release());
+}
+
+void HttpSession::handle(Request&& req) {
+  WebCounters& c = state_->counters();
+  c.http_requests.fetch_add(1);
+  const std::string target = to_std(req.target());
+  const std::string path(split_target(target).path);
+
+  if (websocket::is_upgrade(req)) {
+    if (path != "/ws") {
+      c.http_not_found.fetch_add(1);
+      return send_text(req, http::status::not_found, "no WebSocket endpoint here; use /ws\n",
+                       "text/plain; charset=utf-8");
+    }
+    // the WebSocket session takes the socket (and the connection slot) over
+    beast::get_lowest_layer(stream_).expires_never();
+    std::make_shared<WebSocketSession>(stream_.release_socket(), state_, std::move(slot_))
+        ->run(std::move(req));
+    return;
+  }
+  if (req.method() != http::verb::get && req.method() != http::verb::head) {
+    c.http_bad_requests.fetch_add(1);
+    http::response<http::string_body> res{http::status::method_not_allowed, req.version()};
+    res.set(http::field::allow, "GET, HEAD");
+    res.set(http::field::content_type, "text/plain; charset=utf-8");
+    res.body() = "method not allowed\n";
+    res.keep_alive(req.keep_alive());
+    res.prepare_payload();
+    return send(std::move(res));
+  }
+  if (path == "/healthz")
+    return send_text(req, http::status::ok, health_json(state_->registry()), "application/json");
+  if (path == "/metrics")
+    return send_text(req, http::status::ok,
+                     metrics_text(state_->registry(), state_->stats()),
+                     "text/plain; version=0.0.4; charset=utf-8");
+  if (path == "/ws") {
+    c.http_bad_requests.fetch_add(1);
+    return send_text(req, http::status::bad_request, "/ws expects a WebSocket upgrade\n",
+                     "text/plain; charset=utf-8");
+  }
+  send_file(req);
+}
+
+void HttpSession::send_text(const Request& req, http::status status, std::string body,
+                            const char* content_type) {
+  http::response<http::string_body> res{status, req.version()};
+  res.set(http::field::content_type, content_type);
+  res.set(http::field::cache_control, "no-store");
+  res.keep_alive(req.keep_alive());
+  res.body() = std::move(body);
+  res.prepare_payload();
+  if (req.method() == http::verb::head) {
+    // HEAD: the same headers, no body
+    http::response<http::empty_body> head{status, req.version()};
+    head.base() = res.base();
+    head.content_length(res.body().size());
+    return send(std::move(head));
+  }
+  send(std::move(res));
+}
+
+void HttpSession::send_file(const Request& req) {
+  WebCounters& c = state_->counters();
+  const std::string target = to_std(req.target());
+  const std::string path(split_target(target).path);
+  const StaticLookup found = resolve_static(path, state_->mounts());
+  if (found.status == StaticLookup::Status::BadRequest) {
+    c.http_bad_requests.fetch_add(1);
+    return send_text(req, http::status::bad_request, "bad request: " + found.reason + "\n",
+                     "text/plain; charset=utf-8");
+  }
+  http::file_body::value_type body;
+  beast::error_code ec;
+  if (found.status == StaticLookup::Status::Found)
+    body.open(found.file.c_str(), beast::file_mode::scan, ec);
+  if (found.status != StaticLookup::Status::Found || ec) {
+    c.http_not_found.fetch_add(1);
+    return send_text(req, http::status::not_found, "not found\n", "text/plain; charset=utf-8");
+  }
+  const auto size = body.size();
+  const std::string_view type = mime_type(found.file.filename().string());
+  if (req.method() == http::verb::head) {
+    http::response<http::empty_body> res{http::status::ok, req.version()};
+    res.set(http::field::content_type, beast::string_view(type.data(), type.size()));
+    res.set(http::field::cache_control, "no-cache");
+    res.set("X-Content-Type-Options", "nosniff");
+    res.content_length(size);
+    res.keep_alive(req.keep_alive());
+    return send(std::move(res));
+  }
+  http::response<http::file_body> res{std::piecewise_construct, std::make_tuple(std::move(body)),
+                                      std::make_tuple(http::status::ok, req.version())};
+  res.set(http::field::content_type, beast::string_view(type.data(), type.size()));
+  res.set(http::field::cache_control, "no-cache");
+  res.set("X-Content-Type-Options", "nosniff");
+  res.content_length(size);
+  res.keep_alive(req.keep_alive());
+  send(std::move(res));
+}
+
+template <class Body>
+void HttpSession::send(http::response<Body>&& res) {
+  res.set(http::field::server, state_->server_name());
+  const bool close = res.need_eof();
+  // the response must live until the write completes
+  auto sp = std::make_shared<http::response<Body>>(std::move(res));
+  http::async_write(stream_, *sp,
+                    [self = shared_from_this(), sp, close](beast::error_code ec, std::size_t n) {
+                      self->on_write(close, ec, n);
+                    });
+}
+
+void HttpSession::on_write(bool close, beast::error_code ec, std::size_t) {
+  assert(on_strand(stream_.get_executor()));
+  if (ec) return;
+  if (close) {
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    return;
+  }
+  do_read();
+}
+
+}  // namespace clamsim::web

@@ -1,0 +1,39 @@
+// One HTTP connection (Beast chat-multi's http_session): reads requests one at a time and
+// answers static files from the web root and /vendor/three/, /healthz and /metrics, or
+// hands the socket to a WebSocket session when /ws asks for an upgrade.
+#pragma once
+
+#include <memory>
+#include <optional>
+
+#include "web/beast.h"
+#include "web/shared_state.h"
+
+namespace clamsim::web {
+
+class HttpSession : public std::enable_shared_from_this<HttpSession> {
+ public:
+  HttpSession(tcp::socket&& socket, std::shared_ptr<SharedState> state, ConnectionSlot slot);
+  void run();
+
+ private:
+  using Request = http::request<http::string_body>;
+
+  void do_read();
+  void on_read(beast::error_code ec, std::size_t bytes);
+  void handle(Request&& req);
+  template <class Body>
+  void send(http::response<Body>&& res);
+  void on_write(bool close, beast::error_code ec, std::size_t bytes);
+  void send_text(const Request& req, http::status status, std::string body,
+                 const char* content_type);
+  void send_file(const Request& req);
+
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_;
+  std::shared_ptr<SharedState> state_;
+  ConnectionSlot slot_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+};
+
+}  // namespace clamsim::web

@@ -1,0 +1,90 @@
+#include "web/listener.h"
+
+#include <stdexcept>
+
+#include "web/http_session.h"
+
+namespace clamsim::web {
+
+namespace {
+
+std::string describe(const tcp::endpoint& e) {
+  return e.address().to_string() + ":" + std::to_string(e.port());
+}
+
+}  // namespace
+
+Listener::Listener(net::io_context& ioc, const tcp::endpoint& endpoint,
+                   std::shared_ptr<SharedState> state)
+    : ioc_(ioc), acceptor_(net::make_strand(ioc)), retry_(acceptor_.get_executor()),
+      state_(std::move(state)) {
+  beast::error_code ec;
+  auto check = [&](const char* what) {
+    if (ec)
+      throw std::runtime_error("web: cannot " + std::string(what) + " " + describe(endpoint) +
+                               ": " + ec.message());
+  };
+  acceptor_.open(endpoint.protocol(), ec);
+  check("open");
+  acceptor_.set_option(net::socket_base::reuse_address(true), ec);
+  check("set SO_REUSEADDR on");
+  acceptor_.bind(endpoint, ec);
+  check("bind");
+  acceptor_.listen(net::socket_base::max_listen_connections, ec);
+  check("listen on");
+  endpoint_ = acceptor_.local_endpoint(ec);
+  check("read the address of");
+}
+
+void Listener::run() {
+  net::dispatch(acceptor_.get_executor(),
+                beast::bind_front_handler(&Listener::do_accept, shared_from_this()));
+}
+
+void Listener::stop() {
+  net::post(acceptor_.get_executor(), [self = shared_from_this()] {
+    beast::error_code ec;
+    self->retry_.cancel();
+    self->acceptor_.close(ec);
+  });
+}
+
+void Listener::do_accept() {
+  if (!acceptor_.is_open()) return;
+  // each connection gets its own strand
+  acceptor_.async_accept(net::make_strand(ioc_),
+                         beast::bind_front_handler(&Listener::on_accept, shared_from_this()));
+}
+
+void Listener::on_accept(beast::error_code ec, tcp::socket socket) {
+  if (ec == net::error::operation_aborted || !acceptor_.is_open()) return;
+  if (ec) {
+    // e.g. out of file descriptors: back off instead of spinning
+    state_->log("web: accept failed: " + ec.message());
+    retry_.expires_after(std::chrono::milliseconds(100));
+    retry_.async_wait([self = shared_from_this()](beast::error_code e) {
+      if (!e) self->do_accept();
+    });
+    return;
+  }
+  const WebOptions& o = state_->options();
+  WebCounters& c = state_->counters();
+  if (c.connections_open.load() >= o.max_connections) {
+    c.connections_refused.fetch_add(1);
+    beast::error_code ignored;
+    socket.close(ignored);
+  } else {
+    c.connections_open.fetch_add(1);
+    ConnectionSlot slot(state_);
+    if (o.socket_send_buffer_bytes > 0) {
+      beast::error_code ignored;
+      socket.set_option(net::socket_base::send_buffer_size(o.socket_send_buffer_bytes), ignored);
+    }
+    beast::error_code ignored;
+    socket.set_option(tcp::no_delay(true), ignored);
+    std::make_shared<HttpSession>(std::move(socket), state_, std::move(slot))->run();
+  }
+  do_accept();
+}
+
+}  // namespace clamsim::web

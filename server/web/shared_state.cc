@@ -1,0 +1,89 @@
+#include "web/shared_state.h"
+
+namespace clamsim::web {
+
+SharedState::SharedState(WebOptions options, session::SessionRegistry& registry,
+                         const session::Catalog& catalog, nlohmann::ordered_json scene)
+    : options_(std::move(options)), registry_(registry), catalog_(catalog),
+      scene_(std::move(scene)), server_name_(std::string("clamsim ") + CLAMSIM_VERSION) {
+  mounts_.push_back({"/", options_.web_root});
+  mounts_.push_back({"/vendor/three/", options_.vendor_three_dir});
+}
+
+WebStats SharedState::stats() const {
+  const WebCounters& c = counters_;
+  WebStats s;
+  s.http_requests = c.http_requests.load();
+  s.http_not_found = c.http_not_found.load();
+  s.http_bad_requests = c.http_bad_requests.load();
+  s.connections_refused = c.connections_refused.load();
+  s.ws_connections = c.ws_connections.load();
+  s.ws_open = open_websockets();
+  s.ws_messages_received = c.ws_messages_received.load();
+  s.ws_errors_sent = c.ws_errors_sent.load();
+  s.ws_frames_dropped = c.ws_frames_dropped.load();
+  s.ws_messages_dropped = c.ws_messages_dropped.load();
+  s.ws_closed_too_big = c.ws_closed_too_big.load();
+  s.ws_closed_flood = c.ws_closed_flood.load();
+  s.ws_closed_policy = c.ws_closed_policy.load();
+  s.ws_closed_binary = c.ws_closed_binary.load();
+  s.ws_closed_full = c.ws_closed_full.load();
+  s.ws_closed_stalled = c.ws_closed_stalled.load();
+  return s;
+}
+
+void SharedState::log(const std::string& line) const {
+  if (options_.log) options_.log(line);
+}
+
+bool SharedState::join(WebSocketSession* ws, std::weak_ptr<WebSocketSession> weak) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (stopping_) return false;
+  websockets_.emplace(ws, std::move(weak));
+  return true;
+}
+
+void SharedState::leave(WebSocketSession* ws) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  websockets_.erase(ws);
+}
+
+std::vector<std::weak_ptr<WebSocketSession>> SharedState::connections() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<std::weak_ptr<WebSocketSession>> v;
+  v.reserve(websockets_.size());
+  for (const auto& kv : websockets_) v.push_back(kv.second);
+  return v;
+}
+
+std::size_t SharedState::open_websockets() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return websockets_.size();
+}
+
+void SharedState::own_session(std::uint64_t id) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  sessions_.insert(id);
+}
+
+void SharedState::disown_session(std::uint64_t id) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  sessions_.erase(id);
+}
+
+std::vector<std::uint64_t> SharedState::owned_sessions() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return {sessions_.begin(), sessions_.end()};
+}
+
+void SharedState::begin_stop() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  stopping_ = true;
+}
+
+void SharedState::stop_posts() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  accepting_posts_ = false;
+}
+
+}  // namespace clamsim::web

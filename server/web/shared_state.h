@@ -1,0 +1,120 @@
+// What every connection of one WebServer shares (STYLE.md example 7, Beast's chat-multi
+// shared_state): options, the registry and catalog, the scene, counters, and the set of
+// open WebSocket connections. The mutex guards only that set and the posting gate; nothing
+// is sent or stopped while holding it.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <boost/asio/post.hpp>
+#include <nlohmann/json.hpp>
+
+#include "session/catalog.h"
+#include "session/registry.h"
+#include "web/static_files.h"
+#include "web/web_options.h"
+
+namespace clamsim::web {
+
+class WebSocketSession;
+
+struct WebCounters {
+  std::atomic<std::uint64_t> http_requests{0};
+  std::atomic<std::uint64_t> http_not_found{0};
+  std::atomic<std::uint64_t> http_bad_requests{0};
+  std::atomic<std::uint64_t> connections_refused{0};
+  std::atomic<std::uint64_t> connections_open{0};
+  std::atomic<std::uint64_t> ws_connections{0};
+  std::atomic<std::uint64_t> ws_messages_received{0};
+  std::atomic<std::uint64_t> ws_errors_sent{0};
+  std::atomic<std::uint64_t> ws_frames_dropped{0};
+  std::atomic<std::uint64_t> ws_messages_dropped{0};
+  std::atomic<std::uint64_t> ws_closed_too_big{0};
+  std::atomic<std::uint64_t> ws_closed_flood{0};
+  std::atomic<std::uint64_t> ws_closed_policy{0};
+  std::atomic<std::uint64_t> ws_closed_binary{0};
+  std::atomic<std::uint64_t> ws_closed_full{0};
+  std::atomic<std::uint64_t> ws_closed_stalled{0};
+};
+
+class SharedState {
+ public:
+  SharedState(WebOptions options, session::SessionRegistry& registry,
+              const session::Catalog& catalog, nlohmann::ordered_json scene);
+
+  const WebOptions& options() const { return options_; }
+  session::SessionRegistry& registry() { return registry_; }
+  const session::Catalog& catalog() const { return catalog_; }
+  const nlohmann::ordered_json& scene() const { return scene_; }
+  const std::vector<StaticMount>& mounts() const { return mounts_; }
+  WebCounters& counters() { return counters_; }
+  WebStats stats() const;
+  const std::string& server_name() const { return server_name_; }  // "clamsim 0.1.0"
+  void log(const std::string& line) const;
+
+  // Membership of open WebSocket connections, and the registry sessions they own.
+  // False once stop has begun: the connection must not start a session.
+  bool join(WebSocketSession* ws, std::weak_ptr<WebSocketSession> weak);
+  void leave(WebSocketSession* ws);
+  std::vector<std::weak_ptr<WebSocketSession>> connections() const;
+  std::size_t open_websockets() const;
+  void own_session(std::uint64_t id);
+  void disown_session(std::uint64_t id);
+  std::vector<std::uint64_t> owned_sessions() const;
+
+  // Posts fn to ex unless the server has stopped (the io_context may be gone). Used by
+  // the threads that are not ours: session threads (frames) and the registry's reaper.
+  template <class Executor, class Fn>
+  bool post(const Executor& ex, Fn&& fn) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!accepting_posts_) return false;
+    boost::asio::post(ex, std::forward<Fn>(fn));
+    return true;
+  }
+  void stop_posts();
+  // Refuse new WebSocket connections (the first step of WebServer::stop()).
+  void begin_stop();
+
+ private:
+  const WebOptions options_;
+  session::SessionRegistry& registry_;
+  const session::Catalog& catalog_;
+  const nlohmann::ordered_json scene_;
+  std::vector<StaticMount> mounts_;
+  const std::string server_name_;
+  WebCounters counters_;
+
+  mutable std::mutex mutex_;
+  std::unordered_map<WebSocketSession*, std::weak_ptr<WebSocketSession>> websockets_;
+  std::set<std::uint64_t> sessions_;
+  bool accepting_posts_ = true;
+  bool stopping_ = false;
+};
+
+// One open TCP connection counted against max_connections; moves from the HTTP session to
+// the WebSocket session on upgrade and frees the slot when its last owner goes.
+class ConnectionSlot {
+ public:
+  ConnectionSlot() = default;
+  explicit ConnectionSlot(std::shared_ptr<SharedState> state) : state_(std::move(state)) {}
+  ConnectionSlot(ConnectionSlot&&) noexcept = default;
+  ConnectionSlot& operator=(ConnectionSlot&&) = delete;
+  ConnectionSlot(const ConnectionSlot&) = delete;
+  ConnectionSlot& operator=(const ConnectionSlot&) = delete;
+  ~ConnectionSlot() {
+    if (state_) state_->counters().connections_open.fetch_sub(1);
+  }
+
+ private:
+  std::shared_ptr<SharedState> state_;
+};
+
+}  // namespace clamsim::web

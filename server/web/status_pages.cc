@@ -1,0 +1,72 @@
+#include "web/status_pages.h"
+
+#include <cstdint>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace clamsim::web {
+
+std::string health_json(const session::SessionRegistry& registry) {
+  nlohmann::ordered_json j;
+  j["status"] = registry.closed() ? "shutting_down" : "ok";
+  j["sessions"] = registry.size();
+  j["capacity"] = registry.capacity();
+  return j.dump();
+}
+
+std::string metrics_text(const session::SessionRegistry& registry, const WebStats& web) {
+  std::ostringstream out;
+  auto metric = [&out](const char* name, const char* type, const char* help, std::uint64_t v) {
+    out << "# HELP " << name << ' ' << help << "\n# TYPE " << name << ' ' << type << '\n'
+        << name << ' ' << v << '\n';
+  };
+  const session::CounterSnapshot t = registry.totals();
+  metric("clamsim_sessions", "gauge", "Live sessions, every transport.", registry.size());
+  metric("clamsim_session_capacity", "gauge", "Session limit.", registry.capacity());
+  metric("clamsim_sessions_created_total", "counter", "Sessions started.",
+         registry.sessions_created());
+  metric("clamsim_sessions_reaped_total", "counter", "Sessions ended because sends failed.",
+         registry.sessions_reaped());
+  metric("clamsim_frames_sent_total", "counter", "Frames handed to a transport.", t.frames_sent);
+  metric("clamsim_send_failures_total", "counter", "Frames a transport could not send.",
+         t.send_failures);
+  metric("clamsim_controls_received_total", "counter", "Control messages received.",
+         t.controls_received);
+  metric("clamsim_controls_rejected_total", "counter", "Control messages rejected.",
+         t.controls_rejected);
+  metric("clamsim_controls_clamped_total", "counter", "Control messages clamped to -5..+5 V.",
+         t.controls_clamped);
+  metric("clamsim_late_frames_total", "counter", "Frames sent over a period late.",
+         t.late_frames);
+  metric("clamsim_skipped_frames_total", "counter", "Frames skipped by a session behind.",
+         t.skipped_frames);
+
+  metric("clamsim_ws_connections", "gauge", "Open WebSocket connections.", web.ws_open);
+  metric("clamsim_ws_connections_total", "counter", "WebSocket upgrades accepted.",
+         web.ws_connections);
+  metric("clamsim_ws_messages_received_total", "counter", "WebSocket messages received.",
+         web.ws_messages_received);
+  metric("clamsim_ws_errors_sent_total", "counter", "error messages sent.", web.ws_errors_sent);
+  metric("clamsim_ws_dropped_frames_total", "counter",
+         "display frames dropped for browsers that read slowly.", web.ws_frames_dropped);
+  metric("clamsim_ws_dropped_messages_total", "counter",
+         "Other messages dropped (send queue full of them).", web.ws_messages_dropped);
+  out << "# HELP clamsim_ws_closed_total WebSocket connections closed by the server.\n"
+      << "# TYPE clamsim_ws_closed_total counter\n"
+      << "clamsim_ws_closed_total{reason=\"too_big\"} " << web.ws_closed_too_big << '\n'
+      << "clamsim_ws_closed_total{reason=\"flood\"} " << web.ws_closed_flood << '\n'
+      << "clamsim_ws_closed_total{reason=\"policy\"} " << web.ws_closed_policy << '\n'
+      << "clamsim_ws_closed_total{reason=\"binary\"} " << web.ws_closed_binary << '\n'
+      << "clamsim_ws_closed_total{reason=\"full\"} " << web.ws_closed_full << '\n'
+      << "clamsim_ws_closed_total{reason=\"stalled\"} " << web.ws_closed_stalled << '\n';
+  metric("clamsim_http_requests_total", "counter", "HTTP requests.", web.http_requests);
+  metric("clamsim_http_not_found_total", "counter", "HTTP 404 answers.", web.http_not_found);
+  metric("clamsim_http_bad_requests_total", "counter", "HTTP 400 and 405 answers.",
+         web.http_bad_requests);
+  metric("clamsim_connections_refused_total", "counter",
+         "TCP connections refused over the connection limit.", web.connections_refused);
+  return out.str();
+}
+
+}  // namespace clamsim::web

@@ -1,0 +1,70 @@
+// Configuration and counters of the web front end (HTTP + WebSocket), kept apart from the
+// Boost headers so the app can fill them without compiling Beast.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace clamsim::web {
+
+struct WebOptions {
+  // Where to listen. The default serves this machine only; all_interfaces binds 0.0.0.0
+  // (every IPv4 interface) instead of `address`.
+  std::string address = "127.0.0.1";
+  bool all_interfaces = false;
+  std::uint16_t port = 8080;            // 0 = any free port; WebServer::port() tells which
+  int threads = 2;                      // I/O threads running the io_context
+
+  // Static files. "" = not served (404). web_root is the browser client (the repo's web/);
+  // vendor_three_dir is mounted at /vendor/three/ (the repo's node_modules/three/).
+  std::string web_root;
+  std::string vendor_three_dir;
+  std::string scene_file;               // config/scene.json; "" = an empty scene object
+
+  // Pages allowed to open /ws (Origin header). Empty = the same host as the page's Host
+  // header, and any localhost origin. "*" = any origin.
+  std::vector<std::string> allowed_origins;
+
+  // Sessions.
+  double frame_period_s = 0.05;         // passed to the registry (20 Hz, section 4.3)
+  std::size_t max_connections = 1024;   // open TCP connections, HTTP and WebSocket together
+
+  // Abuse limits (docs/websocket-protocol.md, "Abuse").
+  std::size_t max_message_bytes = 4096;     // larger: close 1009
+  std::size_t max_messages_per_s = 200;     // more within one second: close 1008
+  std::size_t send_queue_limit = 8;         // per connection; oldest display frames dropped
+  double idle_timeout_s = 20.0;             // no data from the browser: ping; again: close
+  double write_stall_s = 10.0;              // a write this long in flight fails the frames
+                                            // (the registry then reaps the session)
+  double http_timeout_s = 30.0;             // one HTTP request, read to written
+  int socket_send_buffer_bytes = 0;         // SO_SNDBUF of accepted sockets; 0 = OS default
+
+  // One line per notable event (listening, refusals, abuse closes). Empty = silent.
+  // Called from I/O threads.
+  std::function<void(const std::string&)> log;
+};
+
+// Counters of the web front end since start (totals; *_open are current values).
+struct WebStats {
+  std::uint64_t http_requests = 0;
+  std::uint64_t http_not_found = 0;         // 404
+  std::uint64_t http_bad_requests = 0;      // 400, 405
+  std::uint64_t connections_refused = 0;    // over max_connections
+  std::uint64_t ws_connections = 0;         // upgrades accepted
+  std::uint64_t ws_open = 0;
+  std::uint64_t ws_messages_received = 0;
+  std::uint64_t ws_errors_sent = 0;         // `error` messages
+  std::uint64_t ws_frames_dropped = 0;      // display frames dropped for slow browsers
+  std::uint64_t ws_messages_dropped = 0;    // other messages dropped (queue full of them)
+  std::uint64_t ws_closed_too_big = 0;      // 1009
+  std::uint64_t ws_closed_flood = 0;        // 1008, flooding
+  std::uint64_t ws_closed_policy = 0;       // 1008, origin not allowed, unknown model
+  std::uint64_t ws_closed_binary = 0;       // 1003
+  std::uint64_t ws_closed_full = 0;         // 1013
+  std::uint64_t ws_closed_stalled = 0;      // session reaped: the browser stopped reading
+};
+
+}  // namespace clamsim::web

@@ -1,0 +1,113 @@
+#include "web/web_server.h"
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "web/beast.h"
+#include "web/listener.h"
+#include "web/scene_file.h"
+#include "web/shared_state.h"
+#include "web/status_pages.h"
+#include "web/websocket_session.h"
+
+namespace clamsim::web {
+
+namespace {
+
+// How long stop() lets browsers answer the close handshake before dropping them.
+constexpr auto kCloseGrace = std::chrono::seconds(1);
+
+nlohmann::ordered_json scene_from(const std::string& file) {
+  return file.empty() ? nlohmann::ordered_json::object() : load_scene_file(file);
+}
+
+}  // namespace
+
+struct WebServer::Impl {
+  // declared first, destroyed last: everything below holds sockets of this context
+  net::io_context ioc;
+  std::shared_ptr<SharedState> state;
+  std::shared_ptr<Listener> listener;
+  std::optional<net::executor_work_guard<net::io_context::executor_type>> work;
+  std::vector<std::thread> threads;
+  std::mutex lifecycle;
+  std::atomic<bool> started{false};   // bound and endpoint_text are set before this
+  bool stopped = false;
+  tcp::endpoint bound;
+  std::string endpoint_text;
+
+  Impl(WebOptions options, session::SessionRegistry& registry, const session::Catalog& catalog)
+      : ioc(options.threads > 0 ? options.threads : 1) {
+    nlohmann::ordered_json scene = scene_from(options.scene_file);
+    state = std::make_shared<SharedState>(std::move(options), registry, catalog,
+                                          std::move(scene));
+  }
+};
+
+WebServer::WebServer(WebOptions options, session::SessionRegistry& registry,
+                     const session::Catalog& catalog)
+    : impl_(std::make_unique<Impl>(std::move(options), registry, catalog)) {}
+
+WebServer::~WebServer() { stop(); }
+
+void WebServer::start() {
+  Impl& m = *impl_;
+  std::lock_guard<std::mutex> lock(m.lifecycle);
+  if (m.started) return;
+  const WebOptions& o = m.state->options();
+  beast::error_code ec;
+  const net::ip::address address =
+      o.all_interfaces ? net::ip::address(net::ip::address_v4::any())
+                       : net::ip::make_address(o.address, ec);
+  if (ec) throw std::runtime_error("web: bad listen address \"" + o.address + "\"");
+  m.listener = std::make_shared<Listener>(m.ioc, tcp::endpoint(address, o.port), m.state);
+  m.bound = m.listener->local_endpoint();
+  m.endpoint_text = m.bound.address().to_string() + ":" + std::to_string(m.bound.port());
+  m.listener->run();
+  m.work.emplace(m.ioc.get_executor());
+  const int n = o.threads > 0 ? o.threads : 1;
+  for (int i = 0; i < n; ++i) m.threads.emplace_back([&ioc = m.ioc] { ioc.run(); });
+  m.started = true;
+  m.state->log("web: listening on http://" + m.endpoint_text + "/");
+}
+
+void WebServer::stop() {
+  Impl& m = *impl_;
+  std::lock_guard<std::mutex> lock(m.lifecycle);
+  if (!m.started || m.stopped) return;
+  m.stopped = true;
+  m.state->begin_stop();
+  m.listener->stop();
+  for (const auto& weak : m.state->connections())
+    if (auto ws = weak.lock()) ws->shutdown();
+  const auto deadline = std::chrono::steady_clock::now() + kCloseGrace;
+  while (m.state->open_websockets() > 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  // From here no thread of ours is posted to; then no session of ours runs.
+  m.state->stop_posts();
+  for (const std::uint64_t id : m.state->owned_sessions()) {
+    m.state->registry().remove(id);
+    m.state->disown_session(id);
+  }
+  m.work.reset();
+  m.ioc.stop();
+  for (auto& t : m.threads) t.join();
+  m.threads.clear();
+  m.state->log("web: stopped");
+}
+
+std::uint16_t WebServer::port() const { return impl_->started ? impl_->bound.port() : 0; }
+
+std::string WebServer::endpoint() const { return impl_->started ? impl_->endpoint_text : ""; }
+
+WebStats WebServer::stats() const { return impl_->state->stats(); }
+
+std::string WebServer::metrics_text() const {
+  return web::metrics_text(impl_->state->registry(), impl_->state->stats());
+}
+
+}  // namespace clamsim::web

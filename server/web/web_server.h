@@ -1,0 +1,48 @@
+// The web front end: HTTP (the browser client's static files, /vendor/three/, /healthz,
+// /metrics) and the WebSocket endpoint /ws, one session::Session per connection
+// (docs/websocket-protocol.md). Runs its own I/O threads; sessions come from the shared
+// registry, so CORBA and WebSocket subscribers count against the same limit.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "session/catalog.h"
+#include "session/registry.h"
+#include "web/web_options.h"
+
+namespace clamsim::web {
+
+class WebServer {
+ public:
+  // Loads options.scene_file (throws model::ModelError naming the file and field). The
+  // registry and catalog must outlive the server; stop the server before closing the
+  // registry.
+  WebServer(WebOptions options, session::SessionRegistry& registry,
+            const session::Catalog& catalog);
+  ~WebServer();  // stop()
+  WebServer(const WebServer&) = delete;
+  WebServer& operator=(const WebServer&) = delete;
+
+  // Binds and listens (throws std::runtime_error naming the address when it cannot), then
+  // runs the I/O threads. Once only.
+  void start();
+  // Closes the listener and every connection (WebSocket close 1001), removes this server's
+  // sessions from the registry and joins the I/O threads. Idempotent; also from ~WebServer.
+  void stop();
+
+  // The bound port (the chosen one when options.port was 0); 0 before start().
+  std::uint16_t port() const;
+  // "127.0.0.1:8080", the bound address; "" before start().
+  std::string endpoint() const;
+
+  WebStats stats() const;
+  std::string metrics_text() const;   // the body of GET /metrics
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace clamsim::web

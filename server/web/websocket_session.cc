@@ -1,0 +1,321 @@
+#include "web/websocket_session.h"
+
+#include <cassert>
+
+#include "web/client_message.h"
+#include "web/frame_json.h"
+#include "web/origin.h"
+#include "web/url.h"
+
+namespace clamsim::web {
+
+namespace {
+
+std::int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+std::chrono::steady_clock::duration seconds(double s) {
+  return std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+      std::chrono::duration<double>(s));
+}
+
+}  // namespace
+
+// ---- sink (session thread) ----
+
+WebSocketSink::WebSocketSink(std::shared_ptr<SharedState> state, net::any_io_executor strand,
+                             std::weak_ptr<WebSocketSession> ws, double write_stall_s)
+    : state_(std::move(state)), strand_(std::move(strand)), ws_(std::move(ws)),
+      stall_ns_(static_cast<std::int64_t>(write_stall_s * 1e9)) {}
+
+bool WebSocketSink::deliver(const session::Frame& frame) {
+  if (closed_) return false;
+  const std::int64_t started = write_started_ns_.load();
+  if (started != 0 && now_ns() - started > stall_ns_) return false;
+  auto text = std::make_shared<const std::string>(display_json(frame));
+  // only a weak reference crosses: the connection is never destroyed on this thread
+  return state_->post(strand_, [ws = ws_, text = std::move(text)]() mutable {
+    if (auto s = ws.lock()) s->send_display(std::move(text));
+  });
+}
+
+void WebSocketSink::write_started() {
+  const std::int64_t t = now_ns();
+  write_started_ns_ = t != 0 ? t : 1;
+}
+
+// ---- connection (its strand) ----
+
+WebSocketSession::WebSocketSession(tcp::socket&& socket, std::shared_ptr<SharedState> state,
+                                   ConnectionSlot slot)
+    : ws_(std::move(socket)), state_(std::move(state)), slot_(std::move(slot)),
+      queue_(state_->options().send_queue_limit),
+      rate_(state_->options().max_messages_per_s, std::chrono::seconds(1)) {}
+
+// Runs on an I/O thread, or on the thread destroying the io_context after stop(); never on
+// a session thread, which holds only weak references to this object.
+WebSocketSession::~WebSocketSession() {
+  release_session();  // only if stop() raced a session that was just starting
+  state_->leave(this);
+}
+
+void WebSocketSession::run(http::request<http::string_body> req) {
+  assert(on_strand(ws_.get_executor()));
+  req_ = std::move(req);
+  if (!state_->join(this, weak_from_this())) {
+    beast::error_code ignored;
+    beast::get_lowest_layer(ws_).socket().close(ignored);  // the server is stopping
+    return;
+  }
+  const WebOptions& o = state_->options();
+  websocket::stream_base::timeout t = websocket::stream_base::timeout::suggested(
+      beast::role_type::server);
+  t.idle_timeout = seconds(o.idle_timeout_s);
+  t.keep_alive_pings = true;
+  ws_.set_option(t);
+  ws_.set_option(websocket::stream_base::decorator(
+      [name = state_->server_name()](websocket::response_type& res) {
+        res.set(http::field::server, name);
+      }));
+  ws_.read_message_max(o.max_message_bytes);
+  ws_.text(true);
+  ws_.async_accept(req_, beast::bind_front_handler(&WebSocketSession::on_accept,
+                                                   shared_from_this()));
+}
+
+void WebSocketSession::shutdown() {
+  net::post(ws_.get_executor(), [self = shared_from_this()] {
+    if (self->accepted_) {
+      self->close_with(websocket::close_code::going_away, "server shutting down");
+    } else {
+      self->closing_ = true;
+      beast::get_lowest_layer(self->ws_).close();  // still in the handshake
+    }
+  });
+}
+
+void WebSocketSession::on_accept(beast::error_code ec) {
+  assert(on_strand(ws_.get_executor()));
+  if (ec) {
+    finish();
+    return;
+  }
+  if (closing_) return;  // shut down during the handshake
+  accepted_ = true;
+  state_->counters().ws_connections.fetch_add(1);
+  if (!start_session()) return;
+  do_read();
+}
+
+// Checks the origin, resolves the model, asks the registry for a session and sends hello.
+// Hello is queued in this same strand handler, before any frame the new session posts.
+bool WebSocketSession::start_session() {
+  WebCounters& c = state_->counters();
+  const WebOptions& o = state_->options();
+  const std::string origin = to_std(req_[http::field::origin]);
+  if (!origin_allowed(origin, to_std(req_[http::field::host]), o.allowed_origins)) {
+    c.ws_closed_policy.fetch_add(1);
+    state_->log("web: refused WebSocket from origin " + origin);
+    close_with(websocket::close_code::policy_error, "origin not allowed: " + origin);
+    return false;
+  }
+  const std::string target = to_std(req_.target());
+  const std::string_view query = split_target(target).query;
+  const std::string model = query_value(query, "model").value_or("");
+  const std::string scenario = query_value(query, "scenario").value_or("");
+  session::MachineSetup setup;
+  std::string why;
+  if (!state_->catalog().resolve(model, scenario, &setup, &why)) {
+    c.ws_closed_policy.fetch_add(1);
+    close_with(websocket::close_code::policy_error, why);
+    return false;
+  }
+  auto params = setup.params;
+  const std::string model_name = setup.name;
+  sink_ = std::make_shared<WebSocketSink>(state_, ws_.get_executor(), weak_from_this(),
+                                          o.write_stall_s);
+  std::weak_ptr<WebSocketSession> weak = weak_from_this();
+  session::ReapHandler on_reap = [state = state_, ex = ws_.get_executor(),
+                                  weak](const std::shared_ptr<session::Session>&) {
+    state->post(ex, [weak] {
+      if (auto s = weak.lock()) s->on_reaped();
+    });
+  };
+  session_ = state_->registry().create(std::move(setup), sink_, o.frame_period_s,
+                                       std::move(on_reap), &why);
+  if (!session_) {
+    c.ws_closed_full.fetch_add(1);
+    state_->log("web: refused a session: " + why);
+    close_with(websocket::close_code::try_again_later, why);
+    return false;
+  }
+  state_->own_session(session_->id());
+  open_ = true;
+  HelloInfo hello;
+  hello.session = session_->id();
+  hello.server = state_->server_name();
+  hello.frame_period_s = o.frame_period_s;
+  hello.model = model_name;
+  hello.scenario = scenario;
+  hello.max_message_bytes = o.max_message_bytes;
+  hello.max_messages_per_s = o.max_messages_per_s;
+  send(std::make_shared<const std::string>(hello_json(hello, *params, state_->scene())),
+       SendQueue::Kind::Other);
+  return true;
+}
+
+void WebSocketSession::do_read() {
+  ws_.async_read(buffer_, beast::bind_front_handler(&WebSocketSession::on_read,
+                                                    shared_from_this()));
+}
+
+void WebSocketSession::on_read(beast::error_code ec, std::size_t) {
+  assert(on_strand(ws_.get_executor()));
+  WebCounters& c = state_->counters();
+  if (ec) {
+    if (ec == websocket::error::message_too_big) {
+      // Beast has already sent close 1009 (read_message_max)
+      c.ws_closed_too_big.fetch_add(1);
+    }
+    finish();
+    return;
+  }
+  if (closing_) return;
+  c.ws_messages_received.fetch_add(1);
+  if (!rate_.allow(std::chrono::steady_clock::now())) {
+    c.ws_closed_flood.fetch_add(1);
+    state_->log("web: session " + std::to_string(session_ ? session_->id() : 0) +
+                " flooding, closed");
+    close_with(websocket::close_code::policy_error,
+               "flooding: more than " + std::to_string(state_->options().max_messages_per_s) +
+                   " messages in one second");
+    return;
+  }
+  if (ws_.got_binary()) {
+    c.ws_closed_binary.fetch_add(1);
+    close_with(websocket::close_code::unknown_data, "binary messages are not supported");
+    return;
+  }
+  const std::string text = beast::buffers_to_string(buffer_.data());
+  buffer_.consume(buffer_.size());
+  handle_text(text);
+  do_read();
+}
+
+void WebSocketSession::handle_text(const std::string& text) {
+  const ClientMessage m = parse_client_message(text);
+  switch (m.type) {
+    case ClientMessage::Type::Control: {
+      const session::ControlVerdict v = session_->submit_control(m.volts.data(), m.volts.size());
+      if (v.kind == session::ControlVerdict::Kind::Rejected) {
+        send_error("bad_control", v.reason);
+      } else if (v.kind == session::ControlVerdict::Kind::Clamped) {
+        // a joystick a hair past 5 V would otherwise get an error at 20 Hz
+        const auto now = std::chrono::steady_clock::now();
+        if (now - last_clamp_report_ >= std::chrono::seconds(1)) {
+          last_clamp_report_ = now;
+          send_error("clamped", v.reason);
+        }
+      }
+      break;
+    }
+    case ClientMessage::Type::Ping:
+      send(std::make_shared<const std::string>(
+               pong_json(m.ping_id, m.ping_t, session_->sim_time_s())),
+           SendQueue::Kind::Other);
+      break;
+    case ClientMessage::Type::Invalid:
+      send_error(m.error_code, m.error_message);
+      break;
+  }
+}
+
+void WebSocketSession::send_error(const std::string& code, const std::string& message) {
+  state_->counters().ws_errors_sent.fetch_add(1);
+  send(std::make_shared<const std::string>(error_json(code, message)), SendQueue::Kind::Other);
+}
+
+void WebSocketSession::send_display(std::shared_ptr<const std::string> text) {
+  assert(on_strand(ws_.get_executor()));
+  send(std::move(text), SendQueue::Kind::Display);
+}
+
+void WebSocketSession::send(std::shared_ptr<const std::string> text, SendQueue::Kind kind) {
+  if (!open_ || closing_) return;
+  if (const auto dropped = queue_.push({std::move(text), kind})) {
+    WebCounters& c = state_->counters();
+    (*dropped == SendQueue::Kind::Display ? c.ws_frames_dropped : c.ws_messages_dropped)
+        .fetch_add(1);
+  }
+  if (!queue_.writing()) do_write();
+}
+
+void WebSocketSession::do_write() {
+  queue_.begin_write();
+  sink_->write_started();
+  ws_.async_write(net::buffer(*queue_.front().text),
+                  beast::bind_front_handler(&WebSocketSession::on_write, shared_from_this()));
+}
+
+void WebSocketSession::on_write(beast::error_code ec, std::size_t) {
+  assert(on_strand(ws_.get_executor()));
+  sink_->write_finished();
+  queue_.end_write();
+  if (ec) {
+    finish();
+    return;
+  }
+  if (!closing_ && !queue_.empty()) do_write();
+}
+
+void WebSocketSession::close_with(websocket::close_code code, std::string reason) {
+  assert(on_strand(ws_.get_executor()));
+  if (closing_ || finished_) return;
+  closing_ = true;
+  queue_.clear_pending();
+  release_session();
+  // a close frame's reason is at most 123 bytes, and must stay valid UTF-8
+  if (reason.size() > 123) {
+    std::size_t n = 123;
+    while (n > 0 && (static_cast<unsigned char>(reason[n]) & 0xC0) == 0x80) --n;
+    reason.resize(n);
+  }
+  ws_.async_close(websocket::close_reason(code, reason),
+                  [self = shared_from_this()](beast::error_code) { self->finish(); });
+}
+
+void WebSocketSession::on_reaped() {
+  assert(on_strand(ws_.get_executor()));
+  if (finished_) return;
+  // the registry has already stopped the session: the browser stopped reading for longer
+  // than write_stall_s plus the registry's grace; a close frame would not get through
+  state_->counters().ws_closed_stalled.fetch_add(1);
+  state_->log("web: session " + std::to_string(session_ ? session_->id() : 0) +
+              " reaped (browser not reading), connection dropped");
+  closing_ = true;
+  release_session();
+  beast::get_lowest_layer(ws_).close();
+}
+
+// Stops the session at once (no more frames), on the strand, never the session thread.
+void WebSocketSession::release_session() {
+  if (sink_) sink_->close();
+  if (!session_) return;
+  const std::uint64_t id = session_->id();
+  session_.reset();
+  state_->disown_session(id);
+  state_->registry().remove(id);  // joins the session thread (one frame at most)
+}
+
+void WebSocketSession::finish() {
+  if (finished_) return;
+  finished_ = true;
+  closing_ = true;
+  release_session();
+  state_->leave(this);
+}
+
+}  // namespace clamsim::web

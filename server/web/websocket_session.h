@@ -1,0 +1,91 @@
+// One WebSocket connection = one session::Session (docs/websocket-protocol.md). Everything
+// here runs on the connection's strand; the session thread reaches it only through the
+// sink, which posts (STYLE.md example 9). Writes go through a bounded queue that drops the
+// oldest display frames (STYLE.md example 7), so a slow browser never slows its session.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "session/session.h"
+#include "web/beast.h"
+#include "web/rate_limit.h"
+#include "web/send_queue.h"
+#include "web/shared_state.h"
+
+namespace clamsim::web {
+
+class WebSocketSession;
+
+// The session's FrameSink: called on the session thread, it serialises the frame there and
+// posts it to the connection's strand; it never touches the socket.
+class WebSocketSink final : public session::FrameSink {
+ public:
+  WebSocketSink(std::shared_ptr<SharedState> state, net::any_io_executor strand,
+                std::weak_ptr<WebSocketSession> ws, double write_stall_s);
+  // False once the connection is closing, or while one write has been stuck longer than
+  // the stall limit (the registry then reaps the session after its grace period).
+  bool deliver(const session::Frame& frame) override;
+
+  // From the strand.
+  void close() { closed_ = true; }
+  void write_started();
+  void write_finished() { write_started_ns_ = 0; }
+
+ private:
+  const std::shared_ptr<SharedState> state_;
+  const net::any_io_executor strand_;
+  const std::weak_ptr<WebSocketSession> ws_;
+  const std::int64_t stall_ns_;
+  std::atomic<bool> closed_{false};
+  std::atomic<std::int64_t> write_started_ns_{0};   // 0 = no write in flight
+};
+
+class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
+ public:
+  WebSocketSession(tcp::socket&& socket, std::shared_ptr<SharedState> state, ConnectionSlot slot);
+  ~WebSocketSession();
+
+  // On the strand, with the upgrade request read by the HTTP session.
+  void run(http::request<http::string_body> req);
+  // From any thread: close with 1001 (server shutting down).
+  void shutdown();
+
+  // On the strand (posted by the sink / the registry's reaper).
+  void send_display(std::shared_ptr<const std::string> text);
+  void on_reaped();
+
+ private:
+  void on_accept(beast::error_code ec);
+  bool start_session();
+  void do_read();
+  void on_read(beast::error_code ec, std::size_t bytes);
+  void handle_text(const std::string& text);
+  void send(std::shared_ptr<const std::string> text, SendQueue::Kind kind);
+  void send_error(const std::string& code, const std::string& message);
+  void do_write();
+  void on_write(beast::error_code ec, std::size_t bytes);
+  void close_with(websocket::close_code code, std::string reason);
+  void release_session();
+  void finish();
+
+  websocket::stream<beast::tcp_stream> ws_;
+  const std::shared_ptr<SharedState> state_;
+  ConnectionSlot slot_;
+  http::request<http::string_body> req_;
+  beast::flat_buffer buffer_;
+  SendQueue queue_;
+  RateLimit rate_;
+  std::shared_ptr<WebSocketSink> sink_;
+  std::shared_ptr<session::Session> session_;
+  std::chrono::steady_clock::time_point last_clamp_report_{};
+  bool accepted_ = false;   // WebSocket handshake done
+  bool open_ = false;       // and the session running
+  bool closing_ = false;    // a close was started: nothing more is queued
+  bool finished_ = false;
+};
+
+}  // namespace clamsim::web

@@ -1,0 +1,80 @@
+// server/app/server_options.cc: config file, flags over it, errors naming the setting.
+#include "app/server_options.h"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace clamsim::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+ServerOptions parse(std::vector<std::string> args) {
+  std::vector<const char*> argv = {"clamsim-server"};
+  for (const auto& a : args) argv.push_back(a.c_str());
+  return parse_server_options(static_cast<int>(argv.size()), argv.data());
+}
+
+class ServerOptionsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("clamsim-options-" + std::to_string(getpid()));
+    fs::create_directories(dir_ / "etc");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string write(const std::string& json) {
+    const fs::path p = dir_ / "etc" / "server.json";
+    std::ofstream(p) << json;
+    return p.string();
+  }
+  fs::path dir_;
+};
+
+TEST_F(ServerOptionsTest, ShippedConfigIsValid) {
+  const ServerOptions o =
+      parse({"--config", std::string(CLAMSIM_SOURCE_DIR) + "/config/server.json"});
+  EXPECT_EQ(o.corba.port, 10150);
+  EXPECT_EQ(o.max_sessions, 250u);
+  EXPECT_EQ(o.corba.call_timeout_ms, 20);
+  EXPECT_TRUE(fs::exists(fs::path(o.models_dir) / "t250.json")) << o.models_dir;
+  EXPECT_TRUE(fs::is_directory(o.scenarios_dir)) << o.scenarios_dir;
+}
+
+TEST_F(ServerOptionsTest, FlagsOverrideTheFileInAnyOrder) {
+  const std::string cfg = write(R"({"corba_port": 3000, "max_sessions": 5,
+      "concurrency": "thread-pool", "models_dir": "../m", "send_grace_s": 1.5})");
+  const ServerOptions o = parse({"--max-sessions=9", "--config", cfg, "--corba-port", "4000",
+                                 "--models-dir", "rel/models"});
+  EXPECT_EQ(o.corba.port, 4000);
+  EXPECT_EQ(o.max_sessions, 9u);
+  EXPECT_EQ(o.corba.concurrency, corba::Concurrency::ThreadPool);
+  EXPECT_EQ(o.models_dir, "rel/models");  // flags: relative to the working directory
+  EXPECT_DOUBLE_EQ(o.send_grace_s, 1.5);
+
+  const ServerOptions from_file = parse({"--config", cfg});
+  EXPECT_EQ(from_file.models_dir, (dir_ / "m").lexically_normal().string());
+}
+
+TEST_F(ServerOptionsTest, ErrorsNameTheSetting) {
+  const std::string cfg = write(R"({"naming_name": ""})");
+  try {
+    parse({"--config", cfg});
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("naming_name"), std::string::npos) << e.what();
+  }
+  write(R"({"host": ["a"]})");
+  EXPECT_THROW(parse({"--config", cfg}), UsageError);
+  write("{ not json");
+  EXPECT_THROW(parse({"--config", cfg}), UsageError);
+  EXPECT_THROW(parse({"--pool-threads", "0"}), UsageError);
+  EXPECT_THROW(parse({"--host", "a", "--host", "b"}), UsageError);
+  EXPECT_TRUE(parse({"--corba-port", "1", "--help"}).help);
+}
+
+}  // namespace
+}  // namespace clamsim::app

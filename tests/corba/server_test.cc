@@ -1,0 +1,222 @@
+// clamsim-server end to end (server/app): flags and exit codes, ordered shutdown on
+// SIGTERM/SIGINT with counters, the thread-pool model, the optional Naming Service.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include <omniORB4/Naming.hh>
+
+#include "test_support.h"
+
+namespace clamsim::corba::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Exit {
+  int status = -1;
+  std::string out;
+};
+
+Exit run_server(const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {server_binary()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  ChildProcess p(argv);
+  Exit r;
+  r.status = p.wait_exit(Ms(10000));
+  r.out = p.output();
+  return r;
+}
+
+std::size_t lines(const std::string& s) {
+  return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n'));
+}
+
+TEST(ClamsimServer, HelpListsEveryFlag) {
+  const Exit r = run_server({"--help"});
+  EXPECT_EQ(r.status, 0);
+  for (const char* flag :
+       {"--config", "--host", "--corba-port", "--endpoint-publish", "--max-sessions",
+        "--models-dir", "--scenarios-dir", "--default-model", "--concurrency", "--pool-threads",
+        "--send-grace-s", "--naming-service", "--naming-name", "--call-timeout-ms",
+        "--connect-timeout-ms", "--help"})
+    EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
+}
+
+TEST(ClamsimServer, BadFlagsAndConfigExitTwoWithOneLineNamingThem) {
+  const std::string config = std::string(CLAMSIM_SOURCE_DIR) + "/config/server.json";
+  struct Case {
+    std::vector<std::string> args;
+    const char* named;
+  };
+  const std::vector<Case> cases = {
+      {{"--no-such-flag"}, "--no-such-flag"},
+      {{"--corba-port", "http"}, "--corba-port"},
+      {{"--corba-port", "70000"}, "--corba-port"},
+      {{"--max-sessions", "0"}, "--max-sessions"},
+      {{"--concurrency", "reactive"}, "--concurrency"},
+      {{"--send-grace-s", "-1"}, "--send-grace-s"},
+      {{"--call-timeout-ms", "50"}, "--call-timeout-ms"},
+      {{"--naming-service", "host:2809"}, "--naming-service"},
+      {{"--host"}, "--host"},
+      {{"--config", "/nonexistent/server.json"}, "/nonexistent/server.json"},
+      {{"--config", config, "--models-dir", "/nonexistent"}, "t250"},
+  };
+  for (const Case& c : cases) {
+    const Exit r = run_server(c.args);
+    EXPECT_EQ(r.status, 2) << c.named << ": " << r.out;
+    EXPECT_EQ(lines(r.out), 1u) << r.out;
+    EXPECT_NE(r.out.find(c.named), std::string::npos) << r.out;
+  }
+}
+
+TEST(ClamsimServer, BadConfigFileValueNamesFileAndKey) {
+  const fs::path dir = fs::temp_directory_path() / ("clamsim-corba-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const fs::path file = dir / "server.json";
+  std::ofstream(file) << R"({"corba_port": 10150, "max_sesions": 3})";
+  Exit r = run_server({"--config", file.string()});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("max_sesions"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("server.json"), std::string::npos) << r.out;
+  std::ofstream(file) << R"({"pool_threads": "many"})";
+  r = run_server({"--config", file.string()});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("pool_threads"), std::string::npos) << r.out;
+  fs::remove_all(dir);
+}
+
+TEST(ClamsimServer, PortInUseFailsToStart) {
+  ServerProcess first;
+  ASSERT_TRUE(first.ready()) << first.process().output();
+  const std::string port = first.corbaloc().substr(first.corbaloc().rfind(':') + 1,
+                                                   first.corbaloc().find('/', 10) -
+                                                       first.corbaloc().rfind(':') - 1);
+  const Exit r = run_server({"--config", std::string(CLAMSIM_SOURCE_DIR) + "/config/server.json",
+                            "--host", "127.0.0.1", "--corba-port", port});
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find(port), std::string::npos) << r.out;
+}
+
+TEST(ClamsimServer, SigtermStopsEverySessionPrintsCountersExitsZeroWithinTwoSeconds) {
+  ServerProcess server;
+  ASSERT_TRUE(server.ready()) << server.process().output();
+  CLAMX::Admin_var admin = server.admin();
+  Activated<FrameRecorder> a, b;
+  CLAMX::Session_var sa = admin->subscribeWith(a.client(), default_options());
+  CLAMX::Session_var sb = admin->subscribeWith(b.client(), default_options());
+  ASSERT_TRUE(a->wait_frames(5, Ms(5000)));
+  const CLAM::ControlSignal u = {1, 0, 0, 0, 0};
+  sa->GetControlInput(u);
+  ASSERT_TRUE(eventually([&] { return sa->stats().controls_received == 1; }, Ms(2000)));
+
+  const auto t0 = Clock::now();
+  server.process().signal(SIGTERM);
+  const int status = server.process().wait_exit(Ms(5000));
+  const double took = std::chrono::duration<double>(Clock::now() - t0).count();
+  EXPECT_EQ(status, 0) << server.process().output();
+  EXPECT_LT(took, 2.0);
+  const std::string out = server.process().output();
+  EXPECT_NE(out.find("shutdown: SIGTERM"), std::string::npos) << out;
+  EXPECT_NE(out.find("session 1 (t250): frames_sent="), std::string::npos) << out;
+  EXPECT_NE(out.find("session 2 (t250): frames_sent="), std::string::npos) << out;
+  EXPECT_NE(out.find("controls_received=1"), std::string::npos) << out;
+  EXPECT_NE(out.find("server: sessions_created=2"), std::string::npos) << out;
+  EXPECT_NE(out.find("server: frames_sent="), std::string::npos) << out;
+  const std::size_t frames = a->summary().frames;
+  std::this_thread::sleep_for(Ms(150));
+  EXPECT_EQ(a->summary().frames, frames) << "frames after shutdown";
+}
+
+TEST(ClamsimServer, SigintAlsoStopsCleanly) {
+  ServerProcess server;
+  ASSERT_TRUE(server.ready()) << server.process().output();
+  server.process().signal(SIGINT);
+  EXPECT_EQ(server.process().wait_exit(Ms(2000)), 0) << server.process().output();
+  EXPECT_NE(server.process().output().find("shutdown: SIGINT"), std::string::npos);
+}
+
+TEST(ClamsimServer, ThreadPoolModelServesAndTakesControls) {
+  ServerProcess server({"--concurrency", "thread-pool", "--pool-threads", "2"});
+  ASSERT_TRUE(server.ready()) << server.process().output();
+  EXPECT_NE(server.process().output().find("thread-pool (2 threads)"), std::string::npos);
+  CLAMX::Admin_var admin = server.admin();
+  std::vector<std::unique_ptr<Activated<FrameRecorder>>> recs;
+  std::vector<CLAMX::Session_var> sessions;
+  for (int i = 0; i < 4; ++i) {
+    recs.push_back(std::make_unique<Activated<FrameRecorder>>());
+    sessions.emplace_back(admin->subscribeWith(recs.back()->client(), default_options()));
+  }
+  const CLAM::ControlSignal u = {0, 0, 0, 1, 1};
+  for (auto& s : sessions) s->GetControlInput(u);
+  for (auto& r : recs) EXPECT_TRUE((*r)->wait_frames(10, Ms(5000)));
+  EXPECT_TRUE(eventually([&] { return status_of(admin).controls_received == 4; }, Ms(2000)));
+  for (auto& s : sessions) s->unsubscribe();
+}
+
+bool omninames_installed() { return access("/usr/bin/omniNames", X_OK) == 0; }
+
+TEST(ClamsimServer, BindsInTheNamingServiceWhenOneIsConfigured) {
+  if (!omninames_installed()) GTEST_SKIP() << "omniNames not installed";
+  const fs::path dir = fs::temp_directory_path() / ("clamsim-names-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const int port = free_port();
+  ChildProcess names({"/usr/bin/omniNames", "-start", std::to_string(port), "-always", "-datadir",
+                      dir.string(), "-ORBendPoint",
+                      "giop:tcp:127.0.0.1:" + std::to_string(port)});
+  const std::string ns = "corbaloc::127.0.0.1:" + std::to_string(port) + "/NameService";
+  CORBA::Object_var ns_obj = orb()->string_to_object(ns.c_str());
+  CosNaming::NamingContextExt_var root;
+  ASSERT_TRUE(eventually(
+      [&] {
+        try {
+          root = CosNaming::NamingContextExt::_narrow(ns_obj);
+          return !CORBA::is_nil(root);
+        } catch (const CORBA::Exception&) {
+          return false;
+        }
+      },
+      Ms(10000), Ms(100)))
+      << names.output();
+
+  {
+    ServerProcess server({"--naming-service", ns, "--naming-name", "clamsim/admin"});
+    ASSERT_TRUE(server.ready()) << server.process().output();
+    EXPECT_NE(server.process().output().find("bound \"clamsim/admin\""), std::string::npos)
+        << server.process().output();
+    CORBA::Object_var obj = root->resolve_str("clamsim/admin");
+    CLAMX::Admin_var admin = CLAMX::Admin::_narrow(obj);
+    ASSERT_FALSE(CORBA::is_nil(admin));
+    CLAMX::ServerStatus_var status = admin->status();
+    EXPECT_EQ(status->sessions, 0u);
+
+    server.process().signal(SIGTERM);
+    EXPECT_EQ(server.process().wait_exit(Ms(3000)), 0);
+  }
+  EXPECT_THROW(root->resolve_str("clamsim/admin"), CosNaming::NamingContext::NotFound)
+      << "the name outlived the server";
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+}
+
+TEST(ClamsimServer, ServesWithoutAnUnreachableNamingService) {
+  const std::string ns = "corbaloc::127.0.0.1:" + std::to_string(free_port()) + "/NameService";
+  ServerProcess server({"--naming-service", ns});
+  ASSERT_TRUE(server.ready()) << server.process().output();
+  EXPECT_NE(server.process().output().find("naming service: unavailable"), std::string::npos)
+      << server.process().output();
+  CLAMX::Admin_var admin = server.admin();
+  Activated<FrameRecorder> rec;
+  CLAMX::Session_var session = admin->subscribeWith(rec.client(), default_options());
+  EXPECT_TRUE(rec->wait_frames(3, Ms(5000)));
+  session->unsubscribe();
+}
+
+}  // namespace
+}  // namespace clamsim::corba::test

@@ -1,0 +1,198 @@
+// Shared pieces of the end-to-end tests: the real clamsim-server as a child process, a
+// headless Chromium, free ports, bounded waits. Not a test file itself (node --test only
+// runs *.test.js here).
+
+import { spawn, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, createWriteStream } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const ARTIFACTS = path.join(REPO, 'tests/e2e/artifacts');
+
+// Why the suite cannot run here, or null when it can.
+export function skipReason() {
+  const bin = process.env.CLAMSIM_SERVER;
+  if (!bin) return 'CLAMSIM_SERVER is not set (path of build/<preset>/server/app/clamsim-server)';
+  if (!existsSync(bin)) return `CLAMSIM_SERVER=${bin} does not exist (build the server first)`;
+  let help = '';
+  try {
+    help = execFileSync(bin, ['--help'], { encoding: 'utf8', timeout: 10000, stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (e) {
+    help = `${e.stdout ?? ''}${e.stderr ?? ''}`;
+  }
+  if (!help.includes('--http-port')) return `${bin} has no --http-port yet (the WebSocket front end is not wired in)`;
+  const browser = chromiumPath();
+  if (!existsSync(browser)) return `no Chromium at ${browser} (apt-get install chromium, or set CHROMIUM)`;
+  return null;
+}
+
+export function chromiumPath() {
+  return process.env.CHROMIUM ?? '/usr/bin/chromium';
+}
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.unref();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// Polls fn until it returns a truthy value; throws with `what` after timeoutMs.
+export async function waitFor(what, fn, { timeoutMs = 10000, everyMs = 100 } = {}) {
+  const end = Date.now() + timeoutMs;
+  let last;
+  for (;;) {
+    try {
+      last = await fn();
+      if (last) return last;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`);
+    await sleep(everyMs);
+  }
+}
+
+async function httpOk(url) {
+  try {
+    const r = await fetch(url, { signal: AbortSignal.timeout(1000) });
+    return r.ok;
+  } catch {
+    return false;
+  }
+}
+
+// The real server on 127.0.0.1: start(), stop(), same ports across restarts.
+export class ServerProcess {
+  constructor({ httpPort, corbaPort, logName = 'server.log' }) {
+    Object.assign(this, { httpPort, corbaPort });
+    this.child = null;
+    mkdirSync(ARTIFACTS, { recursive: true });
+    this.log = createWriteStream(path.join(ARTIFACTS, logName), { flags: 'a' });
+  }
+
+  get url() { return `http://127.0.0.1:${this.httpPort}/`; }
+
+  async start() {
+    const args = ['--host', '127.0.0.1', '--http-port', String(this.httpPort), '--corba-port', String(this.corbaPort),
+      ...(process.env.CLAMSIM_SERVER_ARGS ?? '').split(' ').filter(Boolean)];
+    this.log.write(`\n--- ${new Date().toISOString()} ${process.env.CLAMSIM_SERVER} ${args.join(' ')}\n`);
+    const child = spawn(process.env.CLAMSIM_SERVER, args, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = child;
+    child.stdout.pipe(this.log, { end: false });
+    child.stderr.pipe(this.log, { end: false });
+    let exited = null;
+    child.once('exit', (code, signal) => { exited = { code, signal }; });
+    await waitFor(`the server to answer on ${this.url}`, async () => {
+      if (exited) throw new Error(`server exited early (${JSON.stringify(exited)}); see ${path.join(ARTIFACTS, 'server.log')}`);
+      return (await httpOk(`${this.url}healthz`)) || (await httpOk(this.url));
+    }, { timeoutMs: 20000, everyMs: 150 });
+  }
+
+  // SIGKILL by default: the page must cope with a server that vanishes without a goodbye.
+  async stop(signal = 'SIGKILL') {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const done = new Promise((r) => child.once('exit', r));
+    child.kill(signal);
+    await Promise.race([done, sleep(5000)]);
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await Promise.race([done, sleep(2000)]);
+    }
+    this.child = null;
+  }
+
+  killNow() {
+    try { this.child?.kill('SIGKILL'); } catch { /* gone */ }
+  }
+}
+
+export async function launchBrowser() {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    timeout: 30000,
+    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--enable-unsafe-swiftshader',
+      '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--disable-renderer-backgrounding',
+      '--disable-background-timer-throttling', '--disable-backgrounding-occluded-windows'],
+  });
+}
+
+// A gamepad the page sees through navigator.getGamepads; the test moves it with
+// page.evaluate(() => window.__e2ePad.axes[0] = -1).
+export const VIRTUAL_JOYSTICK = `
+  (() => {
+    const pad = {
+      id: 'Virtual 3-axis stick with two handles (e2e)', index: 0, connected: true, mapping: '',
+      axes: [0, 0, 0, 0, 0],
+      buttons: Array.from({ length: 8 }, () => ({ pressed: false, touched: false, value: 0 })),
+      timestamp: 0,
+    };
+    window.__e2ePad = pad;
+    Object.defineProperty(Navigator.prototype, 'getGamepads', {
+      configurable: true,
+      value: function getGamepads() { pad.timestamp = performance.now(); return [pad, null, null, null]; },
+    });
+  })();
+`;
+
+// Summary of what the canvas shows: spread of brightness, distinct colours, and a 32 x 24
+// thumbnail to compare views. Needs the page opened with ?screenshots (preserveDrawingBuffer).
+export async function canvasSignature(page) {
+  return page.evaluate(() => {
+    const src = document.getElementById('view');
+    const w = 32, h = 24;
+    const c = document.createElement('canvas');
+    c.width = w;
+    c.height = h;
+    const ctx = c.getContext('2d', { willReadFrequently: true });
+    ctx.drawImage(src, 0, 0, w, h);
+    const d = ctx.getImageData(0, 0, w, h).data;
+    const lum = [];
+    const colours = new Set();
+    const thumb = [];
+    for (let i = 0; i < d.length; i += 4) {
+      lum.push(0.2126 * d[i] + 0.7152 * d[i + 1] + 0.0722 * d[i + 2]);
+      colours.add(((d[i] >> 3) << 10) | ((d[i + 1] >> 3) << 5) | (d[i + 2] >> 3));
+      thumb.push(d[i], d[i + 1], d[i + 2]);
+    }
+    const mean = lum.reduce((a, b) => a + b, 0) / lum.length;
+    const sd = Math.sqrt(lum.reduce((a, b) => a + (b - mean) ** 2, 0) / lum.length);
+    return { mean, sd, colours: colours.size, thumb };
+  });
+}
+
+export function thumbDifference(a, b) {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += Math.abs(a[i] - b[i]);
+  return s / a.length;
+}
+
+// requestAnimationFrame callbacks per second over ms, with the page redrawing every frame.
+export async function measureFps(page, ms = 2000) {
+  return page.evaluate((ms) => new Promise((resolve) => {
+    window.clamsim.setContinuous(true);
+    let n = 0;
+    const t0 = performance.now();
+    const tick = (t) => {
+      n += 1;
+      if (t - t0 < ms) requestAnimationFrame(tick);
+      else {
+        window.clamsim.setContinuous(false);
+        resolve({ fps: n / ((t - t0) / 1000), renderMs: window.clamsim.stats.renderMs });
+      }
+    };
+    requestAnimationFrame(tick);
+  }), ms);
+}

@@ -1,0 +1,17 @@
+# clamsim-receiver and clamsim-loadgen against the real clamsim-server (child processes on
+# loopback). Defined only once the server target exists, so the tree configures without it.
+if(TARGET clamsim-server)
+  clamsim_test(receiver_test receiver_test.cc)
+  target_link_libraries(receiver_test PRIVATE clamsim_receiver_parts)
+  target_compile_definitions(receiver_test PRIVATE
+    CLAMSIM_SERVER_BINARY="$<TARGET_FILE:clamsim-server>"
+    CLAMSIM_RECEIVER_BINARY="$<TARGET_FILE:clamsim-receiver>")
+  add_dependencies(receiver_test clamsim-server clamsim-receiver)
+
+  clamsim_test(loadgen_test loadgen_test.cc)
+  target_link_libraries(loadgen_test PRIVATE clamsim_loadgen_parts)
+  target_compile_definitions(loadgen_test PRIVATE
+    CLAMSIM_SERVER_BINARY="$<TARGET_FILE:clamsim-server>"
+    CLAMSIM_LOADGEN_BINARY="$<TARGET_FILE:clamsim-loadgen>")
+  add_dependencies(loadgen_test clamsim-server clamsim-loadgen)
+endif()

@@ -1,0 +1,247 @@
+// clamsim-loadgen end to end: it spawns the real clamsim-server itself (--spawn-server),
+// subscribes N receivers, measures and unsubscribes; plus the statistics it reports.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tools/client/arrival_stats.h"
+#include "tools/client/client_orb.h"
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+const std::string kSource = CLAMSIM_SOURCE_DIR;
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct Result {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+class LoadgenCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (fs::temp_directory_path() / "clamsim-loadgen-test-XXXXXX").string();
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  // The loadgen with a server of its own; killed (with its process group's server) if it
+  // overruns.
+  Result run(const std::vector<std::string>& args, std::chrono::seconds timeout = 30s) const {
+    const std::string out_path = path("stdout.txt");
+    const std::string err_path = path("stderr.txt");
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);  // so a timeout kills both
+    posix_spawnattr_setpgroup(&attr, 0);
+    std::vector<std::string> all = {CLAMSIM_LOADGEN_BINARY};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : all) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    pid_t pid = -1;
+    Result r;
+    const int rc = posix_spawn(&pid, CLAMSIM_LOADGEN_BINARY, &actions, &attr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+    if (rc != 0) {
+      ADD_FAILURE() << "cannot start the loadgen";
+      return r;
+    }
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    int status = 0;
+    while (waitpid(pid, &status, WNOHANG) == 0) {
+      if (std::chrono::steady_clock::now() > deadline) {
+        kill(-pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        ADD_FAILURE() << "the loadgen did not finish in time; killed it and its server";
+        break;
+      }
+      std::this_thread::sleep_for(20ms);
+    }
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.out = slurp(out_path);
+    r.err = slurp(err_path);
+    return r;
+  }
+
+  std::vector<std::string> spawn_args() const {
+    return {"--spawn-server", CLAMSIM_SERVER_BINARY,        "--server-arg", "--models-dir",
+            "--server-arg",   kSource + "/models",          "--server-arg", "--scenarios-dir",
+            "--server-arg",   kSource + "/config/scenarios"};
+  }
+
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  fs::path dir_;
+};
+
+double number_after(const std::string& text, const std::string& pattern) {
+  std::smatch m;
+  if (!std::regex_search(text, m, std::regex(pattern))) {
+    ADD_FAILURE() << "no match for '" << pattern << "' in:\n" << text;
+    return -1.0;
+  }
+  return std::stod(m[1]);
+}
+
+TEST_F(LoadgenCli, TenSessionsHoldTwentyFramesPerSecond) {
+  auto args = spawn_args();
+  args.insert(args.end(), {"--sessions", "10", "--duration", "2", "--csv", path("s.csv")});
+  const Result r = run(args);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("subscribed: 10 of 10"), std::string::npos) << r.out;
+  // loosely: a busy 2-core machine may delay a frame, but not lose the rate
+  EXPECT_GE(number_after(r.out, "per session min ([0-9.]+)"), 15.0) << r.out;
+  EXPECT_LE(number_after(r.out, "lost frames: (\\d+)"), 3.0) << r.out;
+  EXPECT_GT(number_after(r.out, "inter-arrival: min [0-9.]+ mean ([0-9.]+)"), 40.0);
+  EXPECT_LT(number_after(r.out, "inter-arrival: min [0-9.]+ mean ([0-9.]+)"), 60.0);
+  EXPECT_NE(r.out.find("lateness vs the 50 ms schedule: p50"), std::string::npos);
+  EXPECT_GE(number_after(r.out, "server: pid \\d+, CPU ([0-9.]+) %"), 0.0) << r.out;
+  // every session's controls arrived (the server's counters, read before unsubscribing)
+  const double sent = number_after(r.out, "controls: (\\d+) GetControlInput sent");
+  const double received = number_after(r.out, "server counted (\\d+) received");
+  EXPECT_GE(sent, 10 * 2 * 15);
+  EXPECT_LE(sent - received, 10);
+
+  std::ifstream csv(path("s.csv"));
+  std::string line;
+  int rows = 0;
+  while (std::getline(csv, line)) ++rows;
+  EXPECT_EQ(rows, 1 + 10);
+}
+
+TEST_F(LoadgenCli, OverCapacityReportsTheRefusal) {
+  auto args = spawn_args();
+  args.insert(args.end(), {"--server-arg", "--max-sessions", "--server-arg", "3", "--sessions", "5",
+                           "--duration", "0.5", "--warmup", "0"});
+  const Result r = run(args);
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("subscribed: 3 of 5"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("2 refused"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("not subscribed: "), std::string::npos) << r.out;
+}
+
+TEST_F(LoadgenCli, UsageErrors) {
+  Result r = run({"--server", "corbaloc::127.0.0.1:1/CraneClamAdmin"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--sessions is required"), std::string::npos) << r.err;
+  r = run({"--sessions", "3"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--server is required"), std::string::npos) << r.err;
+  r = run({"--server", "x", "--sessions", "0"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--sessions: 0 is outside"), std::string::npos) << r.err;
+}
+
+// --- the statistics ---
+
+clamsim::client::ReceivedFrame frame(std::uint64_t seq, double arrival_s) {
+  clamsim::client::ReceivedFrame f;
+  f.extended = true;
+  f.seq = seq;
+  f.sim_time_s = 0.05 * static_cast<double>(seq + 1);
+  f.arrival_s = arrival_s;
+  return f;
+}
+
+TEST(ClientArrivalStats, GapsInterArrivalAndLateness) {
+  clamsim::client::ArrivalStats a(0.05);
+  const double t0 = 1000.0;
+  a.add(frame(0, t0 + 0.050 + 0.001));
+  a.add(frame(1, t0 + 0.100 + 0.001));
+  a.add(frame(2, t0 + 0.150 + 0.004));  // 3 ms late
+  a.add(frame(4, t0 + 0.250 + 0.001));  // seq 3 lost
+  a.add(frame(4, t0 + 0.251 + 0.001));  // duplicate
+  EXPECT_EQ(a.frames(), 5u);
+  EXPECT_EQ(a.lost(), 1u);
+  EXPECT_EQ(a.out_of_order(), 1u);
+  EXPECT_NEAR(a.inter_arrival().min(), 0.001, 1e-9);
+  EXPECT_NEAR(a.inter_arrival().max(), 0.097, 1e-9);
+  const auto late = a.lateness_s();
+  ASSERT_EQ(late.size(), 5u);
+  EXPECT_NEAR(late[0], 0.0, 1e-9);  // the best frame defines the schedule's origin
+  EXPECT_NEAR(late[2], 0.003, 1e-9);
+  EXPECT_NEAR(clamsim::client::percentile(late, 100), 0.003, 1e-9);
+}
+
+TEST(ClientArrivalStats, LegacyFramesAlignToThePeriod) {
+  clamsim::client::ArrivalStats a(0.05);
+  for (double t : {5.000, 5.050, 5.102, 5.150}) {
+    clamsim::client::ReceivedFrame f;
+    f.arrival_s = t;
+    a.add(f);
+  }
+  EXPECT_FALSE(a.has_seq());
+  EXPECT_EQ(a.expected_by_schedule(), 4u);
+  EXPECT_NEAR(clamsim::client::percentile(a.lateness_s(), 100), 0.002, 1e-9);
+}
+
+TEST(ClientRunningStats, MergeEqualsOnePass) {
+  clamsim::client::RunningStats all, a, b;
+  for (int i = 0; i < 10; ++i) {
+    const double x = 0.05 + 0.001 * (i % 3) - 0.0005 * (i % 2);
+    all.add(x);
+    (i < 4 ? a : b).add(x);
+  }
+  a.merge(b);
+  EXPECT_EQ(a.count(), all.count());
+  EXPECT_NEAR(a.mean(), all.mean(), 1e-12);
+  EXPECT_NEAR(a.stddev(), all.stddev(), 1e-12);
+  EXPECT_EQ(a.min(), all.min());
+  EXPECT_EQ(a.max(), all.max());
+}
+
+TEST(ClientPercentile, NearestRank) {
+  std::vector<double> v;
+  for (int i = 1; i <= 100; ++i) v.push_back(i);
+  EXPECT_EQ(clamsim::client::percentile(v, 50), 50);
+  EXPECT_EQ(clamsim::client::percentile(v, 99), 99);
+  EXPECT_EQ(clamsim::client::percentile(v, 100), 100);
+  EXPECT_EQ(clamsim::client::percentile({}, 99), 0);
+}
+
+TEST(ClientCorbaloc, BidirNeedsGiop12) {
+  using clamsim::client::with_giop_1_2;
+  EXPECT_EQ(with_giop_1_2("corbaloc::host:10150/CraneClamAdmin"),
+            "corbaloc::1.2@host:10150/CraneClamAdmin");
+  EXPECT_EQ(with_giop_1_2("corbaloc:iiop:a:1,:b:2/K"), "corbaloc:iiop:1.2@a:1,:1.2@b:2/K");
+  EXPECT_EQ(with_giop_1_2("corbaloc::1.0@h:1/K"), "corbaloc::1.0@h:1/K");
+  EXPECT_EQ(with_giop_1_2("IOR:0123"), "IOR:0123");
+}
+
+}  // namespace

@@ -1,0 +1,503 @@
+// clamsim-receiver end to end against the real clamsim-server (both as child processes,
+// as a classroom PC runs them), plus the receiver's pure parts: the joystick mapping, the
+// keyboard keys, the summary's arithmetic.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <linux/joystick.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "model/json_fields.h"
+#include "tools/receiver/joystick_mapping.h"
+#include "tools/receiver/keyboard_source.h"
+#include "tools/receiver/summary.h"
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace receiver = clamsim::receiver;
+using namespace std::chrono_literals;
+
+const std::string kSource = CLAMSIM_SOURCE_DIR;
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::vector<std::vector<std::string>> read_csv(const fs::path& p) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(slurp(p));
+  std::string line;
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::string cell;
+    std::istringstream ls(line);
+    while (std::getline(ls, cell, ',')) cells.push_back(cell);
+    if (!line.empty() && line.back() == ',') cells.emplace_back();
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+std::size_t column(const std::vector<std::string>& header, const std::string& name) {
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    if (header[i] == name) return i;
+  }
+  ADD_FAILURE() << "no column " << name;
+  return 0;
+}
+
+// Polls waitpid until the child exits or the timeout passes (then SIGKILLs it).
+int wait_for(pid_t pid, std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  int status = 0;
+  while (waitpid(pid, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      ADD_FAILURE() << "child " << pid << " did not exit in time; killed";
+      return -1;
+    }
+    std::this_thread::sleep_for(10ms);
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// The real server on loopback and a free port; stopped (and if need be killed) at the end.
+class ServerChild {
+ public:
+  explicit ServerChild(const std::vector<std::string>& env_extra = {}) {
+    int fds[2];
+    if (pipe(fds) != 0) return;
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addclose(&actions, fds[0]);
+    std::vector<std::string> args = {CLAMSIM_SERVER_BINARY,
+                                     "--host",
+                                     "127.0.0.1",
+                                     "--corba-port",
+                                     "0",
+                                     "--models-dir",
+                                     kSource + "/models",
+                                     "--scenarios-dir",
+                                     kSource + "/config/scenarios"};
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    std::vector<std::string> env;
+    for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
+    env.insert(env.end(), env_extra.begin(), env_extra.end());
+    std::vector<char*> envp;
+    for (auto& e : env) envp.push_back(e.data());
+    envp.push_back(nullptr);
+    const int rc = posix_spawn(&pid_, args[0].c_str(), &actions, nullptr, argv.data(), envp.data());
+    posix_spawn_file_actions_destroy(&actions);
+    close(fds[1]);
+    if (rc != 0) {
+      pid_ = -1;
+      close(fds[0]);
+      return;
+    }
+    fd_ = fds[0];
+    // the server flushes "ready corbaloc::..." once it serves
+    std::string out;
+    const auto deadline = std::chrono::steady_clock::now() + 15s;
+    while (reference_.empty() && std::chrono::steady_clock::now() < deadline) {
+      pollfd p{fd_, POLLIN, 0};
+      if (poll(&p, 1, 100) <= 0) continue;
+      char buf[1024];
+      const ssize_t n = read(fd_, buf, sizeof buf);
+      if (n <= 0) break;
+      out.append(buf, static_cast<std::size_t>(n));
+      std::smatch m;
+      if (std::regex_search(out, m, std::regex("ready (corbaloc:[^\\s]+)"))) reference_ = m[1];
+    }
+    // keep draining so the server never blocks on a full pipe
+    drainer_ = std::thread([fd = fd_] {
+      char buf[1024];
+      while (read(fd, buf, sizeof buf) > 0) {
+      }
+    });
+  }
+
+  ~ServerChild() {
+    if (pid_ > 0) {
+      kill(pid_, SIGTERM);
+      if (wait_for(pid_, 10s) < 0) ADD_FAILURE() << "server did not stop on SIGTERM";
+    }
+    if (drainer_.joinable()) drainer_.join();
+    if (fd_ >= 0) close(fd_);
+  }
+
+  const std::string& reference() const { return reference_; }
+
+  // A crash, not a shutdown: no goodbye to anyone.
+  void kill_now() {
+    if (pid_ <= 0) return;
+    kill(pid_, SIGKILL);
+    wait_for(pid_, 5s);
+    pid_ = -1;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int fd_ = -1;
+  std::string reference_;
+  std::thread drainer_;
+};
+
+struct Result {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+class ReceiverCli : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { server_ = new ServerChild(); }
+  static void TearDownTestSuite() {
+    delete server_;
+    server_ = nullptr;
+  }
+
+  void SetUp() override {
+    ASSERT_FALSE(server_->reference().empty()) << "clamsim-server did not become ready";
+    std::string tmpl = (fs::temp_directory_path() / "clamsim-receiver-test-XXXXXX").string();
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  // Starts the receiver with output captured in files.
+  pid_t start(const std::vector<std::string>& args) const {
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, path("stdout.txt").c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, path("stderr.txt").c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    std::vector<std::string> all = {CLAMSIM_RECEIVER_BINARY};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : all) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    pid_t pid = -1;
+    const int rc =
+        posix_spawn(&pid, CLAMSIM_RECEIVER_BINARY, &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    EXPECT_EQ(rc, 0);
+    return pid;
+  }
+
+  Result finish(pid_t pid, std::chrono::milliseconds timeout = 20s) const {
+    Result r;
+    r.exit_code = wait_for(pid, timeout);
+    r.out = slurp(path("stdout.txt"));
+    r.err = slurp(path("stderr.txt"));
+    return r;
+  }
+
+  Result run(const std::vector<std::string>& args) const { return finish(start(args)); }
+
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  void write(const std::string& name, const std::string& text) const {
+    std::ofstream(dir_ / name) << text;
+  }
+
+  static ServerChild* server_;
+  fs::path dir_;
+};
+
+ServerChild* ReceiverCli::server_ = nullptr;
+
+// How far the swing turned from the first to the last CSV row [deg]; the display angle
+// wraps at 0/360, so the change is taken the short way round.
+double swing_change(const fs::path& csv) {
+  const auto rows = read_csv(csv);
+  if (rows.size() < 3) return 0.0;
+  const std::size_t c = column(rows[0], "swing_deg");
+  const double d = std::stod(rows.back()[c]) - std::stod(rows[1][c]);
+  return std::remainder(d, 360.0);
+}
+
+TEST_F(ReceiverCli, ScriptDrivesTheSwingInTheCommandedDirection) {
+  for (const double volts : {+5.0, -5.0}) {
+    SCOPED_TRACE(volts);
+    write("swing.ctl",
+          "duration 2\nstep 0 0 0 0 0 0\nstep 0.2 " + std::to_string(volts) + " 0 0 0 0\n");
+    const std::string csv = path("run.csv");
+    const Result r =
+        run({"--server", server_->reference(), "--controls", path("swing.ctl"), "--csv", csv});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    // the Table 5.2 summary: both directions, counts, lost frames
+    EXPECT_NE(r.out.find("SP->SR getFrame"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("SR->SP GetControlInput"), std::string::npos) << r.out;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(r.out, m, std::regex("GetControlInput +(\\d+) +(\\d+)")))
+        << r.out;
+    EXPECT_GE(std::stoi(m[1]), 30);                   // 20 Hz for 2 s, loosely
+    EXPECT_LE(std::stoi(m[1]) - std::stoi(m[2]), 2);  // (almost) all arrived
+    ASSERT_TRUE(std::regex_search(r.out, m, std::regex("lost frames: (\\d+)"))) << r.out;
+    EXPECT_LE(std::stoi(m[1]), 2);
+
+    const auto rows = read_csv(csv);
+    ASSERT_GE(rows.size(), 1u + 30u);  // ~40 frames in 2 s
+    for (std::size_t i = 1; i < rows.size(); ++i) ASSERT_EQ(rows[i].size(), rows[0].size());
+    if (volts > 0) {
+      EXPECT_GT(swing_change(csv), 0.5) << "positive volts swing counter-clockwise";
+    } else {
+      EXPECT_LT(swing_change(csv), -0.5) << "negative volts swing clockwise";
+    }
+  }
+}
+
+TEST_F(ReceiverCli, LegacyReceivesDisplayDataOnly) {
+  const std::string csv = path("legacy.csv");
+  const Result r =
+      run({"--server", server_->reference(), "--legacy", "--duration", "1.5", "--csv", csv});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("getDisplayData"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("expected at 20 Hz"), std::string::npos) << r.out;
+  const auto rows = read_csv(csv);
+  ASSERT_GE(rows.size(), 1u + 20u);
+  const std::size_t seq = column(rows[0], "seq");
+  const std::size_t boom = column(rows[0], "boom_deg");
+  EXPECT_EQ(rows[1][seq], "") << "the 2001 interface carries no sequence number";
+  EXPECT_NE(rows[1][boom], "");
+}
+
+TEST_F(ReceiverCli, RecordedJoystickEventsDriveTheSwing) {
+  // a recorded /dev/input/js stream: axis 0 (stick x) hard left; the default mapping
+  // inverts x, so left is +5 V, counter-clockwise
+  std::ofstream dev(path("js.events"), std::ios::binary);
+  js_event e{};
+  e.type = JS_EVENT_AXIS;
+  e.number = 0;
+  e.value = -32767;
+  dev.write(reinterpret_cast<const char*>(&e), sizeof e);
+  dev.close();
+  const std::string csv = path("js.csv");
+  const Result r = run({"--server", server_->reference(), "--joystick", path("js.events"),
+                        "--duration", "1.5", "--csv", csv});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rows = read_csv(csv);
+  ASSERT_GE(rows.size(), 1u + 20u);
+  EXPECT_EQ(std::stod(rows.back()[column(rows[0], "swing_V")]), 5.0);
+  EXPECT_GT(swing_change(csv), 0.2);
+}
+
+TEST_F(ReceiverCli, SigintUnsubscribesAndExitsZero) {
+  const pid_t pid = start({"--server", server_->reference()});
+  std::this_thread::sleep_for(1500ms);
+  kill(pid, SIGINT);
+  const Result r = finish(pid, 10s);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("lost frames:"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err.find("unsubscribe()"), std::string::npos) << "unsubscribe failed: " << r.err;
+}
+
+TEST_F(ReceiverCli, ServerCrashIsExitOneWithTheReason) {
+  ServerChild doomed;
+  ASSERT_FALSE(doomed.reference().empty());
+  const pid_t pid = start({"--server", doomed.reference()});
+  std::this_thread::sleep_for(1s);
+  doomed.kill_now();
+  const Result r = finish(pid, 15s);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("lost the server"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("server lost"), std::string::npos) << r.out;
+}
+
+TEST_F(ReceiverCli, BadMappingIsRejectedNamingTheField) {
+  write("map.json", R"({"signals": {"swing": {"axis": 0}, "boom": {"axis": 1, "deadzone": 2},
+                       "telescope": {"axis": 2}, "hoist1": {"axis": 3}, "hoist2": null}})");
+  write("js.events", "");
+  const Result r = run({"--server", server_->reference(), "--joystick", path("js.events"),
+                        "--mapping", path("map.json")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("signals.boom.deadzone"), std::string::npos) << r.err;
+}
+
+TEST_F(ReceiverCli, UnreachableServerFailsWithExitOne) {
+  const Result r = run({"--server", "corbaloc::127.0.0.1:1/CraneClamAdmin", "--duration", "1"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("TRANSIENT"), std::string::npos) << r.err;
+}
+
+TEST_F(ReceiverCli, ConflictingInputsAreAUsageError) {
+  const Result r = run({"--server", server_->reference(), "--keyboard", "--controls", "x.ctl"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("alternatives"), std::string::npos) << r.err;
+}
+
+TEST_F(ReceiverCli, KeyboardNeedsATerminal) {
+  const Result r = run({"--server", server_->reference(), "--keyboard"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("terminal"), std::string::npos) << r.err;
+}
+
+// --bidir: the receiver publishes an address nobody listens on, so frames can only come
+// back over its own connection. Needs a server that accepts bidirectional GIOP (ORB
+// options by environment, and a BiDir POA for the admin: docs/receiver.md).
+TEST(ReceiverBidir, FramesComeBackOverTheReceiversOwnConnection) {
+  ServerChild server(
+      {"ORBacceptBiDirectionalGIOP=1", "ORBserverTransportRule=* unix,ssl,tcp,bidir"});
+  ASSERT_FALSE(server.reference().empty());
+  const fs::path out = fs::temp_directory_path() / ("clamsim-bidir-" + std::to_string(getpid()));
+  std::vector<std::string> all = {CLAMSIM_RECEIVER_BINARY,
+                                  "--server",
+                                  server.reference(),
+                                  "--bidir",
+                                  "--duration",
+                                  "1.5",
+                                  "-ORBendPointPublish",
+                                  "giop:tcp:127.0.0.1:1"};
+  std::vector<char*> argv;
+  for (auto& a : all) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  pid_t pid = -1;
+  ASSERT_EQ(posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&actions);
+  EXPECT_EQ(wait_for(pid, 20s), 0);
+  const std::string text = slurp(out);
+  fs::remove(out);
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(text, m, std::regex("getFrame +(\\d+) +(\\d+)"))) << text;
+  if (std::stoi(m[2]) == 0) {
+    GTEST_SKIP() << "the server does not call back over bidirectional connections yet "
+                    "(its admin's POA needs BiDirPolicy BOTH; docs/receiver.md)";
+  }
+  EXPECT_GE(std::stoi(m[2]), 20);
+}
+
+// --- the pure parts ---
+
+TEST(ReceiverJoystickMapping, DefaultFileIsTheBuiltInDefault) {
+  const auto file = receiver::load_mapping(kSource + "/config/joystick-default.json");
+  const auto builtin = receiver::default_mapping();
+  for (std::size_t i = 0; i < 5; ++i) {
+    SCOPED_TRACE(receiver::signal_key(i));
+    ASSERT_TRUE(file[i] && builtin[i]);
+    EXPECT_EQ(file[i]->axis, builtin[i]->axis);
+    EXPECT_EQ(file[i]->invert, builtin[i]->invert);
+    EXPECT_EQ(file[i]->deadzone, builtin[i]->deadzone);
+    EXPECT_EQ(file[i]->volts, builtin[i]->volts);
+  }
+}
+
+TEST(ReceiverJoystickMapping, ThesisLayoutAxesAndScale) {
+  const auto m = receiver::default_mapping();
+  std::int16_t axes[5] = {32767, -32767, 0, 16384, 1000};
+  const auto v = receiver::apply_mapping(m, axes, 5);
+  EXPECT_FLOAT_EQ(v[0], -5.0f);  // stick right: clockwise
+  EXPECT_FLOAT_EQ(v[1], -5.0f);  // stick forward: boom down
+  EXPECT_FLOAT_EQ(v[2], 0.0f);
+  EXPECT_NEAR(v[3], (0.5 - 0.05) / 0.95 * 5.0, 1e-3);  // continuous past the deadzone
+  EXPECT_FLOAT_EQ(v[4], 0.0f);                         // 1000/32767 = 3 %, inside the 5 % deadzone
+}
+
+TEST(ReceiverJoystickMapping, ErrorsNameTheField) {
+  auto message = [](const std::string& json) {
+    try {
+      receiver::parse_mapping_text(json, "m.json");
+    } catch (const clamsim::model::ModelError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string ok_rest = R"("telescope": null, "hoist1": null, "hoist2": null)";
+  EXPECT_NE(
+      message(R"({"signals": {"swing": {"axis": 0}, "boom": {"axis": 1.5}, )" + ok_rest + "}}")
+          .find("m.json: signals.boom.axis"),
+      std::string::npos);
+  EXPECT_NE(
+      message(R"({"signals": {"swing": {"axis": 0, "invert": 1}, "boom": null, )" + ok_rest + "}}")
+          .find("signals.swing.invert"),
+      std::string::npos);
+  EXPECT_NE(
+      message(R"({"signals": {"swing": {"axis": 0, "volts": 12}, "boom": null, )" + ok_rest + "}}")
+          .find("signals.swing.volts"),
+      std::string::npos);
+  EXPECT_NE(message(R"({"signals": {"swing": {"axis": 0, "dedzone": 0.1}, "boom": null, )" +
+                    ok_rest + "}}")
+                .find("signals.swing.dedzone: unknown key"),
+            std::string::npos);
+  EXPECT_NE(
+      message(R"({"signals": {"swing": null, )" + ok_rest + "}}").find("signals.boom: missing"),
+      std::string::npos);
+  EXPECT_NE(message(R"({"signal": {}})").find("signals: missing"), std::string::npos);
+  EXPECT_NE(message("{").find("m.json: invalid JSON"), std::string::npos);
+}
+
+TEST(ReceiverKeyboardKeys, StepLatchClampAndZero) {
+  std::array<float, 5> v{};
+  bool quit = false;
+  for (char k : std::string("aawiiiiiiil")) {
+    receiver::KeyboardSource::apply_key(k, 1.0f, v, quit);
+  }
+  EXPECT_FLOAT_EQ(v[0], 2.0f);
+  EXPECT_FLOAT_EQ(v[1], 1.0f);
+  EXPECT_FLOAT_EQ(v[3], 5.0f);  // clamped at +5 V
+  EXPECT_FLOAT_EQ(v[4], -1.0f);
+  receiver::KeyboardSource::apply_key(' ', 1.0f, v, quit);
+  EXPECT_EQ(v, (std::array<float, 5>{}));
+  EXPECT_FALSE(quit);
+  receiver::KeyboardSource::apply_key('q', 1.0f, v, quit);
+  EXPECT_TRUE(quit);
+}
+
+TEST(ReceiverSummary, LostFramesFromSequenceGapsAndSchedule) {
+  receiver::RunReport r;
+  r.frames = clamsim::client::ArrivalStats(0.05);
+  for (std::uint64_t seq : {0u, 1u, 2u, 5u, 6u}) {
+    clamsim::client::ReceivedFrame f;
+    f.extended = true;
+    f.seq = seq;
+    f.sim_time_s = 0.05 * static_cast<double>(seq + 1);
+    f.arrival_s = 100.0 + f.sim_time_s;
+    r.frames.add(f);
+  }
+  EXPECT_EQ(receiver::lost_frames(r), 2u);
+
+  receiver::RunReport legacy;
+  legacy.legacy = true;
+  legacy.frames = clamsim::client::ArrivalStats(0.05);
+  for (double t : {0.0, 0.05, 0.10, 0.25}) {  // 0.15 and 0.20 missing
+    clamsim::client::ReceivedFrame f;
+    f.arrival_s = t;
+    legacy.frames.add(f);
+  }
+  EXPECT_EQ(receiver::lost_frames(legacy), 2u);
+}
+
+}  // namespace

@@ -1,0 +1,63 @@
+#include "web/client_message.h"
+
+#include <gtest/gtest.h>
+
+namespace clamsim::web {
+namespace {
+
+using T = ClientMessage::Type;
+
+TEST(ClientMessage, ParsesControl) {
+  const auto m = parse_client_message(R"({"type":"control","volts":[1,-2.5,0,5,-5]})");
+  ASSERT_EQ(m.type, T::Control);
+  EXPECT_EQ(m.volts, (std::array<double, 5>{1, -2.5, 0, 5, -5}));
+}
+
+TEST(ClientMessage, ParsesPingAndKeepsItsIdAsSent) {
+  auto m = parse_client_message(R"({"type":"ping","id":"a7","t":12.5})");
+  ASSERT_EQ(m.type, T::Ping);
+  EXPECT_EQ(m.ping_id, "a7");
+  EXPECT_EQ(m.ping_t, 12.5);
+  m = parse_client_message(R"({"type":"ping"})");
+  ASSERT_EQ(m.type, T::Ping);
+  EXPECT_TRUE(m.ping_id.is_null());
+}
+
+TEST(ClientMessage, NamesWhatIsWrong) {
+  struct Case {
+    const char* text;
+    const char* code;
+    const char* message;   // how the message starts
+  };
+  const Case cases[] = {
+      {"", "bad_json", "not JSON"},
+      {"{", "bad_json", "not JSON"},
+      {"42", "bad_json", "not a JSON object (got number)"},
+      {R"({"type": 3})", "bad_message", "\"type\" is a number, expected a string"},
+      {R"({"type": "jump"})", "unknown_type", "unknown message type \"jump\""},
+      {R"({"type": "control"})", "bad_message", "control: missing \"volts\""},
+      {R"({"type": "control", "volts": 5})", "bad_control", "volts is not an array (got number)"},
+      {R"({"type": "control", "volts": [1,2,3,4,5,6]})", "bad_control",
+       "volts has 6 values, expected 5"},
+      {R"({"type": "control", "volts": [0,0,0,true,0]})", "bad_control",
+       "volts[3] (main hoist) is not a number (got boolean)"},
+      {R"({"type": "ping", "t": "now"})", "bad_message", "ping: t is a string, expected a number"},
+  };
+  for (const Case& k : cases) {
+    const auto m = parse_client_message(k.text);
+    EXPECT_EQ(m.type, T::Invalid) << k.text;
+    EXPECT_EQ(m.error_code, k.code) << k.text;
+    EXPECT_EQ(m.error_message.rfind(k.message, 0), 0u)
+        << k.text << " -> " << m.error_message;
+  }
+}
+
+TEST(ClientMessage, AVeryLongTypeIsShortenedInTheMessage) {
+  const std::string t(1000, 'x');
+  const auto m = parse_client_message(R"({"type":")" + t + R"("})");
+  EXPECT_EQ(m.error_code, "unknown_type");
+  EXPECT_LT(m.error_message.size(), 80u);
+}
+
+}  // namespace
+}  // namespace clamsim::web

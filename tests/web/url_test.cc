@@ -1,0 +1,35 @@
+#include "web/url.h"
+
+#include <gtest/gtest.h>
+
+namespace clamsim::web {
+namespace {
+
+TEST(Url, SplitsPathAndQuery) {
+  const Target t = split_target("/ws?model=t250&scenario=demo#top");
+  EXPECT_EQ(t.path, "/ws");
+  EXPECT_EQ(t.query, "model=t250&scenario=demo");
+  EXPECT_EQ(split_target("/a/b").query, "");
+}
+
+TEST(Url, PercentDecodes) {
+  std::string out;
+  EXPECT_TRUE(percent_decode("/a%20b/%2e%2E", &out));
+  EXPECT_EQ(out, "/a b/..");
+  EXPECT_FALSE(percent_decode("/%zz", &out));
+  EXPECT_FALSE(percent_decode("/%2", &out));
+  EXPECT_FALSE(percent_decode("/a%00b", &out)) << "NUL";
+  EXPECT_TRUE(percent_decode("a+b", &out, true));
+  EXPECT_EQ(out, "a b");
+}
+
+TEST(Url, ReadsQueryValues) {
+  EXPECT_EQ(query_value("model=t250&scenario=exp%5F1", "scenario").value(), "exp_1");
+  EXPECT_EQ(query_value("model=t250", "model").value(), "t250");
+  EXPECT_EQ(query_value("flag&model=", "model").value(), "");
+  EXPECT_FALSE(query_value("model=t250", "scenario").has_value());
+  EXPECT_FALSE(query_value("", "model").has_value());
+}
+
+}  // namespace
+}  // namespace clamsim::web

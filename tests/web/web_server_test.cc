@@ -1,0 +1,448 @@
+// The web front end end to end: a real WebServer on 127.0.0.1 (port 0) with a real session
+// registry and catalog, talked to by a real Beast client over loopback. Every loop is
+// bounded in count and time.
+#include "web/web_server.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <thread>
+
+#include "session/clock.h"
+#include "test_client.h"
+
+namespace clamsim::web {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::HttpReply;
+using testing::Seconds;
+using testing::WsClient;
+
+const std::string kSource = CLAMSIM_SOURCE_DIR;
+
+void write_file(const fs::path& p, const std::string& text) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p) << text;
+}
+
+// A web root with an index, a script, a hidden file, a symlink out of the root, and a
+// vendor directory standing in for node_modules/three.
+struct TempSite {
+  fs::path base;
+  TempSite() {
+    base = fs::temp_directory_path() /
+           ("clamsim_web_test_" + std::to_string(::getpid()) + "_" +
+            std::to_string(reinterpret_cast<std::uintptr_t>(this)));
+    fs::remove_all(base);
+    write_file(base / "root/index.html", "<!doctype html><title>clamsim</title>\n");
+    write_file(base / "root/app.js", "export const x = 1;\n");
+    write_file(base / "root/sub/style.css", "body { margin: 0 }\n");
+    write_file(base / "root/.env", "secret\n");
+    write_file(base / "secret.txt", "outside the root\n");
+    fs::create_symlink(base / "secret.txt", base / "root/leak.txt");
+    write_file(base / "three/build/three.module.js", "export const REVISION = '0';\n");
+  }
+  ~TempSite() {
+    std::error_code ec;
+    fs::remove_all(base, ec);
+  }
+};
+
+struct Harness {
+  explicit Harness(std::size_t max_sessions = 16,
+                   std::function<void(WebOptions&)> tweak = nullptr,
+                   std::function<void(session::RegistryOptions&)> registry_tweak = nullptr)
+      : registry(registry_options(max_sessions, registry_tweak), clock),
+        catalog(kSource + "/models", kSource + "/config/scenarios", "t250"),
+        server(options(tweak), registry, catalog) {
+    server.start();
+  }
+
+  static session::RegistryOptions registry_options(
+      std::size_t max_sessions, const std::function<void(session::RegistryOptions&)>& tweak) {
+    session::RegistryOptions o;
+    o.max_sessions = max_sessions;
+    if (tweak) tweak(o);
+    return o;
+  }
+  WebOptions options(const std::function<void(WebOptions&)>& tweak) {
+    WebOptions o;
+    o.port = 0;
+    o.threads = 2;
+    o.web_root = (site.base / "root").string();
+    o.vendor_three_dir = (site.base / "three").string();
+    o.scene_file = kSource + "/config/scene.json";
+    if (tweak) tweak(o);
+    return o;
+  }
+  std::uint16_t port() const { return server.port(); }
+
+  TempSite site;
+  session::SteadyClock clock;
+  session::SessionRegistry registry;
+  session::Catalog catalog;
+  WebServer server;   // declared last: stopped before the registry goes
+};
+
+// Connects and reads the hello.
+nlohmann::json open_session(WsClient& c, std::uint16_t port, int rcvbuf = 0) {
+  EXPECT_TRUE(c.connect(port, "/ws", "", rcvbuf));
+  auto hello = c.read_json(Seconds(3));
+  EXPECT_TRUE(hello.has_value());
+  return hello ? *hello : nlohmann::json{};
+}
+
+TEST(WebServer, HelloComesFirstWithTheMachineGeometryAndTheScene) {
+  Harness h;
+  ASSERT_NE(h.port(), 0);
+  WsClient c;
+  const nlohmann::json hello = open_session(c, h.port());
+  ASSERT_EQ(hello["type"], "hello");
+  EXPECT_EQ(hello["protocol"], 1);
+  EXPECT_EQ(hello["model"], "t250");
+  EXPECT_DOUBLE_EQ(hello["frame_period_s"].get<double>(), 0.05);
+  EXPECT_EQ(hello["display_fields"].size(), 8u);
+  const auto& crane = hello["machine"]["crane"];
+  EXPECT_DOUBLE_EQ(crane["d1_m"].get<double>(), 2.4);
+  EXPECT_DOUBLE_EQ(crane["telescope_max_m"].get<double>(), 24.4);
+  // the base section is a 9.7 m box (models/t250.json), recovered from its inertias
+  EXPECT_NEAR(crane["links"]["boom_base"]["box_m"][2].get<double>(), 9.7, 0.01);
+  EXPECT_EQ(hello["machine"]["cables"].size(), 2u);
+  EXPECT_DOUBLE_EQ(hello["scene"]["water_level_m"].get<double>(), -2.5);
+  EXPECT_EQ(hello["scene"]["intake_walls"].size(), 2u);
+  EXPECT_EQ(h.registry.size(), 1u);
+  const auto first = c.read_type("display");
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ((*first)["display"].size(), 8u);
+}
+
+TEST(WebServer, SendsFramesAtTwentyHertzWithContinuousSequence) {
+  Harness h;
+  WsClient c;
+  open_session(c, h.port());
+  const auto start = std::chrono::steady_clock::now();
+  const auto end = start + std::chrono::milliseconds(1000);
+  int frames = 0;
+  std::int64_t last_seq = -1;
+  int gaps = 0;
+  for (int i = 0; i < 200 && std::chrono::steady_clock::now() < end; ++i) {
+    auto j = c.read_json(Seconds(1));
+    ASSERT_TRUE(j.has_value());
+    if ((*j)["type"] != "display") continue;
+    const auto seq = (*j)["seq"].get<std::int64_t>();
+    if (last_seq >= 0 && seq != last_seq + 1) ++gaps;
+    last_seq = seq;
+    ++frames;
+  }
+  EXPECT_GE(frames, 14) << "about 20 frames in one second";
+  EXPECT_LE(frames, 26);
+  EXPECT_EQ(gaps, 0) << "a reader that keeps up sees every frame";
+}
+
+TEST(WebServer, ControlSwingsTheCrane) {
+  Harness h;
+  WsClient c;
+  open_session(c, h.port());
+  const auto first = c.read_type("display");
+  ASSERT_TRUE(first.has_value());
+  const double swing0 = (*first)["display"][0].get<double>();
+  ASSERT_TRUE(c.write(R"({"type":"control","volts":[5,0,0,0,0]})"));
+  double swing = swing0;
+  for (int i = 0; i < 80 && std::fabs(swing - swing0) < 0.5; ++i) {
+    const auto d = c.read_type("display");
+    ASSERT_TRUE(d.has_value());
+    swing = (*d)["display"][0].get<double>();
+  }
+  EXPECT_GT(swing - swing0, 0.5) << "+5 V swings counter-clockwise (display[0] grows)";
+  const auto totals = h.registry.totals();
+  EXPECT_EQ(totals.controls_received, 1u);
+  EXPECT_EQ(totals.controls_rejected, 0u);
+}
+
+TEST(WebServer, MalformedMessagesGetAnErrorAndTheSessionKeepsSending) {
+  Harness h;
+  WsClient c;
+  open_session(c, h.port());
+  struct Case {
+    const char* text;
+    const char* code;
+    const char* mentions;
+  };
+  const Case cases[] = {
+      {"this is not json", "bad_json", "not JSON"},
+      {"[1, 2, 3]", "bad_json", "array"},
+      {R"({"volts": [0, 0, 0, 0, 0]})", "bad_message", "type"},
+      {R"({"type": "warp"})", "unknown_type", "warp"},
+      {R"({"type": "control"})", "bad_message", "volts"},
+      {R"({"type": "control", "volts": [1, 2, 3, 4]})", "bad_control", "4 values"},
+      {R"({"type": "control", "volts": ["5", 0, 0, 0, 0]})", "bad_control", "volts[0] (swing)"},
+      {R"({"type": "control", "volts": [0, 0, null, 0, 0]})", "bad_control", "volts[2]"},
+      {R"({"type": "control", "volts": [0, 0, 0, 1e999, 0]})", "bad_json", "not JSON"},
+      {R"({"type": "control", "volts": {"a": 1}})", "bad_control", "not an array"},
+      {R"({"type": "ping", "id": [1]})", "bad_message", "id"},
+      {R"({"type": "control", "volts": [9, 0, 0, 0, 0]})", "clamped", "[0] 9 V"},
+  };
+  for (const Case& k : cases) {
+    ASSERT_TRUE(c.write(k.text)) << k.text;
+    const auto e = c.read_type("error");
+    ASSERT_TRUE(e.has_value()) << k.text;
+    EXPECT_EQ((*e)["code"], k.code) << k.text;
+    EXPECT_NE((*e)["message"].get<std::string>().find(k.mentions), std::string::npos)
+        << k.text << " -> " << (*e)["message"];
+  }
+  // still alive: frames keep coming and a ping is answered
+  const auto before = c.read_type("display");
+  ASSERT_TRUE(before.has_value());
+  const auto after = c.read_type("display");
+  ASSERT_TRUE(after.has_value());
+  EXPECT_GT((*after)["seq"].get<int>(), (*before)["seq"].get<int>());
+  ASSERT_TRUE(c.write(R"({"type":"ping","id":7,"t":1234.5})"));
+  const auto pong = c.read_type("pong");
+  ASSERT_TRUE(pong.has_value());
+  EXPECT_EQ((*pong)["id"], 7);
+  EXPECT_DOUBLE_EQ((*pong)["t"].get<double>(), 1234.5);
+  EXPECT_GT((*pong)["sim_t"].get<double>(), 0.0);
+  EXPECT_EQ(h.registry.size(), 1u);
+  EXPECT_GE(h.server.stats().ws_errors_sent, 11u);
+}
+
+TEST(WebServer, OversizedMessageClosesWith1009) {
+  Harness h;
+  WsClient c;
+  open_session(c, h.port());
+  ASSERT_TRUE(c.write(std::string(5000, ' ')));
+  EXPECT_EQ(c.read_until_closed(), 1009);
+  // the server counts once its side of the close is done
+  for (int i = 0; i < 100 && (h.server.stats().ws_closed_too_big == 0 || h.registry.size() > 0);
+       ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_EQ(h.server.stats().ws_closed_too_big, 1u);
+  EXPECT_EQ(h.registry.size(), 0u);
+}
+
+TEST(WebServer, FloodingClosesWith1008) {
+  Harness h;
+  WsClient c;
+  open_session(c, h.port());
+  int sent = 0;
+  for (int i = 0; i < 300; ++i) {
+    if (!c.write(R"({"type":"control","volts":[0,0,0,0,0]})")) break;
+    ++sent;
+  }
+  EXPECT_GT(sent, 200);
+  EXPECT_EQ(c.read_until_closed(), 1008);
+  EXPECT_NE(c.close_reason().find("flooding"), std::string::npos) << c.close_reason();
+  EXPECT_EQ(h.server.stats().ws_closed_flood, 1u);
+}
+
+TEST(WebServer, BinaryMessageClosesWith1003) {
+  Harness h;
+  WsClient c;
+  open_session(c, h.port());
+  ASSERT_TRUE(c.write("\x01\x02", /*binary=*/true));
+  EXPECT_EQ(c.read_until_closed(), 1003);
+}
+
+TEST(WebServer, FullServerClosesWith1013AndTheRegistrysReason) {
+  Harness h(/*max_sessions=*/2);
+  WsClient a, b, c;
+  open_session(a, h.port());
+  open_session(b, h.port());
+  ASSERT_TRUE(c.connect(h.port()));
+  EXPECT_EQ(c.read_until_closed(), 1013);
+  EXPECT_EQ(c.close_reason(), "server full: 2 of 2 sessions in use");
+  EXPECT_EQ(h.registry.size(), 2u);
+  a.close();
+  // the slot comes back once the first connection has gone
+  for (int i = 0; i < 100 && h.registry.size() > 1; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  WsClient d;
+  EXPECT_EQ(open_session(d, h.port())["type"], "hello");
+}
+
+TEST(WebServer, ForeignOriginIsRefusedLocalhostAllowed) {
+  Harness h;
+  WsClient evil;
+  ASSERT_TRUE(evil.connect(h.port(), "/ws", "http://evil.example"));
+  EXPECT_EQ(evil.read_until_closed(), 1008);
+  WsClient dev;
+  ASSERT_TRUE(dev.connect(h.port(), "/ws", "http://localhost:5173"));
+  const auto hello = dev.read_json();
+  ASSERT_TRUE(hello.has_value());
+  EXPECT_EQ((*hello)["type"], "hello");
+}
+
+TEST(WebServer, UnknownModelIsRefusedByName) {
+  Harness h;
+  WsClient c;
+  ASSERT_TRUE(c.connect(h.port(), "/ws?model=nosuch"));
+  EXPECT_EQ(c.read_until_closed(), 1008);
+  EXPECT_NE(c.close_reason().find("nosuch"), std::string::npos);
+}
+
+// A browser that stops reading for 3 s: the server drops its oldest frames instead of
+// slowing its session; another browser keeps every frame.
+TEST(WebServer, SlowReaderDropsFramesWithoutStallingItsSessionOrOthers) {
+  Harness h(16, [](WebOptions& o) { o.socket_send_buffer_bytes = 4096; });
+  WsClient slow, fast;
+  const nlohmann::json hello = open_session(slow, h.port(), /*rcvbuf=*/4096);
+  const auto slow_session = h.registry.find(hello["session"].get<std::uint64_t>());
+  ASSERT_NE(slow_session, nullptr);
+  open_session(fast, h.port());
+
+  const auto sent_before = slow_session->counters().frames_sent;
+  // `slow` reads nothing while `fast` reads for 3 s
+  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+  int fast_frames = 0, fast_gaps = 0;
+  std::int64_t last = -1;
+  for (int i = 0; i < 400 && std::chrono::steady_clock::now() < end; ++i) {
+    auto j = fast.read_json(Seconds(1));
+    ASSERT_TRUE(j.has_value());
+    if ((*j)["type"] != "display") continue;
+    const auto seq = (*j)["seq"].get<std::int64_t>();
+    if (last >= 0 && seq != last + 1) ++fast_gaps;
+    last = seq;
+    ++fast_frames;
+  }
+  const auto slow_counters = slow_session->counters();
+  EXPECT_GE(slow_counters.frames_sent - sent_before, 40u) << "the session kept its pace";
+  EXPECT_EQ(slow_counters.send_failures, 0u);
+  EXPECT_GT(h.server.stats().ws_frames_dropped, 0u) << "the oldest frames were dropped";
+  EXPECT_GE(fast_frames, 45);
+  EXPECT_EQ(fast_gaps, 0) << "the other browser is unaffected";
+  EXPECT_TRUE(slow_session->running());
+
+  // reading again: a gap in seq, then current frames
+  std::int64_t prev = -1;
+  bool gap = false;
+  std::int64_t newest = -1;
+  for (int i = 0; i < 200; ++i) {
+    auto j = slow.read_json(Seconds(1));
+    ASSERT_TRUE(j.has_value());
+    if ((*j)["type"] != "display") continue;
+    const auto seq = (*j)["seq"].get<std::int64_t>();
+    if (prev >= 0 && seq > prev + 1) gap = true;
+    prev = newest = seq;
+    if (gap && i > 40) break;
+  }
+  EXPECT_TRUE(gap);
+  EXPECT_GE(newest, 60) << "frames kept being produced through the stall";
+  const std::string metrics = h.server.metrics_text();
+  EXPECT_NE(metrics.find("clamsim_ws_dropped_frames_total "), std::string::npos);
+}
+
+// A browser that never reads again: once a write has been stuck longer than write_stall_s
+// its frames count as failed, the registry reaps the session, and the connection is dropped.
+TEST(WebServer, ABrowserThatNeverReadsIsReapedAndDropped) {
+  Harness h(
+      16,
+      [](WebOptions& o) {
+        o.socket_send_buffer_bytes = 4096;
+        o.write_stall_s = 0.3;
+      },
+      [](session::RegistryOptions& r) {
+        r.send_grace_s = 0.3;
+        r.reap_interval_s = 0.05;
+      });
+  WsClient dead;
+  open_session(dead, h.port(), /*rcvbuf=*/4096);
+  ASSERT_EQ(h.registry.size(), 1u);
+  // the reaper counts once the session has stopped
+  for (int i = 0; i < 800 && h.registry.sessions_reaped() == 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_EQ(h.registry.sessions_reaped(), 1u) << "reaped within 8 s";
+  EXPECT_EQ(h.registry.size(), 0u);
+  for (int i = 0; i < 100 && h.server.stats().ws_open > 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_EQ(h.server.stats().ws_closed_stalled, 1u);
+  EXPECT_EQ(h.server.stats().ws_open, 0u);
+}
+
+TEST(WebServer, ServesStaticFilesWithTypesAndNeverOutsideTheRoot) {
+  Harness h;
+  const auto port = h.port();
+  HttpReply r = testing::http_request(port, "/");
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.content_type, "text/html; charset=utf-8");
+  EXPECT_NE(r.body.find("<title>clamsim</title>"), std::string::npos);
+  r = testing::http_request(port, "/app.js?v=3");
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.content_type, "text/javascript; charset=utf-8");
+  r = testing::http_request(port, "/sub/style.css");
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.content_type, "text/css; charset=utf-8");
+  r = testing::http_request(port, "/vendor/three/build/three.module.js");
+  EXPECT_EQ(r.status, 200);
+  EXPECT_NE(r.body.find("REVISION"), std::string::npos);
+  r = testing::http_request(port, "/app.js", testing::http::verb::head);
+  EXPECT_EQ(r.status, 200);
+  EXPECT_TRUE(r.body.empty());
+
+  EXPECT_EQ(testing::http_request(port, "/missing.html").status, 404);
+  EXPECT_EQ(testing::http_request(port, "/.env").status, 404);
+  EXPECT_EQ(testing::http_request(port, "/leak.txt").status, 404) << "symlink out of the root";
+  for (const char* t : {"/../secret.txt", "/%2e%2e/secret.txt", "/sub/..%2F..%2Fsecret.txt",
+                        "/vendor/three/../../secret.txt", "/%2E%2E%5Csecret.txt", "/%zz"}) {
+    const HttpReply bad = testing::http_request(port, t);
+    EXPECT_TRUE(bad.status == 400 || bad.status == 404) << t << " -> " << bad.status;
+    EXPECT_EQ(bad.body.find("outside the root"), std::string::npos) << t;
+  }
+  EXPECT_EQ(testing::http_request(port, "/", testing::http::verb::post).status, 405);
+  EXPECT_EQ(testing::http_request(port, "/ws").status, 400) << "/ws without an upgrade";
+}
+
+TEST(WebServer, HealthzAndMetrics) {
+  Harness h(7);
+  WsClient c;
+  open_session(c, h.port());
+  HttpReply r = testing::http_request(h.port(), "/healthz");
+  ASSERT_EQ(r.status, 200);
+  EXPECT_EQ(r.content_type, "application/json");
+  const auto j = nlohmann::json::parse(r.body);
+  EXPECT_EQ(j["status"], "ok");
+  EXPECT_EQ(j["sessions"], 1);
+  EXPECT_EQ(j["capacity"], 7);
+  r = testing::http_request(h.port(), "/metrics");
+  ASSERT_EQ(r.status, 200);
+  EXPECT_EQ(r.content_type.rfind("text/plain", 0), 0u);
+  for (const char* name : {"clamsim_sessions 1\n", "clamsim_session_capacity 7\n",
+                           "clamsim_frames_sent_total ", "clamsim_send_failures_total ",
+                           "clamsim_controls_received_total ", "clamsim_controls_rejected_total ",
+                           "clamsim_ws_dropped_frames_total ", "clamsim_ws_connections 1\n"})
+    EXPECT_NE(r.body.find(name), std::string::npos) << name;
+}
+
+TEST(WebServer, StopClosesConnectionsWith1001AndEndsTheirSessions) {
+  Harness h;
+  WsClient c;
+  open_session(c, h.port());
+  ASSERT_EQ(h.registry.size(), 1u);
+  std::thread stopper([&] { h.server.stop(); });
+  EXPECT_EQ(c.read_until_closed(), 1001);
+  stopper.join();
+  EXPECT_EQ(h.registry.size(), 0u);
+  EXPECT_EQ(testing::http_request(h.port(), "/healthz", testing::http::verb::get, Seconds(1)).status,
+            0)
+      << "nothing listens after stop()";
+  h.server.stop();  // idempotent
+}
+
+TEST(WebServer, ClosingTheBrowserEndsItsSession) {
+  Harness h;
+  {
+    WsClient c;
+    open_session(c, h.port());
+    EXPECT_EQ(h.registry.size(), 1u);
+    c.close();
+  }
+  for (int i = 0; i < 200 && h.registry.size() > 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_EQ(h.registry.size(), 0u);
+}
+
+}  // namespace
+}  // namespace clamsim::web

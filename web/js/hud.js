@@ -1,0 +1,122 @@
+// Heads-up display: Table 4.1's eight values with units, tensions, the clam's states,
+// connection, frame rates, latency and what the controls send. Builds its rows once and
+// then only changes text.
+
+import { SIGNALS } from './protocol.js';
+
+const TABLE_4_1 = [
+  ['swing', 'Swing angle', 'deg', 1],
+  ['boom', 'Boom angle', 'deg', 1],
+  ['telescope', 'Telescope length', 'm', 2],
+  ['clam_tip', 'Clam to arm tip', 'm', 2],
+  ['opening', 'Clam opening', 'deg', 1],
+  ['cable1', 'Cable 1 length', 'm', 2],
+  ['cable2', 'Cable 2 length', 'm', 2],
+  ['load', 'Load', 'kg', 0],
+];
+
+const SIGNAL_LABELS = { swing: 'Swing', boom: 'Boom', telescope: 'Telescope', cable1: 'Cable 1', cable2: 'Cable 2' };
+
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'class') e.className = v;
+    else e.setAttribute(k, v);
+  }
+  e.append(...children);
+  return e;
+}
+
+function fmt(v, digits) {
+  return typeof v === 'number' && Number.isFinite(v) ? v.toFixed(digits) : '–';
+}
+
+export function createHud(container, banner) {
+  const cells = {};
+  const row = (id, label, unit) => {
+    const value = el('td', { class: 'num', id: `hud-${id}` }, '–');
+    cells[id] = value;
+    return el('tr', {}, el('th', {}, label), value, el('td', { class: 'unit' }, unit));
+  };
+
+  const display = el('table', { class: 'hud-table' },
+    el('caption', {}, 'Display data (Table 4.1)'),
+    ...TABLE_4_1.map(([id, label, unit]) => row(id, label, unit)));
+  const machine = el('table', { class: 'hud-table' },
+    el('caption', {}, 'Cables and clam'),
+    row('tension1', 'Cable 1 tension', 'kN'), row('tension2', 'Cable 2 tension', 'kN'),
+    row('slack1', 'Cable 1 slack', 'm'), row('slack2', 'Cable 2 slack', 'm'),
+    row('working', 'Working state', ''), row('geo', 'Geo status', ''),
+    row('loadstate', 'Load status', ''), row('time', 'Simulation time', 's'));
+  const link = el('table', { class: 'hud-table' },
+    el('caption', {}, 'Link'),
+    row('connection', 'Server', ''), row('session', 'Session', ''),
+    row('frames', 'Frames', ''), row('dropped', 'Dropped', ''),
+    row('rate', 'Server frames', 'Hz'), row('fps', 'Render rate', 'fps'),
+    row('latency', 'Round trip', 'ms'), row('note', 'Last message', ''));
+
+  const bars = {};
+  const controls = el('table', { class: 'hud-table hud-controls' },
+    el('caption', {}, 'Controls sent (V)'),
+    ...SIGNALS.map((s) => {
+      const fill = el('div', { class: 'bar-fill' });
+      const value = el('td', { class: 'num', id: `hud-volts-${s}` }, '0.0');
+      bars[s] = { fill, value };
+      return el('tr', {}, el('th', {}, SIGNAL_LABELS[s]), el('td', { class: 'bar-cell' }, el('div', { class: 'bar' }, fill)), value);
+    }));
+  cells.source = el('div', { class: 'hud-source', id: 'hud-source' }, '–');
+
+  container.replaceChildren(display, machine, controls, cells.source, link);
+
+  const set = (id, text) => {
+    const c = cells[id];
+    if (c && c.textContent !== text) c.textContent = text;
+  };
+
+  return {
+    frame(f, slack) {
+      const d = f.display;
+      TABLE_4_1.forEach(([id, , , digits], i) => set(id, fmt(d[i], digits)));
+      set('tension1', fmt(f.tension_N?.[0] / 1000, 2));
+      set('tension2', fmt(f.tension_N?.[1] / 1000, 2));
+      set('slack1', fmt(slack?.[0], 2));
+      set('slack2', fmt(slack?.[1], 2));
+      set('working', f.working ?? '–');
+      set('geo', f.geo ?? '–');
+      set('loadstate', f.load ?? '–');
+      set('time', fmt(f.t, 2));
+    },
+    link({ frames, dropped, rateHz, fps, latencyMs, session }) {
+      set('frames', String(frames));
+      set('dropped', String(dropped));
+      set('rate', fmt(rateHz, 1));
+      set('fps', fmt(fps, 0));
+      set('latency', fmt(latencyMs, 1));
+      set('session', session ?? '–');
+    },
+    note(text) {
+      set('note', text);
+    },
+    connection(text, level) {
+      set('connection', text);
+      cells.connection.dataset.level = level;
+      document.body.dataset.connection = level;
+    },
+    banner(text) {
+      banner.textContent = text;
+      banner.hidden = !text;
+    },
+    controls(volts, source, level) {
+      SIGNALS.forEach((s, i) => {
+        const v = volts[i];
+        const pct = Math.min(100, (Math.abs(v) / 5) * 50);
+        bars[s].fill.style.width = `${pct}%`;
+        bars[s].fill.style.left = v >= 0 ? '50%' : `${50 - pct}%`;
+        const t = v.toFixed(1);
+        if (bars[s].value.textContent !== t) bars[s].value.textContent = t;
+      });
+      if (cells.source.textContent !== source) cells.source.textContent = source;
+      cells.source.dataset.level = level;
+    },
+  };
+}

@@ -1,0 +1,75 @@
+// Reads the operator: gamepads through their mappings (mapping.js) plus the keyboard as a
+// fallback. poll() gives the five volts of this instant; the sender decides when to send.
+// No DOM at import time: the target, storage and gamepad source are handed in.
+
+import { resolveMappings, computeVolts, actionPressed, makeEdgeDetector, boundSignals } from './mapping.js';
+import { VOLT_LIMIT } from './protocol.js';
+
+// key -> [signal index, direction]; positive: swing counter-clockwise, boom up, extend, reel in
+export const KEY_BINDINGS = Object.freeze({
+  ArrowLeft: [0, 1], ArrowRight: [0, -1],
+  ArrowUp: [1, 1], ArrowDown: [1, -1],
+  KeyW: [2, 1], KeyS: [2, -1],
+  KeyQ: [3, 1], KeyA: [3, -1],
+  KeyE: [4, 1], KeyD: [4, -1],
+});
+
+// Held keys at full scale, or half with Shift.
+export function keysToVolts(codes, half = false) {
+  const v = [0, 0, 0, 0, 0];
+  for (const code of codes) {
+    const b = KEY_BINDINGS[code];
+    if (b) v[b[0]] += b[1] * VOLT_LIMIT * (half ? 0.5 : 1);
+  }
+  return v.map((x) => Math.max(-VOLT_LIMIT, Math.min(VOLT_LIMIT, x)));
+}
+
+function typing(ev) {
+  const t = ev.target;
+  return t && (t.isContentEditable || ['INPUT', 'SELECT', 'TEXTAREA'].includes(t.tagName));
+}
+
+export function createInput({ target, storage, getGamepads }) {
+  const held = new Set();
+  let shift = false;
+  const nextViewEdge = makeEdgeDetector();
+
+  target.addEventListener('keydown', (ev) => {
+    shift = ev.shiftKey;
+    if (typing(ev) || !(ev.code in KEY_BINDINGS)) return;
+    held.add(ev.code);
+    ev.preventDefault();
+  });
+  target.addEventListener('keyup', (ev) => {
+    shift = ev.shiftKey;
+    held.delete(ev.code);
+  });
+
+  function pads() {
+    try {
+      return Array.from(getGamepads() ?? []);
+    } catch {
+      return [];  // blocked by a permissions policy
+    }
+  }
+
+  return {
+    // keys held when the window lost focus would otherwise stay down
+    clearKeys() { held.clear(); },
+    pads,
+    resolved() { return resolveMappings(storage, pads()); },
+    poll() {
+      const resolved = resolveMappings(storage, pads());
+      const joy = computeVolts(resolved);
+      const keys = keysToVolts(held, shift);
+      const volts = joy.map((v, i) => Math.max(-VOLT_LIMIT, Math.min(VOLT_LIMIT, v + keys[i])));
+      return {
+        volts,
+        devices: resolved.map((d) => d.key),
+        bound: boundSignals(resolved),
+        keyboard: held.size > 0,
+        nextView: nextViewEdge(actionPressed(resolved, 'nextView')),
+      };
+    },
+  };
+}

@@ -1,0 +1,284 @@
+// clamsim browser client: connect, build the scene from the hello, draw display frames,
+// send the operator's five volts at 20 Hz. Straight-line setup; messages go through one
+// dispatch table; the canvas is redrawn only when something changed.
+
+import * as THREE from 'three';
+import { parseServerMessage, controlMessage, pingMessage, ZERO_VOLTS } from './protocol.js';
+import { Connection } from './connection.js';
+import { buildWorld } from './scene.js';
+import { createViews, VIEWS } from './views.js';
+import { createHud } from './hud.js';
+import { createInput } from './input.js';
+import { createMappingScreen } from './mapping-ui.js';
+
+const CONTROL_PERIOD_MS = 50;   // 20 Hz, as the thesis's multimedia timer (3.3)
+const PING_PERIOD_MS = 1000;
+
+const params = new URLSearchParams(location.search);
+const wsUrl = params.get('ws') ?? `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+let continuous = params.get('render') === 'continuous';  // redraw every frame (benchmarks)
+
+const stage = document.getElementById('stage');
+const canvas = document.getElementById('view');
+// A software rasteriser (SwiftShader, llvmpipe) spends most of its time on multisampling
+// and extra pixels: draw plainer there.
+function softwareGL() {
+  try {
+    const gl = document.createElement('canvas').getContext('webgl2');
+    const ext = gl?.getExtension('WEBGL_debug_renderer_info');
+    const name = gl ? String(gl.getParameter(ext ? ext.UNMASKED_RENDERER_WEBGL : gl.RENDERER)) : '';
+    gl?.getExtension('WEBGL_lose_context')?.loseContext();
+    return /swiftshader|llvmpipe|softpipe|software/i.test(name);
+  } catch {
+    return false;
+  }
+}
+const software = softwareGL();
+const renderer = new THREE.WebGLRenderer({ canvas, antialias: !software && params.get('aa') !== '0',
+  preserveDrawingBuffer: params.has('screenshots') });
+renderer.setPixelRatio(software ? 1 : Math.min(window.devicePixelRatio, 2));
+
+const hud = createHud(document.getElementById('hud'), document.getElementById('banner'));
+const input = createInput({ target: document, storage: window.localStorage,
+  getGamepads: () => navigator.getGamepads?.() ?? [] });
+
+let world = null;
+let views = null;
+let worldKey = '';
+let dirty = true;
+let view = VIEWS.includes(params.get('view')) ? params.get('view') : 'full';
+const stats = { frames: 0, dropped: 0, lastSeq: -1, session: null, arrivals: [], renders: [],
+  latencyMs: NaN, pingId: 0, renderMs: 0, connections: 0 };
+let lastFrame = null;
+let interlock = { on: true, why: 'connecting' };  // zero until the controls are at neutral
+let lostDevice = null;
+let linkState = { status: 'connecting' };
+
+const mappingScreen = createMappingScreen({ dialog: document.getElementById('mapping'), input,
+  storage: window.localStorage });
+
+function markDirty() { dirty = true; }
+
+function setView(name) {
+  if (!VIEWS.includes(name)) return;
+  view = name;
+  views?.set(name);
+  for (const b of document.querySelectorAll('[data-view]')) b.setAttribute('aria-pressed', String(b.dataset.view === name));
+  document.body.dataset.view = name;
+  markDirty();
+}
+
+function resize() {
+  const w = stage.clientWidth, h = stage.clientHeight;
+  renderer.setSize(w, h, false);
+  views?.resize(w, h);
+  markDirty();
+}
+
+const handlers = {
+  hello(msg) {
+    // a reconnect is a fresh session; rebuild only if the machine or the scene changed
+    const key = JSON.stringify([msg.machine, msg.scene]);
+    if (key !== worldKey) {
+      views?.dispose();
+      world?.dispose();
+      world = buildWorld(msg);
+      views = createViews({ renderer, world, labels: document.getElementById('labels'), onChange: markDirty });
+      worldKey = key;
+      resize();
+      setView(view);
+    }
+    stats.session = `${msg.session} (${msg.model || 'model'}, ${msg.server || 'server'})`;
+    hud.note(`hello: protocol ${msg.protocol}, frame ${Math.round(msg.frame_period_s * 1000)} ms`);
+  },
+  display(f) {
+    if (!world) return;
+    if (stats.lastSeq >= 0 && f.seq > stats.lastSeq + 1) stats.dropped += f.seq - stats.lastSeq - 1;
+    stats.lastSeq = f.seq;
+    stats.frames += 1;
+    stats.arrivals.push(performance.now());
+    if (f.warnings.length) hud.note(`frame ${f.seq}: ignored ${f.warnings.join('; ')}`);
+    world.update(f);
+    hud.frame(f, world.state.slack);
+    lastFrame = f;
+    markDirty();
+  },
+  pong(m) {
+    stats.latencyMs = performance.now() - m.t;
+  },
+  error(m) {
+    hud.note(`server: ${m.code}${m.message ? `: ${m.message}` : ''}`);
+  },
+};
+
+function onMessage(text) {
+  const r = parseServerMessage(text);
+  if (!r.ok) {
+    hud.note(`ignored a message: ${r.error}`);
+    return;
+  }
+  handlers[r.msg.type](r.msg);
+}
+
+function showStats(now = performance.now()) {
+  hud.link({ frames: stats.frames, dropped: stats.dropped, rateHz: rate(stats.arrivals, now),
+    fps: rate(stats.renders, now), latencyMs: stats.latencyMs, session: stats.session });
+}
+
+function onOpen() {
+  Object.assign(stats, { frames: 0, dropped: 0, lastSeq: -1, session: null, arrivals: [], latencyMs: NaN });
+  stats.connections += 1;
+  showStats();
+  interlock = { on: true, why: 'new session' };
+  connection.send(controlMessage(ZERO_VOLTS));
+}
+
+function describeLink() {
+  const s = linkState;
+  const secs = s.retryAt ? Math.max(0, Math.ceil((s.retryAt - Date.now()) / 1000)) : 0;
+  const why = s.reason ? ` (${s.reason})` : '';
+  switch (s.status) {
+    case 'connected': return [`connected`, 'ok', ''];
+    case 'connecting': return [`connecting…`, 'warn', ''];
+    case 'reconnecting': return [`connection lost${why}, reconnecting in ${secs} s`, 'warn',
+      `Connection to the server lost${why}. Reconnecting in ${secs} s…`];
+    case 'full': return [`server full, retry in ${secs} s`, 'error',
+      `The server is full (too many sessions). Retrying in ${secs} s…`];
+    case 'unreachable': return [`unreachable, retry in ${secs} s`, 'error',
+      `Server unreachable at ${s.url}${why}. Retrying in ${secs} s (attempt ${s.attempt}). Controls are not reaching the machine.`];
+    default: return [s.status, 'warn', ''];
+  }
+}
+
+function showLink() {
+  const [text, level, banner] = describeLink();
+  hud.connection(text, level);
+  hud.banner(banner);
+}
+
+const connection = new Connection({
+  url: wsUrl, onMessage, onOpen,
+  onState(s) {
+    linkState = s;
+    if (s.status !== 'connected') stats.session = null;
+    showLink();
+  },
+});
+
+// controls: a steady 20 Hz, drift-corrected; zero while hidden, after a (re)connect until
+// the controls are back at neutral, and when the joystick goes away
+let nextSend = performance.now();
+function sendControls() {
+  const p = input.poll();
+  if (p.nextView) setView(views ? views.next() : view);
+  let volts = p.volts;
+  let source, level = 'ok';
+  const neutral = volts.every((v) => v === 0);
+  if (document.hidden) {
+    volts = ZERO_VOLTS;
+    source = 'Tab hidden: sending zero';
+    level = 'warn';
+    interlock = { on: true, why: 'tab was hidden' };
+  } else if (mappingScreen.isOpen) {
+    volts = ZERO_VOLTS;  // moving a stick to learn it must not move the crane
+    source = 'Joystick mapping open: sending zero';
+    level = 'warn';
+    interlock = { on: true, why: 'mapping screen was open' };
+  } else if (interlock.on && !neutral) {
+    volts = ZERO_VOLTS;
+    source = `Sending zero (${interlock.why}): return the controls to neutral`;
+    level = 'warn';
+  } else {
+    if (neutral) interlock.on = false;
+    const from = [];
+    if (p.devices.length) from.push(`joystick: ${p.devices.join(', ')}${p.bound.length ? '' : ' (nothing mapped)'}`);
+    if (p.keyboard) from.push('keyboard');
+    source = from.length ? from.join(' + ') : 'No joystick: keyboard only';
+    if (lostDevice && !p.devices.length) {
+      source = `Joystick ${lostDevice} disconnected: its signals are zero`;
+      level = 'error';
+    }
+  }
+  if (!connection.isOpen) {
+    source = `Not connected: controls not sent. ${source}`;
+    level = 'error';
+  } else {
+    connection.send(controlMessage(volts));
+  }
+  hud.controls(volts, source, level);
+  const now = performance.now();
+  nextSend += CONTROL_PERIOD_MS;
+  if (nextSend < now - CONTROL_PERIOD_MS) nextSend = now + CONTROL_PERIOD_MS;  // after a stall
+  setTimeout(sendControls, Math.max(0, nextSend - now));
+}
+
+setInterval(() => {
+  if (connection.isOpen) connection.send(pingMessage(++stats.pingId, performance.now()));
+  if (linkState.status !== 'connected') showLink();  // count the retry down
+}, PING_PERIOD_MS);
+
+window.addEventListener('gamepaddisconnected', (ev) => {
+  lostDevice = ev.gamepad.id;
+  interlock = { on: true, why: 'joystick disconnected' };
+  if (connection.isOpen) connection.send(controlMessage(ZERO_VOLTS));
+  if (mappingScreen.isOpen) mappingScreen.open();
+});
+window.addEventListener('gamepadconnected', () => {
+  lostDevice = null;
+  interlock = { on: true, why: 'joystick connected' };
+  if (mappingScreen.isOpen) mappingScreen.open();
+});
+document.addEventListener('visibilitychange', () => {
+  if (document.hidden && connection.isOpen) connection.send(controlMessage(ZERO_VOLTS));
+});
+window.addEventListener('blur', () => input.clearKeys());
+
+document.getElementById('view-buttons').addEventListener('click', (ev) => {
+  const b = ev.target.closest('[data-view]');
+  if (b) setView(b.dataset.view);
+});
+document.getElementById('open-mapping').addEventListener('click', () => mappingScreen.open());
+document.addEventListener('keydown', (ev) => {
+  if (mappingScreen.isOpen || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  const m = /^(?:Digit|Numpad)([1-5])$/.exec(ev.code);
+  if (m) setView(VIEWS[Number(m[1]) - 1]);
+  else if (ev.code === 'KeyM') mappingScreen.open();
+});
+
+new ResizeObserver(resize).observe(stage);
+
+function rate(list, now, windowMs = 2000) {
+  while (list.length && list[0] < now - windowMs) list.shift();
+  return list.length / (windowMs / 1000);
+}
+
+let lastHud = 0;
+renderer.setAnimationLoop((now) => {
+  if (mappingScreen.isOpen) mappingScreen.tick();
+  if (world && (dirty || continuous)) {
+    dirty = false;
+    const t0 = performance.now();
+    views.render();
+    stats.renderMs = 0.9 * stats.renderMs + 0.1 * (performance.now() - t0);
+    stats.renders.push(now);
+  }
+  if (now - lastHud > 250) {
+    lastHud = now;
+    showStats(now);
+  }
+});
+
+// for the console and the end-to-end tests
+window.clamsim = {
+  get view() { return view; },
+  setView,
+  get stats() { return { ...stats, arrivals: undefined, renders: undefined }; },
+  get frame() { return lastFrame; },
+  get link() { return linkState; },
+  software,
+  setContinuous(on) { continuous = Boolean(on); },
+};
+
+setView(view);
+connection.start();
+sendControls();

@@ -1,0 +1,189 @@
+// The joystick mapping screen: any axis or button of any connected device for each signal,
+// invert, deadzone, learn-by-moving, live values; every change is saved per device at once.
+
+import { SIGNALS } from './protocol.js';
+import {
+  assignmentFromResolved, mappingsFromAssignment, saveDeviceMapping, clearDeviceMapping,
+  deviceKeys, snapshotInputs, detectMovedInput, computeVolts, rawInput, DEFAULT_DEADZONE,
+} from './mapping.js';
+
+const ROWS = [
+  ['swing', 'Swing', '+ turns counter-clockwise (left)'],
+  ['boom', 'Boom', '+ raises'],
+  ['telescope', 'Telescope', '+ extends'],
+  ['cable1', 'Cable 1 (main hoist)', '+ reels in'],
+  ['cable2', 'Cable 2 (aux hoist)', '+ reels in'],
+];
+
+function h(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'class') e.className = v;
+    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else if (v === true) e.setAttribute(k, '');
+    else if (v !== false && v !== undefined) e.setAttribute(k, v);
+  }
+  e.append(...children);
+  return e;
+}
+
+const encode = (b) => (b ? JSON.stringify([b.device, b.kind, b.index]) : '');
+
+export function createMappingScreen({ dialog, input, storage, onChange = () => {} }) {
+  let assignment = null;
+  let learning = null;  // {signal, slot, snapshots: Map(key -> inputs)}
+  let liveCells = [];
+  let lastDeviceList = '';
+
+  function currentPads() {
+    const pads = input.pads();
+    const keys = deviceKeys(pads);
+    return pads.map((pad, i) => ({ pad, key: keys[i] })).filter((d) => d.pad);
+  }
+
+  function save() {
+    const devices = currentPads();
+    const per = mappingsFromAssignment(assignment, devices.map((d) => d.key));
+    for (const [key, m] of Object.entries(per)) saveDeviceMapping(storage, key, m);
+    onChange();
+  }
+
+  function sourceSelect(devices, selected, onPick, allowAxes = true) {
+    const sel = h('select', { onchange: () => onPick(sel.value ? JSON.parse(sel.value) : null) });
+    sel.append(h('option', { value: '' }, '— none —'));
+    for (const { pad, key } of devices) {
+      const group = h('optgroup', { label: key });
+      // "<gamepad index>: axis N", matching the device list above
+      if (allowAxes) pad.axes.forEach((_, i) => group.append(h('option', { value: JSON.stringify([key, 'axis', i]) }, `${pad.index}: axis ${i}`)));
+      pad.buttons.forEach((_, i) => group.append(h('option', { value: JSON.stringify([key, 'button', i]) }, `${pad.index}: button ${i}`)));
+      sel.append(group);
+    }
+    const v = encode(selected);
+    // a binding to a device that is not plugged in stays in storage; show it as such
+    if (v && ![...sel.options].some((o) => o.value === v)) {
+      sel.append(h('option', { value: v }, `${selected.device} ${selected.kind} ${selected.index} (not connected)`));
+    }
+    sel.value = v;
+    return sel;
+  }
+
+  function render() {
+    const devices = currentPads();
+    lastDeviceList = devices.map((d) => d.key).join('\n');
+    assignment = assignmentFromResolved(input.resolved());
+    liveCells = [];
+    const body = dialog.querySelector('.mapping-body');
+    const rows = ROWS.map(([signal, label, hint]) => {
+      const slots = [0, 1].map((slot) => {
+        const b = assignment.signals[signal][slot];
+        const pick = (v) => {
+          const list = assignment.signals[signal];
+          if (v) {
+            const b = { device: v[0], kind: v[1], index: v[2], invert: list[slot]?.invert ?? false };
+            if (slot < list.length) list[slot] = b;
+            else list.push(b);
+          } else {
+            list.splice(slot, 1);
+          }
+          save();
+          render();
+        };
+        const inv = h('input', { type: 'checkbox', title: 'invert', checked: Boolean(b?.invert), disabled: !b,
+          onchange: () => { assignment.signals[signal][slot].invert = inv.checked; save(); } });
+        const learn = h('button', { type: 'button', class: 'learn', onclick: () => startLearn(signal, slot, learn) }, 'learn');
+        return h('div', { class: 'slot' }, sourceSelect(devices, b, pick), h('label', {}, inv, ' invert'), learn);
+      });
+      const dz = h('input', { type: 'number', min: '0', max: '0.9', step: '0.01',
+        value: String(assignment.deadzone[signal] ?? DEFAULT_DEADZONE),
+        onchange: () => { assignment.deadzone[signal] = Math.min(0.9, Math.max(0, Number(dz.value) || 0)); save(); } });
+      const live = h('td', { class: 'num live' }, '0.0 V');
+      liveCells.push([signal, live]);
+      return h('tr', {}, h('th', {}, label, h('div', { class: 'hint' }, hint)), h('td', {}, ...slots),
+        h('td', {}, dz), live);
+    });
+    const nv = assignment.actions.nextView;
+    const nextView = h('tr', {}, h('th', {}, 'Next view', h('div', { class: 'hint' }, 'cycles the five views')),
+      h('td', {}, sourceSelect(devices, nv, (v) => {
+        if (v) assignment.actions.nextView = { device: v[0], kind: v[1], index: v[2] };
+        else delete assignment.actions.nextView;
+        save();
+      }, false)), h('td'), h('td'));
+    const table = h('table', { class: 'mapping-table' },
+      h('thead', {}, h('tr', {}, h('th', {}, 'Signal'), h('th', {}, 'Source (two are added)'), h('th', {}, 'Deadzone'), h('th', {}, 'Output'))),
+      h('tbody', {}, ...rows, nextView));
+    const deviceList = devices.length
+      ? devices.map(({ pad, key }) => h('div', { class: 'device' },
+        h('div', { class: 'device-name' }, `${pad.index}: ${key}${pad.mapping ? ` (${pad.mapping} mapping)` : ''}`),
+        h('div', { class: 'axes' }, ...pad.axes.map((_, i) => h('span', { class: 'axis', 'data-key': key, 'data-axis': i },
+          h('span', { class: 'axis-label' }, `a${i}`), h('span', { class: 'axis-bar' }, h('span', { class: 'axis-fill' }))))),
+        h('div', { class: 'buttons' }, ...pad.buttons.map((_, i) => h('span', { class: 'btn', 'data-key': key, 'data-button': i }, String(i))))))
+      : [h('p', { class: 'hint' }, 'No joystick seen yet. Plug one in and press any of its buttons (browsers reveal a gamepad only after an input).')];
+    const reset = h('button', { type: 'button', onclick: () => {
+      for (const { key } of devices) clearDeviceMapping(storage, key);
+      onChange();
+      render();
+    } }, 'Reset to the default layout');
+    body.replaceChildren(h('section', { class: 'devices' }, h('h3', {}, 'Connected devices'), ...deviceList),
+      table, h('p', {}, reset, ' ', h('span', { class: 'hint' }, 'Saved in this browser for each device.')));
+  }
+
+  function startLearn(signal, slot, button) {
+    const snaps = new Map(currentPads().map(({ pad, key }) => [key, snapshotInputs(pad)]));
+    learning = { signal, slot, snaps, button };
+    button.textContent = 'move it…';
+    button.classList.add('active');
+  }
+
+  // Called every animation frame while the screen is open.
+  function tick() {
+    if (!dialog.open) return;
+    const devices = currentPads();
+    if (devices.map((d) => d.key).join('\n') !== lastDeviceList) {
+      learning = null;
+      render();
+      return;
+    }
+    for (const { pad, key } of devices) {
+      dialog.querySelectorAll(`.axis[data-key="${CSS.escape(key)}"]`).forEach((e) => {
+        const v = rawInput(pad, 'axis', Number(e.dataset.axis));
+        const fill = e.querySelector('.axis-fill');
+        fill.style.left = `${50 + Math.min(0, v) * 50}%`;
+        fill.style.width = `${Math.abs(v) * 50}%`;
+        e.title = v.toFixed(3);
+      });
+      dialog.querySelectorAll(`.btn[data-key="${CSS.escape(key)}"]`).forEach((e) => {
+        e.classList.toggle('pressed', rawInput(pad, 'button', Number(e.dataset.button)) > 0.5);
+      });
+      if (learning) {
+        const moved = detectMovedInput(learning.snaps.get(key) ?? { axes: [], buttons: [] }, pad);
+        if (moved) {
+          const list = assignment.signals[learning.signal];
+          const b = { device: key, kind: moved.kind, index: moved.index, invert: moved.invert };
+          if (learning.slot < list.length) list[learning.slot] = b;
+          else list.push(b);
+          learning = null;
+          save();
+          render();
+          return;
+        }
+      }
+    }
+    const volts = computeVolts(input.resolved());
+    for (const [s, cell] of liveCells) {
+      const t = `${volts[SIGNALS.indexOf(s)].toFixed(2)} V`;
+      if (cell.textContent !== t) cell.textContent = t;
+    }
+  }
+
+  dialog.addEventListener('close', () => { learning = null; });
+
+  return {
+    open() {
+      render();
+      if (!dialog.open) dialog.showModal();
+    },
+    close() { dialog.close(); },
+    tick,
+    get isOpen() { return dialog.open; },
+  };
+}

@@ -1,0 +1,287 @@
+// WebSocket protocol v1 (docs/websocket-protocol.md): check what the server sends, build
+// what the client sends. No DOM, no three.js: the node tests import this file as is.
+
+export const PROTOCOL_VERSION = 1;
+export const VOLT_LIMIT = 5;
+
+// Table 4.1, in its order; units in the names.
+export const DISPLAY_FIELDS = ['swing_deg', 'boom_deg', 'telescope_m', 'clam_to_tip_m',
+  'opening_deg', 'cable1_m', 'cable2_m', 'load_kg'];
+
+// ControlSignal order (thesis 4.3.1).
+export const SIGNALS = ['swing', 'boom', 'telescope', 'cable1', 'cable2'];
+
+class ProtocolError extends Error {}
+
+function fail(path, what) {
+  throw new ProtocolError(`${path}: ${what}`);
+}
+
+function isObject(v) {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function num(obj, key, path) {
+  const v = obj[key];
+  if (typeof v !== 'number' || !Number.isFinite(v)) {
+    fail(`${path}.${key}`, v === undefined ? 'missing' : `expected a finite number, got ${JSON.stringify(v)}`);
+  }
+  return v;
+}
+
+function optNum(obj, key, path) {
+  return obj[key] === undefined ? undefined : num(obj, key, path);
+}
+
+function vec(obj, key, path, n = 3) {
+  const v = obj[key];
+  if (!Array.isArray(v) || v.length !== n || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+    fail(`${path}.${key}`, v === undefined ? 'missing' : `expected ${n} finite numbers`);
+  }
+  return v.slice();
+}
+
+function optVec(obj, key, path, n = 3) {
+  return obj[key] === undefined ? undefined : vec(obj, key, path, n);
+}
+
+function obj(parent, key, path) {
+  const v = parent[key];
+  if (!isObject(v)) fail(`${path}.${key}`, v === undefined ? 'missing' : 'expected an object');
+  return v;
+}
+
+function optString(o, key, path) {
+  const v = o[key];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string') fail(`${path}.${key}`, 'expected a string');
+  return v;
+}
+
+// {"center_m": [x,y,z], "size_m": [x,y,z], "yaw_deg": a}; extra keys (bar spacing...) kept.
+function box(o, path) {
+  if (!isObject(o)) fail(path, 'expected a box object');
+  const b = { ...o, center_m: vec(o, 'center_m', path), size_m: vec(o, 'size_m', path),
+    yaw_deg: optNum(o, 'yaw_deg', path) ?? 0 };
+  if (b.size_m.some((s) => s <= 0)) fail(`${path}.size_m`, 'sizes must be > 0');
+  return b;
+}
+
+function optBox(parent, key, path) {
+  return parent[key] === undefined || parent[key] === null ? null : box(parent[key], `${path}.${key}`);
+}
+
+function boxList(parent, key, path) {
+  const v = parent[key];
+  if (v === undefined || v === null) return [];
+  if (Array.isArray(v)) return v.map((b, i) => box(b, `${path}.${key}[${i}]`));
+  return [box(v, `${path}.${key}`)];
+}
+
+function link(links, name, path) {
+  const l = obj(links, name, path);
+  const p = `${path}.${name}`;
+  const out = { mass_kg: num(l, 'mass_kg', p), com_m: vec(l, 'com_m', p), box_m: vec(l, 'box_m', p) };
+  if (out.box_m.some((s) => !(s > 0))) fail(`${p}.box_m`, 'sizes must be > 0');
+  return out;
+}
+
+function cable(c, path) {
+  if (!isObject(c)) fail(path, 'expected an object');
+  return { min_length_m: num(c, 'min_length_m', path), max_length_m: num(c, 'max_length_m', path),
+    drum_radius_m: num(c, 'drum_radius_m', path) };
+}
+
+// `cables` may come as [c1, c2] or {cable1, cable2} (or main_hoist/aux_hoist); normalised to [c1, c2].
+function cables(m, path) {
+  const v = m.cables;
+  const p = `${path}.cables`;
+  if (Array.isArray(v)) {
+    if (v.length !== 2) fail(p, 'expected two cables');
+    return v.map((c, i) => cable(c, `${p}[${i}]`));
+  }
+  if (!isObject(v)) fail(p, v === undefined ? 'missing' : 'expected two cables');
+  const names = [['cable1', 'cable2'], ['main_hoist', 'aux_hoist'], ['1', '2']]
+    .find(([a, b]) => isObject(v[a]) && isObject(v[b]));
+  if (!names) fail(p, 'expected cable1 and cable2');
+  return names.map((n) => cable(v[n], `${p}.${n}`));
+}
+
+function machine(h) {
+  const m = obj(h, 'machine', 'hello');
+  const p = 'hello.machine';
+  const cr = obj(m, 'crane', p);
+  const cp = `${p}.crane`;
+  const links = obj(cr, 'links', cp);
+  const crane = {
+    d1_m: num(cr, 'd1_m', cp), a1_m: num(cr, 'a1_m', cp),
+    boom_min_deg: num(cr, 'boom_min_deg', cp), boom_max_deg: num(cr, 'boom_max_deg', cp),
+    telescope_min_m: num(cr, 'telescope_min_m', cp), telescope_max_m: num(cr, 'telescope_max_m', cp),
+    links: {
+      swing_cab: link(links, 'swing_cab', `${cp}.links`),
+      boom_base: link(links, 'boom_base', `${cp}.links`),
+      telescopic: link(links, 'telescopic', `${cp}.links`),
+    },
+  };
+  if (!(crane.telescope_min_m > 0 && crane.telescope_min_m < crane.telescope_max_m)) {
+    fail(`${cp}.telescope_min_m`, 'expected 0 < telescope_min_m < telescope_max_m');
+  }
+  const cl = obj(m, 'clam', p);
+  const clp = `${p}.clam`;
+  const clam = {
+    link1_length_m: num(cl, 'link1_length_m', clp), link2_length_m: num(cl, 'link2_length_m', clp),
+    lip_length_m: num(cl, 'lip_length_m', clp), theta2_open_deg: num(cl, 'theta2_open_deg', clp),
+    theta2_closed_deg: num(cl, 'theta2_closed_deg', clp), mass_kg: num(cl, 'mass_kg', clp),
+  };
+  for (const k of ['link1_length_m', 'link2_length_m', 'lip_length_m']) {
+    if (!(clam[k] > 0)) fail(`${clp}.${k}`, 'must be > 0');
+  }
+  // optional: a carrier box in the base frame (z up), if the server sends one
+  const carrier = m.carrier === undefined ? null : box(m.carrier, `${p}.carrier`);
+  return { crane, clam, cables: cables(m, p), carrier };
+}
+
+function scene(h) {
+  const s = obj(h, 'scene', 'hello');
+  const p = 'hello.scene';
+  const rack = optBox(s, 'trash_rack', p);
+  if (rack) {
+    const spacing = rack.bar_spacing_m;
+    if (spacing !== undefined && !(typeof spacing === 'number' && spacing > 0)) {
+      fail(`${p}.trash_rack.bar_spacing_m`, 'expected a number > 0');
+    }
+  }
+  return {
+    water_level_m: num(s, 'water_level_m', p),
+    reservoir: optBox(s, 'reservoir', p),
+    deck: optBox(s, 'deck', p),
+    intake_floor: optBox(s, 'intake_floor', p),
+    trash_rack: rack,
+    gate: optBox(s, 'gate', p),
+    intake_walls: boxList(s, 'intake_walls', p),
+    truck_bed: optBox(s, 'truck_bed', p),
+  };
+}
+
+function hello(h) {
+  if (h.protocol !== PROTOCOL_VERSION) {
+    fail('hello.protocol', `this client speaks version ${PROTOCOL_VERSION}, the server ${JSON.stringify(h.protocol)}`);
+  }
+  return {
+    type: 'hello',
+    protocol: h.protocol,
+    session: h.session,
+    server: typeof h.server === 'string' ? h.server : '',
+    model: typeof h.model === 'string' ? h.model : '',
+    frame_period_s: num(h, 'frame_period_s', 'hello'),
+    machine: machine(h),
+    scene: scene(h),
+  };
+}
+
+const LOAD_KEYS = ['center_m', 'pos_m', 'position_m'];
+
+function load(l, path) {
+  if (!isObject(l)) fail(path, 'expected an object');
+  const key = LOAD_KEYS.find((k) => l[k] !== undefined);
+  if (!key) fail(`${path}.center_m`, 'missing');
+  return { ...l, center_m: vec(l, key, path), size_m: optVec(l, 'size_m', path),
+    radius_m: optNum(l, 'radius_m', path), yaw_deg: optNum(l, 'yaw_deg', path) ?? 0 };
+}
+
+// Table 4.1's values, seq and t are required; a malformed extended field is dropped and
+// named in `warnings`, so one bad optional field does not cost the frame.
+function display(d) {
+  if (!Number.isInteger(d.seq) || d.seq < 0) fail('display.seq', 'expected an integer >= 0');
+  const t = num(d, 't', 'display');
+  const values = d.display;
+  if (!Array.isArray(values) || values.length !== DISPLAY_FIELDS.length) {
+    fail('display.display', `expected ${DISPLAY_FIELDS.length} values (Table 4.1)`);
+  }
+  values.forEach((v, i) => {
+    if (typeof v !== 'number' || !Number.isFinite(v)) fail(`display.display[${i}] (${DISPLAY_FIELDS[i]})`, 'not a finite number');
+  });
+  const p = 'display';
+  const warnings = [];
+  const soft = (read) => {
+    try {
+      return read();
+    } catch (e) {
+      if (!(e instanceof ProtocolError)) throw e;
+      warnings.push(e.message);
+      return undefined;
+    }
+  };
+  const loads = soft(() => (d.loads === undefined ? [] : Array.isArray(d.loads)
+    ? d.loads.map((l, i) => load(l, `${p}.loads[${i}]`)) : fail(`${p}.loads`, 'expected an array'))) ?? [];
+  return {
+    type: 'display', seq: d.seq, t, display: values.slice(),
+    joint_velocity: soft(() => optVec(d, 'joint_velocity', p)),
+    tension_N: soft(() => optVec(d, 'tension_N', p, 2)),
+    pressure_MPa: Array.isArray(d.pressure_MPa) ? d.pressure_MPa.slice() : undefined,
+    working: soft(() => optString(d, 'working', p)),
+    geo: soft(() => optString(d, 'geo', p)),
+    load: soft(() => optString(d, 'load', p)),
+    theta2_deg: soft(() => optNum(d, 'theta2_deg', p)),
+    jaw_gap_m: soft(() => optNum(d, 'jaw_gap_m', p)),
+    squeeze_N: soft(() => optNum(d, 'squeeze_N', p)),
+    tip_m: soft(() => optVec(d, 'tip_m', p)),
+    point_a_m: soft(() => optVec(d, 'point_a_m', p)),
+    point_b_m: soft(() => optVec(d, 'point_b_m', p)),
+    point_c_m: soft(() => optVec(d, 'point_c_m', p)),
+    cable_rate_m_s: soft(() => optVec(d, 'cable_rate_m_s', p, 2)),
+    loads,
+    warnings,
+  };
+}
+
+function pong(m) {
+  return { type: 'pong', id: m.id, t: num(m, 't', 'pong'), sim_t: optNum(m, 'sim_t', 'pong') };
+}
+
+function error(m) {
+  return { type: 'error', code: typeof m.code === 'string' ? m.code : 'unknown',
+    message: typeof m.message === 'string' ? m.message : '' };
+}
+
+const validators = { hello, display, pong, error };
+
+// Returns {ok: true, msg} or {ok: false, error: "what was wrong"}; never throws.
+export function parseServerMessage(text) {
+  if (typeof text !== 'string') return { ok: false, error: 'binary message (protocol v1 is JSON text)' };
+  let m;
+  try {
+    m = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, error: `not JSON: ${e.message}` };
+  }
+  if (!isObject(m)) return { ok: false, error: 'not a JSON object' };
+  if (typeof m.type !== 'string') return { ok: false, error: 'type: missing' };
+  const validate = validators[m.type];
+  if (!validate) return { ok: false, error: `unknown message type ${JSON.stringify(m.type)}` };
+  try {
+    return { ok: true, msg: validate(m) };
+  } catch (e) {
+    if (e instanceof ProtocolError) return { ok: false, error: e.message };
+    throw e;
+  }
+}
+
+// Five volts, each clamped to -5..+5 V; anything not finite goes out as 0.
+export function clampVolts(volts) {
+  return SIGNALS.map((_, i) => {
+    const v = Number(volts?.[i]);
+    if (!Number.isFinite(v)) return 0;
+    return Math.round(Math.max(-VOLT_LIMIT, Math.min(VOLT_LIMIT, v)) * 1000) / 1000;
+  });
+}
+
+export function controlMessage(volts) {
+  return JSON.stringify({ type: 'control', volts: clampVolts(volts) });
+}
+
+export function pingMessage(id, tMs) {
+  return JSON.stringify({ type: 'ping', id, t: tMs });
+}
+
+export const ZERO_VOLTS = Object.freeze([0, 0, 0, 0, 0]);

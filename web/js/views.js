@@ -1,0 +1,205 @@
+// The five views of thesis 3.2.5: Full (orbit around everything), Top (orthographic, grid),
+// Window (operator's seat, turns with the swing), Focus (follows the clam, readable under
+// water) and Total (the other four, one viewport each).
+
+import * as THREE from 'three';
+import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+
+export const VIEWS = ['full', 'top', 'window', 'focus', 'total'];
+export const VIEW_LABELS = { full: 'Full', top: 'Top', window: 'Window', focus: 'Focus', total: 'Total' };
+const TOTAL_LAYOUT = ['full', 'top', 'window', 'focus'];  // top-left, top-right, bottom-left, bottom-right
+const TOP_LAYER = 1;  // the grid is drawn by the top camera only
+const WINDOW_MAX_DOWN = (20 * Math.PI) / 180;
+
+export function createViews({ renderer, world, labels, onChange }) {
+  const dom = renderer.domElement;
+  const { area, waterLevel: wl } = world;
+  const span = Math.max(area.size[0], area.size[1]);
+  const center = new THREE.Vector3(area.center[0], wl, -area.center[1]);
+
+  // Full: free orbit, first from the water side, framing the crane's reach
+  const reach = world.machine.crane.telescope_max_m;
+  const full = new THREE.PerspectiveCamera(50, 1, 0.1, span * 20);
+  const fullTarget = new THREE.Vector3(reach * 0.4, Math.max(wl, 0), 0);
+  full.position.copy(fullTarget).add(new THREE.Vector3(reach * 1.1, reach * 0.7, -reach * 0.9));
+  const fullControls = new OrbitControls(full, dom);
+  fullControls.target.copy(fullTarget);
+  fullControls.maxDistance = span * 5;
+  fullControls.update();
+
+  // Top: orthographic straight down, base frame's +y up the screen, a 1 m / 5 m grid
+  const top = new THREE.OrthographicCamera(-1, 1, 1, -1, 0.1, (area.zMax - area.zMin) * 4 + 200);
+  top.up.set(0, 0, -1);
+  top.position.set(center.x, area.zMax + 50, center.z);
+  top.layers.enable(TOP_LAYER);
+  const topControls = new OrbitControls(top, dom);
+  topControls.enableRotate = false;
+  topControls.screenSpacePanning = true;
+  topControls.target.copy(center);
+  topControls.update();
+  const gridSize = Math.ceil(span / 5) * 5;
+  const fine = new THREE.GridHelper(gridSize, gridSize, 0x6f8fa0, 0x6f8fa0);
+  const coarse = new THREE.GridHelper(gridSize, gridSize / 5, 0xffffff, 0xe0e8ee);
+  const gridY = Math.max(wl, world.groundLevel);  // on the water, or on the deck above it
+  for (const [g, dy] of [[fine, 0.02], [coarse, 0.04]]) {
+    g.position.set(center.x, gridY + dy, center.z);
+    g.material.transparent = true;
+    g.material.opacity = g === fine ? 0.35 : 0.8;
+    g.layers.set(TOP_LAYER);
+    world.scene.add(g);
+  }
+
+  // Window: from the operator's seat towards the clam
+  const win = new THREE.PerspectiveCamera(62, 1, 0.1, span * 20);
+
+  // Focus: close to the clam, mostly across its plane so the jaws are seen opening. The
+  // near plane sits just in front of the clam: whatever stands between (a pier, the rack)
+  // is cut away, so the clam stays in sight in the narrow intake bay.
+  const focusDist = world.clamSize * 1.7;
+  const focus = new THREE.PerspectiveCamera(45, 1, 0.05, span * 10);
+  const focusControls = new OrbitControls(focus, dom);
+  focusControls.minDistance = world.clamSize * 0.6;
+  focusControls.maxDistance = world.clamSize * 12;
+  let focusAnchor = null;  // last clam centre the focus camera followed
+
+  const cameras = { full, top, window: win, focus };
+  const controls = { full: fullControls, top: topControls, focus: focusControls };
+  for (const c of Object.values(controls)) c.addEventListener('change', onChange);
+
+  // under water: exponential fog that keeps the clam readable at the focus distance
+  // (exp(-(d r)^2) = 0.8 at r = focusDist) and hides what is three times as far
+  const underwaterFog = new THREE.FogExp2(world.colors.underwater, 0.47 / focusDist);
+  const sky = new THREE.Color(world.colors.sky);
+  const deep = new THREE.Color(world.colors.underwater);
+
+  let current = 'full';
+  let size = { w: 1, h: 1 };
+
+  function enableControls(active) {
+    for (const [name, c] of Object.entries(controls)) c.enabled = active.includes(name);
+  }
+
+  function viewports() {
+    const { w, h } = size;
+    if (current !== 'total') return [{ name: current, x: 0, y: 0, w, h }];
+    const hw = Math.floor(w / 2), hh = Math.floor(h / 2);
+    return TOTAL_LAYOUT.map((name, i) => ({ name, x: (i % 2) * hw, y: i < 2 ? 0 : hh,
+      w: i % 2 ? w - hw : hw, h: i < 2 ? hh : h - hh }));
+  }
+
+  // in Total, a drag or wheel steers the camera of the quadrant it starts in
+  function pickQuadrant(ev) {
+    if (current !== 'total') return;
+    const r = dom.getBoundingClientRect();
+    const x = ev.clientX - r.left, y = ev.clientY - r.top;
+    const vp = viewports().find((v) => x >= v.x && x < v.x + v.w && y >= v.y && y < v.y + v.h);
+    enableControls(vp ? [vp.name] : []);
+  }
+  dom.addEventListener('pointerdown', pickQuadrant, { capture: true });
+  dom.addEventListener('wheel', pickQuadrant, { capture: true, passive: true });
+
+  function placeLabels() {
+    if (!labels) return;
+    labels.replaceChildren(...viewports().map((vp) => {
+      const el = document.createElement('div');
+      el.className = 'view-label';
+      el.textContent = VIEW_LABELS[vp.name];
+      el.style.left = `${vp.x + 8}px`;
+      el.style.top = `${vp.y + 8}px`;
+      return el;
+    }));
+  }
+
+  function set(name) {
+    if (!VIEWS.includes(name)) return false;
+    current = name;
+    enableControls(name === 'total' ? ['full', 'top', 'focus'] : [name]);
+    placeLabels();
+    onChange();
+    return true;
+  }
+
+  function resize(w, h) {
+    size = { w: Math.max(1, w), h: Math.max(1, h) };
+    placeLabels();
+  }
+
+  // cameras that move with the machine
+  function follow() {
+    const clam = world.clamCenter();
+    if (!clam) return;
+    // the operator looks at the clam, but no steeper than MAX_DOWN through the window
+    const eye = world.eye();
+    win.position.copy(eye);
+    const look = clam.clone().sub(eye);
+    const flat = Math.hypot(look.x, look.z);
+    if (flat > 1e-6 && Math.atan2(-look.y, flat) > WINDOW_MAX_DOWN) look.y = -flat * Math.tan(WINDOW_MAX_DOWN);
+    win.lookAt(eye.clone().add(look));
+    if (!focusAnchor) {
+      focusControls.target.copy(clam);
+      const dir = world.heading().multiplyScalar(0.35).add(world.clamAcross().normalize()).normalize();
+      focus.position.copy(clam).addScaledVector(dir, focusDist).add(new THREE.Vector3(0, focusDist * 0.3, 0));
+    } else {
+      const d = clam.clone().sub(focusAnchor);
+      focus.position.add(d);
+      focusControls.target.add(d);
+    }
+    focusAnchor = clam.clone();
+    focusControls.update();
+    focus.near = Math.max(0.05, focus.position.distanceTo(focusControls.target) - world.clamSize * 0.8);
+  }
+
+  function setEnvironment(camera) {
+    const under = camera.isPerspectiveCamera && camera.position.y < wl;
+    world.scene.fog = under ? underwaterFog : null;
+    world.scene.background = under ? deep : sky;
+    return under;
+  }
+
+  function renderOne(vp, camera) {
+    const aspect = vp.w / vp.h;
+    if (camera.isOrthographicCamera) {
+      const half = (span / 2) * 1.05;
+      camera.left = -half * Math.max(1, aspect);
+      camera.right = half * Math.max(1, aspect);
+      camera.top = half / Math.min(1, aspect);
+      camera.bottom = -half / Math.min(1, aspect);
+    } else {
+      camera.aspect = aspect;
+    }
+    camera.updateProjectionMatrix();
+    const under = setEnvironment(camera);
+    // WebGL's viewport origin is bottom-left
+    const y = size.h - vp.y - vp.h;
+    renderer.setViewport(vp.x, y, vp.w, vp.h);
+    renderer.setScissor(vp.x, y, vp.w, vp.h);
+    renderer.setScissorTest(true);
+    renderer.render(world.scene, camera);
+    return under;
+  }
+
+  function render() {
+    follow();
+    const underwater = {};
+    for (const vp of viewports()) underwater[vp.name] = renderOne(vp, cameras[vp.name]);
+    return underwater;
+  }
+
+  function dispose() {
+    dom.removeEventListener('pointerdown', pickQuadrant, { capture: true });
+    dom.removeEventListener('wheel', pickQuadrant, { capture: true });
+    for (const c of Object.values(controls)) c.dispose();
+    for (const g of [fine, coarse]) {
+      world.scene.remove(g);
+      g.geometry.dispose();
+      g.material.dispose();
+    }
+  }
+
+  set('full');
+  return {
+    set, resize, render, dispose, viewports,
+    get current() { return current; },
+    next() { set(VIEWS[(VIEWS.indexOf(current) + 1) % VIEWS.length]); return current; },
+  };
+}

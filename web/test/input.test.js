@@ -1,0 +1,41 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { keysToVolts, KEY_BINDINGS, createInput } from '../js/input.js';
+
+test('keyboard fallback: each key drives one signal at full or half scale', () => {
+  assert.deepEqual(keysToVolts(new Set()), [0, 0, 0, 0, 0]);
+  assert.deepEqual(keysToVolts(['ArrowLeft', 'ArrowUp', 'KeyW', 'KeyQ', 'KeyE']), [5, 5, 5, 5, 5]);
+  assert.deepEqual(keysToVolts(['ArrowRight', 'ArrowDown', 'KeyS', 'KeyA', 'KeyD']), [-5, -5, -5, -5, -5]);
+  assert.deepEqual(keysToVolts(['ArrowLeft', 'ArrowRight']), [0, 0, 0, 0, 0]);
+  assert.deepEqual(keysToVolts(['KeyQ'], true), [0, 0, 0, 2.5, 0]);
+  assert.equal(Object.keys(KEY_BINDINGS).length, 10);
+});
+
+test('input: keys held plus joystick, clamped; keys released on clear', () => {
+  const listeners = {};
+  const target = { addEventListener: (t, f) => { listeners[t] = f; } };
+  const storage = { getItem: () => null, setItem() {}, removeItem() {} };
+  const pad = { id: 'stick', index: 0, axes: [-1, 0, 0, 0, 0], buttons: [] };
+  const input = createInput({ target, storage, getGamepads: () => [pad] });
+  const key = (type, code) => listeners[type]({ code, shiftKey: false, target: { tagName: 'BODY' }, preventDefault() {} });
+  key('keydown', 'ArrowLeft');
+  key('keydown', 'KeyE');
+  const p = input.poll();
+  assert.deepEqual(p.volts, [5, 0, 0, 0, 5]);   // stick left (+5) and key left (+5) clamp at 5
+  assert.equal(p.keyboard, true);
+  assert.deepEqual(p.devices, ['stick']);
+  input.clearKeys();
+  assert.deepEqual(input.poll().volts, [5, 0, 0, 0, 0]);
+  key('keydown', 'ArrowUp');
+  key('keyup', 'ArrowUp');
+  assert.deepEqual(input.poll().volts, [5, 0, 0, 0, 0]);
+  // typing in a form field does not drive the crane
+  listeners.keydown({ code: 'KeyW', target: { tagName: 'INPUT' }, preventDefault() {} });
+  assert.deepEqual(input.poll().volts, [5, 0, 0, 0, 0]);
+});
+
+test('input: a getGamepads that throws (permissions policy) reads as no device', () => {
+  const input = createInput({ target: { addEventListener() {} }, storage: { getItem: () => null },
+    getGamepads: () => { throw new Error('blocked'); } });
+  assert.deepEqual(input.poll().volts, [0, 0, 0, 0, 0]);
+});
