@@ -1,6 +1,8 @@
 // The Boost.Asio / Boost.Beast headers and namespace aliases of the transport files.
 #pragma once
 
+#include <string>
+
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
