@@ -101,6 +101,7 @@ void print_banner(const ServerOptions& o, const session::Catalog& catalog,
   if (o.corba.concurrency == corba::Concurrency::ThreadPool)
     std::printf(" (%d threads)", o.corba.pool_threads);
   std::printf("%s%s\n", o.config_path.empty() ? "" : ", config ", o.config_path.c_str());
+  for (const auto& note : o.notes) std::printf("%s\n", note.c_str());
   for (const auto& t : transports)
     for (const auto& line : t->ready_lines()) std::printf("%s\n", line.c_str());
   std::fflush(stdout);
@@ -149,6 +150,7 @@ int run_server(const ServerOptions& o) {
   std::vector<std::unique_ptr<Transport>> transports;
   try {
     transports.push_back(make_corba_transport(o, *registry, *catalog));
+    if (o.web_enabled) transports.push_back(make_web_transport(o, *registry, *catalog));
     for (auto& t : transports) t->start();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "clamsim-server: %s\n", e.what());

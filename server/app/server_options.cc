@@ -110,6 +110,42 @@ const std::vector<Setting>& settings() {
        [](ServerOptions& o, const std::string& n, const std::string& v) {
          o.corba.naming_service = object_url(n, v);
        }},
+      {"--http-host", "http_host", false,
+       [](ServerOptions& o, const std::string& n, const std::string& v) {
+         o.web.address = non_empty(n, v);
+       }},
+      {"--http-port", "http_port", false,
+       [](ServerOptions& o, const std::string& n, const std::string& v) {
+         o.web_enabled = v != "off";
+         if (o.web_enabled) o.web.port = static_cast<std::uint16_t>(integer(n, v, 0, 65535));
+       }},
+      {"--http-all-interfaces", "http_all_interfaces", false,
+       [](ServerOptions& o, const std::string& n, const std::string& v) {
+         if (v != "yes" && v != "no") throw UsageError(n + ": '" + v + "' is not yes or no");
+         o.web.all_interfaces = v == "yes";
+       }},
+      {"--web-root", "web_root", true,
+       [](ServerOptions& o, const std::string& n, const std::string& v) {
+         o.web.web_root = non_empty(n, v);
+       }},
+      {"--vendor-three-dir", "vendor_three_dir", true,
+       [](ServerOptions& o, const std::string& n, const std::string& v) {
+         o.web.vendor_three_dir = non_empty(n, v);
+       }},
+      {"--scene-file", "scene_file", true,
+       [](ServerOptions& o, const std::string& n, const std::string& v) {
+         o.web.scene_file = non_empty(n, v);
+       }},
+      {"--allowed-origins", "allowed_origins", false,
+       [](ServerOptions&o, const std::string&, const std::string& v) {
+         o.web.allowed_origins.clear();
+         std::size_t start = 0;
+         while (start <= v.size()) {
+           const std::size_t comma = std::min(v.find(',', start), v.size());
+           if (comma > start) o.web.allowed_origins.push_back(v.substr(start, comma - start));
+           start = comma + 1;
+         }
+       }},
       {"--naming-name", "naming_name", false,
        [](ServerOptions& o, const std::string& n, const std::string& v) {
          o.corba.naming_name = non_empty(n, v);
@@ -180,9 +216,18 @@ Settings come from the config file, then from these flags (docs/corba.md):
   --naming-service REF      also bind the admin in this CORBA Naming Service, e.g.
                             corbaloc::host:2809/NameService (none by default)
   --naming-name NAME        name to bind there (CraneClamAdmin; "a/b" makes context a)
+  --http-host ADDR          web front end (browser client, /ws, /healthz) listen address
+                            (default 127.0.0.1: this machine only)
+  --http-all-interfaces yes|no  listen on every interface instead (default no)
+  --http-port N|off         web port (default 8080; 0 = any free port; off = no web)
+  --web-root DIR            the browser client's files (web)
+  --vendor-three-dir DIR    three.js from npm, served at /vendor/three/ (node_modules/three)
+  --scene-file FILE         the dam scene sent to browsers (config/scene.json)
+  --allowed-origins LIST    comma-separated origins allowed to open /ws (default: same
+                            host and any localhost page; * = any)
   --help                    this text
 
-Prints "ready corbaloc::..." when serving. SIGINT/SIGTERM stop it: no new sessions, every
+Prints "ready corbaloc::..." and "ready http://..." when serving. SIGINT/SIGTERM stop it: no new sessions, every
 session stopped, counters printed, exit 0. Exit status 2: bad flag or config value;
 1: could not start (port in use, broken model file).
 )";
@@ -194,6 +239,12 @@ ServerOptions parse_server_options(int argc, const char* const* argv) {
   std::optional<std::string> config;
   std::set<std::string> seen;
   ServerOptions o;
+  // Web files relative to the working directory (the checkout) unless configured.
+  const std::string default_root = "web", default_three = "node_modules/three",
+                    default_scene = "config/scene.json";
+  o.web.web_root = default_root;
+  o.web.vendor_three_dir = default_three;
+  o.web.scene_file = default_scene;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     std::optional<std::string> inline_value;
@@ -234,6 +285,18 @@ ServerOptions parse_server_options(int argc, const char* const* argv) {
   }
   if (!o.config_path.empty()) apply_config_file(o, o.config_path);
   for (const auto& [flag, value] : flags) find_flag(flag)->apply(o, flag, value);
+  // A default that is not there (server started outside the checkout) is dropped with a
+  // note; a path that was configured must exist, and the web layer says so if not.
+  std::error_code ec;
+  for (auto [path, fallback] : {std::pair{&o.web.web_root, &default_root},
+                                std::pair{&o.web.vendor_three_dir, &default_three},
+                                std::pair{&o.web.scene_file, &default_scene}}) {
+    if (*path == *fallback && !fs::exists(*path, ec)) {
+      o.notes.push_back("web: " + *path + " not found from " + fs::current_path(ec).string() +
+                        "; not served (set it in the config or by flag)");
+      path->clear();
+    }
+  }
   return o;
 }
 

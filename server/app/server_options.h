@@ -4,8 +4,10 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "corba/options.h"
+#include "web/web_options.h"
 
 namespace clamsim::app {
 
@@ -17,7 +19,10 @@ struct ServerOptions {
   std::size_t max_sessions = 250;
   double send_grace_s = 2.0;
   corba::CorbaOptions corba;            // host, port, publish, concurrency, timeouts, naming
+  bool web_enabled = true;              // --http-port off disables the web front end
+  web::WebOptions web;                  // HTTP + WebSocket: address, port, files, origins
   bool help = false;
+  std::vector<std::string> notes;       // defaults that were dropped, printed at start-up
 };
 
 // A bad flag or config value; what() is one line naming it.

@@ -31,4 +31,9 @@ std::unique_ptr<Transport> make_corba_transport(const ServerOptions& options,
                                                 session::SessionRegistry& registry,
                                                 const session::Catalog& catalog);
 
+// The HTTP + WebSocket front end (browsers); binds in start().
+std::unique_ptr<Transport> make_web_transport(const ServerOptions& options,
+                                              session::SessionRegistry& registry,
+                                              const session::Catalog& catalog);
+
 }  // namespace clamsim::app

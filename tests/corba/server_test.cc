@@ -45,7 +45,8 @@ TEST(ClamsimServer, HelpListsEveryFlag) {
        {"--config", "--host", "--corba-port", "--endpoint-publish", "--max-sessions",
         "--models-dir", "--scenarios-dir", "--default-model", "--concurrency", "--pool-threads",
         "--send-grace-s", "--naming-service", "--naming-name", "--call-timeout-ms",
-        "--connect-timeout-ms", "--help"})
+        "--connect-timeout-ms", "--http-host", "--http-port", "--http-all-interfaces",
+        "--web-root", "--vendor-three-dir", "--scene-file", "--allowed-origins", "--help"})
     EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
 }
 
@@ -99,7 +100,7 @@ TEST(ClamsimServer, PortInUseFailsToStart) {
                                                    first.corbaloc().find('/', 10) -
                                                        first.corbaloc().rfind(':') - 1);
   const Exit r = run_server({"--config", std::string(CLAMSIM_SOURCE_DIR) + "/config/server.json",
-                            "--host", "127.0.0.1", "--corba-port", port});
+                            "--host", "127.0.0.1", "--corba-port", port, "--http-port", "0"});
   EXPECT_EQ(r.status, 1) << r.out;
   EXPECT_NE(r.out.find(port), std::string::npos) << r.out;
 }

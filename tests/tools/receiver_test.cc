@@ -98,6 +98,8 @@ class ServerChild {
                                      "127.0.0.1",
                                      "--corba-port",
                                      "0",
+                                     "--http-port",
+                                     "0",
                                      "--models-dir",
                                      kSource + "/models",
                                      "--scenarios-dir",

@@ -92,6 +92,7 @@ int run_main(int argc, char** argv) {
     std::vector<std::string> args = opt.server_args;
     if (!has_flag(args, "--host")) args.insert(args.end(), {"--host", "127.0.0.1"});
     if (!has_flag(args, "--corba-port")) args.insert(args.end(), {"--corba-port", "0"});
+    if (!has_flag(args, "--http-port")) args.insert(args.end(), {"--http-port", "0"});
     if (!has_flag(args, "--max-sessions")) {
       // the loadgen may ask for more than the server's default limit on purpose; only
       // raise it so the limit is not what is measured, unless the caller set it
@@ -137,7 +138,10 @@ int run_main(int argc, char** argv) {
     fs.subscribe.session_timeout_ms = 1000;
     {
       loadgen::Fleet fleet(orb, admin, fs);
-      report.ramp = fleet.subscribe_all(opt.sessions, opt.subscribe_rate, g_stop);
+      const double spacing_s = opt.subscribe_rate > 0.0
+                                   ? 1.0 / opt.subscribe_rate
+                                   : loadgen::phase_spreading_spacing(period_s);
+      report.ramp = fleet.subscribe_all(opt.sessions, spacing_s, g_stop);
       if (report.ramp.subscribed < opt.sessions) exit_code = kExitFailed;
       fleet.start_controls(opt.control_rate_hz, script.get());
 

@@ -1,0 +1,37 @@
+// The HTTP + WebSocket front end behind the app's Transport interface.
+#include "app/transport.h"
+#include "web/web_server.h"
+
+namespace clamsim::app {
+
+namespace {
+
+class WebTransport final : public Transport {
+ public:
+  WebTransport(const ServerOptions& o, session::SessionRegistry& registry,
+               const session::Catalog& catalog)
+      : server_(o.web, registry, catalog) {}
+
+  const char* name() const override { return "web"; }
+  void start() override { server_.start(); }
+  std::vector<std::string> ready_lines() const override {
+    return {"ready http://" + server_.endpoint() + "/"};
+  }
+  // Closing the listener also closes every browser connection and removes its sessions,
+  // so nothing is left for shutdown().
+  void stop_accepting() override { server_.stop(); }
+  void shutdown() override { server_.stop(); }
+
+ private:
+  web::WebServer server_;
+};
+
+}  // namespace
+
+std::unique_ptr<Transport> make_web_transport(const ServerOptions& options,
+                                              session::SessionRegistry& registry,
+                                              const session::Catalog& catalog) {
+  return std::make_unique<WebTransport>(options, registry, catalog);
+}
+
+}  // namespace clamsim::app
