@@ -1,25 +1,40 @@
 #!/usr/bin/env bash
-# Installs what clamsim needs from Debian's packages. Idempotent; runs as root without
-# prompts (uses sudo when not root). Skips apt entirely when everything is present.
+# Installs what clamsim needs: Debian packages and the npm packages of the browser client.
+# Idempotent; runs as root without prompts (uses sudo when not root). Skips apt and npm
+# when everything is present.
+#   scripts/setup.sh          what the server and the browser client need
+#   scripts/setup.sh --tests  also Chromium, for the browser tests
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake ccache pkg-config libeigen3-dev nlohmann-json3-dev
           libgtest-dev libgmock-dev libbenchmark-dev gnuplot-nox
-          libomniorb4-dev omniidl omniorb omniorb-nameserver libboost-dev)
+          libomniorb4-dev omniidl omniorb omniorb-nameserver libboost-dev nodejs npm)
+[ "${1:-}" = "--tests" ] && packages+=(chromium)
 
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if [ ${#missing[@]} -eq 0 ]; then
-  echo "setup: all packages present"
-  exit 0
+# The machine may bring its own Node.js and npm instead of Debian's; either will do.
+if command -v node >/dev/null && command -v npm >/dev/null; then
+  filtered=()
+  for p in "${missing[@]}"; do [ "$p" = nodejs ] || [ "$p" = npm ] || filtered+=("$p"); done
+  missing=("${filtered[@]+"${filtered[@]}"}")
 fi
 
-sudo_cmd=()
-[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-echo "setup: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-"${sudo_cmd[@]}" apt-get update -qq
-"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -qq
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# three.js (served to browsers from node_modules/three) and playwright-core (browser tests).
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: npm ci"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
 echo "setup: done"

@@ -1,14 +1,13 @@
 #!/usr/bin/env bash
-# Sets up, builds the Release binaries and runs the simulator with its defaults.
-# Until the server lands this is the offline simulator on the shipped demo scenario:
-# it writes out/demo.csv and out/demo.png and prints the real-time factor.
+# Sets up, builds the Release binaries and starts clamsim-server with its defaults
+# (config/server.json): the browser client at http://127.0.0.1:8080/ and the CORBA admin at
+# corbaloc::127.0.0.1:10150/CraneClamAdmin. Ctrl-C stops it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/setup.sh
 cmake --preset release >/dev/null
-cmake --build --preset release -j"$(nproc)" --target clamsim-sim
-mkdir -p out
-build/release/server/tools/clamsim-sim --model models/t250.json \
-  --controls config/scenarios/demo.ctl --csv out/demo.csv --plot out/demo.png
-echo "wrote out/demo.csv and out/demo.png"
+cmake --build --preset release -j"$(nproc)" --target clamsim-server clamsim-sim \
+  clamsim-receiver clamsim-loadgen
+echo "open http://127.0.0.1:8080/ in a browser (plug in a joystick, or use the keyboard)"
+exec build/release/server/app/clamsim-server --config config/server.json "$@"
