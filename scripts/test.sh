@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/setup.sh
+scripts/setup.sh --tests
 cmake --preset debug-asan >/dev/null
 cmake --build --preset debug-asan -j"$(nproc)"
 ctest --preset debug-asan -j"$(nproc)"

@@ -11,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const ARTIFACTS = path.join(REPO, 'tests/e2e/artifacts');
 
+let serverHelp = '';
+
 // Why the suite cannot run here, or null when it can.
 export function skipReason() {
   const bin = process.env.CLAMSIM_SERVER;
@@ -23,6 +25,7 @@ export function skipReason() {
     help = `${e.stdout ?? ''}${e.stderr ?? ''}`;
   }
   if (!help.includes('--http-port')) return `${bin} has no --http-port yet (the WebSocket front end is not wired in)`;
+  serverHelp = help;
   const browser = chromiumPath();
   if (!existsSync(browser)) return `no Chromium at ${browser} (apt-get install chromium, or set CHROMIUM)`;
   return null;
@@ -84,6 +87,7 @@ export class ServerProcess {
 
   async start() {
     const args = ['--host', '127.0.0.1', '--http-port', String(this.httpPort), '--corba-port', String(this.corbaPort),
+      ...(serverHelp.includes('--http-host') ? ['--http-host', '127.0.0.1'] : []),
       ...(process.env.CLAMSIM_SERVER_ARGS ?? '').split(' ').filter(Boolean)];
     this.log.write(`\n--- ${new Date().toISOString()} ${process.env.CLAMSIM_SERVER} ${args.join(' ')}\n`);
     const child = spawn(process.env.CLAMSIM_SERVER, args, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });

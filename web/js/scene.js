@@ -177,7 +177,8 @@ export function buildWorld(hello) {
   scene.add(sun);
 
   const materials = {
-    concrete: mat(COLORS.concrete), steel: mat(COLORS.steel), rackBar: mat(COLORS.rackBar),
+    // both sides: the focus view cuts through piers and the deck, which then look solid
+    concrete: mat(COLORS.concrete, { side: THREE.DoubleSide }), steel: mat(COLORS.steel), rackBar: mat(COLORS.rackBar),
     gate: mat(COLORS.gate), truck: mat(COLORS.truck), carrier: mat(COLORS.carrier),
     cab: mat(COLORS.cab), boom: mat(COLORS.boom), fly: mat(COLORS.fly), clam: mat(COLORS.clam),
     bucket: mat(COLORS.bucket, { side: THREE.DoubleSide }), load: mat(COLORS.load),

@@ -1,6 +1,7 @@
 #include "tools/loadgen/fleet.h"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <utility>
 
@@ -28,12 +29,17 @@ Fleet::~Fleet() {
   unsubscribe_all();
 }
 
-RampResult Fleet::subscribe_all(int n, double rate, const std::atomic<bool>& stop) {
+double phase_spreading_spacing(double period_s) {
+  const double golden = (1.0 + std::sqrt(5.0)) / 2.0;
+  return period_s * (2.0 - golden);
+}
+
+RampResult Fleet::subscribe_all(int n, double spacing_s, const std::atomic<bool>& stop) {
   RampResult r;
   const auto t0 = Clock::now();
   int errors_in_a_row = 0;
   for (int i = 0; i < n && !stop; ++i) {
-    std::this_thread::sleep_until(t0 + seconds(static_cast<double>(i) / rate));
+    std::this_thread::sleep_until(t0 + seconds(static_cast<double>(i) * spacing_s));
     auto slot = std::make_unique<SessionSlot>();
     slot->index = i;
     slot->recorder = std::make_shared<SessionRecorder>(settings_.period_s);
@@ -138,7 +144,7 @@ int Fleet::unsubscribe_all() {
     if (!slot->sub) continue;
     std::string error;
     if (errors_in_a_row >= kMaxErrorsInARow) {
-      ++failures;   // not even tried: the server stopped answering
+      ++failures;  // not even tried: the server stopped answering
     } else if (!slot->sub->unsubscribe(&error)) {
       ++failures;
       ++errors_in_a_row;

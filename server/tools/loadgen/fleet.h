@@ -38,6 +38,14 @@ struct FleetSettings {
   client::SubscribeSettings subscribe;
 };
 
+// The spacing that spreads the sessions' frame times evenly over the frame period. A
+// session's frames are due at its start + k periods, so its phase is its start time modulo
+// the period. Independent receivers subscribe at unrelated moments, so their phases are
+// spread; a spacing that divides the period (10 ms for 50 ms) would instead make groups of
+// sessions due at the same instant, and their frames queue behind each other. Spacing by
+// (2 - golden ratio) periods gives phases frac(i x 0.382), evenly spread for every N.
+double phase_spreading_spacing(double period_s);
+
 struct RampResult {
   int subscribed = 0;
   int refused = 0;
@@ -50,9 +58,9 @@ class Fleet {
   Fleet(client::ClientOrb& orb, client::ServerAdmin& admin, FleetSettings settings);
   ~Fleet();  // stops the control thread, unsubscribes what is left
 
-  // Subscribes up to n sessions, `rate` per second. Stops early when `stop` becomes true
-  // or after 5 errors in a row (the server is gone or swamped). Progress on stderr.
-  RampResult subscribe_all(int n, double rate, const std::atomic<bool>& stop);
+  // Subscribes up to n sessions, one every `spacing_s`. Stops early when `stop` becomes
+  // true or after 5 errors in a row (the server is gone or swamped). Progress on stderr.
+  RampResult subscribe_all(int n, double spacing_s, const std::atomic<bool>& stop);
 
   // GetControlInput to every subscribed session at rate_hz (0 = none); the script (may be
   // null = 0 V) is sampled at the time since start_controls.

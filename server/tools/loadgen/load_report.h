@@ -68,7 +68,7 @@ struct LoadReport {
   std::optional<std::uint64_t> server_controls_received;
   std::optional<std::uint64_t> server_frames_sent;
   std::optional<std::uint64_t> server_send_failures;
-  std::optional<client::ServerStatusInfo> server_status;   // Admin::status() at the end
+  std::optional<client::ServerStatusInfo> server_status;  // Admin::status() at the end
   std::optional<CpuFigures> server_cpu;
   std::optional<pid_t> server_pid;
   std::optional<CpuFigures> loadgen_cpu;

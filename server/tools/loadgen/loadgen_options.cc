@@ -28,7 +28,9 @@ Load:
   --legacy                 subscribe with the 2001 interface (getDisplayData, no seq)
   --rate HZ                frames per second to ask for (default: the server's, 20)
   --model NAME             machine model to ask for
-  --subscribe-rate R       subscriptions per second while ramping up (default 100)
+  --subscribe-rate R       subscriptions per second while ramping up (default: one
+                           every 0.382 frame periods, 19.1 ms, which spreads the
+                           sessions' frame times evenly over the period)
   --subscribe-timeout-ms T bound on each subscribe call (default 5000)
   --control-rate HZ        GetControlInput per session per second (default 20; 0 = none)
   --controls FILE          control script every session sends (default 0 V)
@@ -79,7 +81,7 @@ LoadgenOptions parse_loadgen_options(int argc, const char* const* argv) {
   o.warmup_s = a.number("--warmup", 0.0, 600).value_or(1.0);
   o.legacy = a.has("--legacy");
   o.csv_path = a.text("--csv").value_or("");
-  o.subscribe_rate = a.number("--subscribe-rate", 0.1, 100000).value_or(100.0);
+  o.subscribe_rate = a.number("--subscribe-rate", 0.1, 100000).value_or(0.0);
   o.subscribe_timeout_ms =
       static_cast<unsigned>(a.integer("--subscribe-timeout-ms", 10, 600000).value_or(5000));
   o.control_rate_hz = a.number("--control-rate", 0.0, 1000).value_or(20.0);

@@ -19,7 +19,8 @@ struct LoadgenOptions {
   std::optional<pid_t> server_pid;       // --server-pid PID: whose CPU to read
   std::string spawn_server;              // --spawn-server PATH: start (and stop) the server
   std::vector<std::string> server_args;  // --server-arg ARG (repeatable), for the spawned one
-  double subscribe_rate = 100.0;         // --subscribe-rate R: subscriptions per second
+  double subscribe_rate = 0.0;           // --subscribe-rate R: subscriptions per second;
+                                         // 0 = spread the frame phases (see fleet.h)
   unsigned subscribe_timeout_ms = 5000;  // --subscribe-timeout-ms
   double control_rate_hz = 20.0;         // --control-rate HZ: GetControlInput per session; 0 none
   std::string controls_path;             // --controls FILE: what every session sends
