@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/json_fields.h"
+#include "model/cli_flag.h"
 
 namespace clamsim::app {
 
@@ -246,15 +247,7 @@ ServerOptions parse_server_options(int argc, const char* const* argv) {
   o.web.vendor_three_dir = default_three;
   o.web.scene_file = default_scene;
   for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    std::optional<std::string> inline_value;
-    if (arg.rfind("--", 0) == 0) {
-      const auto eq = arg.find('=');
-      if (eq != std::string::npos) {
-        inline_value = arg.substr(eq + 1);
-        arg.erase(eq);
-      }
-    }
+    auto [arg, inline_value] = model::split_cli_flag(argv[i]);
     if (arg == "--help" || arg == "-h") {
       o.help = true;
       continue;

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <set>
 
+#include "model/cli_flag.h"
+
 namespace clamsim::tools {
 namespace {
 
@@ -54,15 +56,7 @@ SimOptions parse_sim_options(int argc, const char* const* argv) {
   SimOptions o;
   std::set<std::string> seen;
   for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    std::optional<std::string> inline_value;
-    if (arg.rfind("--", 0) == 0) {
-      const auto eq = arg.find('=');
-      if (eq != std::string::npos) {
-        inline_value = arg.substr(eq + 1);
-        arg.erase(eq);
-      }
-    }
+    auto [arg, inline_value] = model::split_cli_flag(argv[i]);
     if (arg == "--help" || arg == "-h") {
       o.help = true;
       continue;
