@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "model/cli_flag.h"
 #include "model/json_fields.h"
 
 namespace clamsim::client {
@@ -33,14 +34,9 @@ Args::Args(int argc, const char* const* argv, const FlagSet& flags) {
       orb_args_.push_back(argv[++i]);
       continue;
     }
-    std::optional<std::string> inline_value;
-    if (arg.rfind("--", 0) == 0) {
-      const auto eq = arg.find('=');
-      if (eq != std::string::npos) {
-        inline_value = arg.substr(eq + 1);
-        arg.erase(eq);
-      }
-    }
+    const model::CliFlag split = model::split_cli_flag(arg);
+    arg = split.name;
+    const std::optional<std::string>& inline_value = split.value;
     if (flags.switches.count(arg) != 0) {
       if (inline_value) throw UsageError(arg + " takes no value");
       if (!switches_.insert(arg).second) throw UsageError(arg + " given twice");
