@@ -100,6 +100,7 @@ void print_banner(const ServerOptions& o, const session::Catalog& catalog,
               o.default_model.c_str(), o.max_sessions, corba::to_string(o.corba.concurrency));
   if (o.corba.concurrency == corba::Concurrency::ThreadPool)
     std::printf(" (%d threads)", o.corba.pool_threads);
+  if (o.corba.bidir) std::printf(", bidirectional GIOP accepted");
   std::printf("%s%s\n", o.config_path.empty() ? "" : ", config ", o.config_path.c_str());
   for (const auto& note : o.notes) std::printf("%s\n", note.c_str());
   for (const auto& t : transports)

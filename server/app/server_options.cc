@@ -107,6 +107,11 @@ const std::vector<Setting>& settings() {
        [](ServerOptions& o, const std::string& n, const std::string& v) {
          o.corba.connect_timeout_ms = static_cast<int>(integer(n, v, 1, 60000));
        }},
+      {"--bidir", "bidir", false,
+       [](ServerOptions& o, const std::string& n, const std::string& v) {
+         if (v != "yes" && v != "no") throw UsageError(n + ": '" + v + "' is not yes or no");
+         o.corba.bidir = v == "yes";
+       }},
       {"--naming-service", "naming_service", false,
        [](ServerOptions& o, const std::string& n, const std::string& v) {
          o.corba.naming_service = object_url(n, v);
@@ -214,6 +219,8 @@ Settings come from the config file, then from these flags (docs/corba.md):
   --send-grace-s S          reap a session whose sends have failed this long (2)
   --call-timeout-ms N       bound on each frame sent to a receiver, 1-49 (20)
   --connect-timeout-ms N    bound on opening a connection to a receiver (500)
+  --bidir yes|no            accept bidirectional GIOP: call receivers behind NAT or a
+                            firewall back over the connection they opened (default no)
   --naming-service REF      also bind the admin in this CORBA Naming Service, e.g.
                             corbaloc::host:2809/NameService (none by default)
   --naming-name NAME        name to bind there (CraneClamAdmin; "a/b" makes context a)

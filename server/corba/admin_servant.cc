@@ -1,5 +1,7 @@
 #include "corba/admin_servant.h"
 
+#include <omniORB4/omniORB.h>
+
 #include "corba/minor_codes.h"
 
 namespace clamsim::corba {
@@ -39,5 +41,20 @@ CLAMX::Session_ptr AdminServant::subscribeWith(CLAM::CraneClamClient_ptr client,
 }
 
 CLAMX::ServerStatus* AdminServant::status() { return to_status(host_.figures()); }
+
+void AdminForwarder::forward() const {
+  // consumes the duplicate; not permanent, so a receiver falls back to the corbaloc object
+  // (and is forwarded again) should the target ever fail
+  throw omniORB::LOCATION_FORWARD(CORBA::Object::_duplicate(target_.in()), 0);
+}
+
+CLAM::CraneClam_ptr AdminForwarder::subscribe(CLAM::CraneClamClient_ptr) { forward(); }
+
+CLAMX::Session_ptr AdminForwarder::subscribeWith(CLAM::CraneClamClient_ptr,
+                                                 const CLAMX::SubscribeOptions&) {
+  forward();
+}
+
+CLAMX::ServerStatus* AdminForwarder::status() { forward(); }
 
 }  // namespace clamsim::corba

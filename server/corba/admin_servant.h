@@ -1,5 +1,6 @@
 // The factory object of thesis 4.3.2, legacy and extended: CLAMX::Admin is_a
-// CLAM::CraneClamAdmin, activated in omniINSPOA under "CraneClamAdmin".
+// CLAM::CraneClamAdmin, activated in omniINSPOA under "CraneClamAdmin" (or, with
+// bidirectional GIOP, in a BiDir POA behind an AdminForwarder in omniINSPOA).
 #pragma once
 
 #include <clamx.hh>
@@ -21,6 +22,26 @@ class AdminServant final : public POA_CLAMX::Admin {
 
  private:
   SessionHost& host_;
+};
+
+// --bidir yes: what omniINSPOA serves at corbaloc::HOST:PORT/CraneClamAdmin. omniINSPOA's
+// policies are fixed, and omniORB ties a received client reference to the caller's
+// bidirectional connection only when the target's POA has BiDirPolicy BOTH; so every
+// operation answers LOCATION_FORWARD to the real admin in such a POA, and the receiver's ORB
+// repeats the call there (over the same connection: same address).
+class AdminForwarder final : public POA_CLAMX::Admin {
+ public:
+  explicit AdminForwarder(CORBA::Object_ptr target)
+      : target_(CORBA::Object::_duplicate(target)) {}
+
+  CLAM::CraneClam_ptr subscribe(CLAM::CraneClamClient_ptr client) override;
+  CLAMX::Session_ptr subscribeWith(CLAM::CraneClamClient_ptr client,
+                                   const CLAMX::SubscribeOptions& options) override;
+  CLAMX::ServerStatus* status() override;
+
+ private:
+  [[noreturn]] void forward() const;
+  CORBA::Object_var target_;
 };
 
 }  // namespace clamsim::corba

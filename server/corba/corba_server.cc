@@ -1,5 +1,8 @@
 #include "corba/corba_server.h"
 
+#include <omniORB4/CORBA.h>
+// after CORBA.h, which it needs
+#include <omniORB4/BiDirPolicy.h>
 #include <omniORB4/Naming.hh>
 #include <omniORB4/omniORB.h>
 
@@ -97,28 +100,51 @@ void CorbaServer::Impl::start() {
     PortableServer::POAManager_var manager = root->the_POAManager();
 
     // Sessions: transient references with our own ids, so a reaped session's servant can
-    // be found from the session id alone.
+    // be found from the session id alone. With --bidir yes also BiDirPolicy BOTH, like
+    // the admin's POA (below), so a session may be reached over a bidirectional connection.
     CORBA::PolicyList policies;
-    policies.length(1);
+    policies.length(options_.bidir ? 2 : 1);
     policies[0] = root->create_id_assignment_policy(PortableServer::USER_ID);
+    if (options_.bidir) {
+      CORBA::Any both;
+      both <<= BiDirPolicy::BOTH;
+      policies[1] = orb_->create_policy(BiDirPolicy::BIDIRECTIONAL_POLICY_TYPE, both);
+    }
     sessions_poa_ = root->create_POA("sessions", manager, policies);
-    policies[0]->destroy();
 
     // The admin: omniINSPOA gives the plain object key "CraneClamAdmin", which is what
     // corbaloc::HOST:PORT/CraneClamAdmin asks for (thesis 4.3.4, without ORBacus's BootManager).
     obj = orb_->resolve_initial_references("omniINSPOA");
     PortableServer::POA_var ins_poa = PortableServer::POA::_narrow(obj);
-    auto* admin = new AdminServant(*this);
     PortableServer::ObjectId_var oid = PortableServer::string_to_ObjectId(kAdminKey);
-    ins_poa->activate_object_with_id(oid, admin);
-    admin->_remove_ref();  // the POA owns it now
-    admin_ref_ = ins_poa->id_to_reference(oid);
+    CORBA::Object_var ins_ref;
+    auto* admin = new AdminServant(*this);
+    if (options_.bidir) {
+      // omniORB ties the client reference a receiver passes to subscribe to the receiver's
+      // bidirectional connection only when the admin's POA has BiDirPolicy BOTH, and
+      // omniINSPOA's policies are fixed: the admin lives in "admin" (same policies as the
+      // sessions) and the corbaloc object forwards every call to it.
+      PortableServer::POA_var admin_poa = root->create_POA("admin", manager, policies);
+      admin_poa->activate_object_with_id(oid, admin);
+      admin->_remove_ref();  // the POA owns it now
+      admin_ref_ = admin_poa->id_to_reference(oid);
+      auto* forwarder = new AdminForwarder(admin_ref_);
+      ins_poa->activate_object_with_id(oid, forwarder);
+      forwarder->_remove_ref();
+      ins_ref = ins_poa->id_to_reference(oid);
+    } else {
+      ins_poa->activate_object_with_id(oid, admin);
+      admin->_remove_ref();  // the POA owns it now
+      admin_ref_ = ins_poa->id_to_reference(oid);
+      ins_ref = CORBA::Object::_duplicate(admin_ref_);
+    }
+    for (CORBA::ULong i = 0; i < policies.length(); ++i) policies[i]->destroy();
 
     PortableServer::POAManager_var ins_manager = ins_poa->the_POAManager();
     ins_manager->activate();
     manager->activate();
 
-    const Address a = first_address(admin_ref_);
+    const Address a = first_address(ins_ref);
     const bool any = options_.host.empty() || options_.host == "0.0.0.0";
     const unsigned port = options_.port > 0 ? static_cast<unsigned>(options_.port) : a.port;
     corbaloc_ = "corbaloc::" + (any ? a.host : options_.host) + ":" + std::to_string(port) +

@@ -25,6 +25,10 @@ struct CorbaOptions {
   int setup_timeout_ms = 1000;      // calls at subscribe time (_is_a) and to the naming service
   std::string naming_service;       // corbaloc/IOR of a NameService; "" = none
   std::string naming_name = "CraneClamAdmin";  // stringified CosNaming name, e.g. "clamsim/admin"
+  // Bidirectional GIOP (receivers behind NAT): call receivers back over the connection they
+  // opened when they offer it. The admin then lives in a BiDir POA and the corbaloc object
+  // in omniINSPOA forwards to it (docs/corba.md "Receivers behind NAT").
+  bool bidir = false;
   std::string version;              // reported by Admin::status()
 };
 

@@ -45,6 +45,12 @@ std::vector<std::pair<std::string, std::string>> orb_arguments(const CorbaOption
       {"verifyObjectExistsAndType", "0"},
   };
   if (!o.endpoint_publish.empty()) args.emplace_back("endPointPublish", o.endpoint_publish);
+  if (o.bidir) {
+    // Accept the BI_DIR_IIOP service context receivers send, and let every client address
+    // use a bidirectional connection (omniORB's default rule has no "bidir").
+    args.emplace_back("acceptBiDirectionalGIOP", "1");
+    args.emplace_back("serverTransportRule", "* unix,ssl,tcp,bidir");
+  }
   if (o.concurrency == Concurrency::ThreadPool) {
     args.emplace_back("threadPerConnectionPolicy", "0");
     args.emplace_back("maxServerThreadPoolSize", std::to_string(o.pool_threads));

@@ -2,10 +2,32 @@
 
 #include <cstring>
 
+#include "corba/minor_codes.h"
+
 namespace clamsim::client {
+
+namespace {
+
+// clamsim-server's own minor codes ('CL' prefix) on the legacy admin's refusals.
+const char* clamsim_refusal(const CORBA::Exception& e) {
+  const auto* sys = CORBA::SystemException::_downcast(&e);
+  if (sys == nullptr) return nullptr;
+  switch (sys->minor()) {
+    case corba::minor::kServerFull: return "the server is full (session limit)";
+    case corba::minor::kShuttingDown: return "the server is shutting down";
+    case corba::minor::kNilClient: return "the server got a nil client reference";
+    case corba::minor::kNotAClient: return "the server says this is not a CraneClamClient";
+    case corba::minor::kClientUnreachable: return "the server cannot reach this receiver";
+    case corba::minor::kBadRequest: return "the server refused the request";
+    default: return nullptr;
+  }
+}
+
+}  // namespace
 
 std::string describe(const CORBA::Exception& e) {
   std::string text = e._name();
+  if (const char* ours = clamsim_refusal(e)) return text + " (" + ours + ")";
   if (const auto* sys = CORBA::SystemException::_downcast(&e)) {
     const char* minor = sys->NP_minorString();
     if (minor != nullptr) text += std::string(" (") + minor + ")";
@@ -14,6 +36,7 @@ std::string describe(const CORBA::Exception& e) {
 }
 
 std::string hint(const CORBA::Exception& e) {
+  if (clamsim_refusal(e) != nullptr) return "";  // describe() already says why
   const std::string name = e._name();
   if (name == "TRANSIENT") return "is the server running and reachable at that address?";
   if (name == "TIMEOUT") return "the server did not answer in time";
