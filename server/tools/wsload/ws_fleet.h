@@ -1,0 +1,74 @@
+// N browser-like WebSocket clients in one process (docs/wsload.md): each connects to
+// ws://HOST:PORT/ws, reads `hello`, then every `display`, and sends `control` at 20 Hz and a
+// `ping` per second, as the browser client does. Boost.Beast, asynchronous, one io_context
+// run by 1-2 threads; every client lives on its own strand.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tools/client/arrival_stats.h"
+
+namespace clamsim::wsload {
+
+struct FleetConfig {
+  std::string host;    // "127.0.0.1"
+  std::string port;    // "8080"
+  std::string target;  // "/ws"
+  double control_hz = 20.0;  // 0 = no controls
+  double ping_hz = 1.0;      // 0 = no pings
+  double swing_volts = 0.0;  // amplitude of a slow swing command (0 = all zeros)
+  int threads = 1;           // io_context threads, 1..2
+};
+
+// What one client saw. Read only after Fleet::stop() returned.
+struct ClientResult {
+  bool connected = false;      // got `hello`
+  bool refused = false;        // closed by the server before `hello`
+  bool failed = false;         // could not connect / handshake, or dropped before `hello`
+  bool closed_later = false;   // the connection ended after `hello`, before the end
+  int close_code = 0;          // the server's close code, 0 when none
+  std::string close_reason;    // the server's reason, or the error
+  std::int64_t server_session = -1;  // hello.session
+  double frame_period_s = 0.05;      // hello.frame_period_s
+  client::ArrivalStats arrivals{0.05};  // frames inside the window
+  std::vector<double> rtt_ms;           // ping round trips inside the window
+  std::uint64_t controls_sent = 0;
+  std::uint64_t pings_sent = 0;
+  std::uint64_t pongs = 0;
+  std::uint64_t errors = 0;     // `error` messages from the server
+  std::uint64_t bad_messages = 0;  // messages this tool could not make sense of
+};
+
+class Fleet {
+ public:
+  explicit Fleet(FleetConfig config);
+  ~Fleet();
+  Fleet(const Fleet&) = delete;
+  Fleet& operator=(const Fleet&) = delete;
+
+  // Resolves the host; throws std::runtime_error when it cannot.
+  void start();
+  // Starts client i (0-based, in call order) connecting.
+  void add_client();
+  // Clients that have connected (hello) or given up so far.
+  std::size_t settled() const;
+  // Clients whose connection is still open.
+  std::size_t open() const;
+  // Frames and pongs count only while now_s() is in [start, end).
+  void open_window(double start_s);
+  void close_window(double end_s);
+  // Stops every client (close frame 1000), waits up to `grace_s`, joins the threads.
+  void stop(double grace_s);
+  // One per add_client(), in order.
+  std::vector<ClientResult> results() const;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace clamsim::wsload

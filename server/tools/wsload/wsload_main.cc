@@ -1,0 +1,380 @@
+// clamsim-wsload: N browser-like WebSocket clients in one process against a running (or
+// spawned) clamsim-server; the figures of docs/wsload.md. Exit status: 0 every session
+// connected and was measured, 1 a session failed to connect, the server went away or the CSV
+// could not be written, 2 bad arguments.
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <regex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tools/client/args.h"
+#include "tools/client/arrival_stats.h"
+#include "tools/client/proc_stat.h"
+#include "tools/client/received_frame.h"
+#include "tools/loadgen/server_process.h"
+#include "tools/wsload/ws_fleet.h"
+
+namespace {
+
+using namespace clamsim;
+
+constexpr int kExitFailed = 1;
+constexpr int kExitUsage = 2;
+constexpr double kServerReadyTimeoutS = 20.0;
+
+const char* kUsage = R"(Usage: clamsim-wsload --url ws://HOST:PORT/ws --sessions N [options]
+       clamsim-wsload --spawn-server PATH --sessions N [options]
+N browser-like WebSocket clients in one process (docs/wsload.md).
+  --url URL               the server's WebSocket endpoint, ws://HOST:PORT/PATH
+  --server-pid PID        the server's process, for its CPU time (/proc/PID/stat)
+  --spawn-server PATH     start PATH (clamsim-server) from the current directory with
+                          --host 127.0.0.1 --corba-port 0 --http-host 127.0.0.1
+                          --http-port 0 --max-sessions max(N,250); SIGTERM at the end
+  --server-arg ARG        one more argument for the spawned server (repeatable)
+  --sessions N            clients, 1..10000
+  --duration S            the measurement window, default 10
+  --warmup S              wait after the last client connected, default 1
+  --connect-rate R        connections per second, default one every 19.1 ms (0.382 frame)
+  --control-rate HZ       control messages per client per second, default 20; 0 = none
+  --ping-rate HZ          pings per client per second, default 1; 0 = none
+  --swing-volts V         send a slow +-V swing instead of all zeros (0..5, default 0)
+  --threads N             io_context threads, 1 or 2 (default 1)
+  --csv FILE              one row per session
+  --help                  this text
+Exit status: 0 all connected and measured; 1 a session failed to connect, the server went
+away or the CSV could not be written; 2 a bad flag.
+)";
+
+std::atomic<bool> g_stop{false};
+extern "C" void on_signal(int) { g_stop = true; }
+
+void wait_until(double until_s) {
+  while (!g_stop && client::now_s() < until_s) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
+struct Options {
+  std::string url, spawn_server, csv;
+  std::vector<std::string> server_args;
+  long server_pid = 0;
+  int sessions = 0;
+  double duration_s = 10.0, warmup_s = 1.0, connect_interval_s = 0.0191;
+  double control_hz = 20.0, ping_hz = 1.0, swing_volts = 0.0;
+  int threads = 1;
+  bool help = false;
+};
+
+Options parse(int argc, char** argv) {
+  client::FlagSet flags;
+  flags.valued = {"--url",         "--server-pid", "--spawn-server", "--server-arg",
+                  "--sessions",    "--duration",   "--warmup",       "--connect-rate",
+                  "--control-rate", "--ping-rate", "--swing-volts",  "--threads", "--csv"};
+  flags.switches = {"--help"};
+  flags.repeatable = {"--server-arg"};
+  client::Args a(argc, argv, flags);
+  Options o;
+  if (!a.orb_args().empty()) throw client::UsageError("unknown argument " + a.orb_args().front());
+  o.help = a.has("--help");
+  if (o.help) return o;
+  o.url = a.text("--url").value_or("");
+  o.spawn_server = a.text("--spawn-server").value_or("");
+  o.server_args = a.all("--server-arg");
+  if (o.url.empty() == o.spawn_server.empty()) {
+    throw client::UsageError("give exactly one of --url and --spawn-server");
+  }
+  if (!o.server_args.empty() && o.spawn_server.empty()) {
+    throw client::UsageError("--server-arg needs --spawn-server");
+  }
+  o.server_pid = a.integer("--server-pid", 1, 1L << 30).value_or(0);
+  if (o.server_pid && !o.spawn_server.empty()) {
+    throw client::UsageError("--server-pid and --spawn-server exclude each other");
+  }
+  if (!a.has("--sessions")) throw client::UsageError("--sessions is required");
+  o.sessions = static_cast<int>(*a.integer("--sessions", 1, 10000));
+  o.duration_s = a.number("--duration", 0.1, 86400).value_or(o.duration_s);
+  o.warmup_s = a.number("--warmup", 0, 3600).value_or(o.warmup_s);
+  if (auto r = a.number("--connect-rate", 0.1, 100000)) o.connect_interval_s = 1.0 / *r;
+  o.control_hz = a.number("--control-rate", 0, 200).value_or(o.control_hz);
+  o.ping_hz = a.number("--ping-rate", 0, 20).value_or(o.ping_hz);
+  o.swing_volts = a.number("--swing-volts", 0, 5).value_or(o.swing_volts);
+  o.threads = static_cast<int>(a.integer("--threads", 1, 2).value_or(1));
+  o.csv = a.text("--csv").value_or("");
+  return o;
+}
+
+bool has_flag(const std::vector<std::string>& args, const std::string& flag) {
+  for (const auto& s : args) {
+    if (s == flag || s.rfind(flag + "=", 0) == 0) return true;
+  }
+  return false;
+}
+
+struct Url {
+  std::string host, port, target;
+};
+
+Url parse_url(const std::string& url) {
+  static const std::regex re(R"(ws://([^/:]+|\[[^\]]+\]):([0-9]+)(/.*)?)");
+  std::smatch m;
+  if (!std::regex_match(url, m, re)) {
+    throw client::UsageError("--url: '" + url + "' is not ws://HOST:PORT/PATH");
+  }
+  return {m[1].str(), m[2].str(), m[3].matched ? m[3].str() : "/"};
+}
+
+double ms(double s) { return s * 1000.0; }
+
+std::string quote(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) out += (c == '"') ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+int run_main(int argc, char** argv) {
+  Options opt;
+  Url url;
+  try {
+    opt = parse(argc, argv);
+    if (opt.help) {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    if (!opt.url.empty()) url = parse_url(opt.url);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "clamsim-wsload: %s\n", e.what());
+    return kExitUsage;
+  }
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
+
+  std::unique_ptr<loadgen::ServerProcess> spawned;
+  if (!opt.spawn_server.empty()) {
+    std::vector<std::string> args = opt.server_args;
+    const std::vector<std::pair<std::string, std::string>> defaults = {
+        {"--host", "127.0.0.1"},      {"--corba-port", "0"}, {"--http-host", "127.0.0.1"},
+        {"--http-port", "0"},
+        {"--max-sessions", std::to_string(std::max(opt.sessions, 250))}};
+    for (const auto& [flag, value] : defaults) {
+      if (!has_flag(args, flag)) args.insert(args.end(), {flag, value});
+    }
+    try {
+      spawned =
+          std::make_unique<loadgen::ServerProcess>(opt.spawn_server, args, kServerReadyTimeoutS);
+      // the corbaloc line came first; the http line follows it
+      static const std::regex ready(R"(ready http://([^/\s]+)/)");
+      std::smatch m;
+      const double deadline = client::now_s() + 5.0;
+      std::string out;
+      while (!std::regex_search(out = spawned->output(), m, ready)) {
+        if (client::now_s() > deadline || !spawned->running()) {
+          throw std::runtime_error("the server printed no 'ready http://' line:\n" + out);
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+      url = parse_url("ws://" + m[1].str() + "/ws");
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "clamsim-wsload: %s\n", e.what());
+      return kExitFailed;
+    }
+    opt.server_pid = spawned->pid();
+  }
+  const std::string url_text = "ws://" + url.host + ":" + url.port + url.target;
+
+  wsload::FleetConfig fc;
+  fc.host = url.host;
+  fc.port = url.port;
+  fc.target = url.target;
+  fc.control_hz = opt.control_hz;
+  fc.ping_hz = opt.ping_hz;
+  fc.swing_volts = opt.swing_volts;
+  fc.threads = opt.threads;
+  wsload::Fleet fleet(fc);
+  try {
+    fleet.start();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "clamsim-wsload: %s\n", e.what());
+    return kExitFailed;
+  }
+
+  // 1. paced ramp-up: phases frac(i x 0.382) x 50 ms, as docs/loadgen.md explains
+  const double ramp_start = client::now_s();
+  for (int i = 0; i < opt.sessions && !g_stop; ++i) {
+    wait_until(ramp_start + i * opt.connect_interval_s);
+    fleet.add_client();
+    if ((i + 1) % 50 == 0) std::fprintf(stderr, "clamsim-wsload: %d clients started\n", i + 1);
+  }
+  const auto n = static_cast<std::size_t>(opt.sessions);
+  const double settle_deadline = client::now_s() + 15.0;
+  while (!g_stop && fleet.settled() < n && client::now_s() < settle_deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  const double ramp_s = client::now_s() - ramp_start;
+
+  // 2. the window
+  wait_until(client::now_s() + opt.warmup_s);
+  const pid_t self_pid = getpid();
+  const auto server0 = opt.server_pid ? client::read_proc(static_cast<pid_t>(opt.server_pid))
+                                      : std::nullopt;
+  const auto self0 = client::read_proc(self_pid);
+  const double w0 = client::now_s();
+  fleet.open_window(w0);
+  wait_until(w0 + opt.duration_s);
+  const double w1 = client::now_s();
+  fleet.close_window(w1);
+  const auto server1 = opt.server_pid ? client::read_proc(static_cast<pid_t>(opt.server_pid))
+                                      : std::nullopt;
+  const auto self1 = client::read_proc(self_pid);
+  const double window_s = w1 - w0;
+
+  // 3. close every connection (1000), then stop a spawned server
+  fleet.stop(3.0);
+  const std::vector<wsload::ClientResult> results = fleet.results();
+  int server_status = -1;
+  bool server_gone = false;
+  if (spawned) {
+    server_gone = !spawned->running();
+    server_status = spawned->stop();
+  } else if (opt.server_pid) {
+    server_gone = !client::read_proc(static_cast<pid_t>(opt.server_pid));
+  }
+
+  // 4. report
+  std::size_t connected = 0, refused = 0, failed = 0, closed_later = 0, silent = 0;
+  std::map<std::string, int> reasons;  // "1013 server full: ..." -> count
+  client::RunningStats fps, ia;
+  std::vector<double> lateness, rtt;
+  std::uint64_t frames = 0, lost = 0, out_of_order = 0, controls = 0, pings = 0, pongs = 0,
+                errors = 0, bad = 0;
+  for (const auto& r : results) {
+    if (r.connected) ++connected;
+    if (r.refused) ++refused;
+    if (r.failed) ++failed;
+    if (r.closed_later) ++closed_later;
+    if (r.refused || r.failed || r.closed_later) {
+      reasons[(r.close_code ? std::to_string(r.close_code) + " " : std::string()) +
+              r.close_reason]++;
+    }
+    if (!r.connected) continue;
+    if (r.arrivals.frames() == 0) ++silent;
+    fps.add(static_cast<double>(r.arrivals.frames()) / window_s);
+    ia.merge(r.arrivals.inter_arrival());
+    for (double x : r.arrivals.lateness_s()) lateness.push_back(x);
+    rtt.insert(rtt.end(), r.rtt_ms.begin(), r.rtt_ms.end());
+    frames += r.arrivals.frames();
+    lost += r.arrivals.lost();
+    out_of_order += r.arrivals.out_of_order();
+    controls += r.controls_sent;
+    pings += r.pings_sent;
+    pongs += r.pongs;
+    errors += r.errors;
+    bad += r.bad_messages;
+  }
+  const double total_fps = static_cast<double>(frames) / window_s;
+  const double nominal = results.empty() ? 20.0 : 1.0 / results.front().frame_period_s;
+
+  std::printf("clamsim-wsload: %d sessions for %.1f s against %s\n", opt.sessions, window_s,
+              url_text.c_str());
+  std::printf("connected: %zu of %d in %.2f s (%zu refused, %zu failed)\n", connected,
+              opt.sessions, ramp_s, refused, failed);
+  for (const auto& [why, count] : reasons) std::printf("  %d x %s\n", count, why.c_str());
+  if (closed_later > 0) std::printf("closed during the run: %zu\n", closed_later);
+  if (silent > 0) std::printf("sessions without a frame in the window: %zu\n", silent);
+  std::printf("frames/s: total %.1f, per session min %.2f mean %.2f max %.2f (nominal %.1f)\n",
+              total_fps, fps.min(), fps.mean(), fps.max(), nominal);
+  std::printf("inter-arrival: min %.2f mean %.2f std %.2f max %.2f ms (all sessions)\n",
+              ms(ia.min()), ms(ia.mean()), ms(ia.stddev()), ms(ia.max()));
+  std::printf("lateness vs the %.0f ms schedule: p50 %.2f p99 %.2f max %.2f ms\n",
+              ms(1.0 / nominal), ms(client::percentile(lateness, 50)),
+              ms(client::percentile(lateness, 99)), ms(client::percentile(lateness, 100)));
+  std::printf("lost frames: %llu (sequence gaps); out of order %llu\n",
+              static_cast<unsigned long long>(lost), static_cast<unsigned long long>(out_of_order));
+  std::printf("ping round trip: p50 %.2f p99 %.2f max %.2f ms (%zu in the window)\n",
+              client::percentile(rtt, 50), client::percentile(rtt, 99),
+              client::percentile(rtt, 100), rtt.size());
+  std::printf("sent: %llu control, %llu ping; received %llu pong, %llu error, %llu unreadable\n",
+              static_cast<unsigned long long>(controls), static_cast<unsigned long long>(pings),
+              static_cast<unsigned long long>(pongs), static_cast<unsigned long long>(errors),
+              static_cast<unsigned long long>(bad));
+  if (server0 && server1) {
+    const double cpu = server1->cpu_s - server0->cpu_s;
+    const double cores = cpu / window_s;
+    std::printf("server: pid %ld, CPU %.1f %% of one core (%.2f s in %.2f s), %ld threads, RSS "
+                "%.1f MiB\n",
+                opt.server_pid, 100.0 * cores, cpu, window_s, server1->threads, server1->rss_mib);
+    std::printf("server cost: %.0f frames/s per core, %.1f us of CPU per frame\n",
+                cores > 0 ? total_fps / cores : 0.0,
+                frames > 0 ? 1e6 * cpu / static_cast<double>(frames) : 0.0);
+  } else if (opt.server_pid) {
+    std::printf("server: pid %ld, CPU not readable\n", opt.server_pid);
+  }
+  if (self0 && self1) {
+    std::printf("wsload: CPU %.1f %% of one core, %ld threads\n",
+                100.0 * (self1->cpu_s - self0->cpu_s) / window_s, self1->threads);
+  }
+  if (spawned) std::printf("server exit status: %d\n", server_status);
+
+  bool csv_ok = true;
+  if (!opt.csv.empty()) {
+    std::ofstream csv(opt.csv);
+    csv << "session,server_session,connected,frames,fps,lost,out_of_order,ia_min_ms,ia_mean_ms,"
+           "ia_std_ms,ia_max_ms,late_p50_ms,late_p99_ms,late_max_ms,rtt_p50_ms,rtt_p99_ms,"
+           "controls_sent,pings_sent,pongs,errors,close_code,close_reason\n";
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      const auto& r = results[i];
+      const auto late = r.arrivals.lateness_s();
+      const auto& s = r.arrivals.inter_arrival();
+      char row[512];
+      std::snprintf(row, sizeof row,
+                    "%zu,%lld,%d,%llu,%.3f,%llu,%llu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,"
+                    "%llu,%llu,%llu,%llu,%d,",
+                    i, static_cast<long long>(r.server_session), r.connected ? 1 : 0,
+                    static_cast<unsigned long long>(r.arrivals.frames()),
+                    static_cast<double>(r.arrivals.frames()) / window_s,
+                    static_cast<unsigned long long>(r.arrivals.lost()),
+                    static_cast<unsigned long long>(r.arrivals.out_of_order()), ms(s.min()),
+                    ms(s.mean()), ms(s.stddev()), ms(s.max()), ms(client::percentile(late, 50)),
+                    ms(client::percentile(late, 99)), ms(client::percentile(late, 100)),
+                    client::percentile(r.rtt_ms, 50), client::percentile(r.rtt_ms, 99),
+                    static_cast<unsigned long long>(r.controls_sent),
+                    static_cast<unsigned long long>(r.pings_sent),
+                    static_cast<unsigned long long>(r.pongs),
+                    static_cast<unsigned long long>(r.errors), r.close_code);
+      csv << row << quote(r.close_reason) << "\n";
+    }
+    csv.flush();
+    if (!csv) {
+      std::fprintf(stderr, "clamsim-wsload: cannot write %s\n", opt.csv.c_str());
+      csv_ok = false;
+    }
+  }
+
+  if (server_gone) std::fprintf(stderr, "clamsim-wsload: the server went away during the run\n");
+  if (connected < n || server_gone || !csv_ok || g_stop) return kExitFailed;
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run_main(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "clamsim-wsload: %s\n", e.what());
+    return kExitFailed;
+  }
+}
