@@ -8,6 +8,6 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 cmake --preset release >/dev/null
 cmake --build --preset release -j"$(nproc)" --target clamsim-server clamsim-sim \
-  clamsim-receiver clamsim-loadgen
+  clamsim-receiver clamsim-loadgen clamsim-wsload
 echo "open http://127.0.0.1:8080/ in a browser (plug in a joystick, or use the keyboard)"
 exec build/release/server/app/clamsim-server --config config/server.json "$@"
