@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 packages=(build-essential cmake ccache pkg-config libeigen3-dev nlohmann-json3-dev
           libgtest-dev libgmock-dev libbenchmark-dev gnuplot-nox
           libomniorb4-dev omniidl omniorb omniorb-nameserver libboost-dev nodejs npm)
-[ "${1:-}" = "--tests" ] && packages+=(chromium)
+[ "${1:-}" = "--tests" ] && packages+=(chromium fonts-liberation libgl1-mesa-dri)
 
 missing=()
 for p in "${packages[@]}"; do
