@@ -1,11 +1,6 @@
 // clamsim-loadgen end to end: it spawns the real clamsim-server itself (--spawn-server),
 // subscribes N receivers, measures and unsubscribes; plus the statistics it reports.
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -19,84 +14,25 @@
 #include "tools/client/arrival_stats.h"
 #include "tools/client/client_orb.h"
 
-extern char** environ;
+#include "tool_run.h"
 
 namespace {
+
+using clamsim::testing::number_after;
+using clamsim::testing::run_tool;
+using clamsim::testing::ScratchDir;
+using clamsim::testing::ToolResult;
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
 const std::string kSource = CLAMSIM_SOURCE_DIR;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-struct Result {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
 class LoadgenCli : public ::testing::Test {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "clamsim-loadgen-test-XXXXXX").string();
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-
-  // The loadgen with a server of its own; killed (with its process group's server) if it
-  // overruns.
-  Result run(const std::vector<std::string>& args, std::chrono::seconds timeout = 30s) const {
-    const std::string out_path = path("stdout.txt");
-    const std::string err_path = path("stderr.txt");
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path.c_str(),
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path.c_str(),
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);  // so a timeout kills both
-    posix_spawnattr_setpgroup(&attr, 0);
-    std::vector<std::string> all = {CLAMSIM_LOADGEN_BINARY};
-    all.insert(all.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& a : all) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    pid_t pid = -1;
-    Result r;
-    const int rc = posix_spawn(&pid, CLAMSIM_LOADGEN_BINARY, &actions, &attr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
-    if (rc != 0) {
-      ADD_FAILURE() << "cannot start the loadgen";
-      return r;
-    }
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    int status = 0;
-    while (waitpid(pid, &status, WNOHANG) == 0) {
-      if (std::chrono::steady_clock::now() > deadline) {
-        kill(-pid, SIGKILL);
-        waitpid(pid, &status, 0);
-        ADD_FAILURE() << "the loadgen did not finish in time; killed it and its server";
-        break;
-      }
-      std::this_thread::sleep_for(20ms);
-    }
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    r.out = slurp(out_path);
-    r.err = slurp(err_path);
-    return r;
+  ToolResult run(const std::vector<std::string>& args,
+                 std::chrono::seconds timeout = std::chrono::seconds(30)) const {
+    return run_tool(CLAMSIM_LOADGEN_BINARY, args, scratch_, timeout);
   }
 
   std::vector<std::string> spawn_args() const {
@@ -105,19 +41,10 @@ class LoadgenCli : public ::testing::Test {
             "--server-arg",   kSource + "/config/scenarios"};
   }
 
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  std::string path(const std::string& name) const { return scratch_.path(name); }
 
-  fs::path dir_;
+  ScratchDir scratch_{"clamsim-loadgen-test"};
 };
-
-double number_after(const std::string& text, const std::string& pattern) {
-  std::smatch m;
-  if (!std::regex_search(text, m, std::regex(pattern))) {
-    ADD_FAILURE() << "no match for '" << pattern << "' in:\n" << text;
-    return -1.0;
-  }
-  return std::stod(m[1]);
-}
 
 // A functional test of the tool: it subscribes, measures and reports. How many sessions the
 // server holds at 20 Hz is a measurement (docs/loadgen.md), not asserted here: under the
@@ -125,7 +52,7 @@ double number_after(const std::string& text, const std::string& pattern) {
 TEST_F(LoadgenCli, SessionsAreSubscribedMeasuredAndReported) {
   auto args = spawn_args();
   args.insert(args.end(), {"--sessions", "4", "--duration", "2", "--csv", path("s.csv")});
-  const Result r = run(args);
+  const ToolResult r = run(args);
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("subscribed: 4 of 4"), std::string::npos) << r.out;
   EXPECT_GT(number_after(r.out, "per session min ([0-9.]+)"), 0.0) << r.out;
@@ -152,7 +79,7 @@ TEST_F(LoadgenCli, OverCapacityReportsTheRefusal) {
   auto args = spawn_args();
   args.insert(args.end(), {"--server-arg", "--max-sessions", "--server-arg", "3", "--sessions", "5",
                            "--duration", "0.5", "--warmup", "0"});
-  const Result r = run(args);
+  const ToolResult r = run(args);
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("subscribed: 3 of 5"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("2 refused"), std::string::npos) << r.out;
@@ -160,7 +87,7 @@ TEST_F(LoadgenCli, OverCapacityReportsTheRefusal) {
 }
 
 TEST_F(LoadgenCli, UsageErrors) {
-  Result r = run({"--server", "corbaloc::127.0.0.1:1/CraneClamAdmin"});
+  ToolResult r = run({"--server", "corbaloc::127.0.0.1:1/CraneClamAdmin"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--sessions is required"), std::string::npos) << r.err;
   r = run({"--sessions", "3"});

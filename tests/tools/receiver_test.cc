@@ -29,20 +29,17 @@
 
 extern char** environ;
 
+#include "tool_run.h"
+
 namespace {
+
+using clamsim::testing::slurp;
 
 namespace fs = std::filesystem;
 namespace receiver = clamsim::receiver;
 using namespace std::chrono_literals;
 
 const std::string kSource = CLAMSIM_SOURCE_DIR;
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::vector<std::vector<std::string>> read_csv(const fs::path& p) {
   std::vector<std::vector<std::string>> rows;

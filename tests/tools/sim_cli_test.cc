@@ -16,7 +16,11 @@
 
 extern char** environ;
 
+#include "tool_run.h"
+
 namespace {
+
+using clamsim::testing::slurp;
 
 namespace fs = std::filesystem;
 
@@ -29,13 +33,6 @@ struct Result {
   std::string out;
   std::string err;
 };
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
