@@ -6,8 +6,6 @@ namespace clamsim::core {
 
 namespace {
 
-constexpr double kHalfPi = 1.57079632679489661923;
-
 Mat4 dh(double theta, double d, double a, double alpha) {
   const double ct = std::cos(theta), st = std::sin(theta);
   const double ca = std::cos(alpha), sa = std::sin(alpha);

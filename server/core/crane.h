@@ -18,6 +18,9 @@ using Mat4 = Eigen::Matrix4d;
 using Vec3 = Eigen::Vector3d;
 using Mat3 = Eigen::Matrix3d;
 
+// theta2 of a level boom (Table 2.7's home); the boom angle of Table 2.6 is theta2 - this.
+constexpr double kHalfPi = 1.57079632679489661923;
+
 // A_1..A_3 of eq 2.10 and T_1..T_3 of eq 2.11.
 std::array<Mat4, 3> dh_link_transforms(const CraneParams& c, const Vec3& q);
 std::array<Mat4, 3> dh_base_transforms(const CraneParams& c, const Vec3& q);

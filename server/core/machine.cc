@@ -14,7 +14,6 @@ namespace clamsim::core {
 
 namespace {
 
-constexpr double kHalfPi = 1.57079632679489661923;
 constexpr double kRadToDeg = 57.295779513082320877;
 constexpr double kStopRelease_N = 1.0;   // hysteresis: a stop lets go below -1 N
 enum Channel { kSwing = 0, kBoom = 1, kTelescope = 2, kMainHoist = 3, kAuxHoist = 4 };
@@ -204,7 +203,6 @@ void clam_events(const MachineParams& m, State& st, const Environment& env) {
       // Table 2.5: contact with an object while closing from Free -> With-load, Distributed.
       mode.load = LoadStatus::WithLoad;
       mode.load_mass_kg = obj.mass_kg;
-      mode.grip_theta2_rad = k.theta2;
       mode.grip_secured = false;
       lock_at(m, st, k, k.s);
     } else if (k.s <= s_closed) {

@@ -46,7 +46,6 @@ struct ClamMode {
   GeoStatus geo = GeoStatus::InRange;
   LoadStatus load = LoadStatus::WithoutLoad;
   double load_mass_kg = 0.0;
-  double grip_theta2_rad = 0.0;   // bucket angle at which the load is held (when WithLoad)
   bool grip_secured = false;      // the squeeze has once exceeded the release threshold
 };
 
