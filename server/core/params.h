@@ -24,6 +24,16 @@ struct ClamParams {
   double lip_length_m = 0.0;         // C to the bucket's lip (for the jaw gap and squeeze force)
   double release_squeeze_N = 0.0;    // a held load slips out below this squeeze force (2.1.2)
   double max_load_kg = 0.0;          // heaviest load the grapple is rated for
+  double bucket_width_m = 0.0;       // width of each bucket across the clam's plane
+  double displaced_volume_m3 = 0.0;  // steel volume (buoyancy when under water)
+  double drag_area_m2 = 0.0;         // projected area for water drag
+};
+
+// The anti-swing mechanism of Fig. 2.11: a spring roll on the boom tip whose chain pulls the
+// clam body back under the tip (section 2.3). Horizontal spring and damper on the clam.
+struct AntiSwingParams {
+  double stiffness_N_per_m = 0.0;
+  double damping_Ns_per_m = 0.0;
 };
 
 // One crane link for eqs 2.13-2.14: mass, centre of gravity and inertia in the link's
@@ -106,6 +116,8 @@ struct WinchParams {
   double max_length_m = 0.0;          // rope fully paid out
   double stop_stiffness_N_per_m = 0.0;  // drum end stops
   double stop_damping_Ns_per_m = 0.0;
+  double rated_pull_N = 0.0;          // rope pull above this is an overload event
+  double slack_margin_m = 0.0;        // rope longer than its span by this = visible slack
 };
 
 struct ActuatorChannel {
@@ -130,6 +142,7 @@ struct IntegratorParams {
 
 struct MachineParams {
   ClamParams clam;
+  AntiSwingParams anti_swing;
   CraneParams crane;
   HydraulicsParams hydraulics;
   IntegratorParams integrator;

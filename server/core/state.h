@@ -6,6 +6,8 @@
 #include <array>
 #include <cstdint>
 
+#include "world.h"
+
 namespace clamsim::core {
 
 // Working states of the clam (section 2.1.1) and its two flags (Table 2.4).
@@ -25,6 +27,9 @@ const char* to_string(LoadStatus s);
 //   len    hanging (unstretched) length of cable 1 and cable 2 from the boom-tip sheave [m]
 //   lend   their rates [m/s], positive paying out
 //   p      line pressures [Pa]: channel k (ControlSignal index) has lines 2k (A) and 2k+1 (B)
+//   hx,hy  horizontal position of the clam's axis (A and C) in the base frame [m]: the clam
+//          swings under the tip on its ropes (section 3.4.2), held back by the anti-swing
+//   hvx,hvy its velocity [m/s]
 namespace ix {
 constexpr int q = 0;
 constexpr int qd = 3;
@@ -35,7 +40,11 @@ constexpr int vC = 9;
 constexpr int len = 10;
 constexpr int lend = 12;
 constexpr int p = 14;
-constexpr int size = 24;
+constexpr int hx = 24;
+constexpr int hy = 25;
+constexpr int hvx = 26;
+constexpr int hvy = 27;
+constexpr int size = 28;
 }  // namespace ix
 
 using StateVector = Eigen::Matrix<double, ix::size, 1>;
@@ -66,6 +75,7 @@ struct State {
   double time_s = 0.0;
   std::uint64_t steps = 0;
   std::uint8_t stops_engaged = 0;   // bit per hard stop in contact (to count new hits)
+  WorldState world;                 // loads, contacts and events (empty without a world)
 };
 
 // The five valve command voltages of ControlSignal (Table 4.1 order), -5..+5 V.
@@ -83,7 +93,11 @@ struct JawObject {
   double width_m = 0.0;     // the jaw gap at which the lips touch it
 };
 
+// The surroundings: the dam, the water and the loads (null = empty space, as in the
+// offline experiments of 5.1.1-5.1.2). Without a world, jaw_object may stand in for the
+// object between the jaws (tests of Table 2.5); with one, the world fills it each step.
 struct Environment {
+  const WorldParams* world = nullptr;
   JawObject jaw_object;
 };
 
@@ -121,6 +135,29 @@ struct Outputs {
   std::array<double, 3> point_b{};         // right-hand hinge B
   std::array<double, 3> point_c{};
   double energy_J = 0.0;                   // total mechanical + hydraulic energy
+
+  // The working world (issue 5).
+  std::array<double, 2> clam_swing_deg{};  // ropes from the vertical: [0] along the boom
+                                           // (+ away from the cab), [1] across (+ to the left)
+  std::array<double, 4> clam_orientation{1.0, 0.0, 0.0, 0.0};  // w, x, y, z: clam frame
+                                           // (x across the jaws, z up the axis) in the world
+  double clam_contact_force_N = 0.0;       // magnitude of solids + loads pushing on the clam
+  double clam_submerged = 0.0;             // fraction of the clam below the water, 0..1
+  struct Load {
+    std::array<double, 3> position_m{};
+    std::array<double, 4> orientation{1.0, 0.0, 0.0, 0.0};  // w, x, y, z
+    std::array<double, 3> velocity_m_per_s{};
+    bool held = false;
+    bool in_contact = false;
+    bool asleep = false;
+    double submerged = 0.0;                // fraction of its volume below the water
+  };
+  std::array<Load, kMaxLoads> loads{};
+  int load_count = 0;
+  int held_load = -1;
+  std::array<ContactMarker, kMaxContactMarkers> contacts{};
+  int contact_count = 0;
+  WorldEvents events;
 };
 
 }  // namespace clamsim::core

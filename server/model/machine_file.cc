@@ -49,8 +49,19 @@ core::ClamParams read_clam(Section s) {
   c.lip_length_m = s.number("lip_length_m", unit::one, B::positive());
   c.release_squeeze_N = s.number("release_squeeze_N", unit::one, B::non_negative());
   c.max_load_kg = s.number("max_load_kg", unit::one, B::positive());
+  c.bucket_width_m = s.number("bucket_width_m", unit::one, B::positive());
+  c.displaced_volume_m3 = s.number("displaced_volume_m3", unit::one, B::non_negative());
+  c.drag_area_m2 = s.number("drag_area_m2", unit::one, B::non_negative());
   s.finish();
   return c;
+}
+
+core::AntiSwingParams read_anti_swing(Section s) {
+  core::AntiSwingParams a;
+  a.stiffness_N_per_m = s.number("stiffness_N_per_m", unit::one, B::non_negative());
+  a.damping_Ns_per_m = s.number("damping_Ns_per_m", unit::one, B::non_negative());
+  s.finish();
+  return a;
 }
 
 core::LinkParams read_link(Section s) {
@@ -166,6 +177,8 @@ core::WinchParams read_winch(Section s) {
   require_less(s, "min_length_m", w.min_length_m, "max_length_m", w.max_length_m, unit::one);
   w.stop_stiffness_N_per_m = s.number("stop_stiffness_N_per_m", unit::one, B::positive());
   w.stop_damping_Ns_per_m = s.number("stop_damping_Ns_per_m", unit::one, B::non_negative());
+  w.rated_pull_N = s.number("rated_pull_N", unit::one, B::positive());
+  w.slack_margin_m = s.number("slack_margin_m", unit::one, B::positive());
   s.finish();
   return w;
 }
@@ -226,6 +239,7 @@ core::MachineParams parse_machine_json(const nlohmann::json& doc, const std::str
   if (root.has("description")) root.text("description");
   core::MachineParams m;
   m.clam = read_clam(root.child("clam"));
+  m.anti_swing = read_anti_swing(root.child("anti_swing"));
   m.crane = read_crane(root.child("crane"));
   m.hydraulics = read_hydraulics(root.child("hydraulics"));
   m.integrator = read_integrator(root.child("integrator"));

@@ -1,0 +1,126 @@
+// The working world around the machine (issue 5): the dam's static solids, the water and
+// the loose loads (logs, debris), with their rigid-body state, contacts and events.
+//
+// Base frame as everywhere: z up, origin on the swing axis at deck level, boom along +x at
+// swing 0. Parameters come from a scenario file (server/model/scenario_file); the state
+// lives inside core::State and is advanced by core::step together with the machine.
+#pragma once
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace clamsim::core {
+
+inline constexpr int kMaxLoads = 16;           // loads per world (State stays allocation-free)
+inline constexpr int kMaxContactMarkers = 8;   // contacts reported per frame
+
+// What a static solid is, for contact bookkeeping and scoring.
+enum class SolidKind : std::uint8_t { Deck, Rack, Gate, Wall, Floor, Truck, Bed };
+const char* to_string(SolidKind k);
+
+// A static, solid, yawed box.
+struct SolidBox {
+  SolidKind kind = SolidKind::Deck;
+  std::string name;                                   // as in the scenario file
+  Eigen::Vector3d center_m = Eigen::Vector3d::Zero();
+  Eigen::Vector3d half_size_m = Eigen::Vector3d::Zero();  // along the box's own x, y, z
+  double yaw_rad = 0.0;                               // about z
+};
+
+enum class LoadShape : std::uint8_t { Sphere, Box, Cylinder };
+const char* to_string(LoadShape s);
+
+// One loose load. Its local x axis is a cylinder's axis; box sizes are along local x, y, z.
+struct LoadParams {
+  std::string name;
+  LoadShape shape = LoadShape::Sphere;
+  double mass_kg = 0.0;
+  double radius_m = 0.0;                             // sphere, cylinder
+  double length_m = 0.0;                             // cylinder
+  Eigen::Vector3d box_size_m = Eigen::Vector3d::Zero();  // box
+  Eigen::Vector3d position_m = Eigen::Vector3d::Zero();  // initial centre
+  double yaw_rad = 0.0;                              // initial orientation: yaw about z,
+  double pitch_rad = 0.0;                            // then pitch about the local y axis
+};
+
+struct WaterParams {
+  double level_m = 0.0;                 // z of the surface
+  double density_kg_per_m3 = 1000.0;
+  double drag_coefficient = 1.0;        // quadratic drag, on the projected area
+  double angular_damping_s = 0.5;       // rotational drag time constant scale (see world.cc)
+};
+
+// Penalty contacts: stiffness and damping scale with the lighter body's mass so that every
+// contact rings at the same natural frequency (stable at the 1 ms step, ~0.4 mm sag at rest).
+struct ContactParams {
+  double natural_frequency_rad_per_s = 150.0;
+  double damping_ratio = 0.7;
+  double friction = 0.5;                 // Coulomb coefficient
+  double friction_velocity_m_per_s = 0.05;  // regularisation of sign(v)
+};
+
+struct WorldParams {
+  std::vector<SolidBox> solids;
+  WaterParams water;
+  ContactParams contact;
+  std::vector<LoadParams> loads;         // at most kMaxLoads
+};
+
+// ---- state ----------------------------------------------------------------------------
+
+struct LoadBody {
+  Eigen::Vector3d position_m = Eigen::Vector3d::Zero();
+  Eigen::Quaterniond orientation = Eigen::Quaterniond::Identity();
+  Eigen::Vector3d velocity_m_per_s = Eigen::Vector3d::Zero();
+  Eigen::Vector3d angular_velocity_rad_per_s = Eigen::Vector3d::Zero();  // world frame
+  bool held = false;               // rides in the clam's jaws (pose follows the clam)
+  bool asleep = false;             // at rest and untouched: skipped until woken
+  bool in_contact = false;         // touching a solid, another load or the clam
+  double quiet_s = 0.0;            // time spent nearly at rest (for sleeping)
+  double ignore_clam_s = 0.0;      // after a release, lets the load fall clear of the jaws
+  Eigen::Vector3d held_offset_m = Eigen::Vector3d::Zero();       // in the clam frame
+  Eigen::Quaterniond held_orientation = Eigen::Quaterniond::Identity();
+};
+
+enum class ContactPair : std::uint8_t { ClamWorld, LoadWorld, ClamLoad, LoadLoad };
+const char* to_string(ContactPair p);
+
+struct ContactMarker {
+  std::array<double, 3> position_m{};
+  double force_N = 0.0;
+  ContactPair pair = ContactPair::ClamWorld;
+  SolidKind solid = SolidKind::Deck;   // for *World pairs
+  int load = -1;                       // the load involved, if any
+};
+
+// Cumulative counters of things an instructor (and the task's score) cares about.
+struct WorldEvents {
+  std::uint64_t clam_rack_gate_hits = 0;   // clam or held load struck the rack or the gate
+  std::uint64_t clam_world_hits = 0;       // ... struck any other solid (deck, walls, truck)
+  std::uint64_t load_impacts = 0;          // a loose load struck something hard
+  std::uint64_t slack_cable_events = 0;    // a rope paid out into a visible slack loop
+  std::uint64_t overload_events = 0;       // rope pull above rating, or load above the clam's
+  std::uint64_t grips = 0;                 // loads taken into the jaws
+  std::uint64_t releases = 0;              // loads let go
+};
+
+struct WorldState {
+  std::array<LoadBody, kMaxLoads> loads{};
+  int load_count = 0;
+  int held_load = -1;                      // index of the load in the jaws, -1 none
+  Eigen::Vector3d clam_load_force_N = Eigen::Vector3d::Zero();  // loads on the clam, last step
+  std::uint32_t clam_touching = 0;         // bit per solid the clam touched last step
+  std::uint32_t clam_touch_hold = 0;       // solids whose hit was already counted
+  std::array<double, 32> clam_touch_gap_s{};  // time since the clam left each solid
+  std::array<bool, 2> rope_slack{};        // slack loop present (hysteresis)
+  bool overloaded = false;
+  WorldEvents events;
+  std::array<ContactMarker, kMaxContactMarkers> markers{};
+  int marker_count = 0;
+};
+
+}  // namespace clamsim::core
