@@ -123,4 +123,10 @@ struct WorldState {
   int marker_count = 0;
 };
 
+// Every load at its initial pose and at rest, nothing held, contacts and events cleared.
+void reset_world(const WorldParams& world, WorldState& state);
+
+// Solid volume of a load [m^3] (buoyancy: a load lighter than its volume of water floats).
+double load_volume_m3(const LoadParams& load);
+
 }  // namespace clamsim::core
