@@ -13,7 +13,7 @@ enum U { Ax, Bx, By, Fx, Cy, aG1x, aG1y, al1, aG2x, aG2y, al2, aA, aC, lam, kCou
 
 template <int N>
 ClamSolution solve_links(const ClamParams& c, const ClamKinematics& k, double t1, double t2,
-                         double g, double load_kg, double stop_sign) {
+                         double g, double load_kg, double stop_sign, double lift) {
   static_assert(N == 13 || N == 14, "free or locked system");
   using Mat = Eigen::Matrix<double, N, N>;
   using Vec = Eigen::Matrix<double, N, 1>;
@@ -43,8 +43,9 @@ ClamSolution solve_links(const ClamParams& c, const ClamKinematics& k, double t1
   m(e, aG2y) = m2; m(e, By) = 1; m(e, Cy) = -1; r(e) = m2 * g; ++e;
   m(e, al2) = c.link2_inertia_kgm2; m(e, By) = h2 * s2; m(e, Bx) = h2 * c2; m(e, Cy) = h2 * s2;
   m(e, Fx) = h2 * c2; ++e;
-  // Link 3 (pulley, both buckets pull on it), rope T2 up, stop force down.
-  m(e, aC) = m3; m(e, Cy) = 2; r(e) = m3 * g - t2;
+  // Link 3 (pulley, both buckets pull on it), rope T2 up, stop force down; the world's
+  // vertical push (contacts under the buckets, buoyancy) enters here, where the buckets hinge.
+  m(e, aC) = m3; m(e, Cy) = 2; r(e) = m3 * g - t2 - lift;
   if (N == 14) m(e, lam) = -stop_sign;
   ++e;
   // Kinematics of the centres of gravity, eqs 2.4-2.5 and their link-2 counterparts.
@@ -95,13 +96,13 @@ double clam_distance_at(const ClamParams& c, double theta2) {
 }
 
 ClamSolution clam_free(const ClamParams& c, const ClamKinematics& k, double t1, double t2,
-                       double g) {
-  return solve_links<13>(c, k, t1, t2, g, 0.0, 0.0);
+                       double g, double lift_N) {
+  return solve_links<13>(c, k, t1, t2, g, 0.0, 0.0, lift_N);
 }
 
 ClamSolution clam_locked(const ClamParams& c, const ClamKinematics& k, double t1, double t2,
-                         double g, double load_kg, double stop_sign) {
-  return solve_links<14>(c, k, t1, t2, g, load_kg, stop_sign);
+                         double g, double load_kg, double stop_sign, double lift_N) {
+  return solve_links<14>(c, k, t1, t2, g, load_kg, stop_sign, lift_N);
 }
 
 double clam_inelastic_velocity(const ClamParams& c, const ClamKinematics& k, double vA,

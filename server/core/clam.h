@@ -32,15 +32,17 @@ struct ClamSolution {
 };
 
 // Free state: the 13 x 13 linear system of eqs 2.1-2.7 (unknowns of Table 2.2).
+// t1, t2 are the ropes' vertical pulls; lift_N an upward push of the world (contacts,
+// buoyancy) on the clam, applied at C where the buckets hinge.
 ClamSolution clam_free(const ClamParams& c, const ClamKinematics& k, double t1, double t2,
-                       double g);
+                       double g, double lift_N = 0.0);
 
 // Distributed / Full states: the links locked at a stop (or on a load) move as one body;
 // the same 13 equations plus the stop force lambda and a_A = a_C (14 x 14). With one rope
 // slack this reduces to eq 2.8. stop_sign = +1 for a closing stop (closed limit or a held
 // load: pushes A up and C down), -1 for the opening stop.
 ClamSolution clam_locked(const ClamParams& c, const ClamKinematics& k, double t1, double t2,
-                         double g, double load_kg, double stop_sign);
+                         double g, double load_kg, double stop_sign, double lift_N = 0.0);
 
 // Eq 2.9: common vertical velocity after the completely inelastic collision into a stop.
 double clam_inelastic_velocity(const ClamParams& c, const ClamKinematics& k, double vA,

@@ -156,6 +156,15 @@ Vec3 tip_height_gradient(const CraneParams&, const Vec3& q) {
   return Vec3(0.0, q(2) * std::sin(q(1)), -std::cos(q(1)));
 }
 
+Eigen::Matrix<double, 2, 3> tip_horizontal_jacobian(const CraneParams& c, const Vec3& q) {
+  const double rho = q(2) * std::sin(q(1)) - c.a1_m;
+  const double c1 = std::cos(q(0)), s1 = std::sin(q(0));
+  Eigen::Matrix<double, 2, 3> j;
+  j << -rho * s1, q(2) * std::cos(q(1)) * c1, std::sin(q(1)) * c1,
+        rho * c1, q(2) * std::cos(q(1)) * s1, std::sin(q(1)) * s1;
+  return j;
+}
+
 double boom_cylinder_length(const BoomGeometry& g, double boom_angle_rad) {
   // eq 2.17 with Fig. 2.8's theta = -boom angle
   const double psi = g.delta_rad - boom_angle_rad;

@@ -42,6 +42,8 @@ CraneDynamics crane_dynamics(const CraneParams& c, const Vec3& q, const Vec3& qd
 // Boom tip (frame 3 origin) in the base frame, and d(tip_z)/dq.
 Vec3 tip_position(const CraneParams& c, const Vec3& q);
 Vec3 tip_height_gradient(const CraneParams& c, const Vec3& q);
+// d(tip x, tip y)/dq: how the joints move the tip horizontally (the clam's ropes pull there).
+Eigen::Matrix<double, 2, 3> tip_horizontal_jacobian(const CraneParams& c, const Vec3& q);
 
 // Boom cylinder length X and lever dX/dtheta (eqs 2.17-2.19) for a boom angle [rad];
 // joint torque tau = F * lever (eq 2.20).

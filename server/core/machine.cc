@@ -5,10 +5,12 @@
 
 #include "core/cable.h"
 #include "core/clam.h"
+#include "core/clam_pose.h"
 #include "core/crane.h"
 #include "core/hydraulics.h"
 #include "core/integrator.h"
 #include "core/stops.h"
+#include "core/world_step.h"
 
 namespace clamsim::core {
 
@@ -32,12 +34,24 @@ double stop_sign(const ClamMode& mode) {
 bool locked(const ClamMode& mode) { return mode.working != WorkingState::Free; }
 
 // Stage 1-2: kinematics and ropes. Everything the clam's equations need.
+// The ropes run from the tip sheave to A and to C, which share the clam's horizontal
+// position h (the clam swings as a pendulum on them); `hang` is h minus the tip's.
 struct ClamContext {
   Vec3 tip;
   Vec3 tip_grad;          // d(tip z)/dq
+  Eigen::Matrix<double, 2, 3> tip_jac;   // d(tip x, y)/dq
   double tip_z_rate = 0.0;
+  Eigen::Vector2d hang = Eigen::Vector2d::Zero();
+  Eigen::Vector2d hang_rate = Eigen::Vector2d::Zero();
+  double drop[2] = {0.0, 0.0};   // vertical distance from the tip down to A and to C
+  double span[2] = {0.0, 0.0};   // rope lengths, straight
   ClamKinematics kin;
   RopeForce rope[2];
+  // The ropes' pull on the clam: vertical (up) and horizontal parts.
+  double vertical_pull(int i) const { return rope[i].tension_N * drop[i] / span[i]; }
+  Eigen::Vector2d horizontal_pull() const {
+    return -(rope[0].tension_N / span[0] + rope[1].tension_N / span[1]) * hang;
+  }
 };
 
 ClamContext clam_context(const MachineParams& m, const StateVector& x) {
@@ -45,22 +59,35 @@ ClamContext clam_context(const MachineParams& m, const StateVector& x) {
   const Vec3 q = joints(x);
   c.tip = tip_position(m.crane, q);
   c.tip_grad = tip_height_gradient(m.crane, q);
+  c.tip_jac = tip_horizontal_jacobian(m.crane, q);
   c.tip_z_rate = c.tip_grad.dot(joint_rates(x));
+  c.hang = Eigen::Vector2d(x(ix::hx), x(ix::hy)) - c.tip.head<2>();
+  c.hang_rate = Eigen::Vector2d(x(ix::hvx), x(ix::hvy)) - c.tip_jac * joint_rates(x);
   c.kin = clam_kinematics(m.clam, x(ix::yA), x(ix::yC), x(ix::vA), x(ix::vC));
-  // Rope spans from the sheave at the tip (depth -tip_z) down to A and to C.
-  const double span[2] = {x(ix::yA) + c.tip(2), x(ix::yC) + c.tip(2)};
-  const double rate[2] = {x(ix::vA) + c.tip_z_rate, x(ix::vC) + c.tip_z_rate};
-  for (int i = 0; i < 2; ++i)
-    c.rope[i] = rope_force(m.hydraulics.winches[i], span[i], rate[i], x(ix::len + i),
+  const double depth[2] = {x(ix::yA), x(ix::yC)};
+  const double depth_rate[2] = {x(ix::vA), x(ix::vC)};
+  for (int i = 0; i < 2; ++i) {
+    c.drop[i] = depth[i] + c.tip(2);
+    c.span[i] = std::sqrt(c.drop[i] * c.drop[i] + c.hang.squaredNorm());
+    const double drop_rate = depth_rate[i] + c.tip_z_rate;
+    const double rate = (c.drop[i] * drop_rate + c.hang.dot(c.hang_rate)) / c.span[i];
+    c.rope[i] = rope_force(m.hydraulics.winches[i], c.span[i], rate, x(ix::len + i),
                            x(ix::lend + i));
+  }
   return c;
 }
 
-ClamSolution clam_solution(const MachineParams& m, const ClamContext& c, const ClamMode& mode) {
+// The anti-swing chain's pull on the clam (Fig. 2.11), horizontal.
+Eigen::Vector2d anti_swing_force(const MachineParams& m, const ClamContext& c) {
+  return -m.anti_swing.stiffness_N_per_m * c.hang - m.anti_swing.damping_Ns_per_m * c.hang_rate;
+}
+
+ClamSolution clam_solution(const MachineParams& m, const ClamContext& c, const ClamMode& mode,
+                           double lift_N) {
   const double g = m.crane.gravity_m_per_s2;
-  const double t1 = c.rope[0].tension_N, t2 = c.rope[1].tension_N;
-  if (!locked(mode)) return clam_free(m.clam, c.kin, t1, t2, g);
-  return clam_locked(m.clam, c.kin, t1, t2, g, mode.load_mass_kg, stop_sign(mode));
+  const double t1 = c.vertical_pull(0), t2 = c.vertical_pull(1);
+  if (!locked(mode)) return clam_free(m.clam, c.kin, t1, t2, g, lift_N);
+  return clam_locked(m.clam, c.kin, t1, t2, g, mode.load_mass_kg, stop_sign(mode), lift_N);
 }
 
 // Stage 3: one valve channel feeding two lines, given the actuator's flow out of line A
@@ -75,7 +102,7 @@ void line_rates(const ActuatorChannel& ch, double spool, double pa, double pb,
 
 // The derivative dx/dt: kinematics -> ropes -> hydraulics -> forces -> accelerations.
 StateVector derivative(const MachineParams& m, const StateVector& x, const ClamMode& mode,
-                       const Spools& spool, int* singular) {
+                       const Spools& spool, const Vec3& world_force, int* singular) {
   const HydraulicsParams& hy = m.hydraulics;
   const CraneParams& cr = m.crane;
   const Vec3 q = joints(x), qd = joint_rates(x);
@@ -122,19 +149,29 @@ StateVector derivative(const MachineParams& m, const StateVector& x, const ClamM
     dx(ix::lend + i) = drum_force[i] * w.drum_radius_m * w.drum_radius_m / w.drum_inertia_kgm2;
   }
 
-  // Joint forces: actuators, hard stops, and the ropes pulling the tip down.
+  // Joint forces: actuators, hard stops, and the ropes and the anti-swing chain pulling
+  // the tip towards the clam.
   Vec3 tau(swing_torque, boom_torque, tel_force);
   tau(1) += stop_force(boom, qd(1), cr.boom_min_rad, cr.boom_max_rad,
                        cr.boom_stop_stiffness_Nm_per_rad, cr.boom_stop_damping_Nms_per_rad);
   tau(2) += stop_force(q(2), qd(2), cr.telescope_min_m, cr.telescope_max_m,
                        cr.telescope_stop_stiffness_N_per_m, cr.telescope_stop_damping_Ns_per_m);
-  tau -= (c.rope[0].tension_N + c.rope[1].tension_N) * c.tip_grad;
+  const Eigen::Vector2d chain = anti_swing_force(m, c);
+  const Eigen::Vector2d ropes_on_clam = c.horizontal_pull();
+  tau -= (c.vertical_pull(0) + c.vertical_pull(1)) * c.tip_grad;
+  tau -= c.tip_jac.transpose() * (ropes_on_clam + chain);   // reactions at the tip
 
-  const CraneDynamics dyn = crane_dynamics(cr, q, qd, clam_mass(m.clam, mode.load_mass_kg));
+  // The clam is its own body now: the crane carries it only through the ropes and chain.
+  const CraneDynamics dyn = crane_dynamics(cr, q, qd, 0.0);
   dx.segment<3>(ix::q) = qd;
   dx.segment<3>(ix::qd) = dyn.mass.ldlt().solve(tau - dyn.velocity - dyn.gravity);
 
-  const ClamSolution sol = clam_solution(m, c, mode);
+  const double clam_total = clam_mass(m.clam, mode.load_mass_kg);
+  dx(ix::hx) = x(ix::hvx);
+  dx(ix::hy) = x(ix::hvy);
+  dx.segment<2>(ix::hvx) = (ropes_on_clam + chain + world_force.head<2>()) / clam_total;
+
+  const ClamSolution sol = clam_solution(m, c, mode, world_force(2));
   if (!sol.ok && singular) ++*singular;
   dx(ix::yA) = x(ix::vA);
   dx(ix::yC) = x(ix::vC);
@@ -188,8 +225,11 @@ void lock_at(const MachineParams& m, State& st, const ClamKinematics& k, double 
   set_working(st, WorkingState::Distributed);
 }
 
+enum class JawEvent { None, Gripped, Released };
+
 // Working-state changes allowed by Table 2.3, with the conditions of Table 2.5.
-void clam_events(const MachineParams& m, State& st, const Environment& env) {
+JawEvent clam_events(const MachineParams& m, State& st, const Environment& env, double lift_N) {
+  JawEvent event = JawEvent::None;
   const ClamParams& cp = m.clam;
   ClamMode& mode = st.clam;
   const ClamContext c = clam_context(m, st.x);
@@ -205,13 +245,14 @@ void clam_events(const MachineParams& m, State& st, const Environment& env) {
       mode.load_mass_kg = obj.mass_kg;
       mode.grip_secured = false;
       lock_at(m, st, k, k.s);
+      event = JawEvent::Gripped;
     } else if (k.s <= s_closed) {
       lock_at(m, st, k, s_closed);
     } else if (k.s >= s_open) {
       lock_at(m, st, k, s_open);
     }
   } else {
-    const ClamSolution sol = clam_solution(m, c, mode);
+    const ClamSolution sol = clam_solution(m, c, mode, lift_N);
     const bool was_full = mode.working == WorkingState::Full;
     bool leave = false;
     if (mode.load == LoadStatus::WithLoad) {
@@ -226,6 +267,7 @@ void clam_events(const MachineParams& m, State& st, const Environment& env) {
         mode.grip_secured = false;
         ++st.health.loads_released;
         leave = true;
+        event = JawEvent::Released;
       }
     } else {
       // The ropes pull the links away from the stop, or a released load left them mid-range.
@@ -240,6 +282,27 @@ void clam_events(const MachineParams& m, State& st, const Environment& env) {
   }
   mode.geo = mode.load == LoadStatus::WithLoad ? GeoStatus::InRange
                                                : geo_of(cp, st.x(ix::yC) - st.x(ix::yA));
+  return event;
+}
+
+// Rope and load events an instructor cares about: a visible slack loop, an overload.
+void rope_events(const MachineParams& m, State& st) {
+  const ClamContext c = clam_context(m, st.x);
+  WorldState& w = st.world;
+  bool over = st.clam.load_mass_kg > m.clam.max_load_kg;
+  for (int i = 0; i < 2; ++i) {
+    const WinchParams& wp = m.hydraulics.winches[i];
+    const double loop = st.x(ix::len + i) - c.span[i];
+    if (!w.rope_slack[i] && loop > wp.slack_margin_m) {
+      w.rope_slack[i] = true;
+      ++w.events.slack_cable_events;
+    } else if (w.rope_slack[i] && loop < 0.5 * wp.slack_margin_m) {
+      w.rope_slack[i] = false;
+    }
+    over = over || c.rope[i].tension_N > wp.rated_pull_N;
+  }
+  if (over && !w.overloaded) ++w.events.overload_events;
+  w.overloaded = over;
 }
 
 }  // namespace
@@ -255,6 +318,8 @@ State initial_state(const MachineParams& m, const InitialConditions& init) {
   const Vec3 tip = tip_position(m.crane, q);
   const double s = clam_distance_at(m.clam, init.clam_theta2_rad);
   x(ix::yA) = -tip(2) + init.clam_depth_m;
+  x(ix::hx) = tip(0);   // hanging still, straight under the tip
+  x(ix::hy) = tip(1);
   x(ix::yC) = x(ix::yA) + s;
   st.clam.geo = geo_of(m.clam, s);
   st.clam.working =
@@ -282,7 +347,7 @@ State initial_state(const MachineParams& m, const InitialConditions& init) {
     x(ix::p + 2 * ch + 1) = hy.channels[ch].valve.tank_pressure_Pa;
   }
   const ClamContext c = clam_context(m, x);
-  const CraneDynamics dyn = crane_dynamics(m.crane, q, Vec3::Zero(), clam_mass(m.clam, 0.0));
+  const CraneDynamics dyn = crane_dynamics(m.crane, q, Vec3::Zero(), 0.0);
   const Vec3 hold = dyn.gravity + (c.rope[0].tension_N + c.rope[1].tension_N) * c.tip_grad;
   const double lever = boom_cylinder_lever(hy.boom_geometry, init.boom_rad);
   auto cap_pressure = [&](const CylinderParams& cyl, double force, double rod_pressure) {
@@ -304,9 +369,22 @@ void step(const MachineParams& m, State& st, const Control& u, const Environment
   const double h = m.integrator.step_s;
   const Spools spool = spools_for(m, u);
   const StateVector before = st.x;
+
+  // The world's pushes on the clam, held over the step; the loads' reactions wait for
+  // advance_loads. Without a world, an Environment's jaw_object stands in (tests).
+  Environment here = env;
+  ClamWorldForces world;
+  LoadPushes pushes;
+  int jaw_load = -1;
+  if (env.world) {
+    const ClamPose pose = clam_pose(m, st.x);
+    world = clam_world_forces(m, *env.world, st.world, pose, h, pushes);
+    here.jaw_object = find_jaw_object(m, *env.world, st.world, pose, &jaw_load);
+  }
+
   int singular = 0;
   rk4_step(st.x, h, [&](const StateVector& x) {
-    return derivative(m, x, st.clam, spool, &singular);
+    return derivative(m, x, st.clam, spool, world.force_N, &singular);
   });
   st.health.singular_solves += static_cast<std::uint64_t>(singular);
   if (!st.x.allFinite()) {
@@ -315,9 +393,29 @@ void step(const MachineParams& m, State& st, const Control& u, const Environment
     st.x.segment<3>(ix::qd).setZero();
     st.x(ix::vA) = st.x(ix::vC) = 0.0;
     st.x.segment<2>(ix::lend).setZero();
+    st.x.segment<2>(ix::hvx).setZero();
     ++st.health.nonfinite_resets;
   }
-  clam_events(m, st, env);
+  const double mass_before = clam_mass(m.clam, st.clam.load_mass_kg);
+  const JawEvent jaw = clam_events(m, st, here, world.force_N(2));
+  if (env.world) {
+    const ClamPose pose = clam_pose(m, st.x);
+    if (jaw == JawEvent::Gripped && jaw_load >= 0) {
+      // The load joins the clam's horizontal motion: momentum is shared (inelastic).
+      const LoadBody& load = st.world.loads[static_cast<std::size_t>(jaw_load)];
+      const Eigen::Vector2d p = mass_before * st.x.segment<2>(ix::hvx) +
+                                st.clam.load_mass_kg * load.velocity_m_per_s.head<2>();
+      st.x.segment<2>(ix::hvx) = p / clam_mass(m.clam, st.clam.load_mass_kg);
+      grip_load(st.world, jaw_load, pose);
+    } else if (jaw == JawEvent::Released) {
+      release_load(st.world, pose);
+    }
+    advance_loads(*env.world, st.world, pose, pushes, h, m.crane.gravity_m_per_s2);
+    st.world.clam_world_force_N = world.force_N;
+    st.world.clam_contact_N = world.contact_N;
+    st.world.clam_submerged = world.submerged;
+  }
+  rope_events(m, st);
   const std::uint8_t engaged = engaged_stops(m, st.x);
   if (engaged & ~st.stops_engaged) ++st.health.limit_hits;
   st.stops_engaged = engaged;
@@ -333,10 +431,9 @@ void advance_to(const MachineParams& m, State& st, const Control& u, const Envir
 }
 
 Outputs outputs(const MachineParams& m, const State& st, const Environment& env) {
-  (void)env;
   const StateVector& x = st.x;
   const ClamContext c = clam_context(m, x);
-  const ClamSolution sol = clam_solution(m, c, st.clam);
+  const ClamSolution sol = clam_solution(m, c, st.clam, st.world.clam_world_force_N.z());
   const ClamKinematics& k = c.kin;
   Outputs o;
   o.time_s = st.time_s;
@@ -350,8 +447,8 @@ Outputs outputs(const MachineParams& m, const State& st, const Environment& env)
   o.theta1_clam_deg = k.theta1 * kRadToDeg;
   o.theta2_clam_deg = k.theta2 * kRadToDeg;
   const double opening = 2.0 * (m.clam.theta2_closed_rad - k.theta2) * kRadToDeg;
-  // Table 4.1 order and units.
-  o.display = {o.joint_pos[0], o.joint_pos[1], o.joint_pos[2], x(ix::yA) + c.tip(2),
+  // Table 4.1 order and units; [3] is the distance from the tip to the clam (rope 1).
+  o.display = {o.joint_pos[0], o.joint_pos[1], o.joint_pos[2], c.span[0],
                opening < 0.0 ? 0.0 : opening, x(ix::len), x(ix::len + 1), st.clam.load_mass_kg};
   for (int i = 0; i < 10; ++i) o.pressures_Pa[i] = x(ix::p + i);
   o.tensions_N = {c.rope[0].tension_N, c.rope[1].tension_N};
@@ -365,14 +462,36 @@ Outputs outputs(const MachineParams& m, const State& st, const Environment& env)
   o.geo = st.clam.geo;
   o.load = st.clam.load;
   o.tip = {c.tip(0), c.tip(1), c.tip(2)};
-  // The clam hangs under the tip and opens in the vertical plane of the boom.
-  const double heading = x(ix::q);
-  const double bx = m.clam.link1_length_m * std::sin(k.theta1);
-  o.point_a = {c.tip(0), c.tip(1), -x(ix::yA)};
-  o.point_b = {c.tip(0) + bx * std::cos(heading), c.tip(1) + bx * std::sin(heading),
-               -x(ix::yA) - m.clam.link1_length_m * std::cos(k.theta1)};
-  o.point_c = {c.tip(0), c.tip(1), -x(ix::yC)};
+  // The clam hangs along its ropes (section 3.4.2) and opens in the boom's vertical plane.
+  const ClamPose pose = clam_pose(m, x);
+  auto arr = [](const Vec3d& v) { return std::array<double, 3>{v.x(), v.y(), v.z()}; };
+  o.point_a = arr(pose.a);
+  o.point_b = arr(pose.b[0]);
+  o.point_c = arr(pose.c);
+  o.clam_swing_deg = {pose.swing_rad[0] * kRadToDeg, pose.swing_rad[1] * kRadToDeg};
+  const Eigen::Quaterniond frame(pose.frame);
+  o.clam_orientation = {frame.w(), frame.x(), frame.y(), frame.z()};
   o.energy_J = total_energy(m, st);
+
+  const WorldState& w = st.world;
+  o.clam_contact_force_N = w.clam_contact_N;
+  o.clam_submerged = w.clam_submerged;
+  o.load_count = w.load_count;
+  o.held_load = w.held_load;
+  for (int i = 0; i < w.load_count; ++i) {
+    const LoadBody& b = w.loads[static_cast<std::size_t>(i)];
+    Outputs::Load& l = o.loads[static_cast<std::size_t>(i)];
+    l.position_m = arr(b.position_m);
+    l.orientation = {b.orientation.w(), b.orientation.x(), b.orientation.y(), b.orientation.z()};
+    l.velocity_m_per_s = arr(b.velocity_m_per_s);
+    l.held = b.held;
+    l.in_contact = b.in_contact;
+    l.asleep = b.asleep;
+    if (env.world) l.submerged = load_submerged_fraction(*env.world, i, b);
+  }
+  o.contact_count = w.marker_count;
+  o.contacts = w.markers;
+  o.events = w.events;
   return o;
 }
 
@@ -382,20 +501,21 @@ double total_energy(const MachineParams& m, const State& st) {
   const CraneParams& cr = m.crane;
   const HydraulicsParams& hy = m.hydraulics;
   const double load = st.clam.load_mass_kg;
-  double e = crane_kinetic_energy(cr, q, qd, clam_mass(m.clam, load)) +
-             crane_potential_energy(cr, q);
+  double e = crane_kinetic_energy(cr, q, qd, 0.0) + crane_potential_energy(cr, q);
+  // The clam's horizontal motion and the anti-swing spring.
+  e += 0.5 * clam_mass(m.clam, load) * x.segment<2>(ix::hvx).squaredNorm();
   e += stop_energy(q(1) - kHalfPi, cr.boom_min_rad, cr.boom_max_rad,
                    cr.boom_stop_stiffness_Nm_per_rad);
   e += stop_energy(q(2), cr.telescope_min_m, cr.telescope_max_m,
                    cr.telescope_stop_stiffness_N_per_m);
   const ClamContext c = clam_context(m, x);
   e += clam_energy(m.clam, c.kin, x(ix::yA), x(ix::yC), x(ix::vA), load, cr.gravity_m_per_s2);
-  const double span[2] = {x(ix::yA) + c.tip(2), x(ix::yC) + c.tip(2)};
+  e += 0.5 * m.anti_swing.stiffness_N_per_m * c.hang.squaredNorm();
   for (int i = 0; i < 2; ++i) {
     const WinchParams& w = hy.winches[i];
     const double rate = x(ix::lend + i) / w.drum_radius_m;
     e += 0.5 * w.drum_inertia_kgm2 * rate * rate;
-    e += rope_energy(w, span[i], x(ix::len + i));
+    e += rope_energy(w, c.span[i], x(ix::len + i));
     e += stop_energy(x(ix::len + i), w.min_length_m, w.max_length_m, w.stop_stiffness_N_per_m);
   }
   for (int ch = 0; ch < 5; ++ch) {

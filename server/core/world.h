@@ -112,12 +112,13 @@ struct WorldState {
   std::array<LoadBody, kMaxLoads> loads{};
   int load_count = 0;
   int held_load = -1;                      // index of the load in the jaws, -1 none
-  Eigen::Vector3d clam_load_force_N = Eigen::Vector3d::Zero();  // loads on the clam, last step
+  Eigen::Vector3d clam_world_force_N = Eigen::Vector3d::Zero();  // all world pushes, last step
   std::uint32_t clam_touching = 0;         // bit per solid the clam touched last step
-  std::uint32_t clam_touch_hold = 0;       // solids whose hit was already counted
   std::array<double, 32> clam_touch_gap_s{};  // time since the clam left each solid
   std::array<bool, 2> rope_slack{};        // slack loop present (hysteresis)
   bool overloaded = false;
+  double clam_contact_N = 0.0;             // contact forces on the clam, last step
+  double clam_submerged = 0.0;             // fraction of the clam under water, last step
   WorldEvents events;
   std::array<ContactMarker, kMaxContactMarkers> markers{};
   int marker_count = 0;

@@ -1,0 +1,89 @@
+#include "core/clam_pose.h"
+
+#include <Eigen/Geometry>
+#include <cmath>
+
+#include "core/clam.h"
+#include "core/crane.h"
+
+namespace clamsim::core {
+
+namespace {
+constexpr double kProxyRadius_m = 0.12;   // steel plate + stiffeners of links and shells
+constexpr int kPerSegment = 3;
+}  // namespace
+
+ClamPose clam_pose(const MachineParams& m, const StateVector& x) {
+  const ClamParams& cp = m.clam;
+  ClamPose p;
+  const Vec3 q = x.segment<3>(ix::q);
+  const Vec3 qd = x.segment<3>(ix::qd);
+  p.tip = tip_position(m.crane, q);
+  const ClamKinematics k = clam_kinematics(cp, x(ix::yA), x(ix::yC), x(ix::vA), x(ix::vC));
+  p.theta2 = k.theta2;
+  p.jaw_opening_rad = std::max(0.0, cp.theta2_closed_rad - k.theta2);
+  p.a = Vec3d(x(ix::hx), x(ix::hy), -x(ix::yA));
+
+  // The clam's axis hangs along cable 1 (A to the tip); its heading follows the boom
+  // (the anti-swing chain keeps it from turning about the ropes, section 2.3).
+  const double heading = q(0);
+  const Eigen::Matrix3d yaw = Eigen::AngleAxisd(heading, Vec3d::UnitZ()).toRotationMatrix();
+  const Vec3d up = p.tip - p.a;
+  const Eigen::Matrix3d tilt = up.norm() > 1e-6
+      ? Eigen::Quaterniond::FromTwoVectors(Vec3d::UnitZ(), up).toRotationMatrix()
+      : Eigen::Matrix3d::Identity();
+  p.frame = tilt * yaw;
+
+  auto world = [&](double lx, double lz) { return Vec3d(p.a + p.frame * Vec3d(lx, 0.0, lz)); };
+  const double l1 = cp.link1_length_m;
+  p.c = world(0.0, -k.s);
+  const double lip_x = cp.lip_length_m * std::sin(p.jaw_opening_rad);
+  const double lip_z = -k.s - cp.lip_length_m * std::cos(p.jaw_opening_rad);
+  for (int side = 0; side < 2; ++side) {
+    const double sgn = side == 0 ? 1.0 : -1.0;
+    p.b[side] = world(sgn * l1 * std::sin(k.theta1), -l1 * std::cos(k.theta1));
+    p.lip[side] = world(sgn * lip_x, lip_z);
+  }
+  // Swing of the ropes, measured in the boom's heading.
+  const Vec3d hang = p.a - p.tip;
+  const double drop = std::max(1e-6, -hang.z());
+  const Vec3d along(std::cos(heading), std::sin(heading), 0.0);
+  const Vec3d across(-std::sin(heading), std::cos(heading), 0.0);
+  p.swing_rad = {std::atan2(hang.dot(along), drop), std::atan2(hang.dot(across), drop)};
+  (void)qd;
+  p.vel_a = Vec3d(x(ix::hvx), x(ix::hvy), -x(ix::vA));
+  p.vel_c = Vec3d(x(ix::hvx), x(ix::hvy), -x(ix::vC));
+  return p;
+}
+
+ClamProxies clam_proxies(const ClamParams& cp, const ClamPose& p) {
+  ClamProxies out;
+  const double r = kProxyRadius_m;
+  const Vec3d width = p.frame.col(1) * std::max(0.0, 0.5 * cp.bucket_width_m - r);
+  auto add_segment = [&](const Vec3d& from, const Vec3d& to, bool buckets) {
+    for (int e = 0; e < 2; ++e) {
+      const Vec3d edge = e == 0 ? width : Vec3d(-width);
+      for (int i = 0; i < kPerSegment; ++i) {
+        const double t = (i + 0.5) / kPerSegment;
+        out.sphere[out.count] = {from + t * (to - from) + edge, r};
+        out.on_buckets[out.count] = buckets;
+        ++out.count;
+      }
+    }
+  };
+  for (int side = 0; side < 2; ++side) {
+    add_segment(p.a, p.b[side], false);
+    add_segment(p.b[side], p.lip[side], true);
+    add_segment(p.c, p.lip[side], true);
+  }
+  Vec3d lo = out.sphere[0].center, hi = lo;
+  for (int i = 0; i < out.count; ++i) {
+    lo = lo.cwiseMin(out.sphere[i].center);
+    hi = hi.cwiseMax(out.sphere[i].center);
+  }
+  out.centre = 0.5 * (lo + hi);
+  out.bound_radius_m = 0.5 * (hi - lo).norm() + r;
+  return out;
+}
+
+}  // namespace clamsim::core

@@ -1,0 +1,51 @@
+// One integrator step of the world around the machine (issue 5): what the dam, the water and
+// the loads do to the clam, what lies between its jaws, and how the loose loads move.
+// machine.cc calls these around its RK4 step; the split keeps the clam's equations free of
+// contact code and lets stiff load contacts use their own (semi-implicit) integrator.
+#pragma once
+
+#include <array>
+
+#include "clam_pose.h"
+#include "params.h"
+#include "state.h"
+#include "world.h"
+
+namespace clamsim::core {
+
+// The world's pushes on the clam, held constant over one step.
+struct ClamWorldForces {
+  Vec3d force_N = Vec3d::Zero();   // contacts, water drag, buoyancy (clam and held load)
+  double contact_N = 0.0;          // magnitude of the contact part alone
+  double submerged = 0.0;          // fraction of the clam below the water
+};
+
+// Reactions of the clam on loose loads, handed from clam_world_forces to advance_loads.
+struct LoadPushes {
+  std::array<Vec3d, kMaxLoads> force{};
+  std::array<Vec3d, kMaxLoads> torque{};
+};
+
+// Contacts of the clam (and the load it holds) with the dam and the loose loads, the water's
+// buoyancy and drag on them; counts new hits and records contact markers.
+ClamWorldForces clam_world_forces(const MachineParams& m, const WorldParams& w, WorldState& s,
+                                  const ClamPose& pose, double h, LoadPushes& pushes);
+
+// The loose load lying between the open buckets, if any: width_m is the lip gap at which
+// the shells touch it (Table 2.5's "contact with an object while closing").
+JawObject find_jaw_object(const MachineParams& m, const WorldParams& w, const WorldState& s,
+                          const ClamPose& pose, int* load_index);
+
+// The jaws took load `index` (it now rides with the clam), or let go of the held load.
+void grip_load(WorldState& s, int index, const ClamPose& pose);
+void release_load(WorldState& s, const ClamPose& pose);
+
+// Moves the loose loads one step (gravity, buoyancy, drag, contacts with the dam, each other
+// and the clam's pushes), carries the held one with the clam, and puts quiet loads to sleep.
+void advance_loads(const WorldParams& w, WorldState& s, const ClamPose& pose,
+                   const LoadPushes& pushes, double h, double gravity);
+
+// Fraction of load `index`'s volume below the water surface (0..1).
+double load_submerged_fraction(const WorldParams& w, int index, const LoadBody& b);
+
+}  // namespace clamsim::core
