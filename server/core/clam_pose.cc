@@ -9,7 +9,6 @@
 namespace clamsim::core {
 
 namespace {
-constexpr double kProxyRadius_m = 0.12;   // steel plate + stiffeners of links and shells
 constexpr int kPerSegment = 3;
 }  // namespace
 
@@ -58,7 +57,7 @@ ClamPose clam_pose(const MachineParams& m, const StateVector& x) {
 
 ClamProxies clam_proxies(const ClamParams& cp, const ClamPose& p) {
   ClamProxies out;
-  const double r = kProxyRadius_m;
+  const double r = kClamProxyRadius_m;
   const Vec3d width = p.frame.col(1) * std::max(0.0, 0.5 * cp.bucket_width_m - r);
   auto add_segment = [&](const Vec3d& from, const Vec3d& to, bool buckets) {
     for (int e = 0; e < 2; ++e) {

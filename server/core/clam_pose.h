@@ -12,6 +12,7 @@
 namespace clamsim::core {
 
 inline constexpr int kClamProxies = 36;
+inline constexpr double kClamProxyRadius_m = 0.12;   // steel plate + stiffeners of the links
 
 struct ClamPose {
   Vec3d tip = Vec3d::Zero();        // boom tip sheave

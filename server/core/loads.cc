@@ -39,6 +39,7 @@ double load_volume_m3(const LoadParams& l) {
 
 LoadGeometry load_geometry(const LoadParams& l) {
   LoadGeometry g;
+  g.local.fill(Vec3d::Zero());   // Eigen leaves `{}` uninitialised
   const double m = l.mass_kg;
   std::array<double, kMaxProxies> at{};
   switch (l.shape) {

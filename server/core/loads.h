@@ -14,7 +14,7 @@ inline constexpr int kMaxProxies = 12;
 
 struct LoadGeometry {
   int count = 0;
-  std::array<Vec3d, kMaxProxies> local{};   // proxy centres in the load's frame
+  std::array<Vec3d, kMaxProxies> local;     // proxy centres in the load's frame
   double radius_m = 0.0;                    // every proxy has the same radius
   double volume_each_m3 = 0.0;              // the load's volume shared among its proxies
   double area_each_m2 = 0.0;                // projected area for drag, per proxy

@@ -18,6 +18,9 @@ namespace {
 
 constexpr double kRadToDeg = 57.295779513082320877;
 constexpr double kStopRelease_N = 1.0;   // hysteresis: a stop lets go below -1 N
+// A load slips out when the grip has failed this long: a rope's snatch or rebound alone
+// does not drop it, an operator opening the jaws does.
+constexpr double kSlipTime_s = 0.1;
 enum Channel { kSwing = 0, kBoom = 1, kTelescope = 2, kMainHoist = 3, kAuxHoist = 4 };
 
 using Spools = std::array<double, 5>;
@@ -260,8 +263,11 @@ JawEvent clam_events(const MachineParams& m, State& st, const Environment& env, 
       // threshold lets the load slip out. Before that, only pulling apart loses it.
       const double squeeze = clam_squeeze_force(cp, k, sol.stop_force_N);
       if (squeeze >= cp.release_squeeze_N) mode.grip_secured = true;
-      if ((mode.grip_secured && squeeze < cp.release_squeeze_N) ||
-          sol.stop_force_N < -kStopRelease_N) {
+      const bool failing = (mode.grip_secured && squeeze < cp.release_squeeze_N) ||
+                           sol.stop_force_N < -kStopRelease_N;
+      mode.slip_s = failing ? mode.slip_s + m.integrator.step_s : 0.0;
+      if (mode.slip_s >= kSlipTime_s) {
+        mode.slip_s = 0.0;
         mode.load = LoadStatus::WithoutLoad;
         mode.load_mass_kg = 0.0;
         mode.grip_secured = false;

@@ -56,6 +56,7 @@ struct ClamMode {
   LoadStatus load = LoadStatus::WithoutLoad;
   double load_mass_kg = 0.0;
   bool grip_secured = false;      // the squeeze has once exceeded the release threshold
+  double slip_s = 0.0;            // how long the grip has been failing (a load slips, not teleports)
 };
 
 // Health counters, MuJoCo-style: counted, never thrown from the hot path.

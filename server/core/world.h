@@ -51,7 +51,9 @@ struct WaterParams {
   double level_m = 0.0;                 // z of the surface
   double density_kg_per_m3 = 1000.0;
   double drag_coefficient = 1.0;        // quadratic drag, on the projected area
-  double angular_damping_s = 0.5;       // rotational drag time constant scale (see world.cc)
+  double angular_damping_s = 0.5;       // time constant of the water's damping of rotation
+  double heave_damping_s = 2.0;         // time constant of the linear damping by the displaced
+                                        // water (wave radiation: a bobbing log settles)
 };
 
 // Penalty contacts: stiffness and damping scale with the lighter body's mass so that every

@@ -63,7 +63,9 @@ Vec3d water_force(const WaterParams& wp, LoadShape shape, const Sphere& sp, doub
   const Vec3d lift(0.0, 0.0, wp.density_kg_per_m3 * g * volume * f);
   const Vec3d drag = -0.5 * wp.density_kg_per_m3 * wp.drag_coefficient * area * f *
                      velocity.norm() * velocity;
-  return lift + drag;
+  // Quadratic drag fades at low speed; the waves a moving body makes still take energy.
+  const Vec3d radiation = -wp.density_kg_per_m3 * volume * f / wp.heave_damping_s * velocity;
+  return lift + drag + radiation;
 }
 
 struct Hit {
@@ -226,8 +228,9 @@ JawObject find_jaw_object(const MachineParams& m, const WorldParams& w, const Wo
       if (std::fabs(local.y()) > half_width || depth <= 0.0 || reach > lip) continue;
       const double bearing = std::atan2(across, depth);
       if (bearing > pose.jaw_opening_rad) continue;   // outside the buckets
-      // The shells (lines from C at the lip's angle) touch the proxy at this opening.
-      const double touch = bearing + std::asin(std::min(1.0, lp.geo.radius_m / std::max(reach, 1e-6)));
+      // The shells (rows of proxies from C at the lip's angle) touch it at this opening.
+      const double clearance = lp.geo.radius_m + kClamProxyRadius_m;
+      const double touch = bearing + std::asin(std::min(1.0, clearance / std::max(reach, 1e-6)));
       const double width = 2.0 * lip * std::sin(std::min(touch, 0.5 * 3.14159265358979));
       if (!best.present || width > best.width_m) {
         best = {true, lpar.mass_kg, width};

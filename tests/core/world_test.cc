@@ -1,0 +1,387 @@
+// The working world as physics: the clam's pendulum swing and the anti-swing chain, loads
+// resting on solids, floating and sinking, contacts felt in the ropes, and the grasp/release
+// transitions of Table 2.5 driven by contact with a real load.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "core/clam.h"
+#include "core/crane.h"
+#include "core/loads.h"
+#include "core/machine.h"
+#include "test_model.h"
+
+namespace clamsim::core {
+namespace {
+
+using testing::default_pose;
+using testing::deg;
+using testing::volts;
+
+constexpr double kPi = 3.14159265358979323846;
+
+SolidBox box(SolidKind kind, Eigen::Vector3d centre, Eigen::Vector3d size) {
+  SolidBox b;
+  b.kind = kind;
+  b.name = to_string(kind);
+  b.center_m = centre;
+  b.half_size_m = 0.5 * size;
+  return b;
+}
+
+// A flat deck (top at z = 0) everywhere, the water far below unless asked otherwise.
+WorldParams flat_world(double water_level_m = -50.0) {
+  WorldParams w;
+  w.solids.push_back(box(SolidKind::Deck, {0, 0, -5}, {200, 200, 10}));
+  w.water.level_m = water_level_m;
+  return w;
+}
+
+LoadParams log_load(double x, double y, double z, double mass = 471.0) {
+  LoadParams l;
+  l.name = "log";
+  l.shape = LoadShape::Cylinder;
+  l.radius_m = 0.25;
+  l.length_m = 4.0;
+  l.mass_kg = mass;
+  l.position_m = {x, y, z};
+  l.yaw_rad = kPi / 2;   // axis across the boom (along y at swing 0)
+  return l;
+}
+
+// Only the loads move: the machine is parked with its clam high above everything.
+struct LoadsOnly {
+  MachineParams m = testing::shipped_machine();
+  WorldParams w;
+  State st;
+  explicit LoadsOnly(WorldParams world) : w(std::move(world)) {
+    InitialConditions ic = default_pose();
+    ic.clam_depth_m = 2.0;   // clam hangs well above the deck
+    st = initial_state(m, ic);
+    reset_world(w, st.world);
+  }
+  Environment env() const { return Environment{&w, {}}; }
+  void run_to(double t) { advance_to(m, st, volts(0, 0, 0, 0, 0), env(), t); }
+  const LoadBody& load(int i = 0) const { return st.world.loads[static_cast<std::size_t>(i)]; }
+};
+
+// --- swing -------------------------------------------------------------------------------
+
+// Swing period from upward zero crossings of the clam's offset along the boom.
+double swing_period(const MachineParams& m, State st, double kick_m, double duration_s,
+                    double* amplitude_ratio = nullptr) {
+  const Eigen::Vector3d q = st.x.segment<3>(ix::q);
+  const double tip_x = tip_position(m.crane, q).x();
+  st.x(ix::hx) += kick_m;
+  (void)tip_x;
+  std::vector<double> ups;
+  double prev = kick_m, late_peak = 0.0;   // largest offset in the last 3 s
+  const double dt = 0.002;
+  for (int i = 1; i * dt <= duration_s; ++i) {
+    advance_to(m, st, volts(0, 0, 0, 0, 0), {}, st.time_s + dt);
+    const double off = st.x(ix::hx) - tip_position(m.crane, st.x.segment<3>(ix::q)).x();
+    if (prev < 0.0 && off >= 0.0) ups.push_back(st.time_s - dt * off / (off - prev));
+    if (i * dt > duration_s - 3.0) late_peak = std::max(late_peak, std::fabs(off));
+    prev = off;
+  }
+  if (amplitude_ratio) *amplitude_ratio = late_peak / kick_m;
+  if (ups.size() < 2) return 0.0;
+  return (ups.back() - ups.front()) / static_cast<double>(ups.size() - 1);
+}
+
+TEST(Swing, SmallSwingPeriodIsThatOfAPendulumOnTheRopes) {
+  MachineParams m = testing::shipped_machine();
+  m.anti_swing = {};   // spring roll unhooked: a free pendulum
+  const State st = initial_state(m, default_pose());
+  const Outputs o = outputs(m, st, {});
+  // Two ropes of different length carry the clam: the pendulum's length is the one whose
+  // gravity stiffness M g / L equals the ropes' T1/L1 + T2/L2.
+  const double l1 = o.display[3];
+  const double l2 = std::hypot(o.point_c[2] - o.tip[2], 0.0);
+  const double mass = clam_mass(m.clam, 0.0), g = m.crane.gravity_m_per_s2;
+  const double length = mass * g / (o.tensions_N[0] / l1 + o.tensions_N[1] / l2);
+  ASSERT_GT(length, l1);
+  ASSERT_LT(length, l2);
+  const double expected = 2.0 * kPi * std::sqrt(length / g);
+  const double period = swing_period(m, st, 0.15, 30.0);   // 0.15 m at ~9 m: about 1 deg
+  RecordProperty("pendulum_length_m", std::to_string(length));
+  RecordProperty("period_s", std::to_string(period));
+  // Tolerance 2 %: the crane is not rigid (oil springs, rope stretch) and reacts at the tip.
+  EXPECT_NEAR(period, expected, 0.02 * expected) << "L = " << length << " m";
+}
+
+TEST(Swing, AntiSwingChainStiffensAndDampsTheSwing) {
+  const MachineParams m = testing::shipped_machine();
+  MachineParams free = m;
+  free.anti_swing = {};
+  const State st = initial_state(m, default_pose());
+  double kept_free = 0.0, kept_chain = 0.0;
+  swing_period(free, st, 0.15, 20.0, &kept_free);
+  const double period = swing_period(m, st, 0.15, 20.0, &kept_chain);
+  // Undamped, the pendulum keeps its swing (only rope damping bleeds a little); the chain
+  // takes almost all of it within 20 s.
+  EXPECT_GT(kept_free, 0.8);
+  EXPECT_LT(kept_chain, 0.05);
+  // The spring adds to gravity's stiffness: w^2 = (T1/L1 + T2/L2 + k) / M.
+  const Outputs o = outputs(m, st, {});
+  const double mass = clam_mass(m.clam, 0.0);
+  const double l2 = o.tip[2] - o.point_c[2];
+  const double w2 = (o.tensions_N[0] / o.display[3] + o.tensions_N[1] / l2 +
+                     m.anti_swing.stiffness_N_per_m) / mass;
+  const double zeta = m.anti_swing.damping_Ns_per_m / (2.0 * std::sqrt(w2) * mass);
+  const double damped = 2.0 * kPi / (std::sqrt(w2) * std::sqrt(1.0 - zeta * zeta));
+  EXPECT_NEAR(period, damped, 0.05 * damped);
+}
+
+TEST(Swing, SlewingTheCraneSwingsTheClamAndTheRopesFollowIt) {
+  const MachineParams m = testing::shipped_machine();
+  State st = initial_state(m, default_pose());
+  double most = 0.0;
+  for (int f = 1; f <= 80; ++f) {   // 4 s of full swing command, then stop
+    const double v = f <= 40 ? 5.0 : 0.0;
+    advance_to(m, st, volts(v, 0, 0, 0, 0), {}, 0.05 * f);
+    const Outputs o = outputs(m, st, {});
+    most = std::max(most, std::hypot(o.clam_swing_deg[0], o.clam_swing_deg[1]));
+    // The clam's axis points along rope 1, at the tip.
+    const Eigen::Quaterniond r(o.clam_orientation[0], o.clam_orientation[1],
+                               o.clam_orientation[2], o.clam_orientation[3]);
+    const Eigen::Vector3d axis = r * Eigen::Vector3d::UnitZ();
+    const Eigen::Vector3d to_tip = (Eigen::Vector3d(o.tip[0], o.tip[1], o.tip[2]) -
+                                    Eigen::Vector3d(o.point_a[0], o.point_a[1], o.point_a[2]))
+                                       .normalized();
+    ASSERT_NEAR(axis.dot(to_tip), 1.0, 1e-9);
+  }
+  EXPECT_GT(most, 0.2) << "the crane's acceleration must excite the swing (deg)";
+  EXPECT_LT(most, 10.0) << "the anti-swing chain keeps it small (deg)";
+}
+
+// --- loads on solids and in water --------------------------------------------------------
+
+TEST(Loads, DroppedLoadsComeToRestOnTheDeckWithoutSinkingThrough) {
+  WorldParams w = flat_world();
+  w.loads.push_back(log_load(12, -3, 2.0));
+  LoadParams crate;
+  crate.name = "crate";
+  crate.shape = LoadShape::Box;
+  crate.mass_kg = 200;
+  crate.box_size_m = {1.0, 0.8, 0.6};
+  crate.position_m = {12, 3, 3.0};
+  crate.yaw_rad = 0.3;
+  w.loads.push_back(crate);
+  LoadParams stump;
+  stump.name = "stump";
+  stump.shape = LoadShape::Sphere;
+  stump.mass_kg = 350;
+  stump.radius_m = 0.4;
+  stump.position_m = {15, 0, 1.5};
+  w.loads.push_back(stump);
+  LoadsOnly sim(w);
+  const double rest_height[3] = {0.25, 0.3, 0.4};
+  double lowest[3] = {1e9, 1e9, 1e9};
+  for (int f = 1; f <= 200; ++f) {   // 10 s
+    sim.run_to(0.05 * f);
+    for (int i = 0; i < 3; ++i) lowest[i] = std::min(lowest[i], sim.load(i).position_m.z() - rest_height[i]);
+  }
+  for (int i = 0; i < 3; ++i) {
+    const LoadBody& b = sim.load(i);
+    EXPECT_TRUE(b.asleep) << w.loads[static_cast<std::size_t>(i)].name << " still moving";
+    EXPECT_NEAR(b.position_m.z(), rest_height[i], 0.005) << w.loads[static_cast<std::size_t>(i)].name;
+    // Impact at 6-7 m/s: the penalty contact lets it in by centimetres, never through.
+    EXPECT_GT(lowest[i], -0.08) << w.loads[static_cast<std::size_t>(i)].name;
+  }
+  EXPECT_GE(sim.st.world.events.load_impacts, 3u);
+  // The log lies flat (axis horizontal) and the crate on a face.
+  const Eigen::Vector3d axis = sim.load(0).orientation * Eigen::Vector3d::UnitX();
+  EXPECT_NEAR(axis.z(), 0.0, 0.01);
+  const Eigen::Vector3d up = sim.load(1).orientation * Eigen::Vector3d::UnitZ();
+  EXPECT_NEAR(std::fabs(up.z()), 1.0, 0.01);
+}
+
+// Fraction of a circle of radius r below a line at height d above its centre (independent
+// of the code under test: integrates the chord length numerically).
+double segment_fraction(double r, double d) {
+  const int n = 20000;
+  double area = 0.0;
+  for (int i = 0; i < n; ++i) {
+    const double y = -r + (i + 0.5) * (2.0 * r / n);
+    if (y < d) area += 2.0 * std::sqrt(r * r - y * y) * (2.0 * r / n);
+  }
+  return area / (kPi * r * r);
+}
+
+TEST(Loads, ALogFloatsAtTheDraftWhereItDisplacesItsOwnWeight) {
+  WorldParams w = flat_world();
+  w.solids.clear();
+  w.solids.push_back(box(SolidKind::Bed, {0, 0, -30}, {200, 200, 10}));
+  w.water.level_m = 0.0;
+  const double r = 0.25, length = 4.0, density = 600.0;
+  w.loads.push_back(log_load(12, 0, 1.0, density * kPi * r * r * length));   // dropped from 1 m
+  LoadParams stump;
+  stump.name = "waterlogged stump";
+  stump.shape = LoadShape::Sphere;
+  stump.radius_m = 0.4;
+  stump.mass_kg = 1300.0 * load_volume_m3(stump);   // denser than water
+  stump.position_m = {16, 0, 0.0};
+  w.loads.push_back(stump);
+  LoadsOnly sim(w);
+  sim.run_to(40.0);
+  const LoadBody& log = sim.load(0);
+  EXPECT_TRUE(log.asleep);
+  // Expected waterline: the circle's submerged fraction equals the wood's density ratio.
+  double lo = -r, hi = r;
+  for (int i = 0; i < 60; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (segment_fraction(r, mid) < density / 1000.0 ? lo : hi) = mid;
+  }
+  const double centre_z = -0.5 * (lo + hi);   // waterline is `mid` above the centre
+  EXPECT_NEAR(log.position_m.z(), centre_z, 0.005) << "centre at " << centre_z << " m";
+  const Outputs o = outputs(sim.m, sim.st, sim.env());
+  EXPECT_NEAR(o.loads[0].submerged, 0.6, 0.01);
+  // The stump sinks to the bed, slowed by the water (terminal speed well below free fall).
+  EXPECT_NEAR(sim.load(1).position_m.z(), -25.0 + 0.4, 0.01);
+  EXPECT_NEAR(o.loads[1].submerged, 1.0, 1e-9);
+}
+
+TEST(Loads, SinkingSpeedIsLimitedByWaterDrag) {
+  WorldParams w = flat_world();
+  w.solids.clear();
+  w.water.level_m = 0.0;
+  LoadParams stump;
+  stump.name = "stump";
+  stump.shape = LoadShape::Sphere;
+  stump.radius_m = 0.4;
+  stump.mass_kg = 1300.0 * load_volume_m3(stump);
+  stump.position_m = {0, 0, -2.0};
+  w.loads.push_back(stump);
+  LoadsOnly sim(w);
+  sim.run_to(15.0);
+  // Terminal speed: (m - rho V) g = 1/2 rho Cd A v^2 + rho V v / tau (drag + wave damping).
+  const double volume = load_volume_m3(stump);
+  const double a = 0.5 * 1000.0 * w.water.drag_coefficient * kPi * 0.4 * 0.4;
+  const double b = 1000.0 * volume / w.water.heave_damping_s;
+  const double c = (stump.mass_kg - 1000.0 * volume) * 9.81;
+  const double v = (-b + std::sqrt(b * b + 4.0 * a * c)) / (2.0 * a);
+  EXPECT_NEAR(-sim.load().velocity_m_per_s.z(), v, 0.01 * v);
+}
+
+// --- the clam in the world ---------------------------------------------------------------
+
+// The crane parked so that the tip is over (x, 0); the clam hangs at `depth` below it.
+InitialConditions pose_over(const MachineParams& m, double x, double clam_bottom_z,
+                            double theta2_deg) {
+  InitialConditions ic;
+  ic.boom_rad = deg(20);
+  ic.telescope_m = (x + m.crane.a1_m) / std::cos(ic.boom_rad);
+  const double tip_z = m.crane.d1_m + ic.telescope_m * std::sin(ic.boom_rad);
+  const double s = clam_distance_at(m.clam, deg(theta2_deg));
+  const double below_c = m.clam.lip_length_m * std::cos(m.clam.theta2_closed_rad - deg(theta2_deg));
+  ic.clam_depth_m = tip_z - (clam_bottom_z + s + below_c);
+  ic.clam_theta2_rad = deg(theta2_deg);
+  return ic;
+}
+
+TEST(ClamInWorld, SettingTheClamDownOnAStructureIsFeltAsATensionDrop) {
+  const MachineParams m = testing::shipped_machine();
+  WorldParams w;
+  w.solids.push_back(box(SolidKind::Gate, {12, 0, -5}, {3, 5, 10}));   // top at z = 0
+  w.water.level_m = -50.0;
+  State st = initial_state(m, pose_over(m, 12.0, 1.0, 40));   // lips 1 m above the gate
+  reset_world(w, st.world);
+  const Environment env{&w, {}};
+  const Outputs before = outputs(m, st, env);
+  const double hanging = before.tensions_N[0] + before.tensions_N[1];
+  double least = hanging;
+  for (int f = 1; f <= 160; ++f) {   // pay out both ropes for 4 s, then hold
+    const double v = f <= 80 ? -5.0 : 0.0;
+    advance_to(m, st, volts(0, 0, 0, v, v), env, 0.05 * f);
+    const Outputs o = outputs(m, st, env);
+    least = std::min(least, o.tensions_N[0] + o.tensions_N[1]);
+    EXPECT_GE(o.tensions_N[0], 0.0);
+    EXPECT_GE(o.tensions_N[1], 0.0);
+  }
+  const Outputs after = outputs(m, st, env);
+  EXPECT_EQ(after.events.clam_rack_gate_hits, 1u) << "one landing, one collision";
+  EXPECT_LT(least, 0.2 * hanging) << "the operator feels the landing in the ropes";
+  EXPECT_GT(after.clam_contact_force_N, 0.5 * clam_mass(m.clam, 0.0) * 9.81);
+  // Resting on the gate's top face, not sunk into it.
+  double lowest = after.point_c[2];
+  EXPECT_GT(lowest, -0.05);
+  EXPECT_GT(after.contact_count, 0);
+  EXPECT_EQ(after.contacts[0].solid, SolidKind::Gate);
+}
+
+TEST(ClamInWorld, ClosingOnALogGripsItAndOpeningReleasesIt_Table25) {
+  const MachineParams m = testing::shipped_machine();
+  WorldParams w = flat_world();
+  LoadParams log = log_load(12.0, 0.0, 0.2, 300.0);
+  log.radius_m = 0.2;
+  w.loads.push_back(log);
+  // The open clam hangs over the log, lips 30 cm above the deck.
+  State st = initial_state(m, pose_over(m, 12.0, 0.3, 20));
+  reset_world(w, st.world);
+  const Environment env{&w, {}};
+  // Lower it onto the deck around the log (both ropes out), then close on cable 2. The
+  // transition is checked at the very step it happens.
+  bool gripped = false;
+  for (int i = 0; i < 6000 && !gripped; ++i) {
+    const WorkingState was = st.clam.working;
+    const double out = i < 1000 ? -4.0 : 0.0;
+    step(m, st, volts(0, 0, 0, out, i < 1000 ? out : 3.0), env);
+    gripped = st.clam.load == LoadStatus::WithLoad;
+    if (gripped) {   // Table 2.5: contact while closing from Free -> Distributed, With-load
+      EXPECT_EQ(was, WorkingState::Free);
+      EXPECT_EQ(st.clam.working, WorkingState::Distributed);
+    }
+  }
+  ASSERT_TRUE(gripped) << "contact with the log while closing";
+  EXPECT_EQ(st.world.events.grips, 1u);
+  // Settle on the deck with the closing rope taking up its slack.
+  advance_to(m, st, volts(0, 0, 0, 0, 3.0), env, st.time_s + 1.0);
+  const std::uint64_t grips = st.world.events.grips, releases = st.world.events.releases;
+  Outputs o = outputs(m, st, env);
+  EXPECT_EQ(o.held_load, 0);
+  EXPECT_TRUE(o.loads[0].held);
+  EXPECT_DOUBLE_EQ(o.display[7], 300.0);             // DisplayData[7]: the held load's mass
+  EXPECT_GT(o.jaw_gap_m, 0.2);                        // stopped on the log, not shut
+  // Lift it on the closing rope (the weight keeps the jaws shut); it rides with the clam.
+  const double t0 = st.time_s;
+  for (int f = 1; f <= 80; ++f) advance_to(m, st, volts(0, 0, 0, 0, 4.5), env, t0 + 0.05 * f);
+  o = outputs(m, st, env);
+  EXPECT_EQ(o.load, LoadStatus::WithLoad);
+  EXPECT_GT(o.loads[0].position_m[2], 1.0);
+  EXPECT_NEAR(o.loads[0].position_m[0], o.point_c[0], 0.5);
+  // Open: pay out cable 2; the squeeze falls below the threshold and the log drops.
+  const double t1 = st.time_s;
+  bool released = false;
+  for (int f = 1; f <= 100 && !released; ++f) {
+    advance_to(m, st, volts(0, 0, 0, 0, -3.0), env, t1 + 0.05 * f);
+    released = st.clam.load == LoadStatus::WithoutLoad;
+  }
+  ASSERT_TRUE(released);
+  o = outputs(m, st, env);
+  EXPECT_EQ(o.held_load, -1);
+  EXPECT_DOUBLE_EQ(o.display[7], 0.0);
+  EXPECT_EQ(o.events.grips, grips);
+  EXPECT_EQ(o.events.releases, releases + 1);
+  // It falls back to the deck and lies there.
+  const double t2 = st.time_s;
+  for (int f = 1; f <= 100; ++f) advance_to(m, st, volts(0, 0, 0, 0, 0), env, t2 + 0.05 * f);
+  EXPECT_NEAR(st.world.loads[0].position_m.z(), 0.2, 0.01);
+}
+
+TEST(ClamInWorld, PayingOutOntoTheDeckCountsOneSlackCableEvent) {
+  const MachineParams m = testing::shipped_machine();
+  WorldParams w = flat_world();
+  State st = initial_state(m, pose_over(m, 12.0, 0.5, 40));
+  reset_world(w, st.world);
+  const Environment env{&w, {}};
+  for (int f = 1; f <= 120; ++f) advance_to(m, st, volts(0, 0, 0, -5, -5), env, 0.05 * f);
+  const Outputs o = outputs(m, st, env);
+  EXPECT_GE(o.events.slack_cable_events, 1u);
+  EXPECT_LE(o.events.slack_cable_events, 2u);   // one per rope at most
+  EXPECT_EQ(o.events.clam_world_hits, 1u);       // set down on the deck at speed: one hit
+}
+
+}  // namespace
+}  // namespace clamsim::core
