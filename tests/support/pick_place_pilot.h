@@ -1,0 +1,167 @@
+// A scripted operator for the thesis's experiment 5.1.3 (pick-and-place) and for scored
+// training runs: it reads only what a trainee sees (the frame's outputs) and answers with the
+// five joystick voltages. Proportional control per phase; no knowledge of the model's state.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string>
+
+#include "core/params.h"
+#include "core/state.h"
+
+namespace clamsim::testing {
+
+struct Point {
+  double x = 0.0, y = 0.0, z = 0.0;
+};
+
+class PickPlacePilot {
+ public:
+  enum class Phase { MoveOver, Lower, Close, Lift, Carry, LowerToPlace, Release, Retreat, Done, Failed };
+
+  // pick: the load's centre; place: where its centre should go; carry_z: the height the clam's
+  // lowest point travels at. depth_below_c: how far below C the load sits when closing.
+  PickPlacePilot(const core::MachineParams& m, Point pick, Point place, double carry_z)
+      : m_(m), pick_(pick), place_(place), carry_z_(carry_z) {}
+
+  Phase phase() const { return phase_; }
+  const char* phase_name() const {
+    static const char* names[] = {"move over", "lower", "close", "lift", "carry",
+                                  "lower to place", "release", "retreat", "done", "failed"};
+    return names[static_cast<int>(phase_)];
+  }
+  double phase_time_s() const { return in_phase_s_; }
+
+  // Called once per frame of period dt_s.
+  core::Control next(const core::Outputs& o, double dt_s) {
+    in_phase_s_ += dt_s;
+    core::Control u;
+    auto& v = u.volts;
+    const double c_z = o.point_c[2];
+    switch (phase_) {
+      case Phase::MoveOver:
+        if (steer(o, pick_, v) && settled(o)) advance(Phase::Lower);
+        break;
+      case Phase::Lower:
+        // Both ropes out until C is just above the load's centre: the open buckets around it.
+        v[3] = v[4] = -clamp(3.0 * (c_z - (pick_.z + 0.45)) + 1.5, 1.5, 4.0);
+        steer(o, pick_, v);
+        if (c_z < pick_.z + 0.45 || o.clam_contact_force_N > 2000.0) advance(Phase::Close);
+        break;
+      case Phase::Close:
+        // Pay out the holding rope: the head sinks and the jaws shut round the load at C's
+        // height (how an operator closes without lifting the clam off the load).
+        v[3] = -3.0;
+        v[4] = 0.0;
+        if (o.load == core::LoadStatus::WithLoad) advance(Phase::Lift);
+        if (in_phase_s_ > 8.0) advance(Phase::Failed);
+        break;
+      case Phase::Lift:
+        v[4] = 4.0;
+        v[3] = clamp(v[4] + slack_follow(o), -5.0, 5.0);
+        if (lowest(o) > carry_z_) advance(Phase::Carry);
+        if (o.load != core::LoadStatus::WithLoad) advance(Phase::Failed);
+        break;
+      case Phase::Carry:
+        v[3] = slack_follow(o);
+        if (steer(o, place_, v) && settled(o)) advance(Phase::LowerToPlace);
+        if (o.load != core::LoadStatus::WithLoad) advance(Phase::Failed);
+        break;
+      case Phase::LowerToPlace: {
+        // Down on the closing rope until the load is just above its place.
+        const double load_z = o.held_load >= 0 ? o.loads[static_cast<std::size_t>(o.held_load)].position_m[2] : c_z;
+        v[4] = -clamp(2.0 * (load_z - (place_.z + 0.3)) + 1.5, 1.5, 3.5);
+        v[3] = clamp(v[4] + slack_follow(o), -5.0, 5.0);
+        steer(o, place_, v);
+        if (load_z < place_.z + 0.3) advance(Phase::Release);
+        break;
+      }
+      case Phase::Release:
+        // Hold the head, let the closing rope out: the buckets open and the load slips out.
+        v[3] = 1.5;
+        v[4] = -3.0;
+        if (o.load == core::LoadStatus::WithoutLoad && in_phase_s_ > 1.0) advance(Phase::Retreat);
+        if (in_phase_s_ > 10.0) advance(Phase::Failed);
+        break;
+      case Phase::Retreat:
+        v[3] = v[4] = 3.0;
+        if (in_phase_s_ > 2.0) advance(Phase::Done);
+        break;
+      case Phase::Done:
+      case Phase::Failed:
+        break;
+    }
+    return u;
+  }
+
+ private:
+  static double clamp(double x, double lo, double hi) { return std::max(lo, std::min(hi, x)); }
+  static double wrap(double a) { return std::atan2(std::sin(a), std::cos(a)); }
+
+  void advance(Phase p) {
+    phase_ = p;
+    in_phase_s_ = 0.0;
+  }
+
+  double lowest(const core::Outputs& o) const {
+    // The lips hang about a lip length below C when closed on a load.
+    return o.point_c[2] - m_.clam.lip_length_m;
+  }
+
+  // The holding rope follows the clam with a little slack (a rope paid out into a loop is an
+  // exam fault; a taut one would pull the jaws open).
+  double slack_follow(const core::Outputs& o) const {
+    const double loop = o.display[5] - o.display[3];
+    return clamp(4.0 * (loop - 0.25), -2.0, 2.0);
+  }
+
+  // Joint targets that put the tip over p: swing towards it, boom at 20 deg (more when the
+  // telescope would be shorter than its minimum), telescope for the reach.
+  bool steer(const core::Outputs& o, Point p, std::array<double, 5>& v) {
+    const core::CraneParams& c = m_.crane;
+    const double swing = std::atan2(p.y, p.x);
+    const double reach = std::hypot(p.x, p.y) + c.a1_m;
+    double boom = 20.0 * M_PI / 180.0;
+    double tel = reach / std::cos(boom);
+    if (tel < c.telescope_min_m + 0.2) {
+      tel = c.telescope_min_m + 0.2;
+      boom = std::acos(std::min(1.0, reach / tel));
+    }
+    const double e_swing = wrap(swing - o.joint_pos[0] * M_PI / 180.0) * 180.0 / M_PI;   // deg
+    const double e_boom = boom * 180.0 / M_PI - o.joint_pos[1];                        // deg
+    const double e_tel = tel - o.joint_pos[2];                                          // m
+    // Swing gently (a slewing crane's tip acceleration is what makes the clam swing), and
+    // ease the stick in and out like an operator: at most 2 V/s of change.
+    const double swing_cmd = drive(0.15 * e_swing - 0.25 * o.joint_vel[0], e_swing, 0.3, 1.8, 3.0);
+    v[0] = clamp(swing_cmd, last_swing_ - 0.1, last_swing_ + 0.1);
+    last_swing_ = v[0];
+    v[1] = drive(2.0 * e_boom - 0.5 * o.joint_vel[1], e_boom, 0.2, 3.5, 5.0);
+    v[2] = drive(3.0 * e_tel - 1.0 * o.joint_vel[2], e_tel, 0.05, 3.0, 5.0);
+    return std::fabs(e_swing) < 0.5 && std::fabs(e_boom) < 0.4 && std::fabs(e_tel) < 0.1;
+  }
+
+  // A proportional command, at least `least` volts (the open-centre valves meter little near
+  // their deadband) while the error is outside the tolerance, zero inside it.
+  static double drive(double command, double error, double tolerance, double least, double most) {
+    if (std::fabs(error) < tolerance) return 0.0;
+    const double magnitude = clamp(std::fabs(command), least, most);
+    return command >= 0.0 ? magnitude : -magnitude;
+  }
+
+  static bool settled(const core::Outputs& o) {
+    return std::hypot(o.clam_swing_deg[0], o.clam_swing_deg[1]) < 1.0 &&
+           std::fabs(o.joint_vel[0]) < 0.5 && std::fabs(o.joint_vel[1]) < 0.5 &&
+           std::fabs(o.joint_vel[2]) < 0.05;
+  }
+
+  const core::MachineParams& m_;
+  Point pick_, place_;
+  double carry_z_;
+  Phase phase_ = Phase::MoveOver;
+  double in_phase_s_ = 0.0;
+  double last_swing_ = 0.0;
+};
+
+}  // namespace clamsim::testing
