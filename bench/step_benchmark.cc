@@ -7,6 +7,7 @@
 
 #include "core/machine.h"
 #include "model/machine_file.h"
+#include "model/scenario_file.h"
 
 namespace {
 
@@ -49,6 +50,40 @@ void BM_Frame(benchmark::State& bs) {
       static_cast<double>(bs.iterations()) * m.integrator.frame_s, benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_Frame)->Unit(benchmark::kMicrosecond);
+
+// The same frame inside the shipped dam scenario: the world's contacts, water and loads on
+// top of the machine. `awake` restarts the world every simulated second so that every load
+// is moving (falling, bobbing, settling); otherwise the settled loads sleep, as in use.
+void frame_in_dam(benchmark::State& bs, bool awake) {
+  const core::MachineParams m = machine();
+  const model::Scenario sc = model::load_scenario_file(
+      std::string(CLAMSIM_SOURCE_DIR) + "/config/scenarios/dam_intake.json", m);
+  const core::Environment env{&sc.world, {}};
+  core::State warm = core::initial_state(m, sc.start);
+  core::reset_world(sc.world, warm.world);
+  core::Control u;
+  u.volts = {2.0, 2.0, 1.0, -2.0, 2.0};
+  if (!awake) core::advance_to(m, warm, core::Control{}, env, 10.0);   // loads settle, sleep
+  core::State st = warm;
+  int frames = 0;
+  for (auto _ : bs) {
+    if (++frames == 20) {
+      bs.PauseTiming();
+      st = warm;
+      frames = 0;
+      bs.ResumeTiming();
+    }
+    core::advance_to(m, st, u, env, st.time_s + m.integrator.frame_s);
+    benchmark::DoNotOptimize(st.x.data());
+  }
+  bs.SetItemsProcessed(bs.iterations());
+  bs.counters["realtime_factor"] = benchmark::Counter(
+      static_cast<double>(bs.iterations()) * m.integrator.frame_s, benchmark::Counter::kIsRate);
+}
+void BM_FrameDamWorldSettled(benchmark::State& bs) { frame_in_dam(bs, false); }
+void BM_FrameDamWorldAllLoadsMoving(benchmark::State& bs) { frame_in_dam(bs, true); }
+BENCHMARK(BM_FrameDamWorldSettled)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_FrameDamWorldAllLoadsMoving)->Unit(benchmark::kMicrosecond);
 
 // One derivative-heavy integrator step, for profiling the per-step cost.
 void BM_Step(benchmark::State& bs) {
