@@ -108,6 +108,8 @@ struct WorldEvents {
   std::uint64_t overload_events = 0;       // rope pull above rating, or load above the clam's
   std::uint64_t grips = 0;                 // loads taken into the jaws
   std::uint64_t releases = 0;              // loads let go
+  std::uint64_t loads_restored = 0;        // a load went non-finite or fell out of the world
+                                           // and was put back where it started (health)
 };
 
 struct WorldState {

@@ -20,6 +20,7 @@ constexpr double kSleepAfter_s = 1.0;
 constexpr double kReleaseClear_s = 1.0;       // a released load falls clear of the jaws
 constexpr double kWakeMargin_m = 0.3;
 constexpr int kMaxHits = 64;
+constexpr double kLostBelow_m = -200.0;      // fell out of the world (no solid below it)
 
 struct PosedLoad {
   LoadGeometry geo;
@@ -388,6 +389,16 @@ void advance_loads(const WorldParams& w, WorldState& s, const ClamPose& pose,
     b.orientation.coeffs() += 0.5 * h * (spin * b.orientation).coeffs();
     b.orientation.normalize();
 
+    if (!b.position_m.allFinite() || !b.velocity_m_per_s.allFinite() ||
+        !wv.allFinite() || b.position_m.z() < kLostBelow_m) {
+      // Numerical failure or out of the world: back to its starting place, at rest.
+      b.position_m = lp.position_m;
+      b.orientation = Eigen::AngleAxisd(lp.yaw_rad, Vec3d::UnitZ()) *
+                      Eigen::AngleAxisd(lp.pitch_rad, Vec3d::UnitY());
+      b.velocity_m_per_s.setZero();
+      wv.setZero();
+      ++s.events.loads_restored;
+    }
     if (touching[i] && !b.in_contact && approach[i] > kImpactSpeed_m_per_s) ++s.events.load_impacts;
     b.in_contact = touching[i];
     const bool quiet = b.velocity_m_per_s.norm() < kSleepSpeed_m_per_s &&

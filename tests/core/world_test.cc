@@ -265,6 +265,17 @@ TEST(Loads, SinkingSpeedIsLimitedByWaterDrag) {
   EXPECT_NEAR(-sim.load().velocity_m_per_s.z(), v, 0.01 * v);
 }
 
+TEST(Loads, ALoadThatFallsOutOfTheWorldIsPutBackWhereItStarted) {
+  WorldParams w;               // no solids, no water under it
+  w.water.level_m = -1000.0;
+  w.loads.push_back(log_load(30, 0, 0.0));
+  LoadsOnly sim(w);
+  sim.run_to(7.0);             // 200 m of free fall take 6.4 s
+  EXPECT_EQ(sim.st.world.events.loads_restored, 1u);
+  EXPECT_GT(sim.load().position_m.z(), -20.0);
+  EXPECT_TRUE(sim.load().position_m.allFinite());
+}
+
 // --- the clam in the world ---------------------------------------------------------------
 
 // The crane parked so that the tip is over (x, 0); the clam hangs at `depth` below it.
