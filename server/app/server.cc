@@ -72,14 +72,18 @@ class Watchdog {
 
 void print_counters(const char* what, const session::CounterSnapshot& c) {
   std::printf("%s frames_sent=%llu send_failures=%llu controls_received=%llu "
-              "controls_rejected=%llu controls_clamped=%llu late_frames=%llu skipped_frames=%llu\n",
+              "controls_rejected=%llu controls_clamped=%llu late_frames=%llu skipped_frames=%llu "
+              "restarts=%llu reports_written=%llu report_failures=%llu\n",
               what, static_cast<unsigned long long>(c.frames_sent),
               static_cast<unsigned long long>(c.send_failures),
               static_cast<unsigned long long>(c.controls_received),
               static_cast<unsigned long long>(c.controls_rejected),
               static_cast<unsigned long long>(c.controls_clamped),
               static_cast<unsigned long long>(c.late_frames),
-              static_cast<unsigned long long>(c.skipped_frames));
+              static_cast<unsigned long long>(c.skipped_frames),
+              static_cast<unsigned long long>(c.restarts),
+              static_cast<unsigned long long>(c.reports_written),
+              static_cast<unsigned long long>(c.report_failures));
 }
 
 }  // namespace
@@ -94,15 +98,19 @@ namespace {
 
 void print_banner(const ServerOptions& o, const session::Catalog& catalog,
                   const std::vector<std::unique_ptr<Transport>>& transports) {
-  std::printf("clamsim-server %s: %zu model(s), %zu scenario(s), default model %s, "
+  std::printf("clamsim-server %s: %zu model(s), %zu scenario(s), default model %s, world %s, "
               "max %zu sessions, %s",
               o.corba.version.c_str(), catalog.models().size(), catalog.scenarios().size(),
-              o.default_model.c_str(), o.max_sessions, corba::to_string(o.corba.concurrency));
+              o.default_model.c_str(),
+              catalog.default_world().empty() ? "none" : catalog.default_world().c_str(),
+              o.max_sessions, corba::to_string(o.corba.concurrency));
   if (o.corba.concurrency == corba::Concurrency::ThreadPool)
     std::printf(" (%d threads)", o.corba.pool_threads);
   if (o.corba.bidir) std::printf(", bidirectional GIOP accepted");
   std::printf("%s%s\n", o.config_path.empty() ? "" : ", config ", o.config_path.c_str());
   for (const auto& note : o.notes) std::printf("%s\n", note.c_str());
+  if (!catalog.default_world().empty())
+    std::printf("task reports: %s\n", o.report_dir.c_str());
   for (const auto& t : transports)
     for (const auto& line : t->ready_lines()) std::printf("%s\n", line.c_str());
   std::fflush(stdout);
@@ -134,7 +142,8 @@ void shut_down_in_order(session::SessionRegistry& registry,
 int run_server(const ServerOptions& o) {
   std::unique_ptr<session::Catalog> catalog;
   try {
-    catalog = std::make_unique<session::Catalog>(o.models_dir, o.scenarios_dir, o.default_model);
+    catalog = std::make_unique<session::Catalog>(o.models_dir, o.scenarios_dir, o.default_model,
+                                                 o.world == "none" ? "" : o.world);
   } catch (const model::ModelError& e) {
     std::fprintf(stderr, "clamsim-server: %s\n", e.what());
     return 2;
@@ -144,6 +153,7 @@ int run_server(const ServerOptions& o) {
   session::RegistryOptions ro;
   ro.max_sessions = o.max_sessions;
   ro.send_grace_s = o.send_grace_s;
+  ro.report_dir = o.report_dir;
   // Destroyed (reaper joined) before the transports: a reap racing the shutdown may still
   // call a transport's handler.
   auto registry = std::make_unique<session::SessionRegistry>(ro, clock);

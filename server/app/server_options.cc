@@ -138,9 +138,13 @@ const std::vector<Setting>& settings() {
        [](ServerOptions& o, const std::string& n, const std::string& v) {
          o.web.vendor_three_dir = non_empty(n, v);
        }},
-      {"--scene-file", "scene_file", true,
+      {"--world", "world", false,
        [](ServerOptions& o, const std::string& n, const std::string& v) {
-         o.web.scene_file = non_empty(n, v);
+         o.world = non_empty(n, v);
+       }},
+      {"--report-dir", "report_dir", true,
+       [](ServerOptions& o, const std::string& n, const std::string& v) {
+         o.report_dir = non_empty(n, v);
        }},
       {"--allowed-origins", "allowed_origins", false,
        [](ServerOptions&o, const std::string&, const std::string& v) {
@@ -201,7 +205,9 @@ const char* server_usage() {
 
 Serves the crane and clamshell dynamics in real time: one session (own thread, 20 frames
 per second) per subscribed receiver, over CORBA (the thesis's IDL, idl/clam.idl, and its
-extensions, idl/clamx.idl). The admin object is at corbaloc::HOST:PORT/CraneClamAdmin.
+extensions, idl/clamx.idl) and WebSocket (browsers). Every session works in the world of
+a scenario (the dam's intake, its loads and a scored training task) and may restart the
+task. The admin object is at corbaloc::HOST:PORT/CraneClamAdmin.
 
 Settings come from the config file, then from these flags (docs/corba.md):
   --config FILE             JSON settings (default config/server.json when it exists);
@@ -212,8 +218,14 @@ Settings come from the config file, then from these flags (docs/corba.md):
                             by another address, e.g. giop:tcp:public.example.org:10150
   --max-sessions N          sessions served at once; past it subscribe is refused (250)
   --models-dir DIR          machine files *.json (models)
-  --scenarios-dir DIR       control scripts *.ctl giving initial poses (config/scenarios)
+  --scenarios-dir DIR       world scenarios *.json (the dam, its loads, the task) and
+                            control scripts *.ctl giving initial poses (config/scenarios)
   --default-model NAME      model for subscribers that do not name one (t250)
+  --world NAME|none         the world every session works in: a *.json scenario of the
+                            scenarios directory, at its start pose (dam_intake); a .ctl
+                            scenario keeps its own pose in it; none = empty space
+  --report-dir DIR          where finished tasks' reports are written, created when
+                            missing (reports, under the working directory)
   --concurrency MODEL       thread-per-connection (default) or thread-pool
   --pool-threads N          threads of the pool (thread-pool only; default 8)
   --send-grace-s S          reap a session whose sends have failed this long (2)
@@ -230,7 +242,6 @@ Settings come from the config file, then from these flags (docs/corba.md):
   --http-port N|off         web port (default 8080; 0 = any free port; off = no web)
   --web-root DIR            the browser client's files (web)
   --vendor-three-dir DIR    three.js from npm, served at /vendor/three/ (node_modules/three)
-  --scene-file FILE         the dam scene sent to browsers (config/scene.json)
   --allowed-origins LIST    comma-separated origins allowed to open /ws (default: same
                             host and any localhost page; * = any)
   --help                    this text
@@ -248,11 +259,9 @@ ServerOptions parse_server_options(int argc, const char* const* argv) {
   std::set<std::string> seen;
   ServerOptions o;
   // Web files relative to the working directory (the checkout) unless configured.
-  const std::string default_root = "web", default_three = "node_modules/three",
-                    default_scene = "config/scene.json";
+  const std::string default_root = "web", default_three = "node_modules/three";
   o.web.web_root = default_root;
   o.web.vendor_three_dir = default_three;
-  o.web.scene_file = default_scene;
   for (int i = 1; i < argc; ++i) {
     auto [arg, inline_value] = model::split_cli_flag(argv[i]);
     if (arg == "--help" || arg == "-h") {
@@ -289,8 +298,7 @@ ServerOptions parse_server_options(int argc, const char* const* argv) {
   // note; a path that was configured must exist, and the web layer says so if not.
   std::error_code ec;
   for (auto [path, fallback] : {std::pair{&o.web.web_root, &default_root},
-                                std::pair{&o.web.vendor_three_dir, &default_three},
-                                std::pair{&o.web.scene_file, &default_scene}}) {
+                                std::pair{&o.web.vendor_three_dir, &default_three}}) {
     if (*path == *fallback && !fs::exists(*path, ec)) {
       o.notes.push_back("web: " + *path + " not found from " + fs::current_path(ec).string() +
                         "; not served (set it in the config or by flag)");

@@ -16,6 +16,8 @@ struct ServerOptions {
   std::string models_dir = "models";
   std::string scenarios_dir = "config/scenarios";
   std::string default_model = "t250";
+  std::string world = "dam_intake";     // world scenario of every session; "none" = empty
+  std::string report_dir = "reports";   // finished tasks' reports (docs/training-task.md)
   std::size_t max_sessions = 250;
   double send_grace_s = 2.0;
   corba::CorbaOptions corba;            // host, port, publish, concurrency, timeouts, naming

@@ -6,11 +6,19 @@ namespace clamsim::app {
 
 namespace {
 
+// The browser draws the world the sessions work in: the default world's client scene
+// (an empty object without one).
+web::WebOptions with_scene(const ServerOptions& o, const session::Catalog& catalog) {
+  web::WebOptions w = o.web;
+  if (const auto world = catalog.world()) w.scene = world->client_scene;
+  return w;
+}
+
 class WebTransport final : public Transport {
  public:
   WebTransport(const ServerOptions& o, session::SessionRegistry& registry,
                const session::Catalog& catalog)
-      : server_(o.web, registry, catalog) {}
+      : server_(with_scene(o, catalog), registry, catalog) {}
 
   const char* name() const override { return "web"; }
   void start() override { server_.start(); }

@@ -1,5 +1,6 @@
 #include "corba/convert.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -34,13 +35,102 @@ CLAMX::LoadStatus to_idl(core::LoadStatus s) {
   return s == core::LoadStatus::WithLoad ? CLAMX::WithLoad : CLAMX::WithoutLoad;
 }
 
+CLAMX::ContactPair to_idl(core::ContactPair p) {
+  switch (p) {
+    case core::ContactPair::ClamWorld: return CLAMX::ClamWorld;
+    case core::ContactPair::LoadWorld: return CLAMX::LoadWorld;
+    case core::ContactPair::ClamLoad: return CLAMX::ClamLoad;
+    case core::ContactPair::LoadLoad: return CLAMX::LoadLoad;
+  }
+  return CLAMX::ClamWorld;
+}
+
+CLAMX::SolidKind to_idl(core::SolidKind k) {
+  switch (k) {
+    case core::SolidKind::Deck: return CLAMX::Deck;
+    case core::SolidKind::Rack: return CLAMX::Rack;
+    case core::SolidKind::Gate: return CLAMX::Gate;
+    case core::SolidKind::Wall: return CLAMX::Wall;
+    case core::SolidKind::Floor: return CLAMX::Floor;
+    case core::SolidKind::Truck: return CLAMX::Truck;
+    case core::SolidKind::Bed: return CLAMX::Bed;
+  }
+  return CLAMX::Deck;
+}
+
+void to_loads(const core::Outputs& o, const core::WorldParams* world, CLAMX::LoadPoses& poses) {
+  const int n = std::max(0, std::min(o.load_count, core::kMaxLoads));
+  poses.length(static_cast<CORBA::ULong>(n));
+  for (int i = 0; i < n; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    CLAMX::LoadPose& p = poses[static_cast<CORBA::ULong>(i)];
+    const core::Outputs::Load& l = o.loads[k];
+    p.id = static_cast<CORBA::ULong>(i);
+    p.mass_kg = world != nullptr && k < world->loads.size()
+                    ? static_cast<CORBA::Float>(world->loads[k].mass_kg)
+                    : 0.0f;
+    copy_floats(l.position_m, p.position_m);
+    copy_floats(l.orientation, p.orientation);
+    p.held = l.held;
+  }
+}
+
+void to_contacts(const core::Outputs& o, CLAMX::ContactMarkers& markers) {
+  const int n = std::max(0, std::min(o.contact_count, core::kMaxContactMarkers));
+  markers.length(static_cast<CORBA::ULong>(n));
+  for (int i = 0; i < n; ++i) {
+    const core::ContactMarker& m = o.contacts[static_cast<std::size_t>(i)];
+    CLAMX::ContactMarker& c = markers[static_cast<CORBA::ULong>(i)];
+    copy_floats(m.position_m, c.position_m);
+    c.force_N = static_cast<CORBA::Float>(m.force_N);
+    c.pair = to_idl(m.pair);
+    c.solid = to_idl(m.solid);
+    c.load = m.load;
+  }
+}
+
+CLAMX::WorldEvents to_events(const core::WorldEvents& e) {
+  CLAMX::WorldEvents w;
+  w.clam_rack_gate_hits = e.clam_rack_gate_hits;
+  w.clam_world_hits = e.clam_world_hits;
+  w.load_impacts = e.load_impacts;
+  w.slack_cable_events = e.slack_cable_events;
+  w.overload_events = e.overload_events;
+  w.grips = e.grips;
+  w.releases = e.releases;
+  w.loads_restored = e.loads_restored;
+  return w;
+}
+
 }  // namespace
 
 void to_display(const core::Outputs& out, CLAM::DisplayData display) {
   copy_floats(out.display, display);
 }
 
-void to_frame(const session::Frame& frame, CLAMX::Frame& f) {
+CLAMX::TaskScore to_score(const session::TaskScore& s) {
+  CLAMX::TaskScore t;
+  t.enabled = s.enabled;
+  t.running = s.running;
+  t.finished = s.finished;
+  t.completed = s.completed;
+  t.elapsed_s = s.elapsed_s;
+  t.optimum_s = s.optimum_s;
+  t.limit_s = s.limit_s;
+  t.delivered = static_cast<CORBA::ULong>(s.delivered);
+  t.required = static_cast<CORBA::ULong>(s.required);
+  t.time_points = s.time_points;
+  t.penalty_points = s.penalty_points;
+  t.total = s.total;
+  t.rack_gate_hits = static_cast<CORBA::ULong>(s.rack_gate_hits);
+  t.structure_hits = static_cast<CORBA::ULong>(s.structure_hits);
+  t.slack_cables = static_cast<CORBA::ULong>(s.slack_cables);
+  t.overloads = static_cast<CORBA::ULong>(s.overloads);
+  t.dropped_loads = static_cast<CORBA::ULong>(s.dropped_loads);
+  return t;
+}
+
+void to_frame(const session::Frame& frame, CLAMX::Frame& f, const core::WorldParams* world) {
   const core::Outputs& o = frame.outputs;
   f.seq = frame.seq;
   f.sim_time_s = o.time_s;
@@ -54,13 +144,20 @@ void to_frame(const session::Frame& frame, CLAMX::Frame& f) {
   f.theta2_deg = static_cast<CORBA::Float>(o.theta2_clam_deg);
   f.jaw_gap_m = static_cast<CORBA::Float>(o.jaw_gap_m);
   f.squeeze_N = static_cast<CORBA::Float>(o.squeeze_N);
-  f.clam_swing_deg[0] = 0.0f;  // the clam's swing under the tip arrives with issue 5
-  f.clam_swing_deg[1] = 0.0f;
+  copy_floats(o.clam_swing_deg, f.clam_swing_deg);
   copy_floats(o.tip, f.tip_m);
   copy_floats(o.point_a, f.point_a_m);
   copy_floats(o.point_b, f.point_b_m);
   copy_floats(o.point_c, f.point_c_m);
-  f.loads.length(0);
+  to_loads(o, world, f.loads);
+  copy_floats(o.clam_orientation, f.clam_orientation);
+  f.clam_contact_force_N = static_cast<CORBA::Float>(o.clam_contact_force_N);
+  f.clam_submerged = static_cast<CORBA::Float>(o.clam_submerged);
+  to_contacts(o, f.contacts);
+  f.events = to_events(o.events);
+  f.score = to_score(frame.score);
+  // a string member copies what it is given: only the one frame that ends a task pays
+  f.task_report_json = frame.report ? frame.report->c_str() : "";
 }
 
 CLAMX::SessionStats to_stats(const session::CounterSnapshot& c) {

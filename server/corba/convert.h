@@ -12,8 +12,11 @@ namespace clamsim::corba {
 
 // Table 4.1 values, in order and units, as floats.
 void to_display(const core::Outputs& out, CLAM::DisplayData display);
-// Fills every field of f; f's load sequence is reused (empty until issue 5).
-void to_frame(const session::Frame& frame, CLAMX::Frame& f);
+// Fills every field of f, reusing its sequences. world (the session's, null without one)
+// gives the loads' masses.
+void to_frame(const session::Frame& frame, CLAMX::Frame& f,
+              const core::WorldParams* world = nullptr);
+CLAMX::TaskScore to_score(const session::TaskScore& s);
 
 CLAMX::SessionStats to_stats(const session::CounterSnapshot& c);
 

@@ -231,16 +231,18 @@ void CorbaServer::Impl::shutdown() {
 CLAMX::Session_ptr CorbaServer::Impl::open_session(CLAM::CraneClamClient_ptr client,
                                                    const SubscribeRequest& request) {
   if (!accepting_) throw Refusal{Refusal::Kind::ShuttingDown, "server is shutting down"};
-  ClientProblem problem;
-  const SinkTimeouts timeouts{static_cast<CORBA::ULong>(options_.call_timeout_ms),
-                              static_cast<CORBA::ULong>(options_.setup_timeout_ms)};
-  std::shared_ptr<OnewaySink> sink = OnewaySink::connect(client, timeouts, stopping_, &problem);
-  if (!sink) throw Refusal{refusal_kind(problem.kind), problem.reason};
-
+  // what was asked for first: a bad request is refused without calling the receiver
   session::MachineSetup setup;
   std::string why;
   if (!catalog_.resolve(request.model, request.scenario, &setup, &why))
     throw Refusal{Refusal::Kind::BadRequest, why};
+
+  ClientProblem problem;
+  const SinkTimeouts timeouts{static_cast<CORBA::ULong>(options_.call_timeout_ms),
+                              static_cast<CORBA::ULong>(options_.setup_timeout_ms)};
+  std::shared_ptr<OnewaySink> sink =
+      OnewaySink::connect(client, timeouts, stopping_, setup.scenario, &problem);
+  if (!sink) throw Refusal{refusal_kind(problem.kind), problem.reason};
 
   std::shared_ptr<session::Session> s = registry_.create(
       std::move(setup), sink, request.frame_period_s,

@@ -18,6 +18,7 @@ constexpr const char* kFrameClientId = "IDL:CLAMX/FrameClient:1.0";
 std::shared_ptr<OnewaySink> OnewaySink::connect(CLAM::CraneClamClient_ptr client,
                                                 const SinkTimeouts& timeouts,
                                                 std::shared_ptr<const std::atomic<bool>> stopping,
+                                                std::shared_ptr<const model::Scenario> scenario,
                                                 ClientProblem* problem) {
   if (CORBA::is_nil(client)) {
     *problem = {ClientProblem::Kind::Nil, "the client reference is nil"};
@@ -51,18 +52,22 @@ std::shared_ptr<OnewaySink> OnewaySink::connect(CLAM::CraneClamClient_ptr client
   }
   omniORB::setClientCallTimeout(checked, timeouts.call_ms);
   return std::shared_ptr<OnewaySink>(
-      new OnewaySink(checked._retn(), rich._retn(), std::move(stopping)));
+      new OnewaySink(checked._retn(), rich._retn(), std::move(stopping), std::move(scenario)));
 }
 
 OnewaySink::OnewaySink(CLAM::CraneClamClient_ptr client, CLAMX::FrameClient_ptr frame_client,
-                       std::shared_ptr<const std::atomic<bool>> stopping)
-    : client_(client), frame_client_(frame_client), stopping_(std::move(stopping)) {}
+                       std::shared_ptr<const std::atomic<bool>> stopping,
+                       std::shared_ptr<const model::Scenario> scenario)
+    : client_(client),
+      frame_client_(frame_client),
+      stopping_(std::move(stopping)),
+      scenario_(std::move(scenario)) {}
 
 bool OnewaySink::deliver(const session::Frame& frame) {
   if (stopping_ && stopping_->load(std::memory_order_relaxed)) return false;
   try {
     if (!CORBA::is_nil(frame_client_)) {
-      to_frame(frame, frame_);
+      to_frame(frame, frame_, scenario_ ? &scenario_->world : nullptr);
       frame_client_->getFrame(frame_);
     } else {
       to_display(frame.outputs, display_);

@@ -10,6 +10,7 @@
 
 #include <clamx.hh>
 
+#include "model/scenario_file.h"
 #include "session/frame_sink.h"
 
 namespace clamsim::corba {
@@ -30,10 +31,12 @@ class OnewaySink final : public session::FrameSink {
  public:
   // Checks the reference once (nil, is_a CraneClamClient, is_a FrameClient) with the setup
   // timeout, then arms the frame timeout. Returns null and fills *problem when refused.
-  // Runs on an ORB thread (the subscribe call), never on a session thread.
+  // Runs on an ORB thread (the subscribe call), never on a session thread. scenario is the
+  // session's world (null = none): the frames' load poses carry its masses.
   static std::shared_ptr<OnewaySink> connect(CLAM::CraneClamClient_ptr client,
                                              const SinkTimeouts& timeouts,
                                              std::shared_ptr<const std::atomic<bool>> stopping,
+                                             std::shared_ptr<const model::Scenario> scenario,
                                              ClientProblem* problem);
 
   // Session thread only. False when the call failed (timeout, connection refused, ...) or
@@ -44,11 +47,13 @@ class OnewaySink final : public session::FrameSink {
 
  private:
   OnewaySink(CLAM::CraneClamClient_ptr client, CLAMX::FrameClient_ptr frame_client,
-             std::shared_ptr<const std::atomic<bool>> stopping);
+             std::shared_ptr<const std::atomic<bool>> stopping,
+             std::shared_ptr<const model::Scenario> scenario);
 
   CLAM::CraneClamClient_var client_;
   CLAMX::FrameClient_var frame_client_;     // nil for legacy receivers
   std::shared_ptr<const std::atomic<bool>> stopping_;
+  std::shared_ptr<const model::Scenario> scenario_;
   CLAMX::Frame frame_;                      // reused: only the session thread touches it
   CLAM::DisplayData display_{};
 };

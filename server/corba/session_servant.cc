@@ -15,4 +15,6 @@ void SessionServant::unsubscribe() { host_.close_session(session_->id()); }
 
 CLAMX::SessionStats SessionServant::stats() { return to_stats(session_->counters()); }
 
+void SessionServant::restartTask() { session_->request_restart(); }
+
 }  // namespace clamsim::corba

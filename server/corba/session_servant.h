@@ -1,5 +1,6 @@
 // CLAMX::Session (is_a CLAM::CraneClam): one per subscriber, a thin wrapper that hands
-// controls to the session's mailbox and unsubscribe to the host.
+// controls to the session's mailbox, restarts of the task to the session, and unsubscribe
+// to the host.
 #pragma once
 
 #include <memory>
@@ -19,6 +20,8 @@ class SessionServant final : public POA_CLAMX::Session {
   void GetControlInput(const CLAM::ControlSignal voltages) override;
   void unsubscribe() override;
   CLAMX::SessionStats stats() override;
+  // A new attempt at the task, from the next frame on.
+  void restartTask() override;
 
  private:
   // Shared with the registry; the last owner may be this servant, which the POA deletes on

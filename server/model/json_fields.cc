@@ -162,4 +162,61 @@ Section Section::child(const std::string& key) {
   return Section(*it, origin_, path_of(key));
 }
 
+namespace {
+
+// "an array of at most 16 objects", "an array of 1 to 16 strings"
+std::string array_of(std::size_t min_count, std::size_t max_count, const char* what) {
+  const bool bounded = max_count != std::numeric_limits<std::size_t>::max();
+  std::string a = "an array of ";
+  if (!bounded) {
+    return min_count == 0 ? a + what : a + "at least " + std::to_string(min_count) + " " + what;
+  }
+  if (min_count == 0) return a + "at most " + std::to_string(max_count) + " " + what;
+  if (min_count == max_count) return a + std::to_string(min_count) + " " + what;
+  return a + std::to_string(min_count) + " to " + std::to_string(max_count) + " " + what;
+}
+
+}  // namespace
+
+std::vector<Section> Section::objects(const std::string& key, std::size_t min_count,
+                                      std::size_t max_count) {
+  const auto it = object_->find(key);
+  if (it == object_->end()) fail(key, "missing");
+  read_.insert(key);
+  if (!it->is_array() || it->size() < min_count || it->size() > max_count) {
+    fail(key, "expected " + array_of(min_count, max_count, "objects") + ", got " +
+                  (it->is_array() ? std::to_string(it->size()) + " elements" : shown(*it)));
+  }
+  std::vector<Section> out;
+  out.reserve(it->size());
+  for (std::size_t i = 0; i < it->size(); ++i) {
+    out.push_back(Section((*it)[i], origin_, path_of(key) + "[" + std::to_string(i) + "]"));
+  }
+  return out;
+}
+
+std::vector<std::string> Section::texts(const std::string& key, std::size_t min_count,
+                                        std::size_t max_count) {
+  const auto it = object_->find(key);
+  if (it == object_->end()) fail(key, "missing");
+  read_.insert(key);
+  if (!it->is_array() || it->size() < min_count || it->size() > max_count) {
+    fail(key, "expected " + array_of(min_count, max_count, "strings") + ", got " +
+                  (it->is_array() ? std::to_string(it->size()) + " elements" : shown(*it)));
+  }
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < it->size(); ++i) {
+    const json& v = (*it)[i];
+    if (!v.is_string()) {
+      fail(key + "[" + std::to_string(i) + "]", "expected a string, got " + shown(v));
+    }
+    out.push_back(v.get<std::string>());
+  }
+  return out;
+}
+
+void Section::note() {
+  if (has("note")) text("note");
+}
+
 }  // namespace clamsim::model

@@ -17,6 +17,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace clamsim::model {
 
@@ -84,6 +85,17 @@ class Section {
   std::string text(const std::string& key);
   // A required nested object.
   Section child(const std::string& key);
+  // A required array of objects, e.g. "intake_walls": [{...}, {...}]: one Section per
+  // element, its path "intake_walls[1]". Throws when the key is missing or not an array,
+  // when the count is outside [min_count, max_count], or when an element is not an object.
+  std::vector<Section> objects(const std::string& key, std::size_t min_count,
+                               std::size_t max_count);
+  // A required array of strings, with the same count limits; element i is named in
+  // messages as "<key>[i]" (fail(key + "[i]", ...)).
+  std::vector<std::string> texts(const std::string& key, std::size_t min_count,
+                                 std::size_t max_count);
+  // An optional free-text "note" (every object may carry one for people).
+  void note();
 
   bool has(const std::string& key) const;
   // Marks a key as known without reading it here (an optional section read elsewhere).

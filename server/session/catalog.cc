@@ -26,8 +26,8 @@ std::vector<fs::path> files_with(const std::string& dir, const std::string& ext)
 }  // namespace
 
 Catalog::Catalog(const std::string& models_dir, const std::string& scenarios_dir,
-                 const std::string& default_model)
-    : default_model_(default_model) {
+                 const std::string& default_model, const std::string& default_world)
+    : default_model_(default_model), default_world_(default_world) {
   for (const auto& path : files_with(models_dir, ".json")) {
     const nlohmann::json doc = model::read_json_file(path.string());
     MachineSetup m;
@@ -37,13 +37,30 @@ Catalog::Catalog(const std::string& models_dir, const std::string& scenarios_dir
     m.initial = model::parse_initial_conditions(doc, path.string());
     machines_.emplace(m.name, std::move(m));
   }
-  if (!machines_.count(default_model_))
+  const auto machine = machines_.find(default_model_);
+  if (machine == machines_.end())
     throw model::ModelError(models_dir + ": default model \"" + default_model_ +
                             "\" not found (no " + default_model_ + ".json)");
   for (const auto& path : files_with(scenarios_dir, ".ctl")) {
     const model::ControlScript script = model::load_control_script(path.string());
-    if (script.initial()) scenarios_.emplace(path.stem().string(), *script.initial());
+    if (script.initial()) poses_.emplace(path.stem().string(), *script.initial());
   }
+  for (const auto& path : files_with(scenarios_dir, ".json")) {
+    const std::string name = path.stem().string();
+    if (poses_.count(name))
+      throw model::ModelError(path.string() + ": scenario \"" + name + "\" is also " + name +
+                              ".ctl; one name, one scenario");
+    worlds_.emplace(name, std::make_shared<const model::Scenario>(model::load_scenario_file(
+                              path.string(), *machine->second.params)));
+  }
+  if (!default_world_.empty() && !worlds_.count(default_world_))
+    throw model::ModelError(scenarios_dir + ": default world \"" + default_world_ +
+                            "\" not found (no " + default_world_ + ".json)");
+}
+
+std::shared_ptr<const model::Scenario> Catalog::world(const std::string& name) const {
+  const auto w = worlds_.find(name.empty() ? default_world_ : name);
+  return w == worlds_.end() ? nullptr : w->second;
 }
 
 bool Catalog::resolve(const std::string& model, const std::string& scenario, MachineSetup* out,
@@ -55,15 +72,27 @@ bool Catalog::resolve(const std::string& model, const std::string& scenario, Mac
     return false;
   }
   *out = m->second;
-  if (!scenario.empty()) {
-    auto s = scenarios_.find(scenario);
-    if (s == scenarios_.end()) {
-      if (error) *error = "unknown scenario \"" + scenario + "\"";
-      return false;
-    }
-    out->initial = s->second;
+  const auto use_world = [&](const std::string& world_name, bool its_start) {
+    out->scenario = world(world_name);
+    if (!out->scenario) return;
+    out->world_name = world_name.empty() ? default_world_ : world_name;
+    if (its_start) out->initial = out->scenario->start;
+  };
+  if (scenario.empty()) {
+    use_world("", true);
+    return true;
   }
-  return true;
+  if (auto pose = poses_.find(scenario); pose != poses_.end()) {
+    out->initial = pose->second;
+    use_world("", false);
+    return true;
+  }
+  if (worlds_.count(scenario)) {
+    use_world(scenario, true);
+    return true;
+  }
+  if (error) *error = "unknown scenario \"" + scenario + "\"";
+  return false;
 }
 
 std::vector<std::string> Catalog::models() const {
@@ -74,7 +103,15 @@ std::vector<std::string> Catalog::models() const {
 
 std::vector<std::string> Catalog::scenarios() const {
   std::vector<std::string> v;
-  for (const auto& kv : scenarios_) v.push_back(kv.first);
+  for (const auto& kv : poses_) v.push_back(kv.first);
+  for (const auto& kv : worlds_) v.push_back(kv.first);
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+std::vector<std::string> Catalog::worlds() const {
+  std::vector<std::string> v;
+  for (const auto& kv : worlds_) v.push_back(kv.first);
   return v;
 }
 

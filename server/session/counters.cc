@@ -10,6 +10,9 @@ CounterSnapshot& CounterSnapshot::operator+=(const CounterSnapshot& o) {
   controls_clamped += o.controls_clamped;
   late_frames += o.late_frames;
   skipped_frames += o.skipped_frames;
+  restarts += o.restarts;
+  reports_written += o.reports_written;
+  report_failures += o.report_failures;
   return *this;
 }
 
@@ -22,6 +25,9 @@ CounterSnapshot Counters::snapshot() const {
   s.controls_clamped = controls_clamped.load(std::memory_order_relaxed);
   s.late_frames = late_frames.load(std::memory_order_relaxed);
   s.skipped_frames = skipped_frames.load(std::memory_order_relaxed);
+  s.restarts = restarts.load(std::memory_order_relaxed);
+  s.reports_written = reports_written.load(std::memory_order_relaxed);
+  s.report_failures = report_failures.load(std::memory_order_relaxed);
   return s;
 }
 

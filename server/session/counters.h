@@ -14,6 +14,9 @@ struct CounterSnapshot {
   std::uint64_t controls_clamped = 0;
   std::uint64_t late_frames = 0;       // sent more than one period after their deadline
   std::uint64_t skipped_frames = 0;    // not sent at all because the thread fell behind
+  std::uint64_t restarts = 0;          // new attempts at the task (request_restart)
+  std::uint64_t reports_written = 0;   // task reports saved under the report directory
+  std::uint64_t report_failures = 0;   // task reports that could not be saved
 
   CounterSnapshot& operator+=(const CounterSnapshot& o);
 };
@@ -26,6 +29,9 @@ struct Counters {
   std::atomic<std::uint64_t> controls_clamped{0};
   std::atomic<std::uint64_t> late_frames{0};
   std::atomic<std::uint64_t> skipped_frames{0};
+  std::atomic<std::uint64_t> restarts{0};
+  std::atomic<std::uint64_t> reports_written{0};
+  std::atomic<std::uint64_t> report_failures{0};
 
   CounterSnapshot snapshot() const;
 };

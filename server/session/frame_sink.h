@@ -2,14 +2,21 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <string>
 
 #include "core/state.h"
+#include "session/task_score.h"
 
 namespace clamsim::session {
 
 struct Frame {
   std::uint64_t seq = 0;          // 0, 1, 2, ... within the session
   core::Outputs outputs;          // display values and the extended fields
+  TaskScore score;                // the training task, live (enabled = false without one)
+  // The task's report (JSON, docs/training-task.md), only on the frame in which the task
+  // ended; null on every other frame.
+  std::shared_ptr<const std::string> report;
 };
 
 // Implemented by transports (the CORBA oneway sender, the WebSocket send queue).

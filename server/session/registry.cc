@@ -37,6 +37,7 @@ std::shared_ptr<Session> SessionRegistry::create(MachineSetup machine,
   SessionOptions so;
   so.frame_period_s = period;
   so.send_grace_s = options_.send_grace_s;
+  so.report_dir = options_.report_dir;
   std::shared_ptr<Session> s;
   {
     std::lock_guard<std::mutex> lock(mutex_);

@@ -22,6 +22,7 @@ struct RegistryOptions {
   double default_frame_period_s = 0.05;
   double send_grace_s = 2.0;       // a session whose sends fail this long is reaped
   double reap_interval_s = 0.2;    // how often the reaper looks
+  std::string report_dir = "reports";  // SessionOptions::report_dir of every session
 };
 
 // Called (on the reaper thread, never a session thread) after a session was reaped, so

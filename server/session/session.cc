@@ -1,7 +1,12 @@
 #include "session/session.h"
 
 #include <cmath>
+#include <cstdio>
 #include <utility>
+#include <vector>
+
+#include "session/report_file.h"
+#include "session/task_score.h"
 
 namespace clamsim::session {
 
@@ -9,6 +14,13 @@ namespace {
 
 std::int64_t to_ns(Instant t) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
+}
+
+TaskScorer make_scorer(const model::Scenario* scenario) {
+  if (scenario == nullptr) return TaskScorer(model::TaskSpec{});
+  std::vector<std::string> names;
+  for (const core::LoadParams& l : scenario->world.loads) names.push_back(l.name);
+  return TaskScorer(scenario->task, std::move(names));
 }
 
 }  // namespace
@@ -68,24 +80,79 @@ bool Session::delivery_failed_too_long() const {
 
 double Session::sim_time_s() const { return sim_time_s_.load(); }
 
+void Session::request_restart() { restart_requested_ = true; }
+
+std::string Session::label() const {
+  std::string l = "session " + std::to_string(id_) + " (" + machine_.name;
+  if (!machine_.world_name.empty()) l += ", " + machine_.world_name;
+  return l + ")";
+}
+
+std::shared_ptr<const std::string> Session::publish_report(const std::string& json_text) {
+  auto report = std::make_shared<const std::string>(json_text);
+  if (options_.report_dir.empty()) return report;
+  std::string error;
+  const std::string path = write_report_file(options_.report_dir, id_,
+                                             std::chrono::system_clock::now(), *report, &error);
+  if (path.empty()) {
+    // the trainee's frame still carries the report; the server goes on
+    counters_.report_failures.fetch_add(1, std::memory_order_relaxed);
+    std::fprintf(stderr, "%s: task report not saved: %s\n", label().c_str(), error.c_str());
+  } else {
+    counters_.reports_written.fetch_add(1, std::memory_order_relaxed);
+  }
+  return report;
+}
+
 void Session::run() {
   const core::MachineParams& model = *machine_.params;
-  const core::Environment env;
-  core::State state = core::initial_state(model, machine_.initial);
+  const model::Scenario* scenario = machine_.scenario.get();
+  core::Environment env;
+  env.world = scenario != nullptr ? &scenario->world : nullptr;
+  TaskScorer scorer = make_scorer(scenario);
+  core::State state;
+  // A new attempt: the machine at its start pose, the world as loaded, the score cleared.
+  const auto begin_attempt = [&] {
+    state = core::initial_state(model, machine_.initial);
+    if (env.world != nullptr) core::reset_world(*env.world, state.world);
+    scorer.reset();
+  };
+  begin_attempt();
   const auto period = std::chrono::duration_cast<Duration>(
       std::chrono::duration<double>(options_.frame_period_s));
   const Instant t0 = clock_.now();
   std::uint64_t seq = 0;
+  std::uint64_t k0 = 0;  // the attempt began after frame k0: its sim time is (k - k0) periods
+  const auto sim_time = [&](std::uint64_t k) {
+    return static_cast<double>(k - k0) * options_.frame_period_s;
+  };
+  // Scores a frame's outputs; a report due rides on the next frame sent.
+  std::shared_ptr<const std::string> report;
+  const auto score = [&](const core::Outputs& o) {
+    const TaskScore& s = scorer.update(o);
+    if (scorer.just_finished()) report = publish_report(scorer.report(label()).dump(2));
+    return s;
+  };
   // Frame k carries the state at k periods and is due at t0 + k periods: an absolute
   // schedule, so sleeping late never accumulates into drift.
   for (std::uint64_t k = 1; !stop_requested_; ++k) {
+    if (restart_requested_.exchange(false)) {
+      begin_attempt();
+      k0 = k - 1;
+      counters_.restarts.fetch_add(1, std::memory_order_relaxed);
+    }
     core::Control u;
     {
       std::lock_guard<std::mutex> lock(control_mutex_);
       u = control_;
     }
-    core::advance_to(model, state, u, env, static_cast<double>(k) * options_.frame_period_s);
-    Frame frame{seq++, core::outputs(model, state, env)};
+    core::advance_to(model, state, u, env, sim_time(k));
+    Frame frame;
+    frame.seq = seq++;
+    frame.outputs = core::outputs(model, state, env);
+    frame.score = score(frame.outputs);
+    frame.report = std::move(report);
+    report.reset();
 
     const Instant due = t0 + static_cast<Duration::rep>(k) * period;
     while (!stop_requested_ && clock_.now() < due) clock_.sleep_until(due);
@@ -111,7 +178,9 @@ void Session::run() {
       counters_.skipped_frames.fetch_add(skip, std::memory_order_relaxed);
       for (std::uint64_t i = 0; i < skip && !stop_requested_; ++i) {
         ++k;
-        core::advance_to(model, state, u, env, static_cast<double>(k) * options_.frame_period_s);
+        core::advance_to(model, state, u, env, sim_time(k));
+        // scored all the same: a load let go in a skipped frame is still a drop
+        if (scorer.score().enabled) score(core::outputs(model, state, env));
         ++seq;  // receivers see the gap
       }
     }

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "core/machine.h"
+#include "model/scenario_file.h"
 #include "session/clock.h"
 #include "session/control_input.h"
 #include "session/counters.h"
@@ -22,11 +23,18 @@ struct MachineSetup {
   std::string name;                                  // e.g. "t250"
   std::shared_ptr<const core::MachineParams> params;
   core::InitialConditions initial;
+  // The working world and its task (issue 5); null = empty space, as in the offline
+  // experiments of 5.1.1-5.1.2. world_name is its catalog name ("dam_intake").
+  std::shared_ptr<const model::Scenario> scenario;
+  std::string world_name;
 };
 
 struct SessionOptions {
   double frame_period_s = 0.05;   // must be a whole number of integrator steps
   double send_grace_s = 2.0;      // reap after this long without a successful send
+  // Where finished tasks' reports go (report-<id>-<UTC>.json), created when missing;
+  // relative to the working directory. "" = not written (the frame still carries it).
+  std::string report_dir = "reports";
 };
 
 class Session {
@@ -48,6 +56,11 @@ class Session {
   ControlVerdict submit_control(const double* volts, std::size_t count);
   ControlVerdict submit_control(const float* volts, std::size_t count);
 
+  // A new attempt at the task: at the next frame the machine is back at its start pose,
+  // the world as loaded and the score cleared (sim time restarts at 0; seq goes on).
+  // Counted as restarts. Thread-safe.
+  void request_restart();
+
   std::uint64_t id() const { return id_; }
   const MachineSetup& machine() const { return machine_; }
   CounterSnapshot counters() const { return counters_.snapshot(); }
@@ -61,6 +74,9 @@ class Session {
  private:
   void run();
   ControlVerdict accept(ControlVerdict v);
+  // The report of a task that just ended, also written to options_.report_dir.
+  std::shared_ptr<const std::string> publish_report(const std::string& json_text);
+  std::string label() const;
 
   const std::uint64_t id_;
   const MachineSetup machine_;
@@ -73,6 +89,7 @@ class Session {
   core::Control control_;                 // the mailbox
 
   std::atomic<bool> stop_requested_{false};
+  std::atomic<bool> restart_requested_{false};
   std::atomic<bool> running_{false};
   std::atomic<std::int64_t> failing_since_ns_{-1};  // first failed send since the last success
   std::atomic<double> sim_time_s_{0.0};

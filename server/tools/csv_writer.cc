@@ -76,8 +76,14 @@ std::string csv_header() {
   return line;
 }
 
+std::string csv_load_columns(const std::string& n) {
+  return n + "_x_m," + n + "_y_m," + n + "_z_m," + n + "_held";
+}
+
 void CsvWriter::header() {
-  if (std::fprintf(out_, "%s\n", csv_header().c_str()) < 0) ok_ = false;
+  std::string line = csv_header();
+  for (const std::string& name : load_names_) line += "," + csv_load_columns(name);
+  if (std::fprintf(out_, "%s\n", line.c_str()) < 0) ok_ = false;
 }
 
 void CsvWriter::row(const core::Control& control, const core::Outputs& out) {
@@ -95,6 +101,14 @@ void CsvWriter::row(const core::Control& control, const core::Outputs& out) {
       n = std::fprintf(out_, "%s%.7g", sep, c.number(s) + 0.0);
     }
     if (n < 0) ok_ = false;
+  }
+  // the names come from the world whose loads these are (at most kMaxLoads)
+  for (std::size_t i = 0; i < load_names_.size() && i < out.loads.size(); ++i) {
+    const core::Outputs::Load& l = out.loads[i];
+    const auto& p = l.position_m;
+    if (std::fprintf(out_, ",%.7g,%.7g,%.7g,%d", p[0] + 0.0, p[1] + 0.0, p[2] + 0.0,
+                     l.held ? 1 : 0) < 0)
+      ok_ = false;
   }
   if (std::fputc('\n', out_) == EOF) ok_ = false;
 }

@@ -1,5 +1,6 @@
-// clamsim-sim: the offline simulator. Loads a machine file and a control script, runs the
-// dynamics as fast as the machine allows and writes a CSV (and optionally a plot).
+// clamsim-sim: the offline simulator. Loads a machine file and a control script (and with
+// --world a scenario's world), runs the dynamics as fast as the machine allows and writes a
+// CSV (and optionally a plot).
 // Exit status: 0 ok, 1 the run or the plot failed, 2 bad arguments or input files.
 #include <algorithm>
 #include <csignal>
@@ -9,12 +10,15 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "core/machine.h"
 #include "model/control_script.h"
 #include "model/json_fields.h"
 #include "model/machine_file.h"
+#include "model/scenario_file.h"
 #include "tools/csv_writer.h"
 #include "tools/plot.h"
 #include "tools/progress.h"
@@ -32,6 +36,7 @@ struct Run {
   model::ControlScript script;
   core::InitialConditions initial;
   double duration_s = 0.0;
+  std::optional<model::Scenario> world;   // --world
 };
 
 std::string base_name(const std::string& path) {
@@ -46,16 +51,22 @@ Run prepare(const tools::SimOptions& opt) {
   const nlohmann::json doc = model::read_json_file(opt.model_path);
   run.machine = model::parse_machine_json(doc, opt.model_path);
   run.script = model::load_control_script(opt.controls_path);
+  if (!opt.world.empty()) {
+    run.world = model::load_scenario_file(tools::world_path(opt.world), run.machine);
+  }
 
+  // the script's pose first (a .ctl keeps its own pose in a world, as on the server)
   if (run.script.initial()) {
     run.script.check_initial(run.machine);
     run.initial = *run.script.initial();
+  } else if (run.world) {
+    run.initial = run.world->start;
   } else if (doc.contains("initial")) {
     run.initial = model::parse_initial_conditions(doc, opt.model_path);
   } else {
     throw model::ModelError("no initial pose: " + opt.controls_path +
                             " has no 'initial' line and " + opt.model_path +
-                            " has no \"initial\" section");
+                            " has no \"initial\" section (nor is there a --world)");
   }
 
   if (opt.duration_s) {
@@ -76,6 +87,21 @@ Run prepare(const tools::SimOptions& opt) {
                             model::format_number(1.0 / step_s) + " Hz)");
   }
   return run;
+}
+
+void print_world_summary(const core::State& state) {
+  const core::WorldEvents& e = state.world.events;
+  std::fprintf(stderr,
+               "  world: rack_gate_hits=%llu world_hits=%llu load_impacts=%llu slack_cable=%llu "
+               "overload=%llu grips=%llu releases=%llu loads_restored=%llu\n",
+               static_cast<unsigned long long>(e.clam_rack_gate_hits),
+               static_cast<unsigned long long>(e.clam_world_hits),
+               static_cast<unsigned long long>(e.load_impacts),
+               static_cast<unsigned long long>(e.slack_cable_events),
+               static_cast<unsigned long long>(e.overload_events),
+               static_cast<unsigned long long>(e.grips),
+               static_cast<unsigned long long>(e.releases),
+               static_cast<unsigned long long>(e.loads_restored));
 }
 
 void print_summary(const core::State& state, double simulated_s, double wall_s, long rows) {
@@ -123,9 +149,16 @@ int run_main(int argc, char** argv) {
   static char buffer[1 << 16];
   std::setvbuf(csv, buffer, _IOFBF, sizeof buffer);
 
-  const core::Environment env{};   // offline: nothing between the jaws
+  // without --world: empty space, nothing between the jaws (the experiments of 5.1.1-5.1.2)
+  core::Environment env{};
+  std::vector<std::string> load_names;
+  if (run.world) {
+    env.world = &run.world->world;
+    for (const core::LoadParams& l : run.world->world.loads) load_names.push_back(l.name);
+  }
   core::State state = core::initial_state(run.machine, run.initial);
-  tools::CsvWriter writer(csv);
+  if (env.world != nullptr) core::reset_world(*env.world, state.world);
+  tools::CsvWriter writer(csv, load_names);
   writer.header();
 
   // rows at k / rate; each row interval is cut into chunks of at most one frame and the
@@ -161,7 +194,10 @@ int run_main(int argc, char** argv) {
                  std::strerror(errno));
     return kExitFailed;
   }
-  if (!opt.quiet) print_summary(state, state.time_s, wall_s, rows + 1);
+  if (!opt.quiet) {
+    print_summary(state, state.time_s, wall_s, rows + 1);
+    if (run.world) print_world_summary(state);
+  }
 
   if (!opt.plot_path.empty()) {
     const tools::PlotResult plot = tools::draw_plot(

@@ -44,11 +44,15 @@ Options:
   --rate HZ          CSV rows per simulated second (default 100); at most one row per
                      integrator step
   --plot OUT         also draw the run with gnuplot; OUT ends in .svg or .png
+  --world NAME|FILE  run in a scenario's world (the dam, the water, the loads; format:
+                     docs/scenario-file.md): NAME is config/scenarios/NAME.json; the
+                     CSV gains each load's position and whether it is held
   --quiet            no progress and no summary on stderr
   --help             this text
 
-The initial pose comes from the script's 'initial' line, else the machine file's
-"initial" section. Exit status: 0 ok, 1 run or plot failed, 2 bad arguments or files.
+The initial pose comes from the script's 'initial' line, else the world's "start"
+(with --world), else the machine file's "initial" section. Exit status: 0 ok, 1 run or
+plot failed, 2 bad arguments or files.
 )";
 }
 
@@ -66,8 +70,9 @@ SimOptions parse_sim_options(int argc, const char* const* argv) {
       o.quiet = true;
       continue;
     }
-    static const std::set<std::string> kValued = {"--model", "--controls", "--csv",
-                                                  "--duration", "--rate", "--plot"};
+    static const std::set<std::string> kValued = {"--model",    "--controls", "--csv",
+                                                  "--duration", "--rate",     "--plot",
+                                                  "--world"};
     if (kValued.count(arg) == 0) {
       throw UsageError("unknown option '" + arg + "' (see --help)");
     }
@@ -100,6 +105,8 @@ SimOptions parse_sim_options(int argc, const char* const* argv) {
         throw UsageError("--plot: '" + value + "' must end in .svg or .png");
       }
       o.plot_path = value;
+    } else if (arg == "--world") {
+      o.world = value;
     }
   }
   if (o.help) return o;
@@ -110,6 +117,11 @@ SimOptions parse_sim_options(int argc, const char* const* argv) {
     throw UsageError("--plot needs --csv to name a file, not '-'");
   }
   return o;
+}
+
+std::string world_path(const std::string& world) {
+  if (world.find('/') != std::string::npos || ends_with(world, ".json")) return world;
+  return "config/scenarios/" + world + ".json";
 }
 
 }  // namespace clamsim::tools

@@ -14,6 +14,7 @@ struct SimOptions {
   std::optional<double> duration_s;     // --duration; else the script's "duration" line
   double rate_hz = 100.0;               // --rate: CSV rows per simulated second
   std::string plot_path;                // --plot: .svg or .png, empty for none
+  std::string world;                    // --world: scenario name or file, empty for none
   bool quiet = false;                   // --quiet: no progress, no summary
   bool help = false;                    // --help: print usage, run nothing
 };
@@ -25,8 +26,13 @@ class UsageError : public std::runtime_error {
 };
 
 // Accepts "--flag value" and "--flag=value". Throws UsageError.
+// (--world is kept as given; world_path() resolves it.)
 SimOptions parse_sim_options(int argc, const char* const* argv);
 
 const char* sim_usage();
+
+// --world's file: NAME means config/scenarios/NAME.json under the working directory (as
+// the server's catalog names them); anything with a '/' or ending in .json is a path.
+std::string world_path(const std::string& world);
 
 }  // namespace clamsim::tools

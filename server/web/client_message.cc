@@ -48,21 +48,45 @@ ClientMessage parse_control(const nlohmann::json& j) {
   return m;
 }
 
+// The optional `id` of ping and restart: a number, a string or null, echoed in the reply.
+bool read_id(const nlohmann::json& j, const char* type, ClientMessage& m, ClientMessage& error) {
+  const auto id = j.find("id");
+  if (id == j.end()) return true;
+  if (!id->is_number() && !id->is_string() && !id->is_null()) {
+    error = invalid("bad_message", std::string(type) + ": id is a " + id->type_name() +
+                                       ", expected a number or a string");
+    return false;
+  }
+  m.id = *id;
+  return true;
+}
+
 ClientMessage parse_ping(const nlohmann::json& j) {
   ClientMessage m;
   m.type = ClientMessage::Type::Ping;
-  if (const auto id = j.find("id"); id != j.end()) {
-    if (!id->is_number() && !id->is_string() && !id->is_null())
-      return invalid("bad_message", std::string("ping: id is a ") + id->type_name() +
-                                        ", expected a number or a string");
-    m.ping_id = *id;
-  }
+  if (ClientMessage e; !read_id(j, "ping", m, e)) return e;
   if (const auto t = j.find("t"); t != j.end()) {
     if (!t->is_number() && !t->is_null())
       return invalid("bad_message",
                      std::string("ping: t is a ") + t->type_name() + ", expected a number");
     m.ping_t = *t;
   }
+  return m;
+}
+
+// {"type": "restart"} or {"type": "restart", "id": 3}: start the scenario's task again.
+// Nothing else may ride along, so a message meant for something else is not taken for it.
+ClientMessage parse_restart(const nlohmann::json& j) {
+  ClientMessage m;
+  m.type = ClientMessage::Type::Restart;
+  for (const auto& item : j.items()) {
+    if (item.key() != "type" && item.key() != "id") {
+      std::string key = item.key().size() > 40 ? item.key().substr(0, 40) + "..." : item.key();
+      return invalid("bad_message", "restart: unexpected field \"" + key +
+                                        "\" (restart takes only an optional id)");
+    }
+  }
+  if (ClientMessage e; !read_id(j, "restart", m, e)) return e;
   return m;
 }
 
@@ -85,6 +109,7 @@ ClientMessage parse_client_message(std::string_view text) {
   const std::string& t = type->get_ref<const std::string&>();
   if (t == "control") return parse_control(j);
   if (t == "ping") return parse_ping(j);
+  if (t == "restart") return parse_restart(j);
   std::string shown = t.size() > 40 ? t.substr(0, 40) + "..." : t;
   return invalid("unknown_type", "unknown message type \"" + shown + "\"");
 }

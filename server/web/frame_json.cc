@@ -1,6 +1,9 @@
 #include "web/frame_json.h"
 
+#include <algorithm>
 #include <cmath>
+
+#include "session/task_score.h"
 
 namespace clamsim::web {
 
@@ -44,6 +47,31 @@ ojson cable_json(const core::WinchParams& w) {
   j["min_length_m"] = w.min_length_m;
   j["max_length_m"] = w.max_length_m;
   j["drum_radius_m"] = w.drum_radius_m;
+  return j;
+}
+
+// The training task's live score (session/task_score.h); only {"enabled": false} when the
+// scenario has no task.
+ojson score_json(const session::TaskScore& s) {
+  ojson j;
+  j["enabled"] = s.enabled;
+  if (!s.enabled) return j;
+  j["running"] = s.running;
+  j["finished"] = s.finished;
+  j["completed"] = s.completed;
+  j["elapsed_s"] = r(s.elapsed_s, 2);
+  j["optimum_s"] = r(s.optimum_s, 2);
+  j["limit_s"] = r(s.limit_s, 2);
+  j["delivered"] = s.delivered;
+  j["required"] = s.required;
+  j["time_points"] = r(s.time_points, 2);
+  j["penalty_points"] = r(s.penalty_points, 2);
+  j["total"] = r(s.total, 2);
+  j["rack_gate_hits"] = s.rack_gate_hits;
+  j["structure_hits"] = s.structure_hits;
+  j["slack_cables"] = s.slack_cables;
+  j["overloads"] = s.overloads;
+  j["dropped_loads"] = s.dropped_loads;
   return j;
 }
 
@@ -111,7 +139,19 @@ std::string hello_json(const HelloInfo& info, const core::MachineParams& machine
   return dump(j);
 }
 
-std::string display_json(const session::Frame& frame) {
+ojson scene_load_ids(const ojson& scene) {
+  ojson ids = ojson::array();
+  const auto loads = scene.find("loads");
+  if (!scene.is_object() || loads == scene.end() || !loads->is_array()) return ids;
+  for (std::size_t i = 0; i < loads->size(); ++i) {
+    const ojson& l = (*loads)[i];
+    const auto id = l.is_object() ? l.find("id") : l.end();
+    ids.push_back(l.is_object() && id != l.end() ? *id : ojson(i));
+  }
+  return ids;
+}
+
+std::string display_json(const session::Frame& frame, const ojson& load_ids) {
   const core::Outputs& o = frame.outputs;
   constexpr int mm = 4, mdeg = 3;  // decimals: 0.1 mm and 0.001 deg
   ojson j;
@@ -141,7 +181,72 @@ std::string display_json(const session::Frame& frame) {
   j["point_c_m"] = arr(o.point_c, mm);
   j["cable_rate_m_s"] = arr(o.cable_rates_m_per_s, mm);
   j["clam_vel_m_s"] = arr(o.clam_vel_m_per_s, mm);
-  j["loads"] = ojson::array();  // loads in the world: none are modelled yet
+
+  // the working world (issue 5)
+  j["clam_swing_deg"] = arr(o.clam_swing_deg, mdeg);
+  j["clam_orientation"] = arr(o.clam_orientation, 4);
+  j["clam_contact_force_N"] = r(o.clam_contact_force_N, 1);
+  j["clam_submerged"] = r(o.clam_submerged, 2);
+  const int n_loads = std::clamp(o.load_count, 0, core::kMaxLoads);
+  ojson loads = ojson::array();
+  for (int i = 0; i < n_loads; ++i) {
+    const core::Outputs::Load& l = o.loads[static_cast<std::size_t>(i)];
+    ojson e;
+    e["id"] = static_cast<std::size_t>(i) < load_ids.size() ? load_ids[static_cast<std::size_t>(i)]
+                                                             : ojson(i);
+    e["position_m"] = arr(l.position_m, 3);
+    e["orientation"] = arr(l.orientation, 4);
+    e["held"] = l.held;
+    e["in_contact"] = l.in_contact;
+    e["submerged"] = r(l.submerged, 2);
+    loads.push_back(std::move(e));
+  }
+  j["loads"] = std::move(loads);
+  j["held_load"] = o.held_load >= 0 && o.held_load < n_loads ? ojson(o.held_load) : ojson(nullptr);
+  ojson contacts = ojson::array();
+  const int n_contacts = std::clamp(o.contact_count, 0, core::kMaxContactMarkers);
+  for (int i = 0; i < n_contacts; ++i) {
+    const core::ContactMarker& c = o.contacts[static_cast<std::size_t>(i)];
+    const bool world = c.pair == core::ContactPair::ClamWorld ||
+                       c.pair == core::ContactPair::LoadWorld;
+    ojson e;
+    e["position_m"] = arr(c.position_m, 3);
+    e["force_N"] = r(c.force_N, 0);
+    e["pair"] = core::to_string(c.pair);
+    e["solid"] = world ? ojson(core::to_string(c.solid)) : ojson(nullptr);
+    e["load"] = c.load >= 0 && c.load < n_loads ? ojson(c.load) : ojson(nullptr);
+    contacts.push_back(std::move(e));
+  }
+  j["contacts"] = std::move(contacts);
+  const core::WorldEvents& ev = o.events;
+  j["events"] = {{"clam_rack_gate_hits", ev.clam_rack_gate_hits},
+                 {"clam_world_hits", ev.clam_world_hits},
+                 {"load_impacts", ev.load_impacts},
+                 {"slack_cable_events", ev.slack_cable_events},
+                 {"overload_events", ev.overload_events},
+                 {"grips", ev.grips},
+                 {"releases", ev.releases}};
+  j["score"] = score_json(frame.score);
+  return dump(j);
+}
+
+std::string report_json(const session::Frame& frame) {
+  if (!frame.report) return {};
+  ojson j;
+  j["type"] = "report";
+  j["v"] = kReportVersion;
+  j["seq"] = frame.seq;
+  j["t"] = r(frame.outputs.time_s, 4);
+  // the session wrote it; should it ever not parse, the browser still gets the text
+  ojson report = ojson::parse(*frame.report, nullptr, /*allow_exceptions=*/false);
+  j["report"] = report.is_discarded() ? ojson(*frame.report) : std::move(report);
+  return dump(j);
+}
+
+std::string restarting_json(const nlohmann::json& id) {
+  ojson j;
+  j["type"] = "restarting";
+  j["id"] = id;
   return dump(j);
 }
 

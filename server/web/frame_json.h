@@ -1,6 +1,7 @@
 // The JSON text of the server's messages (docs/websocket-protocol.md): `hello` from the
-// machine parameters and the scene, `display` from one session frame, `pong`, `error`.
-// Pure functions; display_json runs on the session thread, the rest on the connection's.
+// machine parameters and the scene, `display` (and `report`) from one session frame,
+// `pong`, `restarting`, `error`. Pure functions; display_json and report_json run on the
+// session thread, the rest on the connection's.
 #pragma once
 
 #include <array>
@@ -14,7 +15,8 @@
 
 namespace clamsim::web {
 
-inline constexpr int kProtocolVersion = 1;
+inline constexpr int kProtocolVersion = 2;
+inline constexpr int kReportVersion = 1;   // `report.v`: the layout of the report message
 
 // The uniform box with a link's mass and principal inertias about its centre of gravity:
 // side a along the axis of I_a satisfies a^2 = 6 (I_b + I_c - I_a) / m. A side whose
@@ -36,7 +38,16 @@ struct HelloInfo {
 
 std::string hello_json(const HelloInfo& info, const core::MachineParams& machine,
                        const nlohmann::ordered_json& scene);
-std::string display_json(const session::Frame& frame);
+
+// The ids of the scene's loads in their order (hello.scene.loads[i].id), a JSON array;
+// empty when the scene has none. display.loads[i].id comes from here (i when missing).
+nlohmann::ordered_json scene_load_ids(const nlohmann::ordered_json& scene);
+
+std::string display_json(const session::Frame& frame,
+                         const nlohmann::ordered_json& load_ids = nlohmann::ordered_json::array());
+// {"type":"report",...} when the frame carries the task's report, else "".
+std::string report_json(const session::Frame& frame);
+std::string restarting_json(const nlohmann::json& id);
 std::string pong_json(const nlohmann::json& id, const nlohmann::json& t, double sim_t);
 std::string error_json(const std::string& code, const std::string& message);
 

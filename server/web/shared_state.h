@@ -53,6 +53,7 @@ class SharedState {
   const WebOptions& options() const { return options_; }
   session::SessionRegistry& registry() { return registry_; }
   const session::Catalog& catalog() const { return catalog_; }
+  // hello.scene of sessions without a world scenario of their own (WebOptions::scene)
   const nlohmann::ordered_json& scene() const { return scene_; }
   const std::vector<StaticMount>& mounts() const { return mounts_; }
   WebCounters& counters() { return counters_; }

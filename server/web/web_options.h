@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace clamsim::web {
 
 struct WebOptions {
@@ -22,7 +24,11 @@ struct WebOptions {
   // vendor_three_dir is mounted at /vendor/three/ (the repo's node_modules/three/).
   std::string web_root;
   std::string vendor_three_dir;
-  std::string scene_file;               // config/scene.json; "" = an empty scene object
+
+  // The working world the browser draws (hello.scene): the scenario's client scene, sent
+  // as it is (docs/websocket-protocol.md, "The scene"). Must be a JSON object; an empty
+  // object (the default) is an empty world.
+  nlohmann::ordered_json scene = nlohmann::ordered_json::object();
 
   // Pages allowed to open /ws (Origin header). Empty = the same host as the page's Host
   // header, and any localhost origin. "*" = any origin.

@@ -4,12 +4,12 @@
 #include <chrono>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
 #include "web/beast.h"
 #include "web/listener.h"
-#include "web/scene_file.h"
 #include "web/shared_state.h"
 #include "web/status_pages.h"
 #include "web/websocket_session.h"
@@ -21,8 +21,14 @@ namespace {
 // How long stop() lets browsers answer the close handshake before dropping them.
 constexpr auto kCloseGrace = std::chrono::seconds(1);
 
-nlohmann::ordered_json scene_from(const std::string& file) {
-  return file.empty() ? nlohmann::ordered_json::object() : load_scene_file(file);
+// The scenario's client scene goes out as it is (model::Scenario validated it); only its
+// shape is checked here, so a wiring mistake fails at start-up, not in every browser.
+nlohmann::ordered_json checked_scene(nlohmann::ordered_json scene) {
+  if (scene.is_null()) return nlohmann::ordered_json::object();
+  if (!scene.is_object())
+    throw std::invalid_argument(std::string("web: the scene must be a JSON object, got ") +
+                                scene.type_name());
+  return scene;
 }
 
 }  // namespace
@@ -42,7 +48,7 @@ struct WebServer::Impl {
 
   Impl(WebOptions options, session::SessionRegistry& registry, const session::Catalog& catalog)
       : ioc(options.threads > 0 ? options.threads : 1) {
-    nlohmann::ordered_json scene = scene_from(options.scene_file);
+    nlohmann::ordered_json scene = checked_scene(std::move(options.scene));  // one copy
     state = std::make_shared<SharedState>(std::move(options), registry, catalog,
                                           std::move(scene));
   }

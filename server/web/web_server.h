@@ -16,9 +16,9 @@ namespace clamsim::web {
 
 class WebServer {
  public:
-  // Loads options.scene_file (throws model::ModelError naming the file and field). The
-  // registry and catalog must outlive the server; stop the server before closing the
-  // registry.
+  // options.scene must be a JSON object (null counts as empty); otherwise throws
+  // std::invalid_argument. The registry and catalog must outlive the server; stop the
+  // server before closing the registry.
   WebServer(WebOptions options, session::SessionRegistry& registry,
             const session::Catalog& catalog);
   ~WebServer();  // stop()

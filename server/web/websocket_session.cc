@@ -27,18 +27,27 @@ std::chrono::steady_clock::duration seconds(double s) {
 // ---- sink (session thread) ----
 
 WebSocketSink::WebSocketSink(std::shared_ptr<SharedState> state, net::any_io_executor strand,
-                             std::weak_ptr<WebSocketSession> ws, double write_stall_s)
+                             std::weak_ptr<WebSocketSession> ws, double write_stall_s,
+                             nlohmann::ordered_json load_ids)
     : state_(std::move(state)), strand_(std::move(strand)), ws_(std::move(ws)),
-      stall_ns_(static_cast<std::int64_t>(write_stall_s * 1e9)) {}
+      stall_ns_(static_cast<std::int64_t>(write_stall_s * 1e9)), load_ids_(std::move(load_ids)) {}
 
 bool WebSocketSink::deliver(const session::Frame& frame) {
   if (closed_) return false;
   const std::int64_t started = write_started_ns_.load();
   if (started != 0 && now_ns() - started > stall_ns_) return false;
-  auto text = std::make_shared<const std::string>(display_json(frame));
+  auto text = std::make_shared<const std::string>(display_json(frame, load_ids_));
+  // the task's report rides on the one frame where the task ended; queued as a message
+  // that is never dropped for a slow reader, right after its frame
+  std::shared_ptr<const std::string> report;
+  if (frame.report) report = std::make_shared<const std::string>(report_json(frame));
   // only a weak reference crosses: the connection is never destroyed on this thread
-  return state_->post(strand_, [ws = ws_, text = std::move(text)]() mutable {
-    if (auto s = ws.lock()) s->send_display(std::move(text));
+  return state_->post(strand_, [ws = ws_, text = std::move(text),
+                                report = std::move(report)]() mutable {
+    if (auto s = ws.lock()) {
+      s->send_display(std::move(text));
+      if (report) s->send_message(std::move(report));
+    }
   });
 }
 
@@ -135,8 +144,12 @@ bool WebSocketSession::start_session() {
   }
   auto params = setup.params;
   const std::string model_name = setup.name;
+  // the browser draws the world this session works in: the server's (WebOptions::scene)
+  // unless the connection chose another world scenario
+  world_ = setup.scenario;
+  const nlohmann::ordered_json& scene = world_ ? world_->client_scene : state_->scene();
   sink_ = std::make_shared<WebSocketSink>(state_, ws_.get_executor(), weak_from_this(),
-                                          o.write_stall_s);
+                                          o.write_stall_s, scene_load_ids(scene));
   std::weak_ptr<WebSocketSession> weak = weak_from_this();
   session::ReapHandler on_reap = [state = state_, ex = ws_.get_executor(),
                                   weak](const std::shared_ptr<session::Session>&) {
@@ -162,7 +175,7 @@ bool WebSocketSession::start_session() {
   hello.scenario = scenario;
   hello.max_message_bytes = o.max_message_bytes;
   hello.max_messages_per_s = o.max_messages_per_s;
-  send(std::make_shared<const std::string>(hello_json(hello, *params, state_->scene())),
+  send(std::make_shared<const std::string>(hello_json(hello, *params, scene)),
        SendQueue::Kind::Other);
   return true;
 }
@@ -224,8 +237,13 @@ void WebSocketSession::handle_text(const std::string& text) {
     }
     case ClientMessage::Type::Ping:
       send(std::make_shared<const std::string>(
-               pong_json(m.ping_id, m.ping_t, session_->sim_time_s())),
+               pong_json(m.id, m.ping_t, session_->sim_time_s())),
            SendQueue::Kind::Other);
+      break;
+    case ClientMessage::Type::Restart:
+      // the session resets the world and the task before its next frame
+      session_->request_restart();
+      send(std::make_shared<const std::string>(restarting_json(m.id)), SendQueue::Kind::Other);
       break;
     case ClientMessage::Type::Invalid:
       send_error(m.error_code, m.error_message);
@@ -241,6 +259,11 @@ void WebSocketSession::send_error(const std::string& code, const std::string& me
 void WebSocketSession::send_display(std::shared_ptr<const std::string> text) {
   assert(on_strand(ws_.get_executor()));
   send(std::move(text), SendQueue::Kind::Display);
+}
+
+void WebSocketSession::send_message(std::shared_ptr<const std::string> text) {
+  assert(on_strand(ws_.get_executor()));
+  send(std::move(text), SendQueue::Kind::Other);
 }
 
 void WebSocketSession::send(std::shared_ptr<const std::string> text, SendQueue::Kind kind) {

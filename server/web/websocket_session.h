@@ -10,6 +10,9 @@
 #include <memory>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
+#include "model/scenario_file.h"
 #include "session/session.h"
 #include "web/beast.h"
 #include "web/rate_limit.h"
@@ -24,8 +27,10 @@ class WebSocketSession;
 // posts it to the connection's strand; it never touches the socket.
 class WebSocketSink final : public session::FrameSink {
  public:
+  // load_ids: the ids of the session's world's loads (display.loads[i].id)
   WebSocketSink(std::shared_ptr<SharedState> state, net::any_io_executor strand,
-                std::weak_ptr<WebSocketSession> ws, double write_stall_s);
+                std::weak_ptr<WebSocketSession> ws, double write_stall_s,
+                nlohmann::ordered_json load_ids);
   // False once the connection is closing, or while one write has been stuck longer than
   // the stall limit (the registry then reaps the session after its grace period).
   bool deliver(const session::Frame& frame) override;
@@ -40,6 +45,7 @@ class WebSocketSink final : public session::FrameSink {
   const net::any_io_executor strand_;
   const std::weak_ptr<WebSocketSession> ws_;
   const std::int64_t stall_ns_;
+  const nlohmann::ordered_json load_ids_;
   std::atomic<bool> closed_{false};
   std::atomic<std::int64_t> write_started_ns_{0};   // 0 = no write in flight
 };
@@ -56,6 +62,8 @@ class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
 
   // On the strand (posted by the sink / the registry's reaper).
   void send_display(std::shared_ptr<const std::string> text);
+  void send_message(std::shared_ptr<const std::string> text);   // a report: dropped only
+                                                                // after every display frame
   void on_reaped();
 
  private:
@@ -81,6 +89,7 @@ class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
   RateLimit rate_;
   std::shared_ptr<WebSocketSink> sink_;
   std::shared_ptr<session::Session> session_;
+  std::shared_ptr<const model::Scenario> world_;   // the session's world; null = empty space
   std::chrono::steady_clock::time_point last_clamp_report_{};
   bool accepted_ = false;   // WebSocket handshake done
   bool open_ = false;       // and the session running

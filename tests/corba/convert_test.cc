@@ -60,6 +60,78 @@ TEST(Convert, FrameCarriesEveryField) {
   EXPECT_EQ(f.loads.length(), 0u);
 }
 
+TEST(Convert, FrameCarriesTheWorldAndTheScore) {
+  session::Frame fr = sample_frame();
+  core::Outputs& o = fr.outputs;
+  o.clam_swing_deg = {2.5, -1.0};
+  o.clam_orientation = {0.5, 0.5, 0.5, 0.5};
+  o.clam_contact_force_N = 1500.0;
+  o.clam_submerged = 0.25;
+  o.load_count = 2;
+  o.loads[1].position_m = {12.3, 0.5, -2.5};
+  o.loads[1].orientation = {0.0, 1.0, 0.0, 0.0};
+  o.loads[1].held = true;
+  o.held_load = 1;
+  o.contact_count = 1;
+  o.contacts[0].position_m = {11.2, 0.0, -3.0};
+  o.contacts[0].force_N = 4000.0;
+  o.contacts[0].pair = core::ContactPair::ClamWorld;
+  o.contacts[0].solid = core::SolidKind::Rack;
+  o.events.clam_rack_gate_hits = 3;
+  o.events.grips = 1;
+  o.events.loads_restored = 2;
+  fr.score.enabled = true;
+  fr.score.running = true;
+  fr.score.required = 3;
+  fr.score.delivered = 1;
+  fr.score.total = 85.0;
+  fr.score.rack_gate_hits = 3;
+  core::WorldParams world;
+  world.loads.resize(2);
+  world.loads[1].mass_kg = 471.0;
+
+  CLAMX::Frame f;
+  to_frame(fr, f, &world);
+  EXPECT_FLOAT_EQ(f.clam_swing_deg[0], 2.5f);
+  EXPECT_FLOAT_EQ(f.clam_swing_deg[1], -1.0f);
+  EXPECT_FLOAT_EQ(f.clam_orientation[3], 0.5f);
+  EXPECT_FLOAT_EQ(f.clam_contact_force_N, 1500.0f);
+  EXPECT_FLOAT_EQ(f.clam_submerged, 0.25f);
+  ASSERT_EQ(f.loads.length(), 2u);
+  EXPECT_EQ(f.loads[1].id, 1u);
+  EXPECT_FLOAT_EQ(f.loads[1].mass_kg, 471.0f);
+  EXPECT_FLOAT_EQ(f.loads[1].position_m[0], 12.3f);
+  EXPECT_FLOAT_EQ(f.loads[1].orientation[1], 1.0f);
+  EXPECT_TRUE(f.loads[1].held);
+  EXPECT_FALSE(f.loads[0].held);
+  ASSERT_EQ(f.contacts.length(), 1u);
+  EXPECT_EQ(f.contacts[0].pair, CLAMX::ClamWorld);
+  EXPECT_EQ(f.contacts[0].solid, CLAMX::Rack);
+  EXPECT_EQ(f.contacts[0].load, -1);
+  EXPECT_FLOAT_EQ(f.contacts[0].force_N, 4000.0f);
+  EXPECT_EQ(f.events.clam_rack_gate_hits, 3u);
+  EXPECT_EQ(f.events.grips, 1u);
+  EXPECT_EQ(f.events.loads_restored, 2u);
+  EXPECT_TRUE(f.score.enabled);
+  EXPECT_EQ(f.score.required, 3u);
+  EXPECT_EQ(f.score.delivered, 1u);
+  EXPECT_DOUBLE_EQ(f.score.total, 85.0);
+  EXPECT_EQ(f.score.rack_gate_hits, 3u);
+  EXPECT_STREQ(f.task_report_json.in(), "");
+
+  // the report rides on one frame only; the next frame reuses f and clears it
+  fr.report = std::make_shared<const std::string>(R"({"schema": "clamsim-report/1"})");
+  to_frame(fr, f, &world);
+  EXPECT_STREQ(f.task_report_json.in(), R"({"schema": "clamsim-report/1"})");
+  fr.report.reset();
+  fr.outputs.load_count = 0;
+  fr.outputs.contact_count = 0;
+  to_frame(fr, f, nullptr);
+  EXPECT_STREQ(f.task_report_json.in(), "");
+  EXPECT_EQ(f.loads.length(), 0u);
+  EXPECT_EQ(f.contacts.length(), 0u);
+}
+
 TEST(Convert, StatsAndStatus) {
   session::CounterSnapshot c;
   c.frames_sent = 10;

@@ -42,6 +42,25 @@ TEST_F(ServerOptionsTest, ShippedConfigIsValid) {
   EXPECT_EQ(o.corba.call_timeout_ms, 20);
   EXPECT_TRUE(fs::exists(fs::path(o.models_dir) / "t250.json")) << o.models_dir;
   EXPECT_TRUE(fs::is_directory(o.scenarios_dir)) << o.scenarios_dir;
+  EXPECT_EQ(o.world, "dam_intake");
+  EXPECT_TRUE(fs::exists(fs::path(o.scenarios_dir) / (o.world + ".json")));
+  EXPECT_EQ(fs::path(o.report_dir).filename(), "reports");
+  EXPECT_TRUE(fs::path(o.report_dir).is_absolute()) << "relative to the file, not the cwd";
+}
+
+TEST_F(ServerOptionsTest, WorldAndReportDirectory) {
+  const ServerOptions defaults = parse({});
+  EXPECT_EQ(defaults.world, "dam_intake");
+  EXPECT_EQ(defaults.report_dir, "reports");
+  const std::string cfg = write(R"({"world": "none", "report_dir": "out/reports"})");
+  const ServerOptions from_file = parse({"--config", cfg});
+  EXPECT_EQ(from_file.world, "none");
+  EXPECT_EQ(from_file.report_dir, (dir_ / "etc" / "out" / "reports").string());
+  const ServerOptions flags = parse({"--config", cfg, "--world=quarry", "--report-dir", "r"});
+  EXPECT_EQ(flags.world, "quarry");
+  EXPECT_EQ(flags.report_dir, "r");
+  EXPECT_THROW(parse({"--world", ""}), UsageError);
+  EXPECT_THROW(parse({"--scene-file", "config/scene.json"}), UsageError) << "gone";
 }
 
 TEST_F(ServerOptionsTest, FlagsOverrideTheFileInAnyOrder) {

@@ -46,7 +46,8 @@ TEST(ClamsimServer, HelpListsEveryFlag) {
         "--models-dir", "--scenarios-dir", "--default-model", "--concurrency", "--pool-threads",
         "--send-grace-s", "--naming-service", "--naming-name", "--call-timeout-ms",
         "--connect-timeout-ms", "--http-host", "--http-port", "--http-all-interfaces",
-        "--web-root", "--vendor-three-dir", "--scene-file", "--allowed-origins", "--help"})
+        "--web-root", "--vendor-three-dir", "--world", "--report-dir", "--allowed-origins",
+        "--help"})
     EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
 }
 

@@ -2,8 +2,14 @@
 // are counted and never reach it, unsubscribe frees the session.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <limits>
+
+#include <nlohmann/json.hpp>
 
 #include "test_support.h"
 
@@ -96,6 +102,99 @@ TEST(SessionServant, UnsubscribeFreesTheSession) {
       },
       Ms(2000)));
   EXPECT_GE(status->frames_sent, frames);
+}
+
+// ---- the working world and its task (issue 5) -------------------------------------------
+
+TEST(SessionServant, FramesCarryTheWorldsLoadsAndTheLiveScore) {
+  ServerProcess server;  // the shipped config: every session works in dam_intake
+  ASSERT_TRUE(server.ready()) << server.process().output();
+  CLAMX::Admin_var admin = server.admin();
+  Activated<FrameRecorder> rec;
+  CLAMX::Session_var session = admin->subscribeWith(rec.client(), default_options());
+  ASSERT_TRUE(rec->wait_frames(10, Ms(5000)));
+  const CLAMX::Frame f = rec->summary().last;
+  ASSERT_EQ(f.loads.length(), 5u);
+  EXPECT_EQ(f.loads[0].id, 0u);
+  EXPECT_FLOAT_EQ(f.loads[0].mass_kg, 471.0f) << "the scenario's mass";
+  EXPECT_NEAR(f.loads[0].position_m[0], 11.6, 0.3);
+  EXPECT_NEAR(f.loads[0].position_m[2], -2.54, 0.3);
+  EXPECT_FALSE(f.loads[0].held);
+  EXPECT_FLOAT_EQ(f.loads[3].mass_kg, 350.0f);
+  const double q = std::hypot(std::hypot(f.clam_orientation[0], f.clam_orientation[1]),
+                              std::hypot(f.clam_orientation[2], f.clam_orientation[3]));
+  EXPECT_NEAR(q, 1.0, 1e-3) << "a unit quaternion";
+  EXPECT_TRUE(f.score.enabled);
+  EXPECT_TRUE(f.score.running);
+  EXPECT_EQ(f.score.required, 3u);
+  EXPECT_DOUBLE_EQ(f.score.optimum_s, 300.0);
+  EXPECT_DOUBLE_EQ(f.score.limit_s, 450.0);
+  EXPECT_GT(f.score.elapsed_s, 0.0);
+  EXPECT_STREQ(f.task_report_json.in(), "");
+  session->unsubscribe();
+}
+
+TEST(SessionServant, RestartTaskStartsANewAttempt) {
+  ServerProcess server;
+  ASSERT_TRUE(server.ready()) << server.process().output();
+  CLAMX::Admin_var admin = server.admin();
+  Activated<FrameRecorder> rec;
+  CLAMX::Session_var session = admin->subscribeWith(rec.client(), default_options());
+  ASSERT_TRUE(rec->wait_frames(3, Ms(5000)));
+  send(session, 5.0f);  // swing away from the start pose
+  ASSERT_TRUE(eventually([&] { return swing_deg(*rec) > 3.0f; }, Ms(5000)));
+  ASSERT_GT(rec->summary().last.score.elapsed_s, 0.5);
+  send(session, 0.0f);
+
+  session->restartTask();
+  // the next frames: sim time and the task clock start over, the crane is back home
+  EXPECT_TRUE(eventually([&] { return rec->summary().last.sim_time_s < 0.3; }, Ms(3000)));
+  const CLAMX::Frame f = rec->summary().last;
+  EXPECT_LT(f.score.elapsed_s, 0.3);
+  EXPECT_TRUE(f.score.running);
+  EXPECT_NEAR(f.display[0], 0.0f, 0.5f);
+  EXPECT_EQ(rec->summary().gaps, 0u) << "seq goes on through a restart";
+  session->unsubscribe();
+}
+
+TEST(SessionServant, AFinishedTaskSendsItsReportAndTheServerSavesIt) {
+  namespace fs = std::filesystem;
+  const fs::path dir =
+      fs::temp_directory_path() / ("clamsim-corba-task-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "scenarios");
+  // the shipped world with a 0.5 s optimum: the attempt times out 0.75 s in
+  nlohmann::json quick;
+  std::ifstream(std::string(CLAMSIM_SOURCE_DIR) + "/config/scenarios/dam_intake.json") >> quick;
+  quick["task"]["optimum_s"] = 0.5;
+  std::ofstream(dir / "scenarios" / "quick.json") << quick.dump(2);
+
+  ServerProcess server({"--scenarios-dir", (dir / "scenarios").string(), "--world", "quick",
+                        "--report-dir", (dir / "reports").string()});
+  ASSERT_TRUE(server.ready()) << server.process().output();
+  CLAMX::Admin_var admin = server.admin();
+  Activated<FrameRecorder> rec;
+  CLAMX::Session_var session = admin->subscribeWith(rec.client(), default_options());
+  ASSERT_TRUE(eventually([&] { return rec->summary().reports > 0; }, Ms(5000)));
+  ASSERT_TRUE(rec->wait_frames(rec->summary().frames + 5, Ms(2000)));
+  const FrameRecorder::Summary s = rec->summary();
+  EXPECT_EQ(s.reports, 1u) << "only on the frame in which the task ended";
+  EXPECT_TRUE(s.last.score.finished);
+  EXPECT_FALSE(s.last.score.completed);
+  const auto report = nlohmann::json::parse(s.last_report);
+  EXPECT_EQ(report["schema"], "clamsim-report/1");
+  EXPECT_EQ(report["outcome"], "timed out");
+
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(dir / "reports")) files.push_back(e.path());
+  ASSERT_EQ(files.size(), 1u);
+  std::ifstream in(files[0]);
+  EXPECT_EQ(nlohmann::json::parse(in), report);
+
+  session->restartTask();  // a new attempt: the score runs again
+  EXPECT_TRUE(eventually([&] { return rec->summary().last.score.running; }, Ms(3000)));
+  session->unsubscribe();
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -201,6 +201,10 @@ void FrameRecorder::getFrame(const CLAMX::Frame& f) {
   last_at_ = now;
   s_.last_seq = f.seq;
   s_.last = f;
+  if (f.task_report_json.in()[0] != '\0') {
+    ++s_.reports;
+    s_.last_report = f.task_report_json.in();
+  }
   ++s_.frames;
   ++total_;
   cv_.notify_all();

@@ -91,6 +91,8 @@ class FrameRecorder final : public POA_CLAMX::FrameClient {
     std::size_t out_of_order = 0;    // seq not greater than the previous
     double max_interval_ms = 0.0;    // longest wait between two frames
     CLAMX::Frame last;
+    std::size_t reports = 0;         // frames that carried a task report
+    std::string last_report;         // the latest of them
   };
   Summary summary() const;
   // Forget everything received so far (start a measurement window).

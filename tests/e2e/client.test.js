@@ -1,14 +1,15 @@
 // The browser client against the real clamsim-server: page load, frames, a virtual
-// joystick swinging the crane, the five views, recovery after a server restart.
+// joystick swinging the crane, the working world (loads, contacts, warnings, the task's
+// score, restart, the report at the end), the five views, recovery after a server restart.
 // Needs CLAMSIM_SERVER (the lead sets it from CMake) and Debian's Chromium; skips otherwise.
 
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { writeFileSync, mkdirSync, readFileSync, readdirSync, rmSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import {
   skipReason, freePort, waitFor, sleep, ServerProcess, launchBrowser, VIRTUAL_JOYSTICK,
-  canvasSignature, thumbDifference, measureFps, ARTIFACTS,
+  canvasSignature, thumbDifference, measureFps, ARTIFACTS, REPO, serverHas,
 } from './harness.js';
 
 const skip = skipReason();
@@ -19,6 +20,18 @@ if (skip) {
 
 const VIEWS = ['full', 'top', 'window', 'focus', 'total'];
 const hudNumber = async (page, id) => Number((await page.textContent(`#hud-${id}`)).replace(/[^0-9.+-]/g, ''));
+const debug = (page) => page.evaluate(() => window.clamsim.debug());
+const REPORTS = path.join(ARTIFACTS, 'reports');
+// finished tasks' reports go to the artifacts, not the repository's reports/
+const reportArgs = () => (serverHas('--report-dir') ? ['--report-dir', REPORTS] : []);
+
+async function openPage(browser, consoleErrors) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 760 } });
+  await context.addInitScript(VIRTUAL_JOYSTICK);
+  const page = await context.newPage();
+  page.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
+  return page;
+}
 
 describe('browser client against clamsim-server', { skip: skip ?? false }, () => {
   let server, browser, page;
@@ -28,7 +41,7 @@ describe('browser client against clamsim-server', { skip: skip ?? false }, () =>
 
   before(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    server = new ServerProcess({ httpPort: await freePort(), corbaPort: await freePort() });
+    server = new ServerProcess({ httpPort: await freePort(), corbaPort: await freePort(), extraArgs: reportArgs() });
     process.once('exit', () => server.killNow());
     await server.start();
     browser = await launchBrowser();
@@ -94,6 +107,107 @@ describe('browser client against clamsim-server', { skip: skip ?? false }, () =>
     assert.ok(moved > 0, `positive volts swing counter-clockwise (got ${moved.toFixed(2)} deg)`);
     await waitFor('the swing volts to return to 0', async () => (await page.textContent('#hud-volts-swing')) === '0.0', { timeoutMs: 3000 });
     await page.screenshot({ path: path.join(ARTIFACTS, 'after-swing.png') });
+  });
+
+  test('the working world: the scene\'s loads are drawn and posed, the score panel runs', async (t) => {
+    const d0 = await debug(page);
+    assert.ok(d0.sceneLoads > 0, 'the scenario has loads (hello.scene.loads)');
+    assert.equal(d0.loadMeshes, d0.sceneLoads, 'one mesh per load');
+    const d = await waitFor('every load posed by a frame', async () => {
+      const x = await debug(page);
+      return x.loadsVisible === x.loadMeshes ? x : false;
+    }, { timeoutMs: 5000 });
+    assert.ok(d.kinds.includes('log'), `logs among ${d.kinds.join(', ')}`);
+    const frame = await page.evaluate(() => window.clamsim.frame);
+    assert.equal(frame.loads.length, d.sceneLoads, 'display.loads has every load');
+    assert.equal(frame.clam_orientation.length, 4);
+    assert.ok(d.score?.enabled, 'the scenario has a task');
+    assert.equal(d.scoreVisible, true);
+    assert.equal(await page.locator('#score .score-penalties li').count(), 5);
+    const e1 = d.score.elapsed_s;
+    const text1 = await page.textContent('#score-time');
+    await sleep(2200);
+    const d2 = await debug(page);
+    assert.ok(d2.score.elapsed_s > e1 + 1.5, `elapsed ${e1} -> ${d2.score.elapsed_s} s`);
+    assert.notEqual(await page.textContent('#score-time'), text1, 'the panel shows the clock running');
+    assert.match(await page.textContent('#score-points'), /^\d+(\.\d)?$/);
+    assert.match(await page.textContent('#score-delivered'), /^\d+ \/ \d+$/);
+    const bytes = await page.evaluate(() => JSON.stringify(window.clamsim.frame).length);
+    t.diagnostic(`${d.sceneLoads} loads (${d.kinds.join(', ')}); score ${await page.textContent('#score-points')} points at ${await page.textContent('#score-time')}; a parsed frame re-serialised is ${bytes} bytes`);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'world-full.png') });
+  });
+
+  test('lowering the clam into the bay: contacts are marked and the HUD warns', async (t) => {
+    // from the home pose (the swing test moved the crane), both winches pay out (handles
+    // pulled back): the clam goes down between the dam face and the rack, rubbing the rack
+    const acked = (await debug(page)).restarts.acknowledged;
+    await page.evaluate(() => window.clamsim.restart());
+    await waitFor('the restart', async () => (await debug(page)).restarts.acknowledged > acked, { timeoutMs: 3000 });
+    await page.evaluate(() => { window.__e2ePad.axes[3] = -1; window.__e2ePad.axes[4] = -1; });
+    const seen = { warnings: new Set(), markers: 0, contacts: 0 };
+    const end = Date.now() + 20000;
+    while (Date.now() < end) {
+      const x = await debug(page);
+      if (x.warnings.includes('contact') && !seen.warnings.has('contact')) {
+        await page.screenshot({ path: path.join(ARTIFACTS, 'contact-warning.png') });
+      }
+      x.warnings.forEach((w) => seen.warnings.add(w));
+      seen.markers = Math.max(seen.markers, x.markers);
+      seen.contacts = Math.max(seen.contacts, await page.evaluate(() => window.clamsim.frame.contacts.length));
+      if (seen.markers > 0 && seen.warnings.has('water')) break;
+      await sleep(100);
+    }
+    await page.screenshot({ path: path.join(ARTIFACTS, 'world-lowered.png') });
+    await page.click('button[data-view="focus"]');
+    await sleep(600);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'world-lowered-focus.png') });
+    await page.evaluate(() => { window.__e2ePad.axes[3] = 0; window.__e2ePad.axes[4] = 0; });
+    await page.click('button[data-view="full"]');
+    t.diagnostic(`while lowering: up to ${seen.contacts} contacts a frame, ${seen.markers} markers drawn, warnings ${[...seen.warnings].join(', ') || 'none'}`);
+    assert.ok(seen.markers > 0, 'a contact was drawn as a marker');
+    assert.ok(seen.warnings.has('water'), 'the HUD said the clam is under water');
+    const badges = await page.locator('#warnings .warning').count();
+    assert.ok(badges >= 1, 'warnings are badges over the view');
+  });
+
+  test('restart: the button, key R (twice while running) and the joystick start the task over', async () => {
+    await waitFor('the task clock past 3 s', async () => (await debug(page)).score.elapsed_s > 3, { timeoutMs: 10000 });
+    const acked = async () => (await debug(page)).restarts.acknowledged;
+    const nearZero = async () => {
+      const x = await debug(page);
+      return x.score.elapsed_s < 1.5 && (await page.evaluate(() => window.clamsim.frame.t)) < 1.5;
+    };
+    let n = await acked();
+    await page.click('#score-restart');
+    await waitFor('the server to acknowledge the restart', async () => (await acked()) > n, { timeoutMs: 3000 });
+    await waitFor('the task clock back near 0', nearZero, { timeoutMs: 3000, everyMs: 50 });
+    await page.screenshot({ path: path.join(ARTIFACTS, 'restarted.png') });
+
+    // key R: while the task runs the first press asks, the second restarts
+    await waitFor('the task clock past 2 s', async () => (await debug(page)).score.elapsed_s > 2, { timeoutMs: 5000 });
+    n = await acked();
+    await page.keyboard.press('KeyR');
+    await waitFor('"press again" on screen', async () => /again to restart/.test(await page.textContent('#warnings')),
+      { timeoutMs: 2000 });
+    const sentBefore = (await debug(page)).restarts.sent;
+    await sleep(300);
+    assert.equal((await debug(page)).restarts.sent, sentBefore, 'one press only asks');
+    await page.keyboard.press('KeyR');
+    await waitFor('the restart by key R', async () => (await acked()) > n, { timeoutMs: 3000 });
+    await waitFor('the task clock back near 0', nearZero, { timeoutMs: 3000, everyMs: 50 });
+
+    // the joystick's restart button (9 by default), pressed twice
+    await waitFor('the task clock past 2 s', async () => (await debug(page)).score.elapsed_s > 2, { timeoutMs: 5000 });
+    n = await acked();
+    for (let i = 0; i < 2; i++) {
+      await page.evaluate(() => { window.__e2ePad.buttons[9] = { pressed: true, touched: true, value: 1 }; });
+      await sleep(150);
+      await page.evaluate(() => { window.__e2ePad.buttons[9] = { pressed: false, touched: false, value: 0 }; });
+      await sleep(150);
+    }
+    await waitFor('the restart by the joystick', async () => (await acked()) > n, { timeoutMs: 3000 });
+    await waitFor('the task clock back near 0', nearZero, { timeoutMs: 3000, everyMs: 50 });
+    assert.deepEqual(consoleErrors, []);
   });
 
   test('the mapping screen lists the joystick, learns an axis and saves it per device', async () => {
@@ -183,5 +297,64 @@ describe('browser client against clamsim-server', { skip: skip ?? false }, () =>
     await page.screenshot({ path: path.join(ARTIFACTS, 'reconnected.png') });
     const unexpected = expectedErrors.filter((e) => !/WebSocket|ERR_CONNECTION_REFUSED|Failed to load resource/.test(e));
     assert.deepEqual([...consoleErrors, ...unexpected], []);
+  });
+});
+
+// A task that ends within seconds: the scenario's own world with the optimum cut to 4 s
+// (so the limit, 1.5 x, is 6 s). The report comes, the overlay shows it, Restart starts over.
+describe('the end of a training task', { skip: skip ?? false }, () => {
+  let server, browser, page;
+  const consoleErrors = [];
+  const scenarios = path.join(ARTIFACTS, 'scenarios');
+
+  before(async () => {
+    const src = JSON.parse(readFileSync(path.join(REPO, 'config/scenarios/dam_intake.json'), 'utf8'));
+    src.task.optimum_s = 4;
+    mkdirSync(scenarios, { recursive: true });
+    writeFileSync(path.join(scenarios, 'short_task.json'), `${JSON.stringify(src, null, 1)}\n`);
+    rmSync(REPORTS, { recursive: true, force: true });
+    server = new ServerProcess({ httpPort: await freePort(), corbaPort: await freePort(), logName: 'server-short-task.log',
+      extraArgs: ['--scenarios-dir', scenarios, '--world', 'short_task', ...reportArgs()] });
+    process.once('exit', () => server.killNow());
+    await server.start();
+    browser = await launchBrowser();
+    page = await openPage(browser, consoleErrors);
+    page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+  });
+
+  after(async () => {
+    await browser?.close().catch(() => {});
+    await server?.stop();
+  });
+
+  test('the task times out, the report overlay shows it, Restart task starts over', async (t) => {
+    await page.goto(`${server.url}?screenshots=1`, { waitUntil: 'load', timeout: 20000 });
+    await waitFor('the page to say "connected"', async () => (await page.textContent('#hud-connection')) === 'connected', { timeoutMs: 15000 });
+    const report = await waitFor('the report', () => page.evaluate(() => window.clamsim.report), { timeoutMs: 20000, everyMs: 200 });
+    assert.equal(report.type, 'report');
+    await waitFor('the report overlay', () => page.isVisible('#report .report-card'), { timeoutMs: 2000 });
+    const outcome = await page.textContent('#report-outcome');
+    assert.match(outcome, /timed out|not completed/i);
+    assert.match(await page.textContent('#report .report-summary'), /Time\s*0:0[5-7]/);
+    assert.equal(await page.locator('#report .report-penalties tbody tr').count(), 5, 'each penalty with its count and points');
+    assert.ok(await page.isVisible('#report .report-timeline, #report p.hint'));
+    const d = await debug(page);
+    assert.equal(d.score.finished, true);
+    assert.equal(d.score.completed, false);
+    assert.equal(d.score.time_points, 0, 'no time points left at the limit');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'report.png') });
+    t.diagnostic(`report: ${outcome}; ${JSON.stringify(report.report).length} bytes of JSON`);
+    if (serverHas('--report-dir')) {
+      const files = existsSync(REPORTS) ? readdirSync(REPORTS).filter((f) => f.endsWith('.json')) : [];
+      assert.ok(files.length >= 1, `a report file in ${REPORTS}`);
+    }
+
+    await page.click('#report-restart');
+    await waitFor('the overlay to close', async () => !(await page.isVisible('#report .report-card')), { timeoutMs: 3000 });
+    await waitFor('a fresh attempt', async () => {
+      const x = await debug(page);
+      return x.restarts.acknowledged === 1 && !x.score.finished && x.score.elapsed_s < 1.5;
+    }, { timeoutMs: 3000, everyMs: 50 });
+    assert.deepEqual(consoleErrors, []);
   });
 });

@@ -76,8 +76,9 @@ async function httpOk(url) {
 
 // The real server on 127.0.0.1: start(), stop(), same ports across restarts.
 export class ServerProcess {
-  constructor({ httpPort, corbaPort, logName = 'server.log' }) {
-    Object.assign(this, { httpPort, corbaPort });
+  // extraArgs: more flags for this server (e.g. another --world), after CLAMSIM_SERVER_ARGS
+  constructor({ httpPort, corbaPort, logName = 'server.log', extraArgs = [] }) {
+    Object.assign(this, { httpPort, corbaPort, extraArgs, logName });
     this.child = null;
     mkdirSync(ARTIFACTS, { recursive: true });
     this.log = createWriteStream(path.join(ARTIFACTS, logName), { flags: 'a' });
@@ -88,7 +89,7 @@ export class ServerProcess {
   async start() {
     const args = ['--host', '127.0.0.1', '--http-port', String(this.httpPort), '--corba-port', String(this.corbaPort),
       ...(serverHelp.includes('--http-host') ? ['--http-host', '127.0.0.1'] : []),
-      ...(process.env.CLAMSIM_SERVER_ARGS ?? '').split(' ').filter(Boolean)];
+      ...(process.env.CLAMSIM_SERVER_ARGS ?? '').split(' ').filter(Boolean), ...this.extraArgs];
     this.log.write(`\n--- ${new Date().toISOString()} ${process.env.CLAMSIM_SERVER} ${args.join(' ')}\n`);
     const child = spawn(process.env.CLAMSIM_SERVER, args, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
@@ -97,7 +98,7 @@ export class ServerProcess {
     let exited = null;
     child.once('exit', (code, signal) => { exited = { code, signal }; });
     await waitFor(`the server to answer on ${this.url}`, async () => {
-      if (exited) throw new Error(`server exited early (${JSON.stringify(exited)}); see ${path.join(ARTIFACTS, 'server.log')}`);
+      if (exited) throw new Error(`server exited early (${JSON.stringify(exited)}); see ${path.join(ARTIFACTS, this.logName)}`);
       return (await httpOk(`${this.url}healthz`)) || (await httpOk(this.url));
     }, { timeoutMs: 20000, everyMs: 150 });
   }
@@ -121,6 +122,11 @@ export class ServerProcess {
   }
 }
 
+// Whether the server knows a flag (its --help lists it).
+export function serverHas(flag) {
+  return serverHelp.includes(flag);
+}
+
 export async function launchBrowser() {
   const { chromium } = await import('playwright-core');
   return chromium.launch({
@@ -140,7 +146,7 @@ export const VIRTUAL_JOYSTICK = `
     const pad = {
       id: 'Virtual 3-axis stick with two handles (e2e)', index: 0, connected: true, mapping: '',
       axes: [0, 0, 0, 0, 0],
-      buttons: Array.from({ length: 8 }, () => ({ pressed: false, touched: false, value: 0 })),
+      buttons: Array.from({ length: 12 }, () => ({ pressed: false, touched: false, value: 0 })),
       timestamp: 0,
     };
     window.__e2ePad = pad;

@@ -2,6 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
 #include "model/json_fields.h"
 
 namespace clamsim::session {
@@ -30,6 +36,69 @@ TEST(Catalog, MissingDefaultModelIsAClearError) {
   } catch (const model::ModelError& e) {
     EXPECT_NE(std::string(e.what()).find("default model \"missing\" not found"), std::string::npos);
   }
+}
+
+TEST(Catalog, WorldScenariosAndTheDefaultWorld) {
+  const Catalog c(root + "/models", root + "/config/scenarios", "t250", "dam_intake");
+  EXPECT_EQ(c.worlds(), std::vector<std::string>{"dam_intake"});
+  const auto all = c.scenarios();
+  EXPECT_NE(std::find(all.begin(), all.end(), "dam_intake"), all.end());
+  EXPECT_NE(std::find(all.begin(), all.end(), "exp_5_1_1_clam_steps"), all.end());
+  ASSERT_TRUE(c.world());
+  EXPECT_EQ(c.world(), c.world("dam_intake"));
+  EXPECT_FALSE(c.world("nope"));
+
+  MachineSetup m;
+  std::string why;
+  // no scenario: the default world at its own start pose
+  ASSERT_TRUE(c.resolve("", "", &m, &why)) << why;
+  ASSERT_TRUE(m.scenario);
+  EXPECT_EQ(m.world_name, "dam_intake");
+  EXPECT_NEAR(m.initial.boom_rad, 20.0 * M_PI / 180.0, 1e-12);
+  // a control script's pose, in the default world
+  ASSERT_TRUE(c.resolve("", "exp_5_1_1_clam_steps", &m, &why)) << why;
+  EXPECT_NEAR(m.initial.clam_theta2_rad, 25.0 * M_PI / 180.0, 1e-12);
+  EXPECT_EQ(m.scenario, c.world());
+  // a world by name
+  ASSERT_TRUE(c.resolve("t250", "dam_intake", &m, &why)) << why;
+  EXPECT_EQ(m.scenario, c.world());
+  EXPECT_NEAR(m.initial.boom_rad, 20.0 * M_PI / 180.0, 1e-12);
+}
+
+TEST(Catalog, WithoutADefaultWorldSessionsWorkInEmptySpace) {
+  const Catalog c(root + "/models", root + "/config/scenarios", "t250");
+  MachineSetup m;
+  std::string why;
+  ASSERT_TRUE(c.resolve("", "", &m, &why)) << why;
+  EXPECT_FALSE(m.scenario);
+  EXPECT_TRUE(m.world_name.empty());
+  EXPECT_NEAR(m.initial.boom_rad, 30.0 * M_PI / 180.0, 1e-12) << "the model's own pose";
+  ASSERT_TRUE(c.resolve("", "exp_5_1_1_clam_steps", &m, &why)) << why;
+  EXPECT_FALSE(m.scenario);
+  ASSERT_TRUE(c.resolve("", "dam_intake", &m, &why)) << why;
+  EXPECT_TRUE(m.scenario) << "asked for by name";
+}
+
+TEST(Catalog, MissingDefaultWorldOrABrokenScenarioIsAClearError) {
+  try {
+    Catalog c(root + "/models", root + "/config/scenarios", "t250", "atlantis");
+    FAIL() << "expected an error";
+  } catch (const model::ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("default world \"atlantis\" not found"),
+              std::string::npos) << e.what();
+  }
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("clamsim-catalog-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "broken.json") << R"({"schema": "clamsim-scenario/1"})";
+  try {
+    Catalog c(root + "/models", dir.string(), "t250");
+    FAIL() << "expected an error";
+  } catch (const model::ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("broken.json: name: missing"), std::string::npos)
+        << e.what();
+  }
+  fs::remove_all(dir);
 }
 
 }  // namespace

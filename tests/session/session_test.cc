@@ -5,8 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <condition_variable>
+#include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <vector>
+
+#include <unistd.h>
 
 #include "test_setup.h"
 
@@ -124,6 +128,129 @@ TEST(Session, StopIsPromptAndIdempotent) {
   s.stop();
   s.stop();
   EXPECT_FALSE(s.running());
+}
+
+// ---- the working world and its task (issue 5) -------------------------------------------
+
+namespace fs = std::filesystem;
+
+// A fresh directory for reports, removed at the end.
+struct TempDir {
+  fs::path path = fs::temp_directory_path() /
+                  ("clamsim-session-" + std::to_string(getpid()) + "-" +
+                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  TempDir() { fs::remove_all(path); }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+TEST(SessionWorld, FramesCarryTheLoadsAndTheLiveScore) {
+  ManualClock clock;
+  auto sink = std::make_shared<RecordingSink>();
+  SessionOptions o;
+  o.report_dir = "";
+  Session s(1, testing::world_setup(), sink, o, clock);
+  s.start();
+  const auto frames = sink->wait_for(40);
+  s.stop();
+  ASSERT_GE(frames.size(), 40u);
+  const Frame& f = frames[39];
+  ASSERT_EQ(f.outputs.load_count, 5);
+  EXPECT_EQ(f.outputs.held_load, -1);
+  // the logs float where the file put them (the physics settles them by centimetres)
+  EXPECT_NEAR(f.outputs.loads[0].position_m[0], 11.6, 0.3);
+  EXPECT_NEAR(f.outputs.loads[0].position_m[2], -2.54, 0.3);
+  EXPECT_LT(f.outputs.loads[3].position_m[2], -20.0) << "the stump lies on the bay floor";
+  EXPECT_TRUE(f.score.enabled);
+  EXPECT_TRUE(f.score.running);
+  EXPECT_EQ(f.score.required, 3);
+  EXPECT_NEAR(f.score.elapsed_s, 39 * 0.05, 1e-9);
+  EXPECT_DOUBLE_EQ(f.score.total, 100.0) << "the start pose touches nothing";
+  for (const Frame& g : frames) EXPECT_FALSE(g.report);
+}
+
+TEST(SessionWorld, RestartStartsANewAttempt) {
+  ManualClock clock;
+  auto sink = std::make_shared<RecordingSink>();
+  SessionOptions o;
+  o.report_dir = "";
+  Session s(1, testing::world_setup(), sink, o, clock);
+  const double swing[5] = {5, 0, 0, 0, 0};
+  s.submit_control(swing, 5);
+  s.start();
+  const std::size_t before = sink->wait_for(40).size();
+  s.request_restart();
+  const auto frames = sink->wait_for(before + 40);
+  s.stop();
+  EXPECT_GT(frames[before - 1].outputs.display[0], 3.0) << "swung before the restart";
+  // the first frame of the new attempt: sim time and the task clock start over
+  std::size_t first = 0;
+  for (std::size_t i = before; i < frames.size() && first == 0; ++i)
+    if (frames[i].outputs.time_s < frames[i - 1].outputs.time_s) first = i;
+  ASSERT_NE(first, 0u) << "no restart seen";
+  const Frame& f = frames[first];
+  EXPECT_EQ(f.seq, frames[first - 1].seq + 1) << "sequence numbers go on";
+  EXPECT_NEAR(f.outputs.time_s, 0.05, 1e-9);
+  EXPECT_DOUBLE_EQ(f.score.elapsed_s, 0.0);
+  EXPECT_LT(f.outputs.display[0], frames[first - 1].outputs.display[0]) << "back at the start";
+  EXPECT_NEAR(f.outputs.loads[0].position_m[0], 11.6, 0.3);
+  EXPECT_EQ(s.counters().restarts, 1u);
+}
+
+TEST(SessionWorld, AFinishedTaskSendsItsReportOnceAndSavesIt) {
+  ManualClock clock;
+  auto sink = std::make_shared<RecordingSink>();
+  TempDir dir;
+  SessionOptions o;
+  o.report_dir = (dir.path / "reports").string();  // created on demand
+  // a 0.5 s optimum: the attempt times out at 0.75 s
+  Session s(4, testing::world_setup([](model::Scenario& sc) { sc.task.optimum_s = 0.5; }), sink,
+            o, clock);
+  s.start();
+  const auto frames = sink->wait_for(40);
+  s.stop();
+  std::vector<const Frame*> with_report;
+  for (const Frame& f : frames)
+    if (f.report) with_report.push_back(&f);
+  ASSERT_EQ(with_report.size(), 1u);
+  const Frame& end = *with_report[0];
+  EXPECT_TRUE(end.score.finished);
+  EXPECT_FALSE(end.score.completed);
+  EXPECT_NEAR(end.outputs.time_s, 0.05 + 0.75, 1e-9) << "15 periods after the first frame";
+  const auto report = nlohmann::json::parse(*end.report);
+  EXPECT_EQ(report["schema"], "clamsim-report/1");
+  EXPECT_EQ(report["session"], "session 4 (t250, dam_intake)");
+  EXPECT_EQ(report["outcome"], "timed out");
+  EXPECT_TRUE(frames.back().score.finished) << "the score stays final";
+
+  EXPECT_EQ(s.counters().reports_written, 1u);
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(dir.path / "reports")) files.push_back(e.path());
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_EQ(files[0].filename().string().rfind("report-4-", 0), 0u) << files[0];
+  std::ifstream in(files[0]);
+  EXPECT_EQ(nlohmann::json::parse(in), report);
+}
+
+TEST(SessionWorld, AReportThatCannotBeSavedIsCountedNotFatal) {
+  ManualClock clock;
+  auto sink = std::make_shared<RecordingSink>();
+  TempDir dir;
+  fs::create_directories(dir.path);
+  std::ofstream(dir.path / "a-file") << "x";
+  SessionOptions o;
+  o.report_dir = (dir.path / "a-file" / "reports").string();  // under a file: cannot exist
+  Session s(1, testing::world_setup([](model::Scenario& sc) { sc.task.optimum_s = 0.5; }), sink,
+            o, clock);
+  s.start();
+  const auto frames = sink->wait_for(40);
+  const bool still_running = s.running();
+  s.stop();
+  EXPECT_TRUE(still_running);
+  EXPECT_EQ(s.counters().report_failures, 1u);
+  EXPECT_EQ(s.counters().reports_written, 0u);
+  std::size_t reports = 0;
+  for (const Frame& f : frames) reports += f.report ? 1 : 0;
+  EXPECT_EQ(reports, 1u) << "the trainee still gets it";
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -22,9 +23,12 @@
 #include <thread>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "model/json_fields.h"
 #include "tools/receiver/joystick_mapping.h"
 #include "tools/receiver/keyboard_source.h"
+#include "tools/receiver/status_line.h"
 #include "tools/receiver/summary.h"
 
 extern char** environ;
@@ -99,9 +103,10 @@ class ServerChild {
                                      "--http-port",
                                      "0",
                                      "--models-dir",
-                                     kSource + "/models",
-                                     "--scenarios-dir",
-                                     kSource + "/config/scenarios"};
+                                     kSource + "/models"};
+    if (std::find(args_extra.begin(), args_extra.end(), "--scenarios-dir") == args_extra.end()) {
+      args.insert(args.end(), {"--scenarios-dir", kSource + "/config/scenarios"});
+    }
     args.insert(args.end(), args_extra.begin(), args_extra.end());
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
@@ -362,6 +367,46 @@ TEST_F(ReceiverCli, KeyboardNeedsATerminal) {
   EXPECT_NE(r.err.find("terminal"), std::string::npos) << r.err;
 }
 
+// The training task through the receiver: the live score, the report saved with --report
+// when the task ends, and --restart-at starting a new attempt.
+TEST_F(ReceiverCli, TaskReportIsSavedAndRestartStartsANewAttempt) {
+  // the shipped world with a 1 s optimum: the first attempt times out 1.5 s in
+  fs::create_directories(dir_ / "scenarios");
+  nlohmann::json quick;
+  std::ifstream(kSource + "/config/scenarios/dam_intake.json") >> quick;
+  quick["task"]["optimum_s"] = 1.0;
+  write("scenarios/quick.json", quick.dump(2));
+  ServerChild server({}, {"--scenarios-dir", path("scenarios"), "--world", "quick",
+                          "--report-dir", path("server-reports")});
+  ASSERT_FALSE(server.reference().empty());
+
+  const Result r = run({"--server", server.reference(), "--duration", "3", "--restart-at", "2.2",
+                        "--report", path("report.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("task over: timed out, 0 points (saved to " + path("report.json")),
+            std::string::npos)
+      << r.err;
+  const auto report = nlohmann::json::parse(slurp(path("report.json")));
+  EXPECT_EQ(report["schema"], "clamsim-report/1");
+  EXPECT_EQ(report["outcome"], "timed out");
+  EXPECT_EQ(report["required"], 3);
+  // the summary: the new attempt was still running when the receiver stopped
+  EXPECT_NE(r.out.find("task: not finished, 0 of 3 loads delivered"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1 restart(s), 1 report(s), saved to"), std::string::npos) << r.out;
+  // the server kept its own copy
+  ASSERT_TRUE(fs::is_directory(path("server-reports")));
+  EXPECT_EQ(std::distance(fs::directory_iterator(path("server-reports")), {}), 1);
+}
+
+TEST_F(ReceiverCli, ReportAndRestartNeedTheExtendedInterface) {
+  Result r = run({"--server", server_->reference(), "--legacy", "--restart-at", "1"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--restart-at needs the extended interface"), std::string::npos) << r.err;
+  r = run({"--server", server_->reference(), "--report", "/nonexistent/dir/r.json"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--report: no directory '/nonexistent/dir'"), std::string::npos) << r.err;
+}
+
 // --bidir: the receiver publishes an address nobody listens on, so frames can only come
 // back over its own connection. Needs a server that accepts bidirectional GIOP:
 // clamsim-server --bidir yes (docs/corba.md, docs/receiver.md).
@@ -458,18 +503,46 @@ TEST(ReceiverJoystickMapping, ErrorsNameTheField) {
 TEST(ReceiverKeyboardKeys, StepLatchClampAndZero) {
   std::array<float, 5> v{};
   bool quit = false;
+  bool restart = false;
   for (char k : std::string("aawiiiiiiil")) {
-    receiver::KeyboardSource::apply_key(k, 1.0f, v, quit);
+    receiver::KeyboardSource::apply_key(k, 1.0f, v, quit, restart);
   }
   EXPECT_FLOAT_EQ(v[0], 2.0f);
   EXPECT_FLOAT_EQ(v[1], 1.0f);
   EXPECT_FLOAT_EQ(v[3], 5.0f);  // clamped at +5 V
   EXPECT_FLOAT_EQ(v[4], -1.0f);
-  receiver::KeyboardSource::apply_key(' ', 1.0f, v, quit);
+  receiver::KeyboardSource::apply_key(' ', 1.0f, v, quit, restart);
   EXPECT_EQ(v, (std::array<float, 5>{}));
   EXPECT_FALSE(quit);
-  receiver::KeyboardSource::apply_key('q', 1.0f, v, quit);
+  EXPECT_FALSE(restart);
+  receiver::KeyboardSource::apply_key('n', 1.0f, v, quit, restart);
+  EXPECT_TRUE(restart) << "n: a new attempt at the task";
+  EXPECT_EQ(v, (std::array<float, 5>{}));
+  receiver::KeyboardSource::apply_key('q', 1.0f, v, quit, restart);
   EXPECT_TRUE(quit);
+}
+
+TEST(ReceiverStatusLine, ShowsTheLiveScoreWhenTheWorldHasATask) {
+  receiver::MonitorSnapshot snap;
+  clamsim::client::ReceivedFrame f;
+  f.extended = true;
+  snap.latest = f;
+  EXPECT_EQ(receiver::format_status(snap, {}, "neutral").find("task"), std::string::npos);
+  auto& t = snap.latest->score;
+  t.enabled = true;
+  t.running = true;
+  t.total = 87.0;
+  t.penalty_points = 13.0;
+  t.delivered = 1;
+  t.required = 3;
+  t.elapsed_s = 42.0;
+  t.limit_s = 450.0;
+  const std::string line = receiver::format_status(snap, {}, "neutral");
+  EXPECT_NE(line.find("| task 87 pts 1/3 42/450s (-13) |"), std::string::npos) << line;
+  t.finished = true;
+  t.completed = true;
+  EXPECT_NE(receiver::format_status(snap, {}, "neutral").find("| task done 87 pts (-13) |"),
+            std::string::npos);
 }
 
 TEST(ReceiverSummary, LostFramesFromSequenceGapsAndSchedule) {

@@ -184,11 +184,58 @@ TEST_F(SimCli, InitialPoseFromTheMachineFileWhenTheScriptHasNone) {
   EXPECT_EQ(lines_of(slurp(csv)).size(), 1u + 11u);
 }
 
+TEST_F(SimCli, WorldRunsTheScenarioAndRecordsTheLoads) {
+  write("s.ctl", "duration 1\nstep 0 0 0 0 0 0\n");
+  const std::string csv = path("run.csv");
+  const Result r = run({"--model", kModel, "--controls", path("s.ctl"), "--world",
+                        kSource + "/config/scenarios/dam_intake.json", "--csv", csv, "--rate",
+                        "10"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto lines = lines_of(slurp(csv));
+  ASSERT_EQ(lines.size(), 1u + 11u);
+  const std::string& header = lines[0];
+  EXPECT_NE(header.find(",energy_J,log1_x_m,log1_y_m,log1_z_m,log1_held,log2_x_m"),
+            std::string::npos)
+      << header;
+  EXPECT_EQ(header.substr(header.size() - 40), "crate_x_m,crate_y_m,crate_z_m,crate_held")
+      << header;
+  for (std::size_t i = 1; i < lines.size(); ++i) ASSERT_EQ(fields(lines[i]), fields(header));
+  // the world's start pose (boom 20 deg), and log1 floating where the file put it
+  std::vector<std::string> cells;
+  std::istringstream last(lines.back());
+  for (std::string c; std::getline(last, c, ',');) cells.push_back(c);
+  std::vector<std::string> names;
+  std::istringstream h(header);
+  for (std::string c; std::getline(h, c, ',');) names.push_back(c);
+  auto value = [&](const std::string& name) {
+    const auto it = std::find(names.begin(), names.end(), name);
+    EXPECT_NE(it, names.end()) << name;
+    return std::stod(cells.at(static_cast<std::size_t>(it - names.begin())));
+  };
+  EXPECT_NEAR(value("boom_deg"), 20.0, 0.5);
+  EXPECT_NEAR(value("log1_x_m"), 11.6, 0.3);
+  EXPECT_NEAR(value("log1_z_m"), -2.54, 0.3);
+  EXPECT_LT(value("stump_z_m"), -20.0);
+  EXPECT_EQ(value("log1_held"), 0.0);
+  EXPECT_NE(r.err.find("world: rack_gate_hits=0"), std::string::npos) << r.err;
+}
+
+TEST_F(SimCli, WorldByNameAndBrokenWorldsExitTwo) {
+  // a bare name is config/scenarios/NAME.json under the working directory
+  expect_usage_error({"--model", kModel, "--controls", kCraneSteps, "--csv", path("x.csv"),
+                      "--world", "atlantis"},
+                     "config/scenarios/atlantis.json: cannot open file");
+  write("w.json", R"({"schema": "clamsim-scenario/1", "name": "w"})");
+  expect_usage_error({"--model", kModel, "--controls", kCraneSteps, "--csv", path("x.csv"),
+                      "--world", path("w.json")},
+                     "w.json: water_level_m: missing");
+}
+
 TEST_F(SimCli, HelpDocumentsEveryFlag) {
   const Result r = run({"--help"});
   EXPECT_EQ(r.exit_code, 0);
   for (const char* flag : {"--model", "--controls", "--duration", "--csv", "--rate", "--plot",
-                           "--quiet", "--help"}) {
+                           "--world", "--quiet", "--help"}) {
     EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
   }
 }

@@ -16,11 +16,20 @@ TEST(ClientMessage, ParsesControl) {
 TEST(ClientMessage, ParsesPingAndKeepsItsIdAsSent) {
   auto m = parse_client_message(R"({"type":"ping","id":"a7","t":12.5})");
   ASSERT_EQ(m.type, T::Ping);
-  EXPECT_EQ(m.ping_id, "a7");
+  EXPECT_EQ(m.id, "a7");
   EXPECT_EQ(m.ping_t, 12.5);
   m = parse_client_message(R"({"type":"ping"})");
   ASSERT_EQ(m.type, T::Ping);
-  EXPECT_TRUE(m.ping_id.is_null());
+  EXPECT_TRUE(m.id.is_null());
+}
+
+TEST(ClientMessage, ParsesRestartWithAnOptionalId) {
+  auto m = parse_client_message(R"({"type":"restart"})");
+  ASSERT_EQ(m.type, T::Restart);
+  EXPECT_TRUE(m.id.is_null());
+  m = parse_client_message(R"({"type":"restart","id":3})");
+  ASSERT_EQ(m.type, T::Restart);
+  EXPECT_EQ(m.id, 3);
 }
 
 TEST(ClientMessage, NamesWhatIsWrong) {
@@ -42,6 +51,11 @@ TEST(ClientMessage, NamesWhatIsWrong) {
       {R"({"type": "control", "volts": [0,0,0,true,0]})", "bad_control",
        "volts[3] (main hoist) is not a number (got boolean)"},
       {R"({"type": "ping", "t": "now"})", "bad_message", "ping: t is a string, expected a number"},
+      {R"({"type": "restart", "id": {"a": 1}})", "bad_message",
+       "restart: id is a object, expected a number or a string"},
+      {R"({"type": "restart", "volts": [0,0,0,0,0]})", "bad_message",
+       "restart: unexpected field \"volts\""},
+      {R"({"type": "Restart"})", "unknown_type", "unknown message type \"Restart\""},
   };
   for (const Case& k : cases) {
     const auto m = parse_client_message(k.text);

@@ -80,9 +80,184 @@ TEST(FrameJson, DisplayHasTable41InOrderAndTheExtendedFields) {
   EXPECT_TRUE(j["jaw_gap_m"].is_null()) << "non-finite values are null, never invalid JSON";
   EXPECT_EQ(j["tip_m"].size(), 3u);
   for (const char* key : {"joint_velocity", "theta1_deg", "theta2_deg", "squeeze_N",
-                          "point_a_m", "point_b_m", "point_c_m", "cable_rate_m_s", "loads"})
+                          "point_a_m", "point_b_m", "point_c_m", "cable_rate_m_s", "loads",
+                          "clam_swing_deg", "clam_orientation", "clam_contact_force_N",
+                          "clam_submerged", "held_load", "contacts", "events", "score"})
     EXPECT_TRUE(j.contains(key)) << key;
-  EXPECT_LT(text.size(), 900u) << "rounded values keep a frame short";
+  // an empty world, no task
+  EXPECT_EQ(j["loads"], nlohmann::json::array());
+  EXPECT_TRUE(j["held_load"].is_null());
+  EXPECT_EQ(j["contacts"], nlohmann::json::array());
+  EXPECT_EQ(j["clam_orientation"], nlohmann::json({1, 0, 0, 0}));
+  EXPECT_EQ(j["score"], nlohmann::json({{"enabled", false}}));
+  EXPECT_EQ(j["events"]["clam_rack_gate_hits"], 0);
+  EXPECT_LT(text.size(), 1200u) << "rounded values keep a frame short";
+}
+
+// A busy world: every load and contact slot filled, a task running.
+session::Frame busy_frame() {
+  session::Frame f;
+  f.seq = 7;
+  core::Outputs& o = f.outputs;
+  o.time_s = 12.3456789;
+  o.display = {12.5, 30.0, 12.0, 8.0, 50.0, 8.0, 10.03, 2350.0};
+  o.clam_swing_deg = {2.123456, -0.5};
+  o.clam_orientation = {0.99810338, 0.0435778713, 0.0, 0.0435778713};
+  o.clam_contact_force_N = 12345.678;
+  o.clam_submerged = 0.337;
+  o.load_count = core::kMaxLoads;
+  for (int i = 0; i < core::kMaxLoads; ++i) {
+    auto& l = o.loads[static_cast<std::size_t>(i)];
+    l.position_m = {11.23456789 + i, -1.987654321, -20.123456789};
+    l.orientation = {0.70710678, 0.0, 0.0, -0.70710678};
+    l.velocity_m_per_s = {0.1, 0.2, 0.3};
+    l.in_contact = i % 2 == 0;
+    l.submerged = 1.0;
+  }
+  o.loads[3].held = true;
+  o.held_load = 3;
+  o.contact_count = core::kMaxContactMarkers;
+  for (int i = 0; i < core::kMaxContactMarkers; ++i) {
+    auto& c = o.contacts[static_cast<std::size_t>(i)];
+    c.position_m = {11.0, 0.5 * i, -10.0};
+    c.force_N = 45678.9;
+    c.pair = core::ContactPair::LoadWorld;
+    c.solid = core::SolidKind::Floor;
+    c.load = i;
+  }
+  o.contacts[0].pair = core::ContactPair::ClamWorld;
+  o.contacts[0].solid = core::SolidKind::Rack;
+  o.contacts[0].load = -1;
+  o.contacts[1].pair = core::ContactPair::ClamLoad;
+  o.contacts[1].load = 3;
+  o.events.clam_rack_gate_hits = 2;
+  o.events.slack_cable_events = 1;
+  o.events.grips = 4;
+  session::TaskScore& s = f.score;
+  s.enabled = true;
+  s.running = true;
+  s.elapsed_s = 95.4321;
+  s.optimum_s = 300;
+  s.limit_s = 450;
+  s.delivered = 1;
+  s.required = 3;
+  s.time_points = 100;
+  s.penalty_points = 15;
+  s.total = 85;
+  s.rack_gate_hits = 2;
+  s.slack_cables = 1;
+  return f;
+}
+
+TEST(FrameJson, DisplayCarriesTheWorldTheContactsTheEventsAndTheScore) {
+  const session::Frame f = busy_frame();
+  nlohmann::ordered_json ids = nlohmann::ordered_json::array();
+  for (int i = 0; i < 3; ++i) ids.push_back("log-" + std::to_string(i + 1));
+  const std::string text = display_json(f, ids);
+  const auto j = nlohmann::json::parse(text);
+
+  EXPECT_EQ(j["clam_swing_deg"], nlohmann::json({2.123, -0.5}));
+  EXPECT_EQ(j["clam_orientation"], nlohmann::json({0.9981, 0.0436, 0, 0.0436}));
+  EXPECT_DOUBLE_EQ(j["clam_contact_force_N"].get<double>(), 12345.7);
+  EXPECT_DOUBLE_EQ(j["clam_submerged"].get<double>(), 0.34);
+
+  ASSERT_EQ(j["loads"].size(), static_cast<std::size_t>(core::kMaxLoads));
+  EXPECT_EQ(j["loads"][0]["id"], "log-1") << "ids from the scene, in its order";
+  EXPECT_EQ(j["loads"][2]["id"], "log-3");
+  EXPECT_EQ(j["loads"][5]["id"], 5) << "a load the scene does not name: its index";
+  const auto& l0 = j["loads"][0];
+  EXPECT_EQ(l0["position_m"], nlohmann::json({11.235, -1.988, -20.123})) << "1 mm";
+  EXPECT_EQ(l0["orientation"], nlohmann::json({0.7071, 0, 0, -0.7071}));
+  EXPECT_EQ(l0["held"], false);
+  EXPECT_EQ(l0["in_contact"], true);
+  EXPECT_EQ(l0["submerged"], 1);
+  EXPECT_FALSE(l0.contains("velocity_m_per_s")) << "the browser does not draw velocities";
+  EXPECT_EQ(j["loads"][3]["held"], true);
+  EXPECT_EQ(j["held_load"], 3);
+
+  ASSERT_EQ(j["contacts"].size(), static_cast<std::size_t>(core::kMaxContactMarkers));
+  const auto& c0 = j["contacts"][0];
+  EXPECT_EQ(c0["position_m"], nlohmann::json({11, 0, -10}));
+  EXPECT_EQ(c0["force_N"], 45679);
+  EXPECT_EQ(c0["pair"], core::to_string(core::ContactPair::ClamWorld));
+  EXPECT_EQ(c0["solid"], core::to_string(core::SolidKind::Rack));
+  EXPECT_TRUE(c0["load"].is_null());
+  EXPECT_TRUE(j["contacts"][1]["solid"].is_null()) << "clam on a load: no solid";
+  EXPECT_EQ(j["contacts"][1]["load"], 3);
+  EXPECT_EQ(j["contacts"][2]["solid"], core::to_string(core::SolidKind::Floor));
+
+  const auto& ev = j["events"];
+  EXPECT_EQ(ev["clam_rack_gate_hits"], 2);
+  EXPECT_EQ(ev["slack_cable_events"], 1);
+  EXPECT_EQ(ev["grips"], 4);
+  for (const char* k : {"clam_world_hits", "load_impacts", "overload_events", "releases"})
+    EXPECT_EQ(ev[k], 0) << k;
+
+  const auto& s = j["score"];
+  EXPECT_EQ(s["enabled"], true);
+  EXPECT_EQ(s["running"], true);
+  EXPECT_EQ(s["finished"], false);
+  EXPECT_EQ(s["completed"], false);
+  EXPECT_DOUBLE_EQ(s["elapsed_s"].get<double>(), 95.43);
+  EXPECT_EQ(s["optimum_s"], 300);
+  EXPECT_EQ(s["limit_s"], 450);
+  EXPECT_EQ(s["delivered"], 1);
+  EXPECT_EQ(s["required"], 3);
+  EXPECT_EQ(s["time_points"], 100);
+  EXPECT_EQ(s["penalty_points"], 15);
+  EXPECT_EQ(s["total"], 85);
+  EXPECT_EQ(s["rack_gate_hits"], 2);
+  EXPECT_EQ(s["structure_hits"], 0);
+  EXPECT_EQ(s["slack_cables"], 1);
+  EXPECT_EQ(s["overloads"], 0);
+  EXPECT_EQ(s["dropped_loads"], 0);
+
+  // 16 loads and 8 contacts at 20 Hz to hundreds of browsers: compact
+  EXPECT_LT(text.size(), 4500u) << text.size();
+  EXPECT_EQ(nlohmann::ordered_json::parse(text).dump(), text) << "no whitespace";
+}
+
+TEST(FrameJson, CountsOutOfRangeAreClampedNeverRead) {
+  session::Frame f = busy_frame();
+  f.outputs.load_count = 1000;
+  f.outputs.contact_count = -3;
+  f.outputs.held_load = 99;
+  const auto j = nlohmann::json::parse(display_json(f));
+  EXPECT_EQ(j["loads"].size(), static_cast<std::size_t>(core::kMaxLoads));
+  EXPECT_EQ(j["contacts"].size(), 0u);
+  EXPECT_TRUE(j["held_load"].is_null());
+}
+
+TEST(FrameJson, SceneLoadIdsFollowTheScenesOrder) {
+  const auto scene = nlohmann::ordered_json::parse(
+      R"({"water_level_m": -2.5, "loads": [{"id": "log-a"}, {"name": "no id"}, {"id": 7}]})");
+  EXPECT_EQ(scene_load_ids(scene), nlohmann::ordered_json::parse(R"(["log-a", 1, 7])"));
+  EXPECT_EQ(scene_load_ids(nlohmann::ordered_json::object()), nlohmann::ordered_json::array());
+  EXPECT_EQ(scene_load_ids(nlohmann::ordered_json::parse(R"({"loads": 3})")),
+            nlohmann::ordered_json::array());
+}
+
+TEST(FrameJson, ReportOnlyWhenTheFrameCarriesOne) {
+  session::Frame f = busy_frame();
+  EXPECT_EQ(report_json(f), "");
+  f.report = std::make_shared<const std::string>(
+      R"({"outcome": "completed", "total": 85.5, "penalties": [{"kind": "rack_gate_hit", "count": 2}]})");
+  const auto j = nlohmann::json::parse(report_json(f));
+  EXPECT_EQ(j["type"], "report");
+  EXPECT_EQ(j["v"], kReportVersion);
+  EXPECT_EQ(j["seq"], 7);
+  EXPECT_DOUBLE_EQ(j["t"].get<double>(), 12.3457);
+  EXPECT_EQ(j["report"]["outcome"], "completed") << "embedded as JSON, not as a string";
+  EXPECT_EQ(j["report"]["penalties"][0]["count"], 2);
+  f.report = std::make_shared<const std::string>("not json {");
+  EXPECT_EQ(nlohmann::json::parse(report_json(f))["report"], "not json {");
+}
+
+TEST(FrameJson, Restarting) {
+  auto j = nlohmann::json::parse(restarting_json(nullptr));
+  EXPECT_EQ(j["type"], "restarting");
+  EXPECT_TRUE(j["id"].is_null());
+  EXPECT_EQ(nlohmann::json::parse(restarting_json("r1"))["id"], "r1");
 }
 
 TEST(FrameJson, ErrorAndPong) {

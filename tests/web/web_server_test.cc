@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <stdexcept>
 #include <thread>
 
 #include "session/clock.h"
@@ -52,12 +53,27 @@ struct TempSite {
   }
 };
 
+// A client scene as the scenario gives it (model::Scenario::client_scene): sent as it is.
+nlohmann::ordered_json test_scene() {
+  return nlohmann::ordered_json::parse(R"({
+    "water_level_m": -2.5,
+    "water": {"density_kg_per_m3": 1000},
+    "deck": {"center_m": [-3, 0, -12.5], "size_m": [24, 80, 25], "yaw_deg": 0},
+    "intake_walls": [{"center_m": [11.5, 3, -11.5], "size_m": [5, 1, 23]},
+                     {"center_m": [11.5, -3, -11.5], "size_m": [5, 1, 23]}],
+    "loads": [{"id": "log-1", "name": "log", "shape": "cylinder", "mass_kg": 900,
+               "radius_m": 0.25, "length_m": 6}],
+    "task": {"title": "Clear the rack", "loads": ["log-1"], "optimum_s": 300, "limit_s": 450}
+  })");
+}
+
 struct Harness {
   explicit Harness(std::size_t max_sessions = 16,
                    std::function<void(WebOptions&)> tweak = nullptr,
-                   std::function<void(session::RegistryOptions&)> registry_tweak = nullptr)
+                   std::function<void(session::RegistryOptions&)> registry_tweak = nullptr,
+                   const std::string& world = "")
       : registry(registry_options(max_sessions, registry_tweak), clock),
-        catalog(kSource + "/models", kSource + "/config/scenarios", "t250"),
+        catalog(kSource + "/models", kSource + "/config/scenarios", "t250", world),
         server(options(tweak), registry, catalog) {
     server.start();
   }
@@ -66,6 +82,7 @@ struct Harness {
       std::size_t max_sessions, const std::function<void(session::RegistryOptions&)>& tweak) {
     session::RegistryOptions o;
     o.max_sessions = max_sessions;
+    o.report_dir = "";  // no report files from the tests
     if (tweak) tweak(o);
     return o;
   }
@@ -75,7 +92,7 @@ struct Harness {
     o.threads = 2;
     o.web_root = (site.base / "root").string();
     o.vendor_three_dir = (site.base / "three").string();
-    o.scene_file = kSource + "/config/scene.json";
+    o.scene = test_scene();
     if (tweak) tweak(o);
     return o;
   }
@@ -102,7 +119,7 @@ TEST(WebServer, HelloComesFirstWithTheMachineGeometryAndTheScene) {
   WsClient c;
   const nlohmann::json hello = open_session(c, h.port());
   ASSERT_EQ(hello["type"], "hello");
-  EXPECT_EQ(hello["protocol"], 1);
+  EXPECT_EQ(hello["protocol"], 2);
   EXPECT_EQ(hello["model"], "t250");
   EXPECT_DOUBLE_EQ(hello["frame_period_s"].get<double>(), 0.05);
   EXPECT_EQ(hello["display_fields"].size(), 8u);
@@ -112,12 +129,149 @@ TEST(WebServer, HelloComesFirstWithTheMachineGeometryAndTheScene) {
   // the base section is a 9.7 m box (models/t250.json), recovered from its inertias
   EXPECT_NEAR(crane["links"]["boom_base"]["box_m"][2].get<double>(), 9.7, 0.01);
   EXPECT_EQ(hello["machine"]["cables"].size(), 2u);
-  EXPECT_DOUBLE_EQ(hello["scene"]["water_level_m"].get<double>(), -2.5);
-  EXPECT_EQ(hello["scene"]["intake_walls"].size(), 2u);
+  EXPECT_EQ(hello["scene"], nlohmann::json::parse(test_scene().dump()))
+      << "the client scene as it is";
   EXPECT_EQ(h.registry.size(), 1u);
   const auto first = c.read_type("display");
   ASSERT_TRUE(first.has_value());
   EXPECT_EQ((*first)["display"].size(), 8u);
+}
+
+TEST(WebServer, DisplayCarriesTheWorldFields) {
+  Harness h;
+  WsClient c;
+  open_session(c, h.port());
+  const auto d = c.read_type("display");
+  ASSERT_TRUE(d.has_value());
+  const nlohmann::json& j = *d;
+  EXPECT_EQ(j["clam_swing_deg"].size(), 2u);
+  ASSERT_EQ(j["clam_orientation"].size(), 4u);
+  double q2 = 0;
+  for (const auto& x : j["clam_orientation"]) q2 += x.get<double>() * x.get<double>();
+  EXPECT_NEAR(q2, 1.0, 1e-3) << "a unit quaternion w, x, y, z";
+  EXPECT_TRUE(j["clam_contact_force_N"].is_number());
+  EXPECT_TRUE(j["clam_submerged"].is_number());
+  ASSERT_TRUE(j["loads"].is_array());
+  for (const auto& l : j["loads"]) {
+    for (const char* k : {"id", "position_m", "orientation", "held", "in_contact", "submerged"})
+      EXPECT_TRUE(l.contains(k)) << k << " in " << l;
+  }
+  EXPECT_TRUE(j["held_load"].is_null() || j["held_load"].is_number_integer());
+  EXPECT_TRUE(j["contacts"].is_array());
+  for (const char* k : {"clam_rack_gate_hits", "clam_world_hits", "load_impacts",
+                        "slack_cable_events", "overload_events", "grips", "releases"})
+    EXPECT_TRUE(j["events"][k].is_number_unsigned()) << k;
+  ASSERT_TRUE(j["score"].is_object());
+  EXPECT_TRUE(j["score"]["enabled"].is_boolean());
+}
+
+// Sessions in the shipped dam world: hello.scene is that world's scene, every frame poses
+// its loads (ids from the scene), the task is scored, and a restart starts it over.
+TEST(WebServer, AWorldSessionDrawsItsLoadsAndRestartsItsTask) {
+  Harness h(16, nullptr, nullptr, "dam_intake");
+  const auto world = h.catalog.world();
+  ASSERT_NE(world, nullptr);
+  WsClient c;
+  const nlohmann::json hello = open_session(c, h.port());
+  EXPECT_EQ(hello["scene"], nlohmann::json::parse(world->client_scene.dump()))
+      << "the session's world, not WebOptions::scene";
+  const auto& scene_loads = hello["scene"]["loads"];
+  ASSERT_GT(scene_loads.size(), 0u);
+  ASSERT_TRUE(hello["scene"].contains("task"));
+
+  nlohmann::json d;
+  for (int i = 0; i < 60; ++i) {  // until the task clock has run a second
+    const auto f = c.read_type("display");
+    ASSERT_TRUE(f.has_value());
+    d = *f;
+    if (d["score"]["elapsed_s"].get<double>() > 1.0) break;
+  }
+  ASSERT_EQ(d["loads"].size(), scene_loads.size());
+  for (std::size_t i = 0; i < scene_loads.size(); ++i) {
+    EXPECT_EQ(d["loads"][i]["id"], scene_loads[i]["id"]) << i;
+    EXPECT_EQ(d["loads"][i]["position_m"].size(), 3u);
+    EXPECT_EQ(d["loads"][i]["orientation"].size(), 4u);
+  }
+  const auto& score = d["score"];
+  EXPECT_EQ(score["enabled"], true);
+  EXPECT_EQ(score["running"], true);
+  EXPECT_GT(score["elapsed_s"].get<double>(), 1.0);
+  EXPECT_EQ(score["required"], hello["scene"]["task"]["loads"].size());
+  EXPECT_DOUBLE_EQ(score["optimum_s"].get<double>(),
+                   hello["scene"]["task"]["optimum_s"].get<double>());
+
+  ASSERT_TRUE(c.write(R"({"type":"restart","id":9})"));
+  const auto reply = c.read_type("restarting");
+  ASSERT_TRUE(reply.has_value());
+  EXPECT_EQ((*reply)["id"], 9);
+  // within a few frames: the new attempt, its clock and sim time near 0
+  bool restarted = false;
+  for (int i = 0; i < 10 && !restarted; ++i) {
+    const auto f = c.read_type("display");
+    ASSERT_TRUE(f.has_value());
+    restarted = (*f)["t"].get<double>() < 0.5 && (*f)["score"]["elapsed_s"].get<double>() < 0.5;
+    EXPECT_GT((*f)["seq"].get<int>(), d["seq"].get<int>()) << "seq goes on";
+  }
+  EXPECT_TRUE(restarted);
+}
+
+// A connection may name another world scenario: it gets that world's scene, not the
+// server's.
+TEST(WebServer, AConnectionThatNamesAWorldGetsItsScene) {
+  Harness h;  // the server's scene is test_scene(); sessions start in empty space
+  WsClient plain;
+  EXPECT_EQ(open_session(plain, h.port())["scene"], nlohmann::json::parse(test_scene().dump()));
+  WsClient dam;
+  ASSERT_TRUE(dam.connect(h.port(), "/ws?scenario=dam_intake"));
+  const auto hello = dam.read_json(Seconds(3));
+  ASSERT_TRUE(hello.has_value());
+  ASSERT_EQ((*hello)["type"], "hello");
+  EXPECT_EQ((*hello)["scene"],
+            nlohmann::json::parse(h.catalog.world("dam_intake")->client_scene.dump()));
+  const auto d = dam.read_type("display");
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ((*d)["loads"].size(), (*hello)["scene"]["loads"].size());
+}
+
+// restart: the session is asked to start over, the browser is told, frames go on.
+TEST(WebServer, RestartRoundTrip) {
+  Harness h;
+  WsClient c;
+  open_session(c, h.port());
+  ASSERT_TRUE(c.read_type("display").has_value());
+  ASSERT_TRUE(c.write(R"({"type":"restart","id":"r1"})"));
+  const auto reply = c.read_type("restarting");
+  ASSERT_TRUE(reply.has_value());
+  EXPECT_EQ((*reply)["id"], "r1");
+  ASSERT_TRUE(c.write(R"({"type":"restart"})"));
+  const auto plain = c.read_type("restarting");
+  ASSERT_TRUE(plain.has_value());
+  EXPECT_TRUE((*plain)["id"].is_null());
+  // a malformed restart changes nothing and says why
+  ASSERT_TRUE(c.write(R"({"type":"restart","id":[1]})"));
+  const auto e = c.read_type("error");
+  ASSERT_TRUE(e.has_value());
+  EXPECT_EQ((*e)["code"], "bad_message");
+  EXPECT_NE((*e)["message"].get<std::string>().find("restart"), std::string::npos);
+  const auto a = c.read_type("display");
+  const auto b = c.read_type("display");
+  ASSERT_TRUE(a.has_value() && b.has_value());
+  EXPECT_GT((*b)["seq"].get<int>(), (*a)["seq"].get<int>());
+  EXPECT_EQ(h.registry.size(), 1u) << "the same session";
+  EXPECT_EQ(h.server.stats().ws_errors_sent, 1u);
+}
+
+TEST(WebServer, ASceneThatIsNotAnObjectIsRefusedAtConstruction) {
+  session::SteadyClock clock;
+  session::SessionRegistry registry(session::RegistryOptions{}, clock);
+  session::Catalog catalog(kSource + "/models", kSource + "/config/scenarios", "t250");
+  WebOptions o;
+  o.port = 0;
+  o.scene = nlohmann::ordered_json::array({1, 2});
+  const auto make = [&] { WebServer server(o, registry, catalog); };
+  EXPECT_THROW(make(), std::invalid_argument);
+  o.scene = nullptr;  // no scene: an empty world
+  EXPECT_NO_THROW(make());
 }
 
 TEST(WebServer, SendsFramesAtTwentyHertzWithContinuousSequence) {

@@ -77,9 +77,30 @@ function unit(a, fallback) {
   return n > 1e-9 ? scale(a, 1 / n) : fallback;
 }
 
+// ---- quaternions [w, x, y, z], as the server sends them -------------------------------
+
+// three.js's Quaternion takes (x, y, z, w).
+export function quatToThree(q) {
+  return [q[1], q[2], q[3], q[0]];
+}
+
+// v rotated by the unit quaternion q = [w, x, y, z]: v + 2 w (r x v) + 2 r x (r x v).
+export function rotateByQuat(q, v) {
+  const [w, x, y, z] = q;
+  const tx = 2 * (y * v[2] - z * v[1]), ty = 2 * (z * v[0] - x * v[2]), tz = 2 * (x * v[1] - y * v[0]);
+  return [v[0] + w * tx + (y * tz - z * ty), v[1] + w * ty + (z * tx - x * tz), v[2] + w * tz + (x * ty - y * tx)];
+}
+
+// The clam's axes in the base frame from clam_orientation (clam frame: x across the jaws,
+// the way they open; z up the clam's axis, from C towards A): u = R x, w = R z.
+export function clamAxesFromQuat(q) {
+  return { u: rotateByQuat(q, [1, 0, 0]), w: rotateByQuat(q, [0, 0, 1]) };
+}
+
 // Everything the drawing needs for one frame: tip, A, C, the clam's axes and shape.
-// Uses the frame's extended points when present (they will carry the clam's own swing),
-// otherwise Table 4.1 alone, as a 2001 receiver would.
+// The clam hangs along its ropes (thesis 3.4.2): its axes come from clam_orientation when
+// the frame has it, else from the points A, B, C; without those, from Table 4.1 alone,
+// hanging straight down, as a 2001 receiver would draw it.
 export function pose(machine, frame) {
   const [swing, boom, tele, clamToTip, opening] = frame.display;
   const crane = machine.crane;
@@ -89,10 +110,15 @@ export function pose(machine, frame) {
   const heading = [Math.cos(swing * DEG), Math.sin(swing * DEG), 0];
   const a = frame.point_a_m ?? [tip[0], tip[1], tip[2] - clamToTip];
   const c = frame.point_c_m ?? add(a, [0, 0, -shape.span]);
-  // clam axes: w from C up to A, u towards B (or the boom's heading)
-  const w = unit(sub(a, c), [0, 0, 1]);
-  const towardsB = frame.point_b_m ? sub(frame.point_b_m, a) : heading;
-  const u = unit(sub(towardsB, scale(w, dot(towardsB, w))), heading);
+  let u, w;
+  if (frame.clam_orientation) {
+    ({ u, w } = clamAxesFromQuat(frame.clam_orientation));
+  } else {
+    // w from C up to A, u towards B (or the boom's heading), made perpendicular
+    w = unit(sub(a, c), [0, 0, 1]);
+    const towardsB = frame.point_b_m ? sub(frame.point_b_m, a) : heading;
+    u = unit(sub(towardsB, scale(w, dot(towardsB, w))), heading);
+  }
   return { swing, boom, tele, tip, a, c, u, w, heading, theta2, shape };
 }
 

@@ -47,7 +47,9 @@ export function createHud(container, banner) {
     row('tension1', 'Cable 1 tension', 'kN'), row('tension2', 'Cable 2 tension', 'kN'),
     row('slack1', 'Cable 1 slack', 'm'), row('slack2', 'Cable 2 slack', 'm'),
     row('working', 'Working state', ''), row('geo', 'Geo status', ''),
-    row('loadstate', 'Load status', ''), row('time', 'Simulation time', 's'));
+    row('loadstate', 'Load status', ''), row('swingclam', 'Clam swing', 'deg'),
+    row('contact', 'Clam contact', 'kN'), row('submerged', 'Clam submerged', '%'),
+    row('time', 'Simulation time', 's'));
   const link = el('table', { class: 'hud-table' },
     el('caption', {}, 'Link'),
     row('connection', 'Server', ''), row('session', 'Session', ''),
@@ -84,6 +86,10 @@ export function createHud(container, banner) {
       set('working', f.working ?? '–');
       set('geo', f.geo ?? '–');
       set('loadstate', f.load ?? '–');
+      // along the boom / across it, from the vertical
+      set('swingclam', f.clam_swing_deg ? `${fmt(f.clam_swing_deg[0], 1)} / ${fmt(f.clam_swing_deg[1], 1)}` : '–');
+      set('contact', fmt(f.clam_contact_force_N / 1000, 1));
+      set('submerged', fmt(f.clam_submerged * 100, 0));
       set('time', fmt(f.t, 2));
     },
     link({ frames, dropped, rateHz, fps, latencyMs, session }) {

@@ -33,6 +33,7 @@ export function createInput({ target, storage, getGamepads }) {
   const held = new Set();
   let shift = false;
   const nextViewEdge = makeEdgeDetector();
+  const restartEdge = makeEdgeDetector();
 
   target.addEventListener('keydown', (ev) => {
     shift = ev.shiftKey;
@@ -69,6 +70,7 @@ export function createInput({ target, storage, getGamepads }) {
         bound: boundSignals(resolved),
         keyboard: held.size > 0,
         nextView: nextViewEdge(actionPressed(resolved, 'nextView')),
+        restart: restartEdge(actionPressed(resolved, 'restart')),
       };
     },
   };

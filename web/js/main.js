@@ -3,13 +3,16 @@
 // dispatch table; the canvas is redrawn only when something changed.
 
 import * as THREE from 'three';
-import { parseServerMessage, controlMessage, pingMessage, ZERO_VOLTS } from './protocol.js';
+import { parseServerMessage, controlMessage, pingMessage, restartMessage, ZERO_VOLTS } from './protocol.js';
 import { Connection } from './connection.js';
 import { buildWorld } from './scene.js';
 import { createViews, VIEWS } from './views.js';
 import { createHud } from './hud.js';
 import { createInput } from './input.js';
 import { createMappingScreen } from './mapping-ui.js';
+import { createTaskUi } from './task-ui.js';
+import { makeWarningTracker, makeRestartGuard } from './task.js';
+import { updateMarkers } from './markers.js';
 
 const CONTROL_PERIOD_MS = 50;   // 20 Hz, as the thesis's multimedia timer (3.3)
 const PING_PERIOD_MS = 1000;
@@ -57,6 +60,52 @@ let linkState = { status: 'connecting' };
 const mappingScreen = createMappingScreen({ dialog: document.getElementById('mapping'), input,
   storage: window.localStorage });
 
+// the working world and the training task
+let sceneInfo = null;         // hello.scene (loads, task)
+let maxLoadKg = Infinity;
+let markers = [];             // contact markers (markers.js)
+let warnings = [];
+let lastScore = null;
+let lastReport = null;
+let restartId = 0;
+const restartStats = { sent: 0, acknowledged: 0, reports: 0 };
+let confirmRestartUntil = 0;  // "press R again" shown until then
+const warningTracker = makeWarningTracker();
+const restartGuard = makeRestartGuard();
+const taskUi = createTaskUi({ warnings: document.getElementById('warnings'), score: document.getElementById('score'),
+  report: document.getElementById('report'), onRestart: (source) => requestRestart(source) });
+
+function requestRestart(source) {
+  if (!connection.isOpen) {
+    hud.note('restart: not connected');
+    return false;
+  }
+  connection.send(restartMessage(++restartId));
+  restartStats.sent += 1;
+  restartGuard.cancel();
+  confirmRestartUntil = 0;
+  hud.note(`restart requested (${source})`);
+  return true;
+}
+
+// key R and the joystick's restart button: a second press confirms while a task runs
+function restartPressed(source) {
+  const now = performance.now();
+  const running = Boolean(lastScore?.enabled && lastScore.running && !lastScore.finished) && !taskUi.reportOpen;
+  if (restartGuard.press(now, running) === 'restart') requestRestart(source);
+  else {
+    confirmRestartUntil = now + 3000;
+    showWarnings(now);
+  }
+}
+
+function showWarnings(now) {
+  const list = now < confirmRestartUntil
+    ? [{ id: 'confirm-restart', text: 'Press R (or the restart button) again to restart the task', level: 'warn' }, ...warnings]
+    : warnings;
+  taskUi.warnings(list);
+}
+
 function markDirty() { dirty = true; }
 
 function setView(name) {
@@ -88,6 +137,15 @@ const handlers = {
       resize();
       setView(view);
     }
+    // a fresh session: a fresh attempt at the task
+    sceneInfo = msg.scene;
+    maxLoadKg = msg.machine.clam.max_load_kg ?? Infinity;
+    markers = [];
+    warningTracker.reset();
+    restartGuard.cancel();
+    taskUi.hideReport();
+    lastReport = null;
+    if (msg.warnings.length) hud.note(`hello: ignored ${msg.warnings.join('; ')}`);
     stats.session = `${msg.session} (${msg.model || 'model'}, ${msg.server || 'server'})`;
     hud.note(`hello: protocol ${msg.protocol}, frame ${Math.round(msg.frame_period_s * 1000)} ms`);
   },
@@ -99,9 +157,32 @@ const handlers = {
     stats.arrivals.push(performance.now());
     if (f.warnings.length) hud.note(`frame ${f.seq}: ignored ${f.warnings.join('; ')}`);
     world.update(f);
+    const now = performance.now();
+    markers = updateMarkers(markers, f.contacts, now);
+    world.updateMarkers(markers, now);
+    warnings = warningTracker.update(f, { now, slack: world.state.slack, maxLoadKg,
+      loadMassKg: (i) => sceneInfo?.loads?.find((l) => l.index === i)?.mass_kg ?? 0 });
+    showWarnings(now);
+    if (f.score) {
+      taskUi.score(f.score, sceneInfo?.task);
+      lastScore = f.score;
+    }
     hud.frame(f, world.state.slack);
     lastFrame = f;
     markDirty();
+  },
+  report(m) {
+    lastReport = m;
+    restartStats.reports += 1;
+    taskUi.report(m.report, lastScore);
+  },
+  restarting() {
+    restartStats.acknowledged += 1;
+    taskUi.hideReport();
+    lastReport = null;
+    markers = [];
+    warningTracker.reset();
+    hud.note('task restarted');
   },
   pong(m) {
     stats.latencyMs = performance.now() - m.t;
@@ -171,6 +252,7 @@ let nextSend = performance.now();
 function sendControls() {
   const p = input.poll();
   if (p.nextView) setView(views ? views.next() : view);
+  if (p.restart && !mappingScreen.isOpen) restartPressed('joystick');
   let volts = p.volts;
   let source, level = 'ok';
   const neutral = volts.every((v) => v === 0);
@@ -243,6 +325,8 @@ document.addEventListener('keydown', (ev) => {
   const m = /^(?:Digit|Numpad)([1-5])$/.exec(ev.code);
   if (m) setView(VIEWS[Number(m[1]) - 1]);
   else if (ev.code === 'KeyM') mappingScreen.open();
+  else if (ev.code === 'KeyR' && !ev.repeat) restartPressed('key R');
+  else if (ev.code === 'Escape' && taskUi.reportOpen) taskUi.hideReport();
 });
 
 new ResizeObserver(resize).observe(stage);
@@ -275,6 +359,20 @@ window.clamsim = {
   get stats() { return { ...stats, arrivals: undefined, renders: undefined }; },
   get frame() { return lastFrame; },
   get link() { return linkState; },
+  get report() { return lastReport; },
+  restart: () => requestRestart('console'),
+  // what is drawn, for the end-to-end tests: load meshes, contact markers, warnings, score
+  debug() {
+    return {
+      ...(world?.counts() ?? { loadMeshes: 0, loadsVisible: 0, kinds: [], heldLoad: null, markers: 0 }),
+      sceneLoads: sceneInfo?.loads?.length ?? 0,
+      warnings: warnings.map((w) => w.id),
+      score: lastScore,
+      scoreVisible: !document.getElementById('score').hidden,
+      reportOpen: taskUi.reportOpen,
+      restarts: { ...restartStats },
+    };
+  },
   software,
   setContinuous(on) { continuous = Boolean(on); },
 };

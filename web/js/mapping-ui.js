@@ -4,7 +4,7 @@
 import { SIGNALS } from './protocol.js';
 import {
   assignmentFromResolved, mappingsFromAssignment, saveDeviceMapping, clearDeviceMapping,
-  deviceKeys, snapshotInputs, detectMovedInput, computeVolts, rawInput, DEFAULT_DEADZONE,
+  deviceKeys, snapshotInputs, detectMovedInput, computeVolts, rawInput, DEFAULT_DEADZONE, ACTIONS, ACTION_LABELS,
 } from './mapping.js';
 
 const ROWS = [
@@ -101,16 +101,18 @@ export function createMappingScreen({ dialog, input, storage, onChange = () => {
       return h('tr', {}, h('th', {}, label, h('div', { class: 'hint' }, hint)), h('td', {}, ...slots),
         h('td', {}, dz), live);
     });
-    const nv = assignment.actions.nextView;
-    const nextView = h('tr', {}, h('th', {}, 'Next view', h('div', { class: 'hint' }, 'cycles the five views')),
-      h('td', {}, sourceSelect(devices, nv, (v) => {
-        if (v) assignment.actions.nextView = { device: v[0], kind: v[1], index: v[2] };
-        else delete assignment.actions.nextView;
-        save();
-      }, false)), h('td'), h('td'));
+    const actionRows = ACTIONS.map((action) => {
+      const [label, hint] = ACTION_LABELS[action] ?? [action, ''];
+      return h('tr', { 'data-action': action }, h('th', {}, label, h('div', { class: 'hint' }, hint)),
+        h('td', {}, sourceSelect(devices, assignment.actions[action], (v) => {
+          if (v) assignment.actions[action] = { device: v[0], kind: v[1], index: v[2] };
+          else delete assignment.actions[action];
+          save();
+        }, false)), h('td'), h('td'));
+    });
     const table = h('table', { class: 'mapping-table' },
       h('thead', {}, h('tr', {}, h('th', {}, 'Signal'), h('th', {}, 'Source (two are added)'), h('th', {}, 'Deadzone'), h('th', {}, 'Output'))),
-      h('tbody', {}, ...rows, nextView));
+      h('tbody', {}, ...rows, ...actionRows));
     const deviceList = devices.length
       ? devices.map(({ pad, key }) => h('div', { class: 'device' },
         h('div', { class: 'device-name' }, `${pad.index}: ${key}${pad.mapping ? ` (${pad.mapping} mapping)` : ''}`),

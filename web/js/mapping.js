@@ -7,12 +7,17 @@ import { SIGNALS, VOLT_LIMIT } from './protocol.js';
 
 export const STORAGE_PREFIX = 'clamsim.mapping.v1:';
 export const DEFAULT_DEADZONE = 0.05;  // as config/joystick-default.json
-export const ACTIONS = ['nextView'];
+export const ACTIONS = ['nextView', 'restart'];
+export const ACTION_LABELS = Object.freeze({
+  nextView: ['Next view', 'cycles the five views'],
+  restart: ['Restart task', 'starts the training task again (press twice while it runs)'],
+});
 
 // The real machine (thesis 3.3): one 3-axis stick for swing, boom and telescope, two
 // single-axis handles for cable 1 and cable 2. Stick right gives negative volts (clockwise
 // swing seen from above) so the crane turns the way the stick leans; stick forward (axis
-// -1) lowers the boom, as on excavator and crane levers.
+// -1) lowers the boom, as on excavator and crane levers. Button 1 cycles the views,
+// button 9 restarts the training task.
 export const DEFAULT_LAYOUT = Object.freeze({
   signals: {
     swing: [{ kind: 'axis', index: 0, invert: true }],
@@ -23,7 +28,8 @@ export const DEFAULT_LAYOUT = Object.freeze({
   },
   deadzone: { swing: DEFAULT_DEADZONE, boom: DEFAULT_DEADZONE, telescope: DEFAULT_DEADZONE,
     cable1: DEFAULT_DEADZONE, cable2: DEFAULT_DEADZONE },
-  actions: { nextView: { kind: 'button', index: 1 } },
+  // button 9: free on 12-button sticks, Start on a standard-mapping gamepad
+  actions: { nextView: { kind: 'button', index: 1 }, restart: { kind: 'button', index: 9 } },
 });
 
 // Removes |x| <= dz and rescales the rest so that full deflection still gives 1.

@@ -1,7 +1,7 @@
-// WebSocket protocol v1 (docs/websocket-protocol.md): check what the server sends, build
+// WebSocket protocol v2 (docs/websocket-protocol.md): check what the server sends, build
 // what the client sends. No DOM, no three.js: the node tests import this file as is.
 
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 export const VOLT_LIMIT = 5;
 
 // Table 4.1, in its order; units in the names.
@@ -49,6 +49,31 @@ function obj(parent, key, path) {
   const v = parent[key];
   if (!isObject(v)) fail(`${path}.${key}`, v === undefined ? 'missing' : 'expected an object');
   return v;
+}
+
+function bool(o, key, path) {
+  const v = o[key];
+  if (typeof v !== 'boolean') fail(`${path}.${key}`, v === undefined ? 'missing' : 'expected true or false');
+  return v;
+}
+
+function isId(v) {
+  return typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+}
+
+// an integer index into a list of n, or null
+function optIndex(o, key, path, n) {
+  const v = o[key];
+  if (v === undefined || v === null) return null;
+  if (!Number.isInteger(v) || v < 0 || (n !== undefined && v >= n)) fail(`${path}.${key}`, `expected null or an index below ${n ?? 'the count'}`);
+  return v;
+}
+
+function quaternion(o, key, path) {
+  const q = vec(o, key, path, 4);
+  const n = Math.hypot(...q);
+  if (!(n > 0.5 && n < 1.5)) fail(`${path}.${key}`, 'expected a unit quaternion [w, x, y, z]');
+  return q.map((x) => x / n);
 }
 
 function optString(o, key, path) {
@@ -132,6 +157,7 @@ function machine(h) {
     link1_length_m: num(cl, 'link1_length_m', clp), link2_length_m: num(cl, 'link2_length_m', clp),
     lip_length_m: num(cl, 'lip_length_m', clp), theta2_open_deg: num(cl, 'theta2_open_deg', clp),
     theta2_closed_deg: num(cl, 'theta2_closed_deg', clp), mass_kg: num(cl, 'mass_kg', clp),
+    max_load_kg: optNum(cl, 'max_load_kg', clp),
   };
   for (const k of ['link1_length_m', 'link2_length_m', 'lip_length_m']) {
     if (!(clam[k] > 0)) fail(`${clp}.${k}`, 'must be > 0');
@@ -141,7 +167,70 @@ function machine(h) {
   return { crane, clam, cables: cables(m, p), carrier };
 }
 
-function scene(h) {
+export const LOAD_SHAPES = ['cylinder', 'sphere', 'box'];
+
+// One load the scene defines: {id, name, shape, mass_kg, radius_m, length_m, size_m}. A
+// cylinder's axis is its local x axis; a box's sizes are along local x, y, z.
+function sceneLoad(l, path, index) {
+  if (!isObject(l)) fail(path, 'expected an object');
+  if (!LOAD_SHAPES.includes(l.shape)) fail(`${path}.shape`, `expected one of ${LOAD_SHAPES.join(', ')}`);
+  const out = { id: isId(l.id) ? l.id : index, name: typeof l.name === 'string' ? l.name : String(l.id ?? `load ${index + 1}`),
+    shape: l.shape, mass_kg: num(l, 'mass_kg', path) };
+  if (l.shape === 'box') {
+    out.size_m = vec(l, 'size_m', path);
+    if (out.size_m.some((x) => !(x > 0))) fail(`${path}.size_m`, 'sizes must be > 0');
+  } else {
+    out.radius_m = num(l, 'radius_m', path);
+    if (!(out.radius_m > 0)) fail(`${path}.radius_m`, 'must be > 0');
+    if (l.shape === 'cylinder') {
+      out.length_m = num(l, 'length_m', path);
+      if (!(out.length_m > 0)) fail(`${path}.length_m`, 'must be > 0');
+    }
+  }
+  return out;
+}
+
+// A malformed load is left out (and named in the hello's warnings), the rest are drawn.
+function sceneLoads(s, p, warnings) {
+  if (s.loads === undefined || s.loads === null) return [];
+  if (!Array.isArray(s.loads)) {
+    warnings.push(`${p}.loads: expected an array`);
+    return [];
+  }
+  const out = [];
+  s.loads.forEach((l, i) => {
+    try {
+      out.push({ ...sceneLoad(l, `${p}.loads[${i}]`, i), index: i });
+    } catch (e) {
+      if (!(e instanceof ProtocolError)) throw e;
+      warnings.push(e.message);
+    }
+  });
+  return out;
+}
+
+// {title, loads: [ids], optimum_s, limit_s, penalties}: what the score panel names.
+function sceneTask(s, p, warnings) {
+  const t = s.task;
+  if (t === undefined || t === null) return null;
+  try {
+    if (!isObject(t)) fail(`${p}.task`, 'expected an object');
+    const tp = `${p}.task`;
+    return {
+      title: typeof t.title === 'string' ? t.title : 'Task',
+      loads: Array.isArray(t.loads) ? t.loads.filter(isId) : [],
+      optimum_s: optNum(t, 'optimum_s', tp),
+      limit_s: optNum(t, 'limit_s', tp),
+      penalties: isObject(t.penalties) || Array.isArray(t.penalties) ? t.penalties : null,
+    };
+  } catch (e) {
+    if (!(e instanceof ProtocolError)) throw e;
+    warnings.push(e.message);
+    return null;
+  }
+}
+
+function scene(h, warnings) {
   const s = obj(h, 'scene', 'hello');
   const p = 'hello.scene';
   const rack = optBox(s, 'trash_rack', p);
@@ -153,6 +242,9 @@ function scene(h) {
   }
   return {
     water_level_m: num(s, 'water_level_m', p),
+    water: isObject(s.water) ? { density_kg_per_m3: optNum(s.water, 'density_kg_per_m3', `${p}.water`) ?? 1000 } : { density_kg_per_m3: 1000 },
+    loads: sceneLoads(s, p, warnings),
+    task: sceneTask(s, p, warnings),
     reservoir: optBox(s, 'reservoir', p),
     deck: optBox(s, 'deck', p),
     intake_floor: optBox(s, 'intake_floor', p),
@@ -167,6 +259,7 @@ function hello(h) {
   if (h.protocol !== PROTOCOL_VERSION) {
     fail('hello.protocol', `this client speaks version ${PROTOCOL_VERSION}, the server ${JSON.stringify(h.protocol)}`);
   }
+  const warnings = [];
   return {
     type: 'hello',
     protocol: h.protocol,
@@ -175,18 +268,61 @@ function hello(h) {
     model: typeof h.model === 'string' ? h.model : '',
     frame_period_s: num(h, 'frame_period_s', 'hello'),
     machine: machine(h),
-    scene: scene(h),
+    scene: scene(h, warnings),
+    warnings,
   };
 }
 
-const LOAD_KEYS = ['center_m', 'pos_m', 'position_m'];
-
-function load(l, path) {
+// A load's pose in a display frame; `id` matches hello.scene.loads[].id.
+function frameLoad(l, path) {
   if (!isObject(l)) fail(path, 'expected an object');
-  const key = LOAD_KEYS.find((k) => l[k] !== undefined);
-  if (!key) fail(`${path}.center_m`, 'missing');
-  return { ...l, center_m: vec(l, key, path), size_m: optVec(l, 'size_m', path),
-    radius_m: optNum(l, 'radius_m', path), yaw_deg: optNum(l, 'yaw_deg', path) ?? 0 };
+  if (!isId(l.id)) fail(`${path}.id`, 'expected a string or a number');
+  return { id: l.id, position_m: vec(l, 'position_m', path), orientation: quaternion(l, 'orientation', path),
+    held: bool(l, 'held', path), in_contact: bool(l, 'in_contact', path), submerged: optNum(l, 'submerged', path) ?? 0 };
+}
+
+function contact(c, path, nLoads) {
+  if (!isObject(c)) fail(path, 'expected an object');
+  const pair = optString(c, 'pair', path);
+  if (pair === undefined) fail(`${path}.pair`, 'missing');
+  const solid = c.solid === null || c.solid === undefined ? null : optString(c, 'solid', path);
+  return { position_m: vec(c, 'position_m', path), force_N: num(c, 'force_N', path), pair, solid,
+    load: optIndex(c, 'load', path, nLoads) };
+}
+
+function list(d, key, path, read) {
+  const v = d[key];
+  if (v === undefined) return [];
+  if (!Array.isArray(v)) fail(`${path}.${key}`, 'expected an array');
+  return v.map((x, i) => read(x, `${path}.${key}[${i}]`));
+}
+
+function counters(d, key, path) {
+  const v = d[key];
+  if (v === undefined) return undefined;
+  if (!isObject(v)) fail(`${path}.${key}`, 'expected an object');
+  const out = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (!(typeof x === 'number' && Number.isFinite(x) && x >= 0)) fail(`${path}.${key}.${k}`, 'expected a count >= 0');
+    out[k] = x;
+  }
+  return out;
+}
+
+export const SCORE_NUMBERS = ['elapsed_s', 'optimum_s', 'limit_s', 'delivered', 'required', 'time_points',
+  'penalty_points', 'total', 'rack_gate_hits', 'structure_hits', 'slack_cables', 'overloads', 'dropped_loads'];
+const SCORE_FLAGS = ['running', 'finished', 'completed'];
+
+function score(d, path) {
+  const v = d.score;
+  if (v === undefined || v === null) return undefined;
+  const p = `${path}.score`;
+  if (!isObject(v)) fail(p, 'expected an object');
+  if (!v.enabled) return { enabled: false };
+  const out = { enabled: true };
+  for (const k of SCORE_FLAGS) out[k] = Boolean(v[k]);
+  for (const k of SCORE_NUMBERS) out[k] = num(v, k, p);
+  return out;
 }
 
 // Table 4.1's values, seq and t are required; a malformed extended field is dropped and
@@ -212,8 +348,9 @@ function display(d) {
       return undefined;
     }
   };
-  const loads = soft(() => (d.loads === undefined ? [] : Array.isArray(d.loads)
-    ? d.loads.map((l, i) => load(l, `${p}.loads[${i}]`)) : fail(`${p}.loads`, 'expected an array'))) ?? [];
+  const parsedLoads = soft(() => list(d, 'loads', p, frameLoad));
+  const loads = parsedLoads ?? [];
+  const nLoads = parsedLoads ? loads.length : undefined;  // indices are checked against good loads only
   return {
     type: 'display', seq: d.seq, t, display: values.slice(),
     joint_velocity: soft(() => optVec(d, 'joint_velocity', p)),
@@ -230,7 +367,15 @@ function display(d) {
     point_b_m: soft(() => optVec(d, 'point_b_m', p)),
     point_c_m: soft(() => optVec(d, 'point_c_m', p)),
     cable_rate_m_s: soft(() => optVec(d, 'cable_rate_m_s', p, 2)),
+    clam_swing_deg: soft(() => optVec(d, 'clam_swing_deg', p, 2)),
+    clam_orientation: soft(() => (d.clam_orientation === undefined ? undefined : quaternion(d, 'clam_orientation', p))),
+    clam_contact_force_N: soft(() => optNum(d, 'clam_contact_force_N', p)),
+    clam_submerged: soft(() => optNum(d, 'clam_submerged', p)),
     loads,
+    held_load: soft(() => optIndex(d, 'held_load', p, nLoads)) ?? null,
+    contacts: soft(() => list(d, 'contacts', p, (c, cp) => contact(c, cp, nLoads))) ?? [],
+    events: soft(() => counters(d, 'events', p)),
+    score: soft(() => score(d, p)),
     warnings,
   };
 }
@@ -244,11 +389,22 @@ function error(m) {
     message: typeof m.message === 'string' ? m.message : '' };
 }
 
-const validators = { hello, display, pong, error };
+// The task's report, once, on the frame where the task ended. `report` is the session's
+// JSON as it wrote it (an object), or its text if it did not parse on the server.
+function report(m) {
+  if (!isObject(m.report) && typeof m.report !== 'string') fail('report.report', m.report === undefined ? 'missing' : 'expected an object');
+  return { type: 'report', v: m.v, seq: Number.isInteger(m.seq) ? m.seq : null, t: optNum(m, 't', 'report'), report: m.report };
+}
+
+function restarting(m) {
+  return { type: 'restarting', id: m.id ?? null };
+}
+
+const validators = { hello, display, pong, error, report, restarting };
 
 // Returns {ok: true, msg} or {ok: false, error: "what was wrong"}; never throws.
 export function parseServerMessage(text) {
-  if (typeof text !== 'string') return { ok: false, error: 'binary message (protocol v1 is JSON text)' };
+  if (typeof text !== 'string') return { ok: false, error: `binary message (protocol v${PROTOCOL_VERSION} is JSON text)` };
   let m;
   try {
     m = JSON.parse(text);
@@ -282,6 +438,11 @@ export function controlMessage(volts) {
 
 export function pingMessage(id, tMs) {
   return JSON.stringify({ type: 'ping', id, t: tMs });
+}
+
+// Start the scenario's task (and its world) again; the server answers `restarting`.
+export function restartMessage(id) {
+  return JSON.stringify(id === undefined ? { type: 'restart' } : { type: 'restart', id });
 }
 
 export const ZERO_VOLTS = Object.freeze([0, 0, 0, 0, 0]);

@@ -8,6 +8,7 @@
 
 import * as THREE from 'three';
 import { craneFrames, pose, cableCurve, workArea, DEG } from './geometry.js';
+import { buildLoads } from './loads.js';
 
 const VISUAL = {
   ropeRadiusPerDrumRadius: 1 / 15,   // rope diameter ~ drum diameter / 15
@@ -267,8 +268,7 @@ export function buildWorld(hello) {
   root.add(clamModel.group);
   const load = heldLoad(materials);
   root.add(load);
-  const loadsGroup = new THREE.Group();
-  root.add(loadsGroup);
+  const loads = buildLoads(root, sc.loads);
 
   const m4 = new THREE.Matrix4();
   const state = { pose: null, frame: null, slack: [0, 0], sag: [0, 0] };
@@ -306,7 +306,7 @@ export function buildWorld(hello) {
       state.sag[i] = c.sag;
     }
 
-    // a held load without a reported shape: a ball of wood between the jaws
+    // a held load the world does not report (a 2001-style frame): a ball of wood between the jaws
     const mass = frame.display[7];
     load.visible = mass > 0 && frame.loads.length === 0;
     if (load.visible) {
@@ -314,37 +314,9 @@ export function buildWorld(hello) {
       load.scale.setScalar(r);
       load.position.set(...p.c.map((x, k) => x - p.w[k] * r * 0.8));
     }
-    updateLoads(frame.loads);
+    loads.update(frame.loads, frame.held_load ?? null);
     state.pose = p;
     state.frame = frame;
-  }
-
-  const loadMeshes = [];
-  function updateLoads(loads) {
-    loads.forEach((l, i) => {
-      const kind = l.size_m ? 'box' : 'ball';
-      let m = loadMeshes[i];
-      if (m && m.userData.kind !== kind) {
-        loadsGroup.remove(m);
-        m.geometry.dispose();
-        m = null;
-      }
-      if (!m) {
-        m = new THREE.Mesh(kind === 'box' ? new THREE.BoxGeometry(1, 1, 1) : new THREE.SphereGeometry(1, 14, 10), materials.load);
-        m.userData.kind = kind;
-        loadsGroup.add(m);
-        loadMeshes[i] = m;
-      }
-      if (kind === 'box') m.scale.set(...l.size_m);
-      else m.scale.setScalar(l.radius_m ?? 0.5);
-      m.position.set(...l.center_m);
-      m.rotation.z = l.yaw_deg * DEG;
-    });
-    while (loadMeshes.length > loads.length) {
-      const m = loadMeshes.pop();
-      loadsGroup.remove(m);
-      m.geometry.dispose();
-    }
   }
 
   // positions in three's frame for the cameras
@@ -356,6 +328,9 @@ export function buildWorld(hello) {
   ];
   return {
     scene, root, water, area, machine, sceneInfo: sc, state, update,
+    // contact markers (markers.js) at `now` [ms]; the number drawn
+    updateMarkers: (markers, now) => loads.updateMarkers(markers, now),
+    counts: () => loads.counts(),
     waterLevel: sc.water_level_m,
     groundLevel: ground,
     toThree,
@@ -390,6 +365,7 @@ export function buildWorld(hello) {
       });
       for (const m of Object.values(materials)) m.dispose();
       water.material.dispose();
+      loads.dispose();
     },
   };
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
   craneFrames, tipPosition, transformPoint, clamShape, theta2FromOpening, pose, cableSlack,
-  cableSag, cableCurve, sagDirection, distance, workArea,
+  cableSag, cableCurve, sagDirection, distance, workArea, quatToThree, rotateByQuat, clamAxesFromQuat,
 } from '../js/geometry.js';
 import { parseServerMessage } from '../js/protocol.js';
 
@@ -119,4 +119,40 @@ test('work area covers the reach and the dam but not the whole lake', () => {
   assert.ok(a.max[1] >= 40);  // the deck is 80 m long
   assert.ok(a.max[0] < 44);   // the reservoir (to x = 79) is left out
   assert.ok(a.zMin <= -23);
+});
+
+// [w, x, y, z] of a rotation by angle about a unit axis
+const quat = (axis, deg) => {
+  const h = (deg * Math.PI) / 360;
+  return [Math.cos(h), ...axis.map((x) => x * Math.sin(h))];
+};
+
+test('quaternions: [w, x, y, z] from the server to three.js (x, y, z, w), and rotations', () => {
+  assert.deepEqual(quatToThree([0.5, 0.1, 0.2, 0.3]), [0.1, 0.2, 0.3, 0.5]);
+  near(rotateByQuat([1, 0, 0, 0], [1, 2, 3]), [1, 2, 3]);
+  near(rotateByQuat(quat([0, 0, 1], 90), [1, 0, 0]), [0, 1, 0], 1e-12);   // yaw: x -> y
+  near(rotateByQuat(quat([0, 1, 0], 90), [0, 0, 1]), [1, 0, 0], 1e-12);   // pitch: z -> x
+  near(rotateByQuat(quat([1, 0, 0], 180), [0, 1, 0]), [0, -1, 0], 1e-12);
+  // composition agrees with rotating twice
+  const a = quat([0, 0, 1], 30), b = quat([1, 0, 0], 50);
+  const ab = [a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3],
+    a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
+    a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1],
+    a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0]];
+  near(rotateByQuat(ab, [0.3, -1, 2]), rotateByQuat(a, rotateByQuat(b, [0.3, -1, 2])), 1e-12);
+});
+
+test('the clam hangs along its ropes: axes from clam_orientation', () => {
+  // identity: x across the jaws along the base x, z up
+  const id = clamAxesFromQuat([1, 0, 0, 0]);
+  near(id.u, [1, 0, 0]);
+  near(id.w, [0, 0, 1]);
+  // swung 10 deg out along the boom (about the base y axis): the axis leans, u stays perpendicular
+  const q = quat([0, 1, 0], 10);
+  const f = { display: [0, 20, 14, 6, 40, 6, 8.5, 0], clam_orientation: q };
+  const p = pose(machine, f);
+  near(p.w, [Math.sin(10 * Math.PI / 180), 0, Math.cos(10 * Math.PI / 180)], 1e-12);
+  near(p.u[0] * p.w[0] + p.u[1] * p.w[1] + p.u[2] * p.w[2], 0, 1e-12);
+  // without it, the points decide (a 2001-style frame hangs straight down)
+  near(pose(machine, { display: f.display }).w, [0, 0, 1], 1e-12);
 });

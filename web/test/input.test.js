@@ -39,3 +39,18 @@ test('input: a getGamepads that throws (permissions policy) reads as no device',
     getGamepads: () => { throw new Error('blocked'); } });
   assert.deepEqual(input.poll().volts, [0, 0, 0, 0, 0]);
 });
+
+test('input: the restart button fires once per press (default button 9)', () => {
+  const storage = { getItem: () => null, setItem() {}, removeItem() {} };
+  const buttons = Array.from({ length: 12 }, () => ({ pressed: false, value: 0 }));
+  const pad = { id: 'stick', index: 0, axes: [0, 0, 0, 0, 0], buttons };
+  const input = createInput({ target: { addEventListener() {} }, storage, getGamepads: () => [pad] });
+  assert.equal(input.poll().restart, false);
+  buttons[9] = { pressed: true, value: 1 };
+  assert.equal(input.poll().restart, true);
+  assert.equal(input.poll().restart, false, 'held: not again');
+  buttons[9] = { pressed: false, value: 0 };
+  input.poll();
+  buttons[9] = { pressed: true, value: 1 };
+  assert.equal(input.poll().restart, true);
+});

@@ -149,10 +149,14 @@ test('sanitize keeps at most two bindings per signal', () => {
   assert.deepEqual(sanitizeMapping(null).signals, {});
 });
 
-test('next-view action: pressed state and rising edge', () => {
+test('next-view and restart actions: pressed state and rising edge', () => {
   const store = fakeStorage();
   const p = pad('stick', [0, 0, 0, 0, 0], [0, 1]);
   assert.equal(actionPressed(resolveMappings(store, [p]), 'nextView'), true);  // default button 1
+  assert.equal(actionPressed(resolveMappings(store, [p]), 'restart'), false);
+  const q = pad('stick', [0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
+  assert.equal(actionPressed(resolveMappings(store, [q]), 'restart'), true);  // default button 9
+  assert.equal(actionPressed(resolveMappings(store, [q]), 'nextView'), false);
   const edge = makeEdgeDetector();
   assert.deepEqual([true, true, false, true].map(edge), [true, false, false, true]);
 });

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseServerMessage, controlMessage, pingMessage, clampVolts, DISPLAY_FIELDS, SIGNALS } from '../js/protocol.js';
+import {
+  parseServerMessage, controlMessage, pingMessage, restartMessage, clampVolts, DISPLAY_FIELDS, SIGNALS, PROTOCOL_VERSION,
+} from '../js/protocol.js';
 import { readFileSync } from 'node:fs';
 
 // messages shaped like the server's (server/web/frame_json.cc, config/scene.json)
@@ -19,7 +21,38 @@ test('a valid display keeps Table 4.1 in order and the extended fields', () => {
   assert.equal(r.msg.working, 'Free');
   assert.equal(r.msg.theta2_deg, 40);
   assert.deepEqual(r.msg.point_c_m, [10.4, 0, -2.4]);
-  assert.deepEqual(r.msg.loads, []);
+  assert.equal(r.msg.loads.length, 2);
+  assert.deepEqual(r.msg.warnings, []);
+});
+
+test('display v2: the world, the contacts, the events and the score', () => {
+  const r = parse(displayObject());
+  assert.equal(r.ok, true, r.error);
+  const f = r.msg;
+  assert.deepEqual(f.clam_swing_deg, [1.5, -0.25]);
+  assert.equal(f.clam_orientation.length, 4);
+  assert.ok(Math.abs(Math.hypot(...f.clam_orientation) - 1) < 1e-12, 'normalised');
+  assert.equal(f.clam_submerged, 0);
+  assert.deepEqual(f.loads[0], { id: 'log-1', position_m: [12.5, 0.4, -20.7],
+    orientation: [0.7071, 0, 0, 0.7071].map((x) => x / Math.hypot(0.7071, 0.7071)), held: false, in_contact: true, submerged: 1 });
+  assert.equal(f.loads[1].held, true);
+  assert.equal(f.held_load, 1);
+  assert.equal(f.contacts.length, 2);
+  assert.deepEqual(f.contacts[1], { position_m: [11, 0.2, -6], force_N: 3200, pair: 'clam-world', solid: 'trash rack', load: null });
+  assert.equal(f.contacts[0].load, 0);
+  assert.equal(f.events.clam_rack_gate_hits, 1);
+  assert.equal(f.score.enabled, true);
+  assert.equal(f.score.elapsed_s, 95.43);
+  assert.equal(f.score.required, 2);
+  assert.equal(f.score.finished, false);
+});
+
+test('display v2: a task-less score is just {enabled: false}; a bad one is dropped and named', () => {
+  assert.deepEqual(parse({ ...displayObject(), score: { enabled: false } }).msg.score, { enabled: false });
+  const bad = parse({ ...displayObject(), score: { enabled: true, elapsed_s: 'x' } });
+  assert.equal(bad.ok, true);
+  assert.equal(bad.msg.score, undefined);
+  assert.match(bad.msg.warnings[0], /display\.score\.elapsed_s/);
 });
 
 test('a display with only the required fields is accepted (a 2001-style frame)', () => {
@@ -27,6 +60,9 @@ test('a display with only the required fields is accepted (a 2001-style frame)',
   assert.equal(r.ok, true, r.error);
   assert.equal(r.msg.tip_m, undefined);
   assert.deepEqual(r.msg.loads, []);
+  assert.deepEqual(r.msg.contacts, []);
+  assert.equal(r.msg.held_load, null);
+  assert.equal(r.msg.score, undefined);
 });
 
 test('malformed displays are refused, naming the field', () => {
@@ -55,14 +91,19 @@ test('a malformed extended field is dropped and named, the frame is kept', () =>
     [{ working: 3 }, 'working', /display\.working/],
     [{ theta2_deg: null }, 'theta2_deg', /display\.theta2_deg/],
     [{ loads: {} }, 'loads', /display\.loads/],
-    [{ loads: [{ radius_m: 1 }] }, 'loads', /loads\[0\]\.center_m: missing/],
+    [{ loads: [{ radius_m: 1 }] }, 'loads', /loads\[0\]\.id: expected a string or a number/],
+    [{ loads: [{ id: 'a', position_m: [1, 2, 3], orientation: [0, 0, 0, 0], held: false, in_contact: false }] }, 'loads', /loads\[0\]\.orientation: expected a unit quaternion/],
+    [{ loads: [{ id: 'a', position_m: [1, 2, 3], orientation: [1, 0, 0, 0], held: 1, in_contact: false }] }, 'loads', /loads\[0\]\.held: expected true or false/],
+    [{ clam_orientation: [1, 0, 0] }, 'clam_orientation', /display\.clam_orientation/],
+    [{ contacts: [{ position_m: [0, 0, 0], force_N: 5 }] }, 'contacts', /contacts\[0\]\.pair: missing/],
+    [{ events: { grips: -1 } }, 'events', /display\.events\.grips/],
   ];
   for (const [patch, field, re] of cases) {
     const r = parse({ ...displayObject(), ...patch });
     assert.equal(r.ok, true, JSON.stringify(patch));
     assert.equal(r.msg.warnings.length, 1);
     assert.match(r.msg.warnings[0], re);
-    assert.deepEqual(r.msg[field], field === 'loads' ? [] : undefined);
+    assert.deepEqual(r.msg[field], field === 'loads' || field === 'contacts' ? [] : undefined);
     assert.deepEqual(r.msg.display, displayObject().display);
   }
   assert.deepEqual(parse(displayObject()).msg.warnings, []);
@@ -92,6 +133,49 @@ test('hello: machine and scene are checked and normalised', () => {
   assert.equal(scene.truck_bed.yaw_deg, 0);
 });
 
+test('hello: the loads and the task of the scene', () => {
+  const r = parse(helloObject());
+  const { loads, task, water } = r.msg.scene;
+  assert.equal(loads.length, 5);
+  assert.deepEqual(loads[0], { id: 'log-1', name: 'spruce log', shape: 'cylinder', mass_kg: 1200, radius_m: 0.3, length_m: 8, index: 0 });
+  assert.deepEqual(loads[4].size_m, [1.2, 0.8, 0.8]);
+  assert.equal(task.title, 'Clear the rack');
+  assert.deepEqual(task.loads, ['log-1', 'log-2']);
+  assert.equal(task.optimum_s, 300);
+  assert.equal(water.density_kg_per_m3, 1000);
+  assert.deepEqual(r.msg.warnings, []);
+});
+
+test('hello: a malformed load is left out and named, the rest are kept', () => {
+  const h = helloObject();
+  h.scene.loads[1].shape = 'torus';
+  h.scene.loads[2].radius_m = -1;
+  delete h.scene.loads[4].size_m;
+  const r = parse(h);
+  assert.equal(r.ok, true, r.error);
+  assert.deepEqual(r.msg.scene.loads.map((l) => l.id), ['log-1', 'boulder']);
+  assert.equal(r.msg.scene.loads[1].index, 3, 'index in the scene, as display.loads and contacts count');
+  assert.equal(r.msg.warnings.length, 3);
+  assert.match(r.msg.warnings[0], /hello\.scene\.loads\[1\]\.shape: expected one of cylinder, sphere, box/);
+  assert.match(r.msg.warnings[1], /loads\[2\]\.radius_m: must be > 0/);
+  assert.match(r.msg.warnings[2], /loads\[4\]\.size_m: missing/);
+  const none = helloObject();
+  delete none.scene.loads;
+  delete none.scene.task;
+  assert.deepEqual(parse(none).msg.scene.loads, []);
+  assert.equal(parse(none).msg.scene.task, null);
+});
+
+test('report and restarting', () => {
+  const r = parse({ type: 'report', v: 1, seq: 900, t: 45.1, report: { outcome: 'completed', total: 88 } });
+  assert.equal(r.ok, true, r.error);
+  assert.equal(r.msg.report.total, 88);
+  assert.equal(r.msg.seq, 900);
+  assert.match(parse({ type: 'report', v: 1 }).error, /report\.report: missing/);
+  assert.deepEqual(parse({ type: 'restarting', id: 3 }).msg, { type: 'restarting', id: 3 });
+  assert.equal(parse({ type: 'restarting' }).msg.id, null);
+});
+
 test('hello: cables as an object, optional scene parts and yaw are fine', () => {
   const h = helloObject();
   h.machine.cables = { cable1: h.machine.cables[0], cable2: h.machine.cables[1] };
@@ -106,8 +190,9 @@ test('hello: cables as an object, optional scene parts and yaw are fine', () => 
 });
 
 test('hello: wrong protocol version and missing dimensions are named', () => {
-  const v2 = { ...helloObject(), protocol: 2 };
-  assert.match(parse(v2).error, /hello\.protocol: this client speaks version 1/);
+  const v1 = { ...helloObject(), protocol: 1 };
+  assert.match(parse(v1).error, /hello\.protocol: this client speaks version 2, the server 1/);
+  assert.equal(PROTOCOL_VERSION, 2);
   const h = helloObject();
   delete h.machine.crane.d1_m;
   assert.match(parse(h).error, /hello\.machine\.crane\.d1_m: missing/);
@@ -144,4 +229,9 @@ test('control: five volts, clamped to +-5 V, non-finite sent as 0', () => {
 
 test('ping carries id and the client clock', () => {
   assert.deepEqual(JSON.parse(pingMessage(7, 1234.5)), { type: 'ping', id: 7, t: 1234.5 });
+});
+
+test('restart, with or without an id', () => {
+  assert.equal(restartMessage(), '{"type":"restart"}');
+  assert.deepEqual(JSON.parse(restartMessage(4)), { type: 'restart', id: 4 });
 });

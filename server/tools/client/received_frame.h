@@ -5,8 +5,23 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 
 namespace clamsim::client {
+
+// The training task's live score (CLAMX::TaskScore), in plain types.
+struct ReceivedScore {
+  bool enabled = false;   // the session's world has a task
+  bool running = false;
+  bool finished = false;
+  bool completed = false;
+  double elapsed_s = 0.0;
+  double limit_s = 0.0;
+  int delivered = 0;
+  int required = 0;
+  double penalty_points = 0.0;
+  double total = 0.0;
+};
 
 struct ReceivedFrame {
   double arrival_s = 0.0;  // steady clock [s], taken when the call is dispatched
@@ -23,6 +38,10 @@ struct ReceivedFrame {
   float jaw_gap_m = 0.0f;
   float squeeze_N = 0.0f;
   std::array<float, 3> tip_m{};
+  int loads = 0;                  // loads in the world
+  int held_load = -1;             // the one in the jaws, -1 none
+  ReceivedScore score;
+  std::string task_report_json;   // only on the frame in which the task ended
 };
 
 const char* working_name(int working);

@@ -39,6 +39,20 @@ bool Subscription::send_control(const std::array<float, 5>& volts, std::string* 
   }
 }
 
+bool Subscription::restart_task(std::string* error) {
+  if (!extended_ || !subscribed_) {
+    if (error != nullptr) *error = "restartTask needs the extended interface (not --legacy)";
+    return false;
+  }
+  try {
+    extended_session_->restartTask();
+    return true;
+  } catch (const CORBA::Exception& e) {
+    if (error != nullptr) *error = failure("restartTask()", e);
+    return false;
+  }
+}
+
 std::optional<SessionCounters> Subscription::stats(std::string* error) {
   if (!extended_ || !subscribed_) return std::nullopt;
   try {

@@ -58,6 +58,9 @@ class Subscription {
   // Oneway GetControlInput. False (with the reason) when the call raised: connection
   // lost, timed out.
   bool send_control(const std::array<float, 5>& volts, std::string* error = nullptr);
+  // CLAMX::Session::restartTask: a new attempt at the task from the next frame on. False
+  // (with the reason) for a legacy session or when the call failed.
+  bool restart_task(std::string* error = nullptr);
   // The server's counters for this session; nullopt for a legacy session or on failure.
   std::optional<SessionCounters> stats(std::string* error = nullptr);
   // Idempotent. False (with the reason) when the call failed; the session is gone either

@@ -15,6 +15,8 @@ class ControlSource {
   virtual std::array<float, 5> sample(double t_s) = 0;
   // The user asked to stop (the keyboard's 'q').
   virtual bool quit_requested() const { return false; }
+  // The user asked for a new attempt at the task (the keyboard's 'n') since the last call.
+  virtual bool take_restart_request() { return false; }
   // A short note for the status line ("script demo.ctl", "keyboard", "js0"), or a warning.
   virtual std::string label() const = 0;
 };

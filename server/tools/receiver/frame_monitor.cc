@@ -24,6 +24,14 @@ void FrameMonitor::on_frame(const client::ReceivedFrame& frame) {
   recent_.push_back(frame.arrival_s);
   while (!recent_.empty() && recent_.front() < frame.arrival_s - 1.0) recent_.pop_front();
   if (csv_) csv_->row(frame, t0_s_, volts_);
+  if (!frame.task_report_json.empty()) report_ = frame.task_report_json;
+}
+
+std::optional<std::string> FrameMonitor::take_report() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::optional<std::string> r;
+  r.swap(report_);
+  return r;
 }
 
 MonitorSnapshot FrameMonitor::snapshot(double now_s) const {

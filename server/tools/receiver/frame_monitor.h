@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 
 #include "tools/client/arrival_stats.h"
 #include "tools/client/received_frame.h"
@@ -33,6 +34,9 @@ class FrameMonitor : public client::FrameObserver {
   void on_frame(const client::ReceivedFrame& frame) override;
 
   MonitorSnapshot snapshot(double now_s) const;
+  // The task report a frame brought since the last call (the server sends it once, on the
+  // frame in which the task ended), or nullopt.
+  std::optional<std::string> take_report();
   // The statistics so far (a copy, taken under the lock).
   client::ArrivalStats stats() const;
   // Stops recording CSV rows and closes the file; false when a write failed.
@@ -45,6 +49,7 @@ class FrameMonitor : public client::FrameObserver {
   client::ArrivalStats stats_;
   std::optional<client::ReceivedFrame> latest_;
   std::deque<double> recent_;  // arrival times within the last second
+  std::optional<std::string> report_;
   std::unique_ptr<FrameCsv> csv_;
 };
 

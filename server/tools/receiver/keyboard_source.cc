@@ -17,7 +17,8 @@ volatile std::sig_atomic_t g_raw = 0;
 }  // namespace
 
 const char* keyboard_help() {
-  return "a/d swing  w/s boom  r/f telescope  i/k cable 1  o/l cable 2  space zero  q quit";
+  return "a/d swing  w/s boom  r/f telescope  i/k cable 1  o/l cable 2  space zero  "
+         "n restart task  q quit";
 }
 
 KeyboardSource::KeyboardSource(float step_v) : step_v_(step_v) {
@@ -46,7 +47,8 @@ void KeyboardSource::restore_from_signal() {
   }
 }
 
-void KeyboardSource::apply_key(char key, float step_v, std::array<float, 5>& volts, bool& quit) {
+void KeyboardSource::apply_key(char key, float step_v, std::array<float, 5>& volts, bool& quit,
+                               bool& restart) {
   struct Binding {
     char key;
     std::size_t channel;   // ControlSignal index
@@ -68,6 +70,10 @@ void KeyboardSource::apply_key(char key, float step_v, std::array<float, 5>& vol
     quit = true;
     return;
   }
+  if (k == 'n') {
+    restart = true;
+    return;
+  }
   for (const Binding& b : kBindings) {
     if (b.key == k) {
       volts[b.channel] = std::clamp(volts[b.channel] + b.sign * step_v, -5.0f, 5.0f);
@@ -82,9 +88,15 @@ std::array<float, 5> KeyboardSource::sample(double) {
   for (;;) {
     const ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
     if (n <= 0) break;
-    for (ssize_t i = 0; i < n; ++i) apply_key(buf[i], step_v_, volts_, quit_);
+    for (ssize_t i = 0; i < n; ++i) apply_key(buf[i], step_v_, volts_, quit_, restart_);
   }
   return volts_;
+}
+
+bool KeyboardSource::take_restart_request() {
+  const bool r = restart_;
+  restart_ = false;
+  return r;
 }
 
 }  // namespace clamsim::receiver

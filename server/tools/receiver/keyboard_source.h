@@ -10,7 +10,7 @@
 //   r / f  telescope + / - (out / in)
 //   i / k  cable 1 (main hoist) + / -  (reel in / pay out)
 //   o / l  cable 2 (aux hoist)  + / -
-//   space  all channels to 0 V          q  quit
+//   space  all channels to 0 V          n  new attempt at the task     q  quit
 #pragma once
 
 #include <termios.h>
@@ -32,10 +32,13 @@ class KeyboardSource : public ControlSource {
 
   std::array<float, 5> sample(double t_s) override;
   bool quit_requested() const override { return quit_; }
+  bool take_restart_request() override;
   std::string label() const override { return "keyboard"; }
 
-  // Applies one key to the latched volts; public so it can be tested without a terminal.
-  static void apply_key(char key, float step_v, std::array<float, 5>& volts, bool& quit);
+  // Applies one key to the latched volts (or sets quit / restart); public so it can be
+  // tested without a terminal.
+  static void apply_key(char key, float step_v, std::array<float, 5>& volts, bool& quit,
+                        bool& restart);
 
   // Async-signal-safe: puts the terminal back as it was (no-op when not in raw mode).
   static void restore_from_signal();
@@ -44,6 +47,7 @@ class KeyboardSource : public ControlSource {
   float step_v_;
   std::array<float, 5> volts_{};
   bool quit_ = false;
+  bool restart_ = false;
 };
 
 // The key help line for --help and the status line.

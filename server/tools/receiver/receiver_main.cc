@@ -4,12 +4,17 @@
 // 2 bad arguments or input files.
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <thread>
+
+#include <nlohmann/json.hpp>
 
 #include "model/json_fields.h"
 #include "tools/client/args.h"
@@ -71,6 +76,35 @@ std::unique_ptr<receiver::ControlSource> make_source(const receiver::ReceiverOpt
   return std::make_unique<receiver::NeutralSource>();
 }
 
+// The report the server sent when the task ended: one line about it, and saved with
+// --report FILE (each new attempt's report replaces the last).
+void on_task_report(const std::string& text, const receiver::ReceiverOptions& opt,
+                    receiver::StatusLine& status, receiver::RunReport& report) {
+  ++report.task_reports;
+  std::string saved;
+  if (!opt.report_path.empty()) {
+    std::FILE* f = std::fopen(opt.report_path.c_str(), "w");
+    bool ok = f != nullptr;
+    if (ok) {
+      ok = std::fwrite(text.data(), 1, text.size(), f) == text.size() &&
+           std::fputc('\n', f) != EOF;
+      ok = std::fclose(f) == 0 && ok;
+    }
+    saved = ok ? " (saved to " + opt.report_path + ")"
+               : " (NOT saved to " + opt.report_path + ": " + std::strerror(errno) + ")";
+    if (ok) report.report_saved = opt.report_path;
+  }
+  if (opt.quiet && saved.empty()) return;
+  const nlohmann::json r = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  status.finish();
+  if (r.is_object() && r.contains("outcome") && r.contains("total")) {
+    std::fprintf(stderr, "clamsim-receiver: task over: %s, %g points%s\n",
+                 r["outcome"].get<std::string>().c_str(), r["total"].get<double>(), saved.c_str());
+  } else {
+    std::fprintf(stderr, "clamsim-receiver: task over%s\n", saved.c_str());
+  }
+}
+
 int run_main(int argc, char** argv) {
   receiver::ReceiverOptions opt;
   std::unique_ptr<receiver::ControlSource> source;
@@ -91,6 +125,13 @@ int run_main(int argc, char** argv) {
       }
     }
     if (!opt.csv_path.empty()) csv = std::make_unique<receiver::FrameCsv>(opt.csv_path);
+    if (!opt.report_path.empty()) {
+      const std::filesystem::path dir = std::filesystem::path(opt.report_path).parent_path();
+      std::error_code ec;
+      if (!dir.empty() && !std::filesystem::is_directory(dir, ec)) {
+        throw client::UsageError("--report: no directory '" + dir.string() + "'");
+      }
+    }
   } catch (const client::UsageError& e) {
     std::fprintf(stderr, "clamsim-receiver: %s\n", e.what());
     return kExitUsage;
@@ -171,6 +212,7 @@ int run_main(int argc, char** argv) {
     const double frame_timeout_s = std::max(5.0, 3.0 * period_s);
     constexpr double kSendTimeoutS = 3.0;
     double failing_since = -1.0;  // time of the first failed send in a row
+    bool restart_sent = false;    // --restart-at fires once
     bool server_lost = false;
     receiver::StatusLine status(opt.quiet);
     std::array<float, 5> volts{};
@@ -183,6 +225,18 @@ int run_main(int argc, char** argv) {
       if (duration_s && t >= *duration_s) break;
       volts = source->sample(t);
       monitor->set_volts(volts);
+      const bool restart_due = opt.restart_at_s && !restart_sent && t >= *opt.restart_at_s;
+      if (source->take_restart_request() || restart_due) {
+        restart_sent = restart_sent || restart_due;
+        std::string restart_error;
+        if (sub->restart_task(&restart_error)) {
+          ++report.restarts;
+        } else {
+          status.finish();
+          std::fprintf(stderr, "clamsim-receiver: %s\n", restart_error.c_str());
+        }
+      }
+      if (auto text = monitor->take_report()) on_task_report(*text, opt, status, report);
       std::string send_error;
       if (sub->send_control(volts, &send_error)) {
         ++report.controls_sent;
@@ -223,6 +277,10 @@ int run_main(int argc, char** argv) {
     }
     report.duration_s = t;
     status.finish();
+    // a report that came with the last frames
+    if (auto text = monitor->take_report()) on_task_report(*text, opt, status, report);
+    if (const auto last = monitor->snapshot(client::now_s()).latest; last && last->score.enabled)
+      report.task = last->score;
 
     if (server_lost) {
       sub->abandon();  // nobody to unsubscribe from; the server reaps on its side

@@ -23,17 +23,22 @@ Connection:
   --listen HOST[:PORT] the address the server calls back (default: omniORB's choice)
   --rate HZ            frames per second to ask for (default: the server's, 20)
   --model NAME         machine model to ask for (default: the server's)
-  --scenario NAME      start pose from the server's config/scenarios
+  --scenario NAME      from the server's config/scenarios: a world (its loads and
+                       task, at its start pose) or a .ctl start pose in the server's
+                       world
 Input (at most one; without one the receiver sends 0 V, a pure observer):
   --controls FILE      control script (docs/control-script.md); t = 0 at subscription
   --keyboard           keys on this terminal (each press steps 1 V and holds):
                        a/d swing  w/s boom  r/f telescope  i/k cable 1  o/l cable 2
-                       space all to 0 V  q quit
+                       space all to 0 V  n restart the task  q quit
   --key-step V         volts per key press (default 1)
   --joystick DEV       Linux joystick, e.g. /dev/input/js0
   --mapping FILE       axis mapping (default: config/joystick-default.json's layout)
 Output:
   --csv FILE           one row per frame received
+  --report FILE        save the training task's report (JSON) here when the task ends
+  --restart-at S       start a new attempt at the task S seconds after subscribing
+                       (restartTask; the keyboard's n does it by hand)
   --duration S         stop after S seconds (default: the script's duration line, else
                        run until Ctrl-C or q)
   --quiet              no status line
@@ -48,7 +53,7 @@ subscription or stopped sending, 2 bad arguments or input files.
 ReceiverOptions parse_receiver_options(int argc, const char* const* argv) {
   const client::FlagSet flags{
       {"--server", "--listen", "--rate", "--model", "--scenario", "--controls", "--joystick",
-       "--mapping", "--key-step", "--csv", "--duration"},
+       "--mapping", "--key-step", "--csv", "--duration", "--report", "--restart-at"},
       {"--legacy", "--bidir", "--keyboard", "--quiet", "--help", "-h"},
       {}};
   const client::Args a(argc, argv, flags);
@@ -65,7 +70,7 @@ ReceiverOptions parse_receiver_options(int argc, const char* const* argv) {
   o.model = a.text("--model").value_or("");
   o.scenario = a.text("--scenario").value_or("");
   if (o.legacy) {
-    for (const char* f : {"--rate", "--model", "--scenario"}) {
+    for (const char* f : {"--rate", "--model", "--scenario", "--report", "--restart-at"}) {
       if (a.has(f)) {
         throw client::UsageError(std::string(f) +
                                  " needs the extended interface; it cannot be used with --legacy");
@@ -100,6 +105,8 @@ ReceiverOptions parse_receiver_options(int argc, const char* const* argv) {
     o.key_step_v = static_cast<float>(*a.number("--key-step", 0.1, 5.0));
   }
   o.csv_path = a.text("--csv").value_or("");
+  o.report_path = a.text("--report").value_or("");
+  o.restart_at_s = a.number("--restart-at", 0.0, 1e7);
   o.duration_s = a.number("--duration", 0.05, 1e7);
   o.quiet = a.has("--quiet");
   o.orb_args = a.orb_args();

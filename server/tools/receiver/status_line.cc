@@ -32,6 +32,19 @@ std::size_t terminal_columns() {
   return 80;
 }
 
+// "task 87 pts 1/3 42/450s", "task done 87 pts", "task timed out 0 pts"
+std::string format_score(const client::ReceivedScore& t) {
+  std::string s = "task";
+  if (t.finished) s += t.completed ? " done" : " timed out";
+  s += fmt(" %.0f pts", t.total);
+  if (!t.finished) {
+    s += " " + std::to_string(t.delivered) + "/" + std::to_string(t.required) +
+         fmt(" %.0f", t.elapsed_s) + fmt("/%.0fs", t.limit_s);
+  }
+  if (t.penalty_points > 0.0) s += fmt(" (-%.0f)", t.penalty_points);
+  return s;
+}
+
 }  // namespace
 
 std::string format_status(const MonitorSnapshot& s, const std::array<float, 5>& v,
@@ -49,6 +62,7 @@ std::string format_status(const MonitorSnapshot& s, const std::array<float, 5>& 
       line += std::string(" | ") + client::working_name(s.latest->working) +
               fmt(" T %.1f", static_cast<double>(s.latest->tension_N[0]) / 1000.0) +
               fmt("/%.1fkN", static_cast<double>(s.latest->tension_N[1]) / 1000.0);
+      if (s.latest->score.enabled) line += " | " + format_score(s.latest->score);
     }
     line += fmt(" | %.0f fps", s.rate_hz);
     if (s.latest->extended) line += " " + std::to_string(s.gaps) + " gaps";

@@ -10,8 +10,9 @@
 namespace clamsim::receiver {
 
 // The line's text, without control characters: the eight DisplayData values with units,
-// then (extended frames) the working state and the cable tensions, the frame rate, the
-// number of sequence gaps and the volts being sent.
+// then (extended frames) the working state and the cable tensions, the training task's
+// live score when the world has a task, the frame rate, the number of sequence gaps and
+// the volts being sent.
 std::string format_status(const MonitorSnapshot& s, const std::array<float, 5>& volts,
                           const std::string& source_label);
 

@@ -65,6 +65,16 @@ void print_summary(std::FILE* out, const RunReport& r) {
                span > 0.0 ? static_cast<double>(f.frames() - 1) / span : 0.0, ia.min() * 1e3,
                ia.mean() * 1e3, ia.stddev() * 1e3, client::percentile(late, 50) * 1e3,
                client::percentile(late, 99) * 1e3, client::percentile(late, 100) * 1e3);
+  if (r.task) {
+    const client::ReceivedScore& t = *r.task;
+    std::fprintf(out,
+                 "task: %s, %d of %d loads delivered in %.1f s, %.0f points (%.0f off for "
+                 "penalties); %llu restart(s), %llu report(s)%s%s\n",
+                 !t.finished ? "not finished" : t.completed ? "completed" : "timed out",
+                 t.delivered, t.required, t.elapsed_s, t.total, t.penalty_points,
+                 ull(r.restarts), ull(r.task_reports), r.report_saved.empty() ? "" : ", saved to ",
+                 r.report_saved.c_str());
+  }
   if (r.server) {
     const client::SessionCounters& s = *r.server;
     std::fprintf(out,

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "tools/client/arrival_stats.h"
+#include "tools/client/received_frame.h"
 #include "tools/client/subscription.h"
 
 namespace clamsim::receiver {
@@ -21,6 +22,10 @@ struct RunReport {
   client::ArrivalStats frames{0.05};
   std::optional<client::SessionCounters> server;  // CLAMX::Session::stats() at the end
   bool server_lost = false;  // sends kept failing, so no counters were asked for
+  std::optional<client::ReceivedScore> task;  // the last frame's score, when there is a task
+  std::uint64_t restarts = 0;                 // restartTask calls that went through
+  std::uint64_t task_reports = 0;             // reports received (tasks that ended)
+  std::string report_saved;                   // where the last one was saved, "" none
 };
 
 // Frames lost: for extended frames the ones the server numbered (0 .. last seq received)

@@ -1,0 +1,72 @@
+// Scenario files (config/scenarios/*.json, schema "clamsim-scenario/1") -> the working world
+// around the machine (the dam's solids, the water, the loads), the machine's start pose, the
+// training task, and the scene browsers draw.
+//
+// Conventions as for machine files (json_fields.h): the unit is in the key, a numeric leaf
+// is a number or {"value", "source"}, every key is required unless docs/scenario-file.md
+// says otherwise, unknown keys are errors, any object may carry a "note". Any failure throws
+// ModelError "<file>: <path>: <what>".
+#pragma once
+
+#include <Eigen/Core>
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "core/params.h"
+#include "core/state.h"
+#include "core/world.h"
+
+namespace clamsim::model {
+
+inline constexpr const char* kScenarioSchema = "clamsim-scenario/1";
+inline constexpr double kMaxLoadMassKg = 25000.0;  // issue 5: "loads ... up to 25 t"
+// WorldState keeps one bit per solid (clam_touching, clam_touch_hold) in 32-bit masks.
+inline constexpr std::size_t kMaxSolids = 32;
+
+// Points taken off the task's score per event (docs/training-task.md).
+struct TaskPenalties {
+  double rack_gate_hit = 0.0;   // the clam or its load struck the trash rack or the gate
+  double structure_hit = 0.0;   // ... struck the deck, an intake wall or the truck
+  double slack_cable = 0.0;     // a rope paid out into a slack loop
+  double overload = 0.0;        // rope pull above rating, or a load above the clam's
+  double dropped_load = 0.0;    // a load let go anywhere but over the truck
+};
+
+// The truck's load space (the scene's truck_bed): an upright box yawed about z. Its bottom
+// face is the bed's floor; its top is the top of the sides.
+struct LoadSpace {
+  Eigen::Vector3d center_m = Eigen::Vector3d::Zero();
+  Eigen::Vector3d half_size_m = Eigen::Vector3d::Zero();  // along the box's own x, y, z
+  double yaw_rad = 0.0;
+};
+
+// The file's "task": clear some loads into the truck, scored against an optimum time.
+struct TaskSpec {
+  bool enabled = false;           // the file has a "task" section
+  std::string title;
+  std::vector<int> loads;         // indices into WorldParams::loads, named in the file
+  double optimum_s = 0.0;         // points start to fall after this; none left at 1.5x
+  TaskPenalties penalties;
+  LoadSpace truck;                // where the loads are to be delivered
+};
+
+struct Scenario {
+  std::string name;               // the file's "name" (the catalog keys it by file stem)
+  core::WorldParams world;
+  core::InitialConditions start;  // the file's "start", checked against the machine
+  TaskSpec task;
+  // The scene for browsers (websocket hello.scene): the geometry as written, {value,
+  // source} leaves reduced to numbers, plus "water", "loads" and (with a task) "task".
+  nlohmann::ordered_json client_scene;
+};
+
+// Reads, parses and validates a scenario file; the start pose is checked against `machine`.
+Scenario load_scenario_file(const std::string& path, const core::MachineParams& machine);
+
+// The same for an already parsed document; origin names it in messages.
+Scenario parse_scenario_json(const nlohmann::json& doc, const std::string& origin,
+                             const core::MachineParams& machine);
+
+}  // namespace clamsim::model

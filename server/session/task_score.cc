@@ -1,0 +1,234 @@
+#include "session/task_score.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+namespace clamsim::session {
+
+namespace {
+
+const char* kind_key(int k) {
+  static constexpr const char* kKeys[] = {"rack_gate_hit", "structure_hit", "slack_cable",
+                                          "overload", "dropped_load"};
+  return kKeys[k];
+}
+
+// Frame times are sums of steps: 0.8 - 0.05 may come out a hair under 0.75.
+bool timed_out(double elapsed_s, double limit_s) { return elapsed_s >= limit_s - 1e-9; }
+
+// 100 up to the optimum, falling linearly to none at the limit.
+double time_points(double elapsed_s, double optimum_s, double limit_s) {
+  if (elapsed_s <= optimum_s) return kTaskFullPoints;
+  if (timed_out(elapsed_s, limit_s)) return 0.0;
+  return kTaskFullPoints * (limit_s - elapsed_s) / (limit_s - optimum_s);
+}
+
+// New events since the last frame. A counter that went down was reset with the world (not
+// with this scorer): nothing new then.
+int new_events(std::uint64_t now, std::uint64_t before) {
+  return now > before ? static_cast<int>(now - before) : 0;
+}
+
+}  // namespace
+
+TaskScorer::TaskScorer(const model::TaskSpec& task, std::vector<std::string> load_names)
+    : task_(task), load_names_(std::move(load_names)) {
+  reset();
+}
+
+void TaskScorer::reset() {
+  score_ = TaskScore{};
+  score_.enabled = task_.enabled;
+  score_.optimum_s = task_.optimum_s;
+  score_.limit_s = kTaskLimitFactor * task_.optimum_s;
+  score_.required = static_cast<int>(task_.loads.size());
+  score_.time_points = task_.enabled ? kTaskFullPoints : 0.0;
+  score_.total = score_.time_points;
+  just_finished_ = false;
+  started_ = false;
+  t0_s_ = last_time_s_ = 0.0;
+  last_events_ = core::WorldEvents{};
+  last_held_ = -1;
+  rest_s_.assign(task_.loads.size(), -1.0);
+  timeline_.clear();
+  wall_start_ = wall_end_ = WallTime{};
+}
+
+bool TaskScorer::delivered(std::size_t k) const {
+  return rest_s_[k] >= kDeliveredRestS - 1e-9;  // frame times add up with rounding
+}
+
+double TaskScorer::points_each(Kind kind) const {
+  const model::TaskPenalties& p = task_.penalties;
+  switch (kind) {
+    case Kind::RackGateHit: return p.rack_gate_hit;
+    case Kind::StructureHit: return p.structure_hit;
+    case Kind::SlackCable: return p.slack_cable;
+    case Kind::Overload: return p.overload;
+    case Kind::DroppedLoad: return p.dropped_load;
+  }
+  return 0.0;
+}
+
+std::string TaskScorer::load_name(int index) const {
+  if (index >= 0 && static_cast<std::size_t>(index) < load_names_.size())
+    return load_names_[static_cast<std::size_t>(index)];
+  return "load " + std::to_string(index);
+}
+
+// Inside the load space's yawed footprint, at any height.
+bool TaskScorer::over_truck(const std::array<double, 3>& p) const {
+  const model::LoadSpace& s = task_.truck;
+  const double dx = p[0] - s.center_m.x();
+  const double dy = p[1] - s.center_m.y();
+  const double c = std::cos(s.yaw_rad), sn = std::sin(s.yaw_rad);
+  const double lx = c * dx + sn * dy;   // into the box's own axes
+  const double ly = -sn * dx + c * dy;
+  return std::abs(lx) <= s.half_size_m.x() && std::abs(ly) <= s.half_size_m.y();
+}
+
+// In the load space (from the bed's floor to a little above the sides), let go and still.
+bool TaskScorer::resting_in_truck(const core::Outputs::Load& l) const {
+  const model::LoadSpace& s = task_.truck;
+  const double floor_z = s.center_m.z() - s.half_size_m.z();
+  const double top_z = s.center_m.z() + s.half_size_m.z() + kAboveSidesM;
+  const auto& v = l.velocity_m_per_s;
+  const double speed = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  return !l.held && over_truck(l.position_m) && l.position_m[2] >= floor_z &&
+         l.position_m[2] <= top_z && speed < kDeliveredSpeed;
+}
+
+// The solid behind a hit counted this frame, from the contact markers: the clam's own
+// contacts, or those of the load it holds.
+std::string TaskScorer::solid_struck(const core::Outputs& o, bool rack_or_gate) const {
+  for (int i = 0; i < o.contact_count; ++i) {
+    const core::ContactMarker& m = o.contacts[static_cast<std::size_t>(i)];
+    const bool by_clam = m.pair == core::ContactPair::ClamWorld ||
+                         (m.pair == core::ContactPair::LoadWorld && m.load >= 0 &&
+                          m.load == o.held_load);
+    if (!by_clam) continue;
+    const bool is_rack_or_gate =
+        m.solid == core::SolidKind::Rack || m.solid == core::SolidKind::Gate;
+    if (is_rack_or_gate == rack_or_gate) return core::to_string(m.solid);
+  }
+  return "";
+}
+
+void TaskScorer::penalise(Kind kind, int count, const core::Outputs& o, const std::string& what) {
+  for (int i = 0; i < count; ++i) {
+    timeline_.push_back({o.time_s, o.time_s - t0_s_, kind, what, points_each(kind)});
+  }
+  switch (kind) {
+    case Kind::RackGateHit: score_.rack_gate_hits += count; break;
+    case Kind::StructureHit: score_.structure_hits += count; break;
+    case Kind::SlackCable: score_.slack_cables += count; break;
+    case Kind::Overload: score_.overloads += count; break;
+    case Kind::DroppedLoad: score_.dropped_loads += count; break;
+  }
+  score_.penalty_points += count * points_each(kind);
+}
+
+const TaskScore& TaskScorer::update(const core::Outputs& o) {
+  just_finished_ = false;
+  if (!task_.enabled || score_.finished) return score_;
+  if (!started_) {  // the clock starts at the first frame
+    started_ = true;
+    t0_s_ = last_time_s_ = o.time_s;
+    wall_start_ = std::chrono::system_clock::now();
+    score_.running = true;
+  }
+  const double dt = std::max(0.0, o.time_s - last_time_s_);
+  last_time_s_ = o.time_s;
+  score_.elapsed_s = o.time_s - t0_s_;
+
+  const core::WorldEvents& e = o.events;
+  const core::WorldEvents& b = last_events_;
+  if (const int n = new_events(e.clam_rack_gate_hits, b.clam_rack_gate_hits))
+    penalise(Kind::RackGateHit, n, o, solid_struck(o, true));
+  if (const int n = new_events(e.clam_world_hits, b.clam_world_hits))
+    penalise(Kind::StructureHit, n, o, solid_struck(o, false));
+  if (const int n = new_events(e.slack_cable_events, b.slack_cable_events))
+    penalise(Kind::SlackCable, n, o, "");
+  if (const int n = new_events(e.overload_events, b.overload_events))
+    penalise(Kind::Overload, n, o, "");
+  last_events_ = e;
+
+  // A load let go anywhere but over the truck was dropped (where it lands does not matter).
+  if (last_held_ >= 0 && o.held_load != last_held_ && last_held_ < o.load_count &&
+      !over_truck(o.loads[static_cast<std::size_t>(last_held_)].position_m)) {
+    penalise(Kind::DroppedLoad, 1, o, load_name(last_held_));
+  }
+  last_held_ = o.held_load;
+
+  // at rest since the first frame that found it so (-1: not at rest)
+  score_.delivered = 0;
+  for (std::size_t k = 0; k < task_.loads.size(); ++k) {
+    const int i = task_.loads[k];
+    const bool resting =
+        i < o.load_count && resting_in_truck(o.loads[static_cast<std::size_t>(i)]);
+    rest_s_[k] = !resting ? -1.0 : rest_s_[k] < 0.0 ? 0.0 : rest_s_[k] + dt;
+    if (delivered(k)) ++score_.delivered;
+  }
+
+  score_.time_points = time_points(score_.elapsed_s, score_.optimum_s, score_.limit_s);
+  score_.total = std::max(0.0, score_.time_points - score_.penalty_points);
+  const bool completed = score_.delivered == score_.required;
+  if (completed || timed_out(score_.elapsed_s, score_.limit_s)) {
+    score_.finished = just_finished_ = true;
+    score_.completed = completed;
+    score_.running = false;
+    wall_end_ = std::chrono::system_clock::now();
+  }
+  return score_;
+}
+
+nlohmann::ordered_json TaskScorer::report(const std::string& session_label) const {
+  using ojson = nlohmann::ordered_json;
+  const TaskScore& s = score_;
+  ojson r;
+  r["schema"] = "clamsim-report/1";
+  r["session"] = session_label;
+  r["task"] = task_.title;
+  r["started_utc"] = started_ ? ojson(iso8601_utc(wall_start_)) : ojson(nullptr);
+  r["ended_utc"] = s.finished ? ojson(iso8601_utc(wall_end_)) : ojson(nullptr);
+  r["outcome"] = !s.finished ? "running" : s.completed ? "completed" : "timed out";
+  r["elapsed_s"] = s.elapsed_s;
+  r["optimum_s"] = s.optimum_s;
+  r["limit_s"] = s.limit_s;
+  r["delivered"] = s.delivered;
+  r["required"] = s.required;
+  ojson loads = ojson::array();
+  for (std::size_t k = 0; k < task_.loads.size(); ++k) {
+    loads.push_back({{"id", task_.loads[k]},
+                     {"name", load_name(task_.loads[k])},
+                     {"delivered", delivered(k)}});
+  }
+  r["loads"] = std::move(loads);
+  r["time_points"] = s.time_points;
+  const int counts[] = {s.rack_gate_hits, s.structure_hits, s.slack_cables, s.overloads,
+                        s.dropped_loads};
+  ojson penalties;
+  for (int k = 0; k < 5; ++k) {
+    const double each = points_each(static_cast<Kind>(k));
+    penalties[kind_key(k)] = {{"count", counts[k]}, {"points_each", each},
+                              {"points", counts[k] * each}};
+  }
+  r["penalties"] = std::move(penalties);
+  r["penalty_points"] = s.penalty_points;
+  r["total"] = s.total;
+  ojson timeline = ojson::array();
+  for (const Penalty& p : timeline_) {
+    ojson e;
+    e["sim_time_s"] = p.sim_time_s;
+    e["task_time_s"] = p.task_time_s;
+    e["kind"] = kind_key(static_cast<int>(p.kind));
+    if (!p.what.empty()) e[p.kind == Kind::DroppedLoad ? "load" : "solid"] = p.what;
+    e["points"] = p.points;
+    timeline.push_back(std::move(e));
+  }
+  r["timeline"] = std::move(timeline);
+  return r;
+}
+
+}  // namespace clamsim::session

@@ -1,0 +1,94 @@
+// The training task's live score (issue 5, docs/training-task.md): time against an optimum
+// by the practical crane exam's rule, points off per collision, slack cable, overload and
+// dropped load, and the report at the end. Fed one frame of outputs at a time by the
+// session thread; pure bookkeeping, no clocks but the wall-clock stamps of the report.
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/state.h"
+#include "model/scenario_file.h"
+#include "session/utc_time.h"
+
+namespace clamsim::session {
+
+// The rule's constants (docs/training-task.md).
+inline constexpr double kTaskFullPoints = 100.0;    // kept up to the optimum time
+inline constexpr double kTaskLimitFactor = 1.5;     // none left at 1.5 x optimum
+inline constexpr double kDeliveredRestS = 1.0;      // at rest in the truck this long
+inline constexpr double kDeliveredSpeed = 0.2;      // "at rest": slower than this [m/s]
+inline constexpr double kAboveSidesM = 0.5;         // counts up to this above the sides
+
+struct TaskScore {
+  bool enabled = false;     // the scenario has a task
+  bool running = false;     // the clock runs (first frame seen, not finished)
+  bool finished = false;    // completed or timed out; the score is final
+  bool completed = false;   // finished with every task load delivered
+  double elapsed_s = 0.0;   // since the first frame; frozen once finished
+  double optimum_s = 0.0;
+  double limit_s = 0.0;     // 1.5 x optimum: the task times out here
+  int delivered = 0;        // task loads at rest in the truck
+  int required = 0;
+  double time_points = 0.0;     // 100 up to the optimum, falling linearly to 0 at the limit
+  double penalty_points = 0.0;
+  double total = 0.0;           // max(0, time_points - penalty_points)
+  int rack_gate_hits = 0;
+  int structure_hits = 0;       // deck, walls, floor, bed, truck
+  int slack_cables = 0;
+  int overloads = 0;
+  int dropped_loads = 0;
+};
+
+class TaskScorer {
+ public:
+  // load_names: the world's loads in order (names the dropped load in the timeline).
+  explicit TaskScorer(const model::TaskSpec& task, std::vector<std::string> load_names = {});
+
+  // A new attempt: clock stopped, no penalties, nothing delivered.
+  void reset();
+  // Scores one frame. Frames must come in time order within an attempt.
+  const TaskScore& update(const core::Outputs& o);
+  const TaskScore& score() const { return score_; }
+  // True right after the update() in which the task finished (completed or timed out).
+  bool just_finished() const { return just_finished_; }
+  // The report, schema "clamsim-report/1" (docs/training-task.md).
+  nlohmann::ordered_json report(const std::string& session_label) const;
+
+ private:
+  enum class Kind { RackGateHit, StructureHit, SlackCable, Overload, DroppedLoad };
+  struct Penalty {
+    double sim_time_s;
+    double task_time_s;
+    Kind kind;
+    std::string what;   // the solid struck or the load dropped ("" when not known)
+    double points;
+  };
+
+  void penalise(Kind kind, int count, const core::Outputs& o, const std::string& what);
+  double points_each(Kind kind) const;
+  bool over_truck(const std::array<double, 3>& p) const;
+  bool resting_in_truck(const core::Outputs::Load& l) const;
+  bool delivered(std::size_t task_load) const;
+  std::string solid_struck(const core::Outputs& o, bool rack_or_gate) const;
+  std::string load_name(int index) const;
+
+  const model::TaskSpec task_;
+  const std::vector<std::string> load_names_;
+  TaskScore score_;
+  bool just_finished_ = false;
+  bool started_ = false;
+  double t0_s_ = 0.0;
+  double last_time_s_ = 0.0;
+  core::WorldEvents last_events_;
+  int last_held_ = -1;
+  std::vector<double> rest_s_;         // per task load: time at rest in the truck, -1 none
+  std::vector<Penalty> timeline_;
+  WallTime wall_start_{};
+  WallTime wall_end_{};
+};
+
+}  // namespace clamsim::session

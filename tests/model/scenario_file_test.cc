@@ -1,0 +1,218 @@
+// Tests for server/model/scenario_file.{h,cc}: the shipped dam scenario, and errors that
+// name the path for every kind of mistake.
+#include "model/scenario_file.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "model/json_fields.h"
+#include "model/machine_file.h"
+
+namespace clamsim::model {
+namespace {
+
+using nlohmann::json;
+
+const std::string kRoot = CLAMSIM_SOURCE_DIR;
+const std::string kShipped = kRoot + "/config/scenarios/dam_intake.json";
+constexpr const char* kOrigin = "dam_intake.json";
+constexpr double kDeg = 3.14159265358979323846 / 180.0;
+
+const core::MachineParams& machine() {
+  static const core::MachineParams m = load_machine_file(kRoot + "/models/t250.json");
+  return m;
+}
+
+const json& shipped() {
+  static const json doc = read_json_file(kShipped);
+  return doc;
+}
+
+// The ModelError message for a document, or "" when it loads.
+std::string error_of(const json& doc) {
+  try {
+    parse_scenario_json(doc, kOrigin, machine());
+  } catch (const ModelError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+#define EXPECT_CONTAINS(haystack, needle)                                   \
+  EXPECT_NE(std::string(haystack).find(needle), std::string::npos)          \
+      << "message: \"" << (haystack) << "\"\nexpected to contain: \"" << (needle) << "\""
+
+const core::SolidBox* solid(const Scenario& s, const std::string& name) {
+  for (const auto& b : s.world.solids)
+    if (b.name == name) return &b;
+  return nullptr;
+}
+
+TEST(ScenarioFile, ShippedDamIntakeLoads) {
+  const Scenario s = load_scenario_file(kShipped, machine());
+  EXPECT_EQ(s.name, "Dam intake with trash rack");
+
+  // the dam: deck, rack, gate, floor, two piers, the reservoir's bed, the truck (5 boxes)
+  ASSERT_EQ(s.world.solids.size(), 12u);
+  ASSERT_NE(solid(s, "trash_rack"), nullptr);
+  EXPECT_EQ(solid(s, "trash_rack")->kind, core::SolidKind::Rack);
+  EXPECT_NEAR(solid(s, "trash_rack")->half_size_m.y(), 2.5, 1e-12);
+  EXPECT_EQ(solid(s, "gate")->kind, core::SolidKind::Gate);
+  EXPECT_EQ(solid(s, "deck")->kind, core::SolidKind::Deck);
+  EXPECT_EQ(solid(s, "intake_floor")->kind, core::SolidKind::Floor);
+  ASSERT_NE(solid(s, "intake_walls[1]"), nullptr);
+  EXPECT_EQ(solid(s, "intake_walls[1]")->kind, core::SolidKind::Wall);
+  const core::SolidBox* bed = solid(s, "reservoir_bed");
+  ASSERT_NE(bed, nullptr);
+  EXPECT_EQ(bed->kind, core::SolidKind::Bed);
+  EXPECT_NEAR(bed->center_m.z() + bed->half_size_m.z(), -25.0, 1e-9) << "top = reservoir bottom";
+  EXPECT_NEAR(bed->half_size_m.x(), 35.0, 1e-12);
+
+  // the truck: a chassis from the deck to the bed's floor, sides around the load space
+  const core::SolidBox* chassis = solid(s, "truck_chassis");
+  ASSERT_NE(chassis, nullptr);
+  EXPECT_EQ(chassis->kind, core::SolidKind::Truck);
+  EXPECT_NEAR(chassis->center_m.z() - chassis->half_size_m.z(), 0.0, 1e-9);
+  EXPECT_NEAR(chassis->center_m.z() + chassis->half_size_m.z(), 1.2, 1e-9);
+  const core::SolidBox* left = solid(s, "truck_side_left");
+  ASSERT_NE(left, nullptr);
+  EXPECT_NEAR(left->center_m.y() - left->half_size_m.y(), 8.0 + 1.25, 1e-9) << "outside the space";
+  EXPECT_NEAR(left->center_m.z() + left->half_size_m.z(), 2.2, 1e-9) << "1 m sides";
+  EXPECT_NEAR(s.task.truck.center_m.y(), 8.0, 1e-12);
+  EXPECT_NEAR(s.task.truck.half_size_m.x(), 3.0, 1e-12);
+
+  EXPECT_NEAR(s.world.water.level_m, -2.5, 1e-12);
+  EXPECT_NEAR(s.world.water.density_kg_per_m3, 1000.0, 1e-12);
+  EXPECT_NEAR(s.world.contact.natural_frequency_rad_per_s, 150.0, 1e-12);
+  EXPECT_NEAR(s.start.boom_rad, 20.0 * kDeg, 1e-12);
+  EXPECT_NEAR(s.start.clam_theta2_rad, machine().clam.theta2_open_rad, 1e-12);
+
+  ASSERT_EQ(s.world.loads.size(), 5u);
+  const core::LoadParams& log = s.world.loads[0];
+  EXPECT_EQ(log.name, "log1");
+  EXPECT_EQ(log.shape, core::LoadShape::Cylinder);
+  EXPECT_NEAR(log.mass_kg, 471.0, 1e-12);
+  EXPECT_NEAR(log.yaw_rad, 90.0 * kDeg, 1e-12);
+  EXPECT_LT(log.mass_kg, 1000.0 * core::load_volume_m3(log)) << "a log floats";
+  const core::LoadParams& stump = s.world.loads[3];
+  EXPECT_EQ(stump.shape, core::LoadShape::Sphere);
+  EXPECT_GT(stump.mass_kg, 1000.0 * core::load_volume_m3(stump)) << "the stump sinks";
+  EXPECT_EQ(s.world.loads[4].shape, core::LoadShape::Box);
+  EXPECT_NEAR(s.world.loads[4].box_size_m.x(), 1.0, 1e-12);
+
+  ASSERT_TRUE(s.task.enabled);
+  EXPECT_EQ(s.task.loads, (std::vector<int>{0, 1, 2}));
+  EXPECT_NEAR(s.task.optimum_s, 300.0, 1e-12);
+  EXPECT_NEAR(s.task.penalties.rack_gate_hit, 10.0, 1e-12);
+  EXPECT_NEAR(s.task.penalties.overload, 15.0, 1e-12);
+}
+
+TEST(ScenarioFile, ClientSceneIsTheGeometryAsWrittenPlusLoadsAndTask) {
+  const Scenario s = load_scenario_file(kShipped, machine());
+  const auto& c = s.client_scene;
+  EXPECT_EQ(c["schema"], "clamsim-scene/1");
+  EXPECT_EQ(c["water_level_m"], -2.5);
+  EXPECT_EQ(c["trash_rack"]["center_m"], nlohmann::ordered_json::array({11.1, 0.0, -10.75}));
+  EXPECT_EQ(c["trash_rack"]["bar_spacing_m"], 0.15);
+  EXPECT_EQ(c["truck_bed"]["yaw_deg"], 0.0);
+  EXPECT_TRUE(c["deck"]["note"].is_string());
+  ASSERT_EQ(c["intake_walls"].size(), 2u);
+  EXPECT_EQ(c["intake_walls"][1]["center_m"][1], -3.0);
+  EXPECT_EQ(c["water"]["density_kg_per_m3"], 1000.0) << "{value, source} reduced to the number";
+  ASSERT_EQ(c["loads"].size(), 5u);
+  EXPECT_EQ(c["loads"][2]["id"], 2);
+  EXPECT_EQ(c["loads"][2]["name"], "log3");
+  EXPECT_EQ(c["loads"][2]["shape"], "cylinder");
+  EXPECT_EQ(c["loads"][2]["length_m"], 4.0);
+  EXPECT_FALSE(c["loads"][3].contains("length_m")) << "a sphere has no length";
+  EXPECT_EQ(c["loads"][4]["size_m"], nlohmann::ordered_json::array({1.0, 0.8, 0.6}));
+  EXPECT_EQ(c["task"]["loads"], nlohmann::ordered_json::array({0, 1, 2}));
+  EXPECT_EQ(c["task"]["limit_s"], 450.0);
+  EXPECT_EQ(c["task"]["penalties"]["dropped_load_points"], 10.0);
+}
+
+TEST(ScenarioFile, NotesAreAllowedEverywhereAndTheTaskIsOptional) {
+  json doc = shipped();
+  doc["water"]["note"] = "n";
+  doc["start"]["note"] = "n";
+  doc["loads"][0]["note"] = "n";
+  doc["task"]["penalties"]["note"] = "n";
+  doc.erase("task");
+  Scenario s;
+  ASSERT_NO_THROW(s = parse_scenario_json(doc, kOrigin, machine()));
+  EXPECT_FALSE(s.task.enabled);
+  EXPECT_FALSE(s.client_scene.contains("task"));
+  EXPECT_NEAR(s.task.truck.center_m.x(), 1.0, 1e-12) << "the load space is still known";
+}
+
+TEST(ScenarioFile, ErrorsNameThePath) {
+  struct Case {
+    const char* what;
+    void (*edit)(json&);
+    const char* expected;
+  };
+  const Case cases[] = {
+      {"unknown key", [](json& d) { d["water"]["densty_kg_per_m3"] = 1; },
+       "dam_intake.json: water.densty_kg_per_m3: unknown key"},
+      {"unknown key in a load", [](json& d) { d["loads"][3]["length_m"] = 1.0; },
+       "dam_intake.json: loads[3].length_m: unknown key"},
+      {"negative mass", [](json& d) { d["loads"][1]["mass_kg"] = -5; },
+       "dam_intake.json: loads[1].mass_kg: expected a number in (0, 25000], got -5"},
+      {"too heavy", [](json& d) { d["loads"][1]["mass_kg"] = 30000; },
+       "loads[1].mass_kg: expected a number in (0, 25000], got 30000"},
+      {"load inside a solid",
+       [](json& d) { d["loads"][0]["position_m"] = json::array({11.1, 0.0, -6.0}); },
+       "dam_intake.json: loads[0].position_m: load \"log1\" starts inside trash_rack"},
+      {"load sunk into the floor",
+       [](json& d) { d["loads"][3]["position_m"] = json::array({12.6, -1.2, -20.9}); },
+       "loads[3].position_m: load \"stump\" starts inside intake_floor (0.3 m deep)"},
+      {"unknown task load", [](json& d) { d["task"]["loads"][1] = "log9"; },
+       "dam_intake.json: task.loads[1]: no load named \"log9\" in loads"},
+      {"task load twice", [](json& d) { d["task"]["loads"][2] = "log1"; },
+       "task.loads[2]: \"log1\" is named twice"},
+      {"bad shape", [](json& d) { d["loads"][3]["shape"] = "cone"; },
+       "dam_intake.json: loads[3].shape: expected \"cylinder\", \"sphere\" or \"box\", got "
+       "\"cone\""},
+      {"too many loads",
+       [](json& d) {
+         while (d["loads"].size() < 17) d["loads"].push_back(d["loads"][0]);
+       },
+       "dam_intake.json: loads: expected an array of at most 16 objects, got 17 elements"},
+      {"duplicate name", [](json& d) { d["loads"][4]["name"] = "log2"; },
+       "loads[4].name: \"log2\" is the name of an earlier load"},
+      {"odd name", [](json& d) { d["loads"][4]["name"] = "a crate"; },
+       "loads[4].name: expected 1 to 32 letters, digits, '_' or '-', got \"a crate\""},
+      {"start out of the machine's range", [](json& d) { d["start"]["boom_deg"] = 60; },
+       "dam_intake.json: start.boom_deg: expected a number in [0, 50], got 60"},
+      {"missing section", [](json& d) { d.erase("contact"); }, "dam_intake.json: contact: missing"},
+      {"wall not an object", [](json& d) { d["intake_walls"][1] = 3; },
+       "dam_intake.json: intake_walls[1]: expected an object, got 3"},
+      {"truck in the deck",
+       [](json& d) { d["truck_bed"]["center_m"] = json::array({1.0, 8.0, 0.3}); },
+       "truck_bed.center_m: the load space's floor (z = -0.2 m) must be above the deck"},
+      {"schema", [](json& d) { d["schema"] = "clamsim-scene/1"; },
+       "dam_intake.json: schema: expected \"clamsim-scenario/1\", got \"clamsim-scene/1\""},
+      {"yaw as text", [](json& d) { d["gate"]["yaw_deg"] = "0"; },
+       "dam_intake.json: gate.yaw_deg: expected a number in [-360, 360], got \"0\""},
+  };
+  for (const Case& c : cases) {
+    json doc = shipped();
+    c.edit(doc);
+    SCOPED_TRACE(c.what);
+    EXPECT_CONTAINS(error_of(doc), c.expected);
+  }
+}
+
+TEST(ScenarioFile, FileErrorsNameTheFile) {
+  try {
+    load_scenario_file(kRoot + "/config/scenarios/no-such.json", machine());
+    FAIL();
+  } catch (const ModelError& e) {
+    EXPECT_CONTAINS(e.what(), "no-such.json: cannot open file");
+  }
+}
+
+}  // namespace
+}  // namespace clamsim::model

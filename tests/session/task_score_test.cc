@@ -1,0 +1,245 @@
+// The training task's score on synthetic frames: the exam's time rule, a known collision,
+// dropped versus delivered loads, and the report.
+#include "session/task_score.h"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+
+namespace clamsim::session {
+namespace {
+
+model::TaskSpec spec() {
+  model::TaskSpec t;
+  t.enabled = true;
+  t.title = "two logs";
+  t.loads = {0, 1};
+  t.optimum_s = 100.0;
+  t.penalties = {10.0, 5.0, 5.0, 15.0, 10.0};
+  t.truck.center_m = {1.0, 8.0, 1.7};      // the shipped truck: floor at 1.2, sides to 2.2
+  t.truck.half_size_m = {3.0, 1.25, 0.5};
+  return t;
+}
+
+// A frame at time t: three loads floating in the bay, nothing held, no events.
+core::Outputs frame(double t) {
+  core::Outputs o;
+  o.time_s = t;
+  o.load_count = 3;
+  for (int i = 0; i < 3; ++i) o.loads[static_cast<std::size_t>(i)].position_m = {12.0 + i, 0, -2.5};
+  return o;
+}
+
+void put_in_truck(core::Outputs& o, int load) {
+  o.loads[static_cast<std::size_t>(load)].position_m = {1.5, 8.2, 1.45};
+}
+
+TaskScorer scorer() { return TaskScorer(spec(), {"log1", "log2", "crate"}); }
+
+TEST(TaskScore, TimePointsHoldToTheOptimumAndAreGoneAtOneAndAHalfTimesIt) {
+  TaskScorer s = scorer();
+  EXPECT_TRUE(s.score().enabled);
+  EXPECT_FALSE(s.score().running);
+  EXPECT_DOUBLE_EQ(s.score().limit_s, 150.0);
+  s.update(frame(2.0));  // the clock starts at the first frame
+  EXPECT_TRUE(s.score().running);
+  EXPECT_DOUBLE_EQ(s.score().elapsed_s, 0.0);
+  EXPECT_DOUBLE_EQ(s.update(frame(102.0)).time_points, 100.0) << "at the optimum";
+  EXPECT_DOUBLE_EQ(s.update(frame(127.0)).time_points, 50.0) << "at 1.25 x";
+  EXPECT_FALSE(s.just_finished());
+  const TaskScore& end = s.update(frame(152.0));
+  EXPECT_DOUBLE_EQ(end.time_points, 0.0) << "at 1.5 x";
+  EXPECT_TRUE(end.finished);
+  EXPECT_FALSE(end.completed) << "timed out";
+  EXPECT_FALSE(end.running);
+  EXPECT_TRUE(s.just_finished());
+  EXPECT_DOUBLE_EQ(end.total, 0.0);
+
+  s.update(frame(160.0));
+  EXPECT_FALSE(s.just_finished()) << "only on the frame it ended";
+  EXPECT_DOUBLE_EQ(s.score().elapsed_s, 150.0) << "the clock stopped";
+  EXPECT_EQ(s.report("session 1")["outcome"], "timed out");
+}
+
+TEST(TaskScore, AKnownCollisionCostsExactlyItsPoints) {
+  TaskScorer s = scorer();
+  s.update(frame(0.05));
+  core::Outputs o = frame(3.0);
+  o.events.clam_rack_gate_hits = 1;
+  o.contact_count = 1;
+  o.contacts[0].pair = core::ContactPair::ClamWorld;
+  o.contacts[0].solid = core::SolidKind::Rack;
+  EXPECT_DOUBLE_EQ(s.update(o).penalty_points, 10.0);
+  EXPECT_EQ(s.score().rack_gate_hits, 1);
+  EXPECT_DOUBLE_EQ(s.score().total, 90.0);
+
+  o.time_s = 3.05;  // the counter stays: no new hit
+  EXPECT_DOUBLE_EQ(s.update(o).penalty_points, 10.0);
+
+  o.time_s = 4.0;  // the deck, twice, and a slack rope: structure 2 x 5, slack 5
+  o.events.clam_world_hits = 2;
+  o.events.slack_cable_events = 1;
+  o.contacts[0].solid = core::SolidKind::Deck;
+  s.update(o);
+  EXPECT_EQ(s.score().structure_hits, 2);
+  EXPECT_EQ(s.score().slack_cables, 1);
+  o.time_s = 5.0;
+  o.events.overload_events = 1;
+  s.update(o);
+  EXPECT_EQ(s.score().overloads, 1);
+  EXPECT_DOUBLE_EQ(s.score().penalty_points, 10.0 + 10.0 + 5.0 + 15.0);
+  EXPECT_DOUBLE_EQ(s.score().total, 100.0 - 40.0);
+
+  const auto r = s.report("session 7 (t250, dam_intake)");
+  EXPECT_EQ(r["penalties"]["rack_gate_hit"]["count"], 1);
+  EXPECT_EQ(r["penalties"]["rack_gate_hit"]["points"], 10.0);
+  EXPECT_EQ(r["penalties"]["structure_hit"]["points_each"], 5.0);
+  EXPECT_EQ(r["penalties"]["structure_hit"]["points"], 10.0);
+  ASSERT_EQ(r["timeline"].size(), 5u);
+  EXPECT_EQ(r["timeline"][0]["kind"], "rack_gate_hit");
+  EXPECT_EQ(r["timeline"][0]["solid"], core::to_string(core::SolidKind::Rack));
+  EXPECT_DOUBLE_EQ(r["timeline"][0]["sim_time_s"].get<double>(), 3.0);
+  EXPECT_NEAR(r["timeline"][0]["task_time_s"].get<double>(), 2.95, 1e-12);
+  EXPECT_EQ(r["timeline"][1]["solid"], core::to_string(core::SolidKind::Deck));
+  EXPECT_EQ(r["timeline"][4]["kind"], "overload");
+  EXPECT_FALSE(r["timeline"][4].contains("solid"));
+}
+
+TEST(TaskScore, TheTotalNeverGoesBelowZero) {
+  TaskScorer s = scorer();
+  core::Outputs o = frame(0.0);
+  o.events.overload_events = 9;  // 135 points off
+  s.update(o);
+  EXPECT_DOUBLE_EQ(s.score().penalty_points, 135.0);
+  EXPECT_DOUBLE_EQ(s.score().total, 0.0);
+}
+
+TEST(TaskScore, ADropCostsPointsADeliveryCompletesTheTask) {
+  TaskScorer s = scorer();
+  core::Outputs o = frame(1.0);
+  o.held_load = 0;
+  s.update(o);
+  o.time_s = 2.0;
+  o.held_load = -1;  // let go over the water
+  s.update(o);
+  EXPECT_EQ(s.score().dropped_loads, 1);
+  EXPECT_DOUBLE_EQ(s.score().penalty_points, 10.0);
+
+  // log2 carried to the truck and let go over it: no drop
+  o.time_s = 3.0;
+  o.held_load = 1;
+  o.loads[1].held = true;
+  put_in_truck(o, 1);
+  o.loads[1].position_m[2] = 3.0;  // still above the sides
+  s.update(o);
+  o.time_s = 3.05;
+  o.held_load = -1;
+  o.loads[1].held = false;
+  s.update(o);
+  EXPECT_EQ(s.score().dropped_loads, 1);
+
+  // it lands and lies still: delivered after 1 s at rest, not before
+  o.loads[1].position_m[2] = 1.45;
+  for (int i = 0; i < 20; ++i) {  // 3.1 .. 4.05 s
+    o.time_s = 3.1 + 0.05 * i;
+    s.update(o);
+  }
+  EXPECT_EQ(s.score().delivered, 0) << "0.95 s at rest";
+  o.time_s = 4.1;
+  s.update(o);
+  EXPECT_EQ(s.score().delivered, 1);
+  EXPECT_FALSE(s.score().finished);
+
+  // moving too fast does not count, and restarts the wait
+  put_in_truck(o, 0);
+  o.loads[0].velocity_m_per_s = {0.0, 0.0, -0.5};
+  o.time_s = 4.2;
+  s.update(o);
+  o.loads[0].velocity_m_per_s = {0.0, 0.0, 0.0};
+  for (int i = 0; i < 20; ++i) {  // 4.25 .. 5.2 s
+    o.time_s = 4.25 + 0.05 * i;
+    s.update(o);
+  }
+  EXPECT_FALSE(s.score().finished);
+  o.time_s = 5.25;
+  const TaskScore& done = s.update(o);
+  EXPECT_EQ(done.delivered, 2);
+  EXPECT_TRUE(done.finished);
+  EXPECT_TRUE(done.completed);
+  EXPECT_TRUE(s.just_finished());
+  EXPECT_NEAR(done.elapsed_s, 4.25, 1e-9);
+  EXPECT_DOUBLE_EQ(done.time_points, 100.0);
+  EXPECT_DOUBLE_EQ(done.total, 90.0);
+
+  const auto r = s.report("session 1");
+  EXPECT_EQ(r["outcome"], "completed");
+  EXPECT_EQ(r["delivered"], 2);
+  EXPECT_EQ(r["loads"][1]["name"], "log2");
+  EXPECT_EQ(r["loads"][1]["delivered"], true);
+  EXPECT_EQ(r["timeline"][0]["kind"], "dropped_load");
+  EXPECT_EQ(r["timeline"][0]["load"], "log1");
+}
+
+TEST(TaskScore, OutsideTheLoadSpaceIsNotDelivered) {
+  TaskScorer s = scorer();
+  core::Outputs o = frame(0.0);
+  put_in_truck(o, 0);
+  put_in_truck(o, 1);
+  o.loads[0].position_m[2] = 2.8;   // more than 0.5 m above the sides
+  o.loads[1].position_m[0] = 4.2;   // past the truck's end (x 4.0)
+  for (int i = 0; i < 60; ++i) {
+    o.time_s = 0.05 * i;
+    s.update(o);
+  }
+  EXPECT_EQ(s.score().delivered, 0);
+}
+
+TEST(TaskScore, ReportSaysWhoWhatAndWhen) {
+  TaskScorer s = scorer();
+  s.update(frame(0.05));
+  const auto r = s.report("session 3 (t250, dam_intake)");
+  EXPECT_EQ(r["schema"], "clamsim-report/1");
+  EXPECT_EQ(r["session"], "session 3 (t250, dam_intake)");
+  EXPECT_EQ(r["task"], "two logs");
+  EXPECT_EQ(r["outcome"], "running");
+  EXPECT_TRUE(r["ended_utc"].is_null());
+  EXPECT_TRUE(std::regex_match(r["started_utc"].get<std::string>(),
+                               std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")))
+      << r["started_utc"];
+  EXPECT_EQ(r["optimum_s"], 100.0);
+  EXPECT_EQ(r["limit_s"], 150.0);
+  EXPECT_EQ(r["required"], 2);
+  EXPECT_EQ(r["time_points"], 100.0);
+  for (const char* k :
+       {"rack_gate_hit", "structure_hit", "slack_cable", "overload", "dropped_load"})
+    EXPECT_EQ(r["penalties"][k]["count"], 0) << k;
+}
+
+TEST(TaskScore, ResetStartsANewAttempt) {
+  TaskScorer s = scorer();
+  core::Outputs o = frame(10.0);
+  o.events.clam_world_hits = 3;
+  s.update(o);
+  EXPECT_EQ(s.score().structure_hits, 3);
+  s.reset();
+  EXPECT_EQ(s.score().structure_hits, 0);
+  EXPECT_FALSE(s.score().running);
+  const TaskScore& again = s.update(frame(0.05));  // the world's counters were reset too
+  EXPECT_EQ(again.structure_hits, 0);
+  EXPECT_DOUBLE_EQ(again.elapsed_s, 0.0);
+  EXPECT_DOUBLE_EQ(again.total, 100.0);
+}
+
+TEST(TaskScore, NoTaskNoScore) {
+  TaskScorer s{model::TaskSpec{}};
+  core::Outputs o = frame(1.0);
+  o.events.overload_events = 2;
+  const TaskScore& sc = s.update(o);
+  EXPECT_FALSE(sc.enabled);
+  EXPECT_FALSE(sc.running);
+  EXPECT_EQ(sc.overloads, 0);
+  EXPECT_FALSE(s.just_finished());
+}
+
+}  // namespace
+}  // namespace clamsim::session

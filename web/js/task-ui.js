@@ -1,0 +1,155 @@
+// On the page: the warning badges over the view, the score panel and the end-of-task
+// report with its "Restart task" button. Content comes from task.js; this file only
+// builds elements once and changes their text, classes and widths.
+
+import { scoreView, reportView } from './task.js';
+
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'class') e.className = v;
+    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v);
+  }
+  e.append(...children);
+  return e;
+}
+
+function setText(e, text) {
+  if (e.textContent !== text) e.textContent = text;
+}
+
+const ICONS = { danger: '⚠', warn: '⚠', ok: '✔', info: '≈' };
+
+export function createTaskUi({ warnings, score, report, onRestart }) {
+  // ---- warnings: one badge per active warning, in a fixed order ----
+  const badges = new Map();
+  function showWarnings(list) {
+    const ids = new Set(list.map((w) => w.id));
+    for (const [id, b] of badges) {
+      if (!ids.has(id)) {
+        b.remove();
+        badges.delete(id);
+      }
+    }
+    for (const w of list) {
+      let b = badges.get(w.id);
+      if (!b) {
+        b = el('div', { class: 'warning', role: 'status', 'data-id': w.id },
+          el('span', { class: 'warning-icon', 'aria-hidden': 'true' }), el('span', { class: 'warning-text' }));
+        badges.set(w.id, b);
+      }
+      b.dataset.level = w.level;
+      setText(b.firstChild, ICONS[w.level] ?? '•');
+      setText(b.lastChild, w.text);
+      warnings.append(b);  // keeps the order of `list`
+    }
+  }
+
+  // ---- score panel ----
+  const title = el('div', { class: 'score-title' });
+  const status = el('div', { class: 'score-status' });
+  const points = el('div', { class: 'score-points', id: 'score-points' });
+  const pointsDetail = el('div', { class: 'score-detail' });
+  const timeFill = el('div', { class: 'time-fill' });
+  const optimumTick = el('div', { class: 'time-optimum', title: 'optimum time' });
+  const timeText = el('div', { class: 'score-time', id: 'score-time' });
+  const deliveredFill = el('div', { class: 'delivered-fill' });
+  const deliveredText = el('span', { id: 'score-delivered' });
+  const penaltyCells = {};
+  const penaltyList = el('ul', { class: 'score-penalties' });
+  const restartButton = el('button', { type: 'button', id: 'score-restart', title: 'Restart the task (R)', onclick: () => onRestart('button') }, 'Restart task');
+  score.replaceChildren(
+    el('div', { class: 'score-head' }, title, status),
+    el('div', { class: 'score-main' },
+      el('div', { class: 'score-points-box' }, points, el('div', { class: 'score-unit' }, 'points')),
+      el('div', { class: 'score-time-box' }, timeText,
+        el('div', { class: 'time-bar', role: 'img', 'aria-label': 'elapsed time against the optimum and the limit' }, timeFill, optimumTick),
+        el('div', { class: 'time-legend' }, el('span', { class: 'legend-optimum' }), el('span', { class: 'legend-limit' })))),
+    pointsDetail,
+    el('div', { class: 'score-delivered' }, el('span', { class: 'label' }, 'Delivered '), deliveredText,
+      el('div', { class: 'delivered-bar' }, deliveredFill)),
+    penaltyList,
+    el('div', { class: 'score-actions' }, restartButton, el('span', { class: 'hint' }, 'or R')));
+  const legendOptimum = score.querySelector('.legend-optimum');
+  const legendLimit = score.querySelector('.legend-limit');
+
+  function showScore(s, task) {
+    const v = scoreView(s, task);
+    score.hidden = !v.visible;
+    if (!v.visible) return v;
+    score.dataset.phase = v.phase;
+    score.dataset.status = v.status;
+    setText(title, v.title);
+    setText(status, v.statusText);
+    setText(points, v.points);
+    setText(pointsDetail, `time ${v.timePoints} − penalties ${v.penaltyPoints}`);
+    setText(timeText, `${v.elapsed}`);
+    timeFill.style.width = `${(v.fraction * 100).toFixed(1)}%`;
+    const opt = `${(v.optimumFraction * 100).toFixed(1)}%`;
+    optimumTick.style.left = opt;
+    optimumTick.parentElement.style.setProperty('--opt', opt);
+    setText(legendOptimum, `optimum ${v.optimum}`);
+    setText(legendLimit, `limit ${v.limit}`);
+    setText(deliveredText, v.delivered);
+    deliveredFill.style.width = `${(v.deliveredFraction * 100).toFixed(1)}%`;
+    for (const p of v.penalties) {
+      let cell = penaltyCells[p.key];
+      if (!cell) {
+        const count = el('span', { class: 'count' });
+        cell = { li: el('li', { 'data-key': p.key }, count, el('span', { class: 'label' }, p.label)), count };
+        penaltyCells[p.key] = cell;
+        penaltyList.append(cell.li);
+      }
+      setText(cell.count, String(p.count));
+      cell.li.classList.toggle('nonzero', p.count > 0);
+    }
+    return v;
+  }
+
+  // ---- report overlay ----
+  function showReport(rep, lastScore) {
+    const v = reportView(rep, lastScore);
+    const penaltyRows = v.penalties.length
+      ? v.penalties.map((p) => el('tr', { class: p.count > 0 ? 'nonzero' : '' }, el('th', {}, p.label),
+        el('td', { class: 'num' }, String(p.count)), el('td', { class: 'num' }, p.pointsText)))
+      : [el('tr', {}, el('td', { colspan: '3', class: 'hint' }, 'No penalties.'))];
+    const timeline = v.timeline.length
+      ? el('ol', { class: 'report-timeline' }, ...v.timeline.map((e) => el('li', {},
+        el('span', { class: 'tl-time' }, e.time), el('span', { class: 'tl-text' }, e.text), el('span', { class: 'tl-points' }, e.points))))
+      : el('p', { class: 'hint' }, 'No events recorded.');
+    const restart = el('button', { type: 'button', id: 'report-restart', class: 'primary', onclick: () => onRestart('report') }, 'Restart task');
+    const close = el('button', { type: 'button', onclick: () => hideReport() }, 'Close');
+    report.replaceChildren(el('div', { class: 'report-card', role: 'dialog', 'aria-labelledby': 'report-outcome' },
+      el('div', { class: 'report-title' }, v.title),
+      el('h2', { id: 'report-outcome', 'data-level': v.level }, v.outcome),
+      el('table', { class: 'report-summary' },
+        el('tr', {}, el('th', {}, 'Time'), el('td', { class: 'num' }, v.time), el('td', { class: 'hint' }, `optimum ${v.optimum}, limit ${v.limit}`)),
+        el('tr', {}, el('th', {}, 'Points'), el('td', { class: 'num report-points' }, v.points), el('td', { class: 'hint' }, `time ${v.timePoints} − penalties ${v.penaltyPoints}`)),
+        el('tr', {}, el('th', {}, 'Delivered'), el('td', { class: 'num' }, v.delivered),
+          el('td', { class: 'report-loads' }, ...v.loads.map((l) => el('span', { class: l.delivered ? 'load-done' : 'load-left' },
+            `${l.delivered ? '✔' : '✘'} ${l.name}`))))),
+      el('h3', {}, 'Penalties'),
+      el('table', { class: 'report-penalties' }, el('thead', {}, el('tr', {}, el('th', {}, ''), el('th', { class: 'num' }, 'count'), el('th', { class: 'num' }, 'points'))),
+        el('tbody', {}, ...penaltyRows)),
+      el('h3', {}, 'Timeline'),
+      timeline,
+      v.raw ? el('pre', { class: 'report-raw' }, v.raw) : '',
+      el('div', { class: 'report-actions' }, restart, close, el('span', { class: 'hint' }, 'R restarts'))));
+    report.hidden = false;
+    restart.focus({ preventScroll: true });
+    return v;
+  }
+
+  function hideReport() {
+    report.hidden = true;
+  }
+
+  return {
+    warnings: showWarnings,
+    score: showScore,
+    report: showReport,
+    hideReport,
+    get reportOpen() { return !report.hidden; },
+  };
+}

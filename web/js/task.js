@@ -1,0 +1,244 @@
+// The training task as the trainee sees it: the live score (display.score), the warnings
+// the HUD raises from a frame, the end-of-task report, and when a restart needs a second
+// press. Pure functions over plain objects and a clock in ms; task-ui.js puts them on the page.
+
+import { isRackOrGate, token } from './markers.js';
+
+// ---- numbers --------------------------------------------------------------------------
+
+// 95.4 -> "1:35", 3725 -> "1:02:05"; "–" when not a number
+export function formatClock(s) {
+  if (typeof s !== 'number' || !Number.isFinite(s)) return '–';
+  const t = Math.max(0, Math.floor(s + 1e-9));
+  const h = Math.floor(t / 3600), m = Math.floor((t % 3600) / 60), sec = t % 60;
+  const ss = String(sec).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+// 2350 -> "2 350" (thin space groups, SI style)
+export function formatKg(kg) {
+  if (typeof kg !== 'number' || !Number.isFinite(kg)) return '–';
+  return String(Math.round(kg)).replace(/\B(?=(\d{3})+(?!\d))/g, '\u2009');
+}
+
+// points: whole numbers as they are, others to one decimal
+export function formatPoints(p) {
+  if (typeof p !== 'number' || !Number.isFinite(p)) return '–';
+  const r = Math.round(p * 10) / 10;
+  return Number.isInteger(r) ? String(r) : r.toFixed(1);
+}
+
+// ---- live score -----------------------------------------------------------------------
+
+export const PENALTIES = Object.freeze([
+  ['rack_gate_hits', 'Rack / gate hits'],
+  ['structure_hits', 'Structure hits'],
+  ['slack_cables', 'Slack cables'],
+  ['overloads', 'Overloads'],
+  ['dropped_loads', 'Dropped loads'],
+]);
+
+// What the score panel shows. phase: 'ok' until the optimum time, 'late' while points
+// fall, 'over' at the limit (no time points left). Fractions are of the limit.
+export function scoreView(score, task = null) {
+  if (!score || !score.enabled) return { visible: false };
+  const limit = score.limit_s > 0 ? score.limit_s : Math.max(score.optimum_s * 1.5, 1);
+  const elapsed = Math.max(0, score.elapsed_s);
+  const phase = elapsed >= limit ? 'over' : elapsed > score.optimum_s ? 'late' : 'ok';
+  let status = 'ready';
+  if (score.finished) status = score.completed ? 'completed' : 'failed';
+  else if (score.running) status = 'running';
+  const STATUS_TEXT = { ready: 'Ready', running: 'Running', completed: 'Completed', failed: 'Timed out' };
+  return {
+    visible: true,
+    title: task?.title ?? 'Training task',
+    status,
+    statusText: STATUS_TEXT[status],
+    phase,
+    elapsed: formatClock(elapsed),
+    optimum: formatClock(score.optimum_s),
+    limit: formatClock(limit),
+    fraction: Math.min(1, elapsed / limit),
+    optimumFraction: Math.min(1, Math.max(0, score.optimum_s / limit)),
+    points: formatPoints(score.total),
+    timePoints: formatPoints(score.time_points),
+    penaltyPoints: formatPoints(score.penalty_points),
+    delivered: `${score.delivered} / ${score.required}`,
+    deliveredFraction: score.required > 0 ? Math.min(1, score.delivered / score.required) : 0,
+    penalties: PENALTIES.map(([key, label]) => ({ key, label, count: score[key] ?? 0 })),
+  };
+}
+
+// ---- warnings -------------------------------------------------------------------------
+
+export const WARN = Object.freeze({
+  holdMs: 2500,          // an event (hit, slack, overload) stays on screen this long
+  slackM: 0.3,           // drawn slack above this is a slack cable too
+  submergedMin: 0.02,    // fraction of the clam below the water
+});
+
+// level: 'danger' (red), 'warn' (amber), 'ok' (green), 'info' (blue)
+export const WARNING_LEVELS = Object.freeze({
+  contact: 'danger', overload: 'danger', slack: 'warn', load: 'ok', water: 'info',
+});
+
+// Is a contact the clam (or the load in its jaws) against the trash rack or the gate?
+export function rackOrGateContact(c, heldLoad) {
+  if (!isRackOrGate(c.solid)) return false;
+  const pair = token(c.pair);
+  return pair === 'clamworld' || (pair === 'loadworld' && heldLoad !== null && c.load === heldLoad);
+}
+
+// Keeps the event counters between frames, so an event shows for holdMs even if it lasted
+// one frame. A counter that goes down (the task restarted) is taken as the new baseline.
+export function makeWarningTracker({ holdMs = WARN.holdMs } = {}) {
+  let last = null;
+  const until = { contact: -Infinity, slack: -Infinity, overload: -Infinity };
+  const COUNTERS = { contact: 'clam_rack_gate_hits', slack: 'slack_cable_events', overload: 'overload_events' };
+  return {
+    reset() {
+      last = null;
+      for (const k of Object.keys(until)) until[k] = -Infinity;
+    },
+    // frame: a parsed display; opts: {now (ms), slack: [m, m] drawn, maxLoadKg, loadMassKg(i)}
+    update(frame, { now, slack = [0, 0], maxLoadKg = Infinity, loadMassKg = () => 0 } = {}) {
+      const ev = frame.events;
+      if (ev) {
+        for (const [k, counter] of Object.entries(COUNTERS)) {
+          const n = ev[counter] ?? 0;
+          if (last && n > (last[counter] ?? 0)) until[k] = now + holdMs;
+        }
+        last = { ...ev };
+      }
+      const out = [];
+      const held = frame.held_load ?? null;
+      const touching = (frame.contacts ?? []).some((c) => rackOrGateContact(c, held));
+      if (touching || now < until.contact) out.push({ id: 'contact', text: 'Contact: trash rack/gate' });
+      const mass = frame.display?.[7] > 0 ? frame.display[7] : held !== null ? loadMassKg(held) : 0;
+      if (now < until.overload || mass > maxLoadKg) out.push({ id: 'overload', text: 'Overload' });
+      if (now < until.slack || Math.max(...slack) > WARN.slackM) out.push({ id: 'slack', text: 'Slack cable' });
+      if (held !== null || mass > 0) out.push({ id: 'load', text: `Load held: ${formatKg(mass)} kg` });
+      if ((frame.clam_submerged ?? 0) > WARN.submergedMin) out.push({ id: 'water', text: 'Clam under water' });
+      return out.map((w) => ({ ...w, level: WARNING_LEVELS[w.id] }));
+    },
+  };
+}
+
+// ---- report ---------------------------------------------------------------------------
+
+const pick = (o, ...keys) => {
+  for (const k of keys) if (o && o[k] !== undefined && o[k] !== null) return o[k];
+  return undefined;
+};
+
+const PENALTY_NAMES = Object.fromEntries(PENALTIES);
+const PENALTY_ALIASES = {
+  rack_gate_hit: 'rack_gate_hits', rack_gate: 'rack_gate_hits', clam_rack_gate_hits: 'rack_gate_hits',
+  structure_hit: 'structure_hits', structure: 'structure_hits', clam_world_hits: 'structure_hits',
+  slack_cable: 'slack_cables', slack_cable_events: 'slack_cables', slack: 'slack_cables',
+  overload: 'overloads', overload_events: 'overloads',
+  dropped_load: 'dropped_loads', dropped: 'dropped_loads', drops: 'dropped_loads',
+};
+
+function penaltyLabel(key) {
+  const k = PENALTY_ALIASES[key] ?? key;
+  return PENALTY_NAMES[k] ?? String(key).replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+}
+
+function num(x) {
+  return typeof x === 'number' && Number.isFinite(x) ? x : undefined;
+}
+
+// The penalties of a report: [{key, label, count, points}], from an array of
+// {kind|name|key, count, points} or an object {key: {count, points}} or {key: count}.
+function reportPenalties(r, score) {
+  const raw = pick(r, 'penalties');
+  let list = [];
+  if (Array.isArray(raw)) {
+    list = raw.filter((p) => p && typeof p === 'object').map((p) => {
+      const key = String(pick(p, 'kind', 'key', 'name', 'id') ?? 'penalty');
+      return { key, label: pick(p, 'label', 'title') ?? penaltyLabel(key), count: num(p.count) ?? 0, points: num(pick(p, 'points', 'penalty_points')) };
+    });
+  } else if (raw && typeof raw === 'object') {
+    list = Object.entries(raw).map(([key, v]) => (typeof v === 'number'
+      ? { key, label: penaltyLabel(key), count: v, points: undefined }
+      : { key, label: pick(v, 'label') ?? penaltyLabel(key), count: num(v?.count) ?? 0, points: num(pick(v, 'points', 'penalty_points')) }));
+  } else if (score?.enabled) {
+    list = PENALTIES.map(([key, label]) => ({ key, label, count: score[key] ?? 0, points: undefined }));
+  }
+  return list.map((p) => ({ ...p, pointsText: p.points === undefined ? '' : p.points === 0 ? '0' : `−${formatPoints(Math.abs(p.points))}` }));
+}
+
+// the report's timeline kinds (docs/training-task.md), one event each
+const EVENT_TEXT = {
+  rack_gate_hit: 'Rack/gate hit', structure_hit: 'Structure hit', slack_cable: 'Slack cable',
+  overload: 'Overload', dropped_load: 'Dropped load',
+};
+
+function timelineText(e) {
+  if (typeof e === 'string') return e;
+  const what = String(pick(e, 'text', 'event', 'what', 'kind', 'type', 'message') ?? '');
+  const extra = [pick(e, 'solid'), pick(e, 'load', 'load_id'), pick(e, 'detail', 'note')].filter((x) => x !== undefined);
+  const text = EVENT_TEXT[what] ?? what.replace(/_/g, ' ');
+  return `${text}${extra.length ? ` (${extra.join(', ')})` : ''}`;
+}
+
+// What the report overlay shows, from the report the session wrote and the last score
+// (which fills in anything the report leaves out).
+export function reportView(report, score = null) {
+  const r = report && typeof report === 'object' ? report : {};
+  const completed = pick(r, 'completed') ?? score?.completed ?? false;
+  const outcomeRaw = pick(r, 'outcome', 'result');
+  const outcome = typeof outcomeRaw === 'string'
+    ? outcomeRaw.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase())
+    : completed ? 'Completed' : 'Not completed';
+  const elapsed = num(pick(r, 'elapsed_s', 'time_s', 'duration_s')) ?? score?.elapsed_s;
+  const optimum = num(pick(r, 'optimum_s')) ?? score?.optimum_s;
+  const limit = num(pick(r, 'limit_s')) ?? score?.limit_s;
+  const total = num(pick(r, 'total', 'points', 'score')) ?? score?.total;
+  const delivered = num(pick(r, 'delivered')) ?? score?.delivered;
+  const required = num(pick(r, 'required')) ?? score?.required;
+  const rawTimeline = pick(r, 'timeline', 'events');
+  const timeline = Array.isArray(rawTimeline) ? rawTimeline.map((e) => {
+    const t = num(pick(e, 'task_time_s', 't_s', 't', 'time_s', 'elapsed_s'));
+    const pts = num(pick(e, 'points', 'penalty_points'));
+    return { time: t === undefined ? '' : formatClock(t), text: timelineText(e), points: pts === undefined || pts === 0 ? '' : `${pts > 0 ? '−' : '+'}${formatPoints(Math.abs(pts))}` };
+  }) : [];
+  return {
+    title: pick(r, 'title', 'task') ?? 'Training task',
+    outcome,
+    level: completed ? 'ok' : 'danger',
+    time: formatClock(elapsed),
+    optimum: formatClock(optimum),
+    limit: formatClock(limit),
+    points: formatPoints(total),
+    timePoints: formatPoints(num(pick(r, 'time_points')) ?? score?.time_points),
+    penaltyPoints: formatPoints(num(pick(r, 'penalty_points')) ?? score?.penalty_points),
+    delivered: delivered === undefined ? '–' : `${delivered} / ${required ?? '–'}`,
+    penalties: reportPenalties(r, score),
+    loads: Array.isArray(r.loads) ? r.loads.filter((l) => l && typeof l === 'object')
+      .map((l) => ({ name: String(pick(l, 'name', 'id') ?? ''), delivered: Boolean(l.delivered) })) : [],
+    timeline,
+    raw: typeof report === 'string' ? report : null,
+  };
+}
+
+// ---- restart --------------------------------------------------------------------------
+
+// Key R and the joystick's restart button: while a task is running a first press only
+// asks ("press again"), a second within confirmMs restarts; otherwise one press restarts.
+export function makeRestartGuard({ confirmMs = 3000 } = {}) {
+  let armedAt = -Infinity;
+  return {
+    press(now, running) {
+      if (!running || now - armedAt <= confirmMs) {
+        armedAt = -Infinity;
+        return 'restart';
+      }
+      armedAt = now;
+      return 'confirm';
+    },
+    armed(now) { return now - armedAt <= confirmMs; },
+    cancel() { armedAt = -Infinity; },
+  };
+}

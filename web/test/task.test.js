@@ -1,0 +1,180 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  formatClock, formatKg, formatPoints, scoreView, makeWarningTracker, rackOrGateContact, reportView,
+  makeRestartGuard, WARN, PENALTIES,
+} from '../js/task.js';
+
+const score = (extra = {}) => ({ enabled: true, running: true, finished: false, completed: false, elapsed_s: 0,
+  optimum_s: 300, limit_s: 450, delivered: 0, required: 3, time_points: 100, penalty_points: 0, total: 100,
+  rack_gate_hits: 0, structure_hits: 0, slack_cables: 0, overloads: 0, dropped_loads: 0, ...extra });
+
+test('clock, mass and points formatting', () => {
+  assert.equal(formatClock(0), '0:00');
+  assert.equal(formatClock(95.4), '1:35');
+  assert.equal(formatClock(59.999), '0:59');
+  assert.equal(formatClock(3725), '1:02:05');
+  assert.equal(formatClock(-3), '0:00');
+  assert.equal(formatClock(NaN), '–');
+  assert.equal(formatKg(2350), '2\u2009350');
+  assert.equal(formatKg(25000.4), '25\u2009000');
+  assert.equal(formatKg(775), '775');
+  assert.equal(formatPoints(85), '85');
+  assert.equal(formatPoints(85.04), '85');
+  assert.equal(formatPoints(66.666), '66.7');
+  assert.equal(formatPoints(undefined), '–');
+});
+
+test('score view: hidden without a task; time bar against the optimum and the limit', () => {
+  assert.equal(scoreView(undefined).visible, false);
+  assert.equal(scoreView({ enabled: false }).visible, false);
+  const ok = scoreView(score({ elapsed_s: 150 }), { title: 'Clear the rack' });
+  assert.equal(ok.visible, true);
+  assert.equal(ok.title, 'Clear the rack');
+  assert.equal(ok.phase, 'ok');
+  assert.equal(ok.elapsed, '2:30');
+  assert.equal(ok.optimum, '5:00');
+  assert.equal(ok.limit, '7:30');
+  assert.ok(Math.abs(ok.fraction - 1 / 3) < 1e-12);
+  assert.ok(Math.abs(ok.optimumFraction - 2 / 3) < 1e-12);
+  assert.equal(ok.delivered, '0 / 3');
+  assert.equal(ok.status, 'running');
+  assert.equal(scoreView(score({ elapsed_s: 301 })).phase, 'late');
+  const over = scoreView(score({ elapsed_s: 500 }));
+  assert.equal(over.phase, 'over');
+  assert.equal(over.fraction, 1);
+  assert.equal(scoreView(score({ running: false })).status, 'ready');
+  assert.equal(scoreView(score({ finished: true, completed: true })).statusText, 'Completed');
+  assert.equal(scoreView(score({ finished: true })).status, 'failed');
+  assert.equal(scoreView(score({ finished: true })).statusText, 'Timed out');
+  const pen = scoreView(score({ rack_gate_hits: 2, dropped_loads: 1 })).penalties;
+  assert.deepEqual(pen.map((p) => p.count), [2, 0, 0, 0, 1]);
+  assert.equal(pen.length, PENALTIES.length);
+  // no limit given: 1.5 x the optimum (the crane exam's rule)
+  assert.equal(scoreView(score({ limit_s: 0 })).limit, '7:30');
+});
+
+const frame = (extra = {}) => ({ display: [0, 0, 0, 0, 0, 0, 0, 0], held_load: null, contacts: [], clam_submerged: 0,
+  events: { clam_rack_gate_hits: 0, slack_cable_events: 0, overload_events: 0 }, ...extra });
+const ids = (list) => list.map((w) => w.id);
+
+test('warnings: contact with the rack or gate, now and for a while after the event', () => {
+  const tr = makeWarningTracker();
+  assert.deepEqual(tr.update(frame(), { now: 0 }), []);
+  const touching = frame({ contacts: [{ position_m: [0, 0, 0], force_N: 5000, pair: 'clam-world', solid: 'trash rack', load: null }] });
+  const w = tr.update(touching, { now: 50 });
+  assert.deepEqual(ids(w), ['contact']);
+  assert.equal(w[0].text, 'Contact: trash rack/gate');
+  assert.equal(w[0].level, 'danger');
+  // a one-frame hit: the event counter rose; it stays on screen for holdMs
+  tr.update(frame({ events: { clam_rack_gate_hits: 1 } }), { now: 100 });
+  assert.deepEqual(ids(tr.update(frame({ events: { clam_rack_gate_hits: 1 } }), { now: 100 + WARN.holdMs - 1 })), ['contact']);
+  assert.deepEqual(ids(tr.update(frame({ events: { clam_rack_gate_hits: 1 } }), { now: 100 + WARN.holdMs + 1 })), []);
+  // the counter going back to 0 (restart) raises nothing
+  assert.deepEqual(ids(tr.update(frame(), { now: 10000 })), []);
+});
+
+test('warnings: a held load against the gate counts, a loose one on the floor does not', () => {
+  const held = { position_m: [0, 0, 0], force_N: 1, pair: 'load-world', solid: 'gate', load: 2 };
+  assert.equal(rackOrGateContact({ ...held, pair: 'LoadWorld', solid: 'Gate' }, 2), true);
+  assert.equal(rackOrGateContact(held, 2), true);
+  assert.equal(rackOrGateContact(held, null), false);
+  assert.equal(rackOrGateContact({ ...held, solid: 'Floor' }, 2), false);
+  assert.equal(rackOrGateContact({ ...held, pair: 'clam-load', solid: null }, 2), false);
+});
+
+test('warnings: slack cable, overload, load held, under water', () => {
+  const tr = makeWarningTracker();
+  tr.update(frame(), { now: 0 });
+  let w = tr.update(frame({ events: { slack_cable_events: 1, overload_events: 1, clam_rack_gate_hits: 0 } }), { now: 50 });
+  assert.deepEqual(ids(w), ['overload', 'slack']);
+  assert.deepEqual(w.map((x) => x.level), ['danger', 'warn']);
+  w = tr.update(frame(), { now: 100 + WARN.holdMs * 2, slack: [0, WARN.slackM + 0.1] });
+  assert.deepEqual(ids(w), ['slack'], 'a visibly slack rope warns by itself');
+  w = tr.update(frame({ held_load: 1, display: [0, 0, 0, 0, 0, 0, 0, 2350], clam_submerged: 0.4 }), { now: 1e5 });
+  assert.deepEqual(ids(w), ['load', 'water']);
+  assert.equal(w[0].text, 'Load held: 2\u2009350 kg');
+  assert.equal(w[1].text, 'Clam under water');
+  // mass from the scene when DisplayData[7] is 0; more than the clam carries is an overload
+  w = tr.update(frame({ held_load: 0 }), { now: 1e5, loadMassKg: () => 30000, maxLoadKg: 25000 });
+  assert.deepEqual(ids(w), ['overload', 'load']);
+  assert.equal(w[1].text, 'Load held: 30\u2009000 kg');
+});
+
+test('report view: outcome, time, points, penalties with counts and points, timeline', () => {
+  const v = reportView({
+    title: 'Clear the rack', outcome: 'completed', completed: true, elapsed_s: 412.3, optimum_s: 300, limit_s: 450,
+    time_points: 25.1, penalty_points: 20, total: 5.1, delivered: 3, required: 3,
+    penalties: [{ kind: 'rack_gate_hit', count: 2, points: 20 }, { kind: 'dropped_load', count: 0, points: 0 }],
+    timeline: [{ t_s: 12.5, event: 'grip', load: 'log-1' }, { t_s: 40, event: 'rack_gate_hit', points: 10 }],
+  });
+  assert.equal(v.title, 'Clear the rack');
+  assert.equal(v.outcome, 'Completed');
+  assert.equal(v.level, 'ok');
+  assert.equal(v.time, '6:52');
+  assert.equal(v.points, '5.1');
+  assert.equal(v.delivered, '3 / 3');
+  assert.deepEqual(v.penalties.map((p) => [p.label, p.count, p.pointsText]), [['Rack / gate hits', 2, '−20'], ['Dropped loads', 0, '0']]);
+  assert.deepEqual(v.timeline, [{ time: '0:12', text: 'grip (log-1)', points: '' }, { time: '0:40', text: 'Rack/gate hit', points: '−10' }]);
+});
+
+test('report view: the report the session writes (schema clamsim-report/1)', () => {
+  const v = reportView({
+    schema: 'clamsim-report/1', session: 'session 3', task: 'Clear the trash rack: three logs into the truck',
+    started_utc: '2025-11-21T19:00:00Z', ended_utc: '2025-11-21T19:07:30Z', outcome: 'timed out',
+    elapsed_s: 450, optimum_s: 300, limit_s: 450, delivered: 2, required: 3,
+    loads: [{ id: 0, name: 'log1', delivered: true }, { id: 1, name: 'log2', delivered: true }, { id: 2, name: 'log3', delivered: false }],
+    time_points: 0,
+    penalties: {
+      rack_gate_hit: { count: 1, points_each: 10, points: 10 }, structure_hit: { count: 0, points_each: 5, points: 0 },
+      slack_cable: { count: 2, points_each: 5, points: 10 }, overload: { count: 0, points_each: 15, points: 0 },
+      dropped_load: { count: 1, points_each: 10, points: 10 },
+    },
+    penalty_points: 30, total: 0,
+    timeline: [
+      { sim_time_s: 61.2, task_time_s: 61.2, kind: 'rack_gate_hit', solid: 'trash_rack', points: 10 },
+      { sim_time_s: 130.0, task_time_s: 130.0, kind: 'dropped_load', load: 'log3', points: 10 },
+    ],
+  });
+  assert.equal(v.title, 'Clear the trash rack: three logs into the truck');
+  assert.equal(v.outcome, 'Timed out');
+  assert.equal(v.level, 'danger');
+  assert.equal(v.time, '7:30');
+  assert.equal(v.delivered, '2 / 3');
+  assert.deepEqual(v.penalties.map((p) => [p.label, p.count, p.pointsText]), [['Rack / gate hits', 1, '−10'],
+    ['Structure hits', 0, '0'], ['Slack cables', 2, '−10'], ['Overloads', 0, '0'], ['Dropped loads', 1, '−10']]);
+  assert.deepEqual(v.timeline, [{ time: '1:01', text: 'Rack/gate hit (trash_rack)', points: '−10' },
+    { time: '2:10', text: 'Dropped load (log3)', points: '−10' }]);
+  assert.deepEqual(v.loads, [{ name: 'log1', delivered: true }, { name: 'log2', delivered: true }, { name: 'log3', delivered: false }]);
+  assert.equal(reportView({ outcome: 'completed', completed: undefined }).outcome, 'Completed');
+});
+
+test('report view: other shapes, and the last score fills the gaps', () => {
+  const last = score({ elapsed_s: 450, finished: true, total: 0, rack_gate_hits: 1 });
+  let v = reportView({ penalties: { slack_cable: { count: 3, points: 15 }, overload: 1 } }, last);
+  assert.equal(v.outcome, 'Not completed');
+  assert.equal(v.level, 'danger');
+  assert.equal(v.time, '7:30');
+  assert.equal(v.points, '0');
+  assert.deepEqual(v.penalties.map((p) => [p.label, p.count, p.pointsText]), [['Slack cables', 3, '−15'], ['Overloads', 1, '']]);
+  v = reportView({}, last);
+  assert.deepEqual(v.penalties.map((p) => p.count), [1, 0, 0, 0, 0], 'counts from the score');
+  assert.deepEqual(v.timeline, []);
+  v = reportView('not json', null);
+  assert.equal(v.raw, 'not json');
+  assert.equal(v.outcome, 'Not completed');
+  assert.equal(reportView({ outcome: 'time_limit' }).outcome, 'Time limit');
+});
+
+test('restart guard: one press when idle, two while the task runs', () => {
+  const g = makeRestartGuard({ confirmMs: 3000 });
+  assert.equal(g.press(0, false), 'restart');
+  assert.equal(g.press(1000, true), 'confirm');
+  assert.equal(g.armed(2000), true);
+  assert.equal(g.press(2500, true), 'restart');
+  assert.equal(g.armed(2600), false);
+  assert.equal(g.press(10000, true), 'confirm');
+  assert.equal(g.press(14000, true), 'confirm', 'too late: asks again');
+  g.cancel();
+  assert.equal(g.press(14100, true), 'confirm');
+});
