@@ -11,6 +11,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "../support/expect_contains.h"
+
 namespace clamsim::model {
 namespace {
 
@@ -43,10 +45,6 @@ std::string error_of_file(const std::string& path) {
   }
   return "";
 }
-
-#define EXPECT_CONTAINS(haystack, needle)                                   \
-  EXPECT_NE(std::string(haystack).find(needle), std::string::npos)          \
-      << "message: \"" << (haystack) << "\"\nexpected to contain: \"" << (needle) << "\""
 
 // Numeric leaves ({value, source} or a plain number/array) with their dotted path.
 struct Leaf {

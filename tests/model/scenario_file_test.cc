@@ -9,6 +9,7 @@
 
 #include "model/json_fields.h"
 #include "model/machine_file.h"
+#include "../support/expect_contains.h"
 
 namespace clamsim::model {
 namespace {
@@ -39,10 +40,6 @@ std::string error_of(const json& doc) {
   }
   return "";
 }
-
-#define EXPECT_CONTAINS(haystack, needle)                                   \
-  EXPECT_NE(std::string(haystack).find(needle), std::string::npos)          \
-      << "message: \"" << (haystack) << "\"\nexpected to contain: \"" << (needle) << "\""
 
 const core::SolidBox* solid(const Scenario& s, const std::string& name) {
   for (const auto& b : s.world.solids)
