@@ -90,7 +90,7 @@ class FrameRecorder final : public POA_CLAMX::FrameClient {
     std::size_t gaps = 0;            // seq jumped forward by more than one
     std::size_t out_of_order = 0;    // seq not greater than the previous
     double max_interval_ms = 0.0;    // longest wait between two frames
-    CLAMX::Frame last;
+    CLAMX::Frame last{};             // zeroed until the first frame (its enums too)
     std::size_t reports = 0;         // frames that carried a task report
     std::string last_report;         // the latest of them
   };
