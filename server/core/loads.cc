@@ -37,6 +37,15 @@ double load_volume_m3(const LoadParams& l) {
   return 0.0;
 }
 
+double load_bound_radius_m(const LoadParams& l) {
+  switch (l.shape) {
+    case LoadShape::Sphere: return l.radius_m;
+    case LoadShape::Cylinder: return std::max(0.5 * l.length_m, l.radius_m);
+    case LoadShape::Box: return 0.5 * l.box_size_m.norm();
+  }
+  return 0.0;
+}
+
 LoadGeometry load_geometry(const LoadParams& l) {
   LoadGeometry g;
   g.local.fill(Vec3d::Zero());   // Eigen leaves `{}` uninitialised

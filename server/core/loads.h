@@ -26,6 +26,9 @@ struct LoadGeometry {
 // a sphere is itself; a box is a grid of spheres of its smallest half-size (a rounded box).
 LoadGeometry load_geometry(const LoadParams& load);
 
+// A radius about the load's centre that contains all of it (cheap: for broad-phase tests).
+double load_bound_radius_m(const LoadParams& load);
+
 // Fraction of one proxy's share of volume below the surface; its centre is depth_m below the
 // surface (negative above). Exact for a sphere's cap and a horizontal cylinder's segment;
 // linear through the slab for a box.

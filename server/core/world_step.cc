@@ -163,9 +163,10 @@ ClamWorldForces clam_world_forces(const MachineParams& m, const WorldParams& w, 
   for (int i = 0; i < s.load_count; ++i) {
     LoadBody& b = s.loads[static_cast<std::size_t>(i)];
     if (b.held || b.ignore_clam_s > 0.0) continue;
-    const PosedLoad lp = pose_load(w.loads[static_cast<std::size_t>(i)], b);
-    if ((b.position_m - cl.centre).norm() > lp.geo.bound_radius_m + cl.bound_radius_m + kWakeMargin_m)
+    const LoadParams& lpar = w.loads[static_cast<std::size_t>(i)];
+    if ((b.position_m - cl.centre).norm() > load_bound_radius_m(lpar) + cl.bound_radius_m + kWakeMargin_m)
       continue;
+    const PosedLoad lp = pose_load(lpar, b);
     b.asleep = false;
     b.quiet_s = 0.0;
     int pairs = 0;
@@ -219,7 +220,7 @@ JawObject find_jaw_object(const MachineParams& m, const WorldParams& w, const Wo
     const LoadBody& b = s.loads[static_cast<std::size_t>(i)];
     if (b.ignore_clam_s > 0.0) continue;
     const LoadParams& lpar = w.loads[static_cast<std::size_t>(i)];
-    if ((b.position_m - pose.c).norm() > lip + load_geometry(lpar).bound_radius_m) continue;
+    if ((b.position_m - pose.c).norm() > lip + load_bound_radius_m(lpar)) continue;
     const PosedLoad lp = pose_load(lpar, b);
     for (int k = 0; k < lp.geo.count; ++k) {
       // In the clam's frame with C at the origin: x across the jaws, z up.
@@ -284,7 +285,6 @@ void advance_loads(const WorldParams& w, WorldState& s, const ClamPose& pose,
       b.velocity_m_per_s = pose.vel_c;
       b.angular_velocity_rad_per_s.setZero();
     }
-    posed[i] = pose_load(params(i), body(i));
     force[i] = pushes.force[i];
     torque[i] = pushes.torque[i];
   }
@@ -292,12 +292,15 @@ void advance_loads(const WorldParams& w, WorldState& s, const ClamPose& pose,
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) {
       if (i == j || !loose(i) || !loose(j) || body(i).asleep || !body(j).asleep) continue;
-      const double reach = posed[i].geo.bound_radius_m + posed[j].geo.bound_radius_m + kWakeMargin_m;
+      const double reach = load_bound_radius_m(params(i)) + load_bound_radius_m(params(j)) + kWakeMargin_m;
       if ((body(i).position_m - body(j).position_m).norm() < reach) {
         body(j).asleep = false;
         body(j).quiet_s = 0.0;
       }
     }
+  // Proxies only for what moves or can be touched: sleeping loads stay unposed.
+  for (int i = 0; i < n; ++i)
+    if (!body(i).asleep) posed[i] = pose_load(params(i), body(i));
 
   const Vec3d weight_dir(0.0, 0.0, -gravity);
   for (int i = 0; i < n; ++i) {
@@ -346,8 +349,13 @@ void advance_loads(const WorldParams& w, WorldState& s, const ClamPose& pose,
     for (int j = 0; j < n; ++j) {
       // each pair once: two awake loose loads by the lower index; a held or sleeping one here
       if (j == i || (loose(j) && !body(j).asleep && j < i)) continue;
-      const double reach = pl.geo.bound_radius_m + posed[j].geo.bound_radius_m;
+      const double reach = pl.geo.bound_radius_m + load_bound_radius_m(params(j));
       if ((b.position_m - body(j).position_m).norm() >= reach) continue;
+      if (body(j).asleep) {   // touched: it wakes (and is posed) now
+        body(j).asleep = false;
+        body(j).quiet_s = 0.0;
+        posed[j] = pose_load(params(j), body(j));
+      }
       std::array<Hit, kMaxHits> pairs;
       int np = 0;
       for (int a = 0; a < pl.geo.count; ++a)
@@ -366,10 +374,6 @@ void advance_loads(const WorldParams& w, WorldState& s, const ClamPose& pose,
         touching[i] = touching[j] = true;
         approach[i] = std::max(approach[i], -pairs[k].velocity.dot(pairs[k].pen.normal));
         add_marker(s, pairs[k].pen.point, f.norm(), ContactPair::LoadLoad, SolidKind::Deck, i);
-      }
-      if (np > 0 && body(j).asleep) {
-        body(j).asleep = false;
-        body(j).quiet_s = 0.0;
       }
     }
   }
