@@ -117,6 +117,8 @@ struct WorldState {
   int load_count = 0;
   int held_load = -1;                      // index of the load in the jaws, -1 none
   Eigen::Vector3d clam_world_force_N = Eigen::Vector3d::Zero();  // all world pushes, last step
+  Eigen::Vector3d held_load_push_N = Eigen::Vector3d::Zero();   // loose loads on the held one,
+                                                                // last step (the clam feels it)
   std::uint32_t clam_touching = 0;         // bit per solid the clam touched last step
   std::array<double, 32> clam_touch_gap_s{};  // time since the clam left each solid
   std::array<bool, 2> rope_slack{};        // slack loop present (hysteresis)

@@ -187,6 +187,8 @@ ClamWorldForces clam_world_forces(const MachineParams& m, const WorldParams& w, 
       add_marker(s, found[k].pen.point, f.norm(), ContactPair::ClamLoad, SolidKind::Deck, i);
     }
   }
+  // Loose loads pushing on the load in the jaws (found while moving them, one step ago).
+  if (held >= 0) out.force_N += s.held_load_push_N;
   out.contact_N = out.force_N.norm();
 
   // 3. The water: buoyancy of the clam's steel and of the held load, drag on both.
@@ -377,6 +379,9 @@ void advance_loads(const WorldParams& w, WorldState& s, const ClamPose& pose,
       }
     }
   }
+
+  // What loose loads did to the held one reaches the clam at the next step.
+  s.held_load_push_N = s.held_load >= 0 ? force[s.held_load] : Vec3d::Zero();
 
   // Semi-implicit Euler: velocities first, then positions with the new velocities.
   for (int i = 0; i < n; ++i) {
