@@ -1,6 +1,7 @@
 // clamsim-sim: the offline simulator. Loads a machine file and a control script (and with
 // --world a scenario's world), runs the dynamics as fast as the machine allows and writes a
-// CSV (and optionally a plot).
+// CSV (and optionally a plot). With --pick-place a scripted operator drives instead of the
+// script (experiment 5.1.3).
 // Exit status: 0 ok, 1 the run or the plot failed, 2 bad arguments or input files.
 #include <algorithm>
 #include <csignal>
@@ -20,6 +21,7 @@
 #include "model/machine_file.h"
 #include "model/scenario_file.h"
 #include "tools/csv_writer.h"
+#include "tools/pick_place_pilot.h"
 #include "tools/plot.h"
 #include "tools/progress.h"
 #include "tools/sim_options.h"
@@ -31,13 +33,34 @@ using namespace clamsim;
 constexpr int kExitFailed = 1;
 constexpr int kExitUsage = 2;
 
+constexpr double kPickPlaceLimit_s = 600.0;   // --pick-place without --duration
+constexpr double kSettle_s = 5.0;             // run on after the operator is done
+
 struct Run {
   core::MachineParams machine;
-  model::ControlScript script;
+  std::optional<model::ControlScript> script;   // --controls
   core::InitialConditions initial;
   double duration_s = 0.0;
   std::optional<model::Scenario> world;   // --world
+  int pick_load = -1;                     // --pick-place: the load's index in the world
 };
+
+// Where the scripted operator takes the load: the middle of the truck's load space, the
+// load lying on the bed's floor; it carries it 1 m above the sides.
+struct Errand {
+  tools::Point from, to;
+  double carry_z = 0.0;
+};
+
+Errand errand_for(const Run& run) {
+  const core::LoadParams& load = run.world->world.loads[static_cast<std::size_t>(run.pick_load)];
+  const model::LoadSpace& truck = run.world->task.truck;
+  const double rest = load.shape == core::LoadShape::Box ? 0.5 * load.box_size_m.z() : load.radius_m;
+  const double floor_z = truck.center_m.z() - truck.half_size_m.z();
+  return {{load.position_m.x(), load.position_m.y(), load.position_m.z()},
+          {truck.center_m.x(), truck.center_m.y(), floor_z + rest},
+          truck.center_m.z() + truck.half_size_m.z() + 1.0};
+}
 
 std::string base_name(const std::string& path) {
   const auto slash = path.find_last_of('/');
@@ -50,15 +73,29 @@ Run prepare(const tools::SimOptions& opt) {
   Run run;
   const nlohmann::json doc = model::read_json_file(opt.model_path);
   run.machine = model::parse_machine_json(doc, opt.model_path);
-  run.script = model::load_control_script(opt.controls_path);
+  if (!opt.controls_path.empty()) run.script = model::load_control_script(opt.controls_path);
   if (!opt.world.empty()) {
     run.world = model::load_scenario_file(tools::world_path(opt.world), run.machine);
   }
+  if (!opt.pick_place.empty()) {
+    const auto& loads = run.world->world.loads;
+    std::string names;
+    for (std::size_t i = 0; i < loads.size(); ++i) {
+      if (loads[i].name == opt.pick_place) run.pick_load = static_cast<int>(i);
+      names += (i ? ", " : "") + loads[i].name;
+    }
+    if (run.pick_load < 0)
+      throw tools::UsageError("--pick-place: no load '" + opt.pick_place + "' in " + opt.world +
+                              " (its loads: " + (names.empty() ? "none" : names) + ")");
+    if (!run.world->task.enabled)
+      throw tools::UsageError("--pick-place: " + opt.world +
+                              " has no task, so no truck to put the load in");
+  }
 
   // the script's pose first (a .ctl keeps its own pose in a world, as on the server)
-  if (run.script.initial()) {
-    run.script.check_initial(run.machine);
-    run.initial = *run.script.initial();
+  if (run.script && run.script->initial()) {
+    run.script->check_initial(run.machine);
+    run.initial = *run.script->initial();
   } else if (run.world) {
     run.initial = run.world->start;
   } else if (doc.contains("initial")) {
@@ -71,8 +108,10 @@ Run prepare(const tools::SimOptions& opt) {
 
   if (opt.duration_s) {
     run.duration_s = *opt.duration_s;
-  } else if (run.script.duration_s()) {
-    run.duration_s = *run.script.duration_s();
+  } else if (!run.script) {
+    run.duration_s = kPickPlaceLimit_s;   // ends when the operator is done
+  } else if (run.script->duration_s()) {
+    run.duration_s = *run.script->duration_s();
   } else {
     throw tools::UsageError("--duration is required: " + opt.controls_path +
                             " has no 'duration' line");
@@ -119,6 +158,24 @@ void print_summary(const core::State& state, double simulated_s, double wall_s, 
                static_cast<unsigned long long>(h.clam_impacts),
                static_cast<unsigned long long>(h.transitions),
                static_cast<unsigned long long>(h.loads_released));
+}
+
+// Where the operator's load ended up; false when the errand failed.
+bool report_errand(const Run& run, const tools::PickPlacePilot& pilot, const core::State& state) {
+  const core::LoadBody& b = state.world.loads[static_cast<std::size_t>(run.pick_load)];
+  const model::LoadSpace& truck = run.world->task.truck;
+  const Eigen::Vector3d d = b.position_m - truck.center_m;
+  const double c = std::cos(truck.yaw_rad), s = std::sin(truck.yaw_rad);
+  const bool in_truck = std::fabs(c * d.x() + s * d.y()) < truck.half_size_m.x() &&
+                        std::fabs(-s * d.x() + c * d.y()) < truck.half_size_m.y() &&
+                        std::fabs(d.z()) < truck.half_size_m.z() && !b.held;
+  const bool done = pilot.phase() == tools::PickPlacePilot::Phase::Done;
+  std::fprintf(stderr, "clamsim-sim: pick-and-place %s (operator: %s); %s at (%.2f, %.2f, %.2f) m, %s\n",
+               done && in_truck ? "done" : "FAILED", pilot.phase_name(),
+               run.world->world.loads[static_cast<std::size_t>(run.pick_load)].name.c_str(),
+               b.position_m.x(), b.position_m.y(), b.position_m.z(),
+               in_truck ? "in the truck's load space" : "not in the truck");
+  return done && in_truck;
 }
 
 int run_main(int argc, char** argv) {
@@ -169,19 +226,41 @@ int run_main(int argc, char** argv) {
       std::max(1L, static_cast<long>(std::ceil(1.0 / (opt.rate_hz * frame_s) - 1e-9)));
   const double chunk_rate = opt.rate_hz * static_cast<double>(chunks);
 
+  // The controls: the script's timeline, or the scripted operator's answer to the frame.
+  std::optional<tools::PickPlacePilot> pilot;
+  if (run.pick_load >= 0) {
+    const Errand e = errand_for(run);
+    pilot.emplace(run.machine, e.from, e.to, e.carry_z);
+  }
+  core::Control applied;
+  const auto control_at = [&](double t) {
+    applied = pilot ? pilot->next(core::outputs(run.machine, state, env), 1.0 / chunk_rate)
+                    : run.script->at(t);
+    return applied;
+  };
+  const auto pilot_finished = [&] {
+    return pilot && (pilot->phase() == tools::PickPlacePilot::Phase::Done ||
+                     pilot->phase() == tools::PickPlacePilot::Phase::Failed);
+  };
+  double finished_at_s = -1.0;
+
   tools::Progress progress(tools::Progress::detect(opt.quiet), run.duration_s);
   const auto wall_start = std::chrono::steady_clock::now();
-  writer.row(run.script.at(0.0), core::outputs(run.machine, state, env));
+  writer.row(pilot ? applied : run.script->at(0.0), core::outputs(run.machine, state, env));
+  long written = 1;
   for (long k = 1; k <= rows && writer.ok(); ++k) {
     for (long j = 1; j <= chunks; ++j) {
       const long n = (k - 1) * chunks + j;   // chunk number: exact times, no drift
-      const core::Control control = run.script.at(static_cast<double>(n - 1) / chunk_rate);
+      const core::Control control = control_at(static_cast<double>(n - 1) / chunk_rate);
       core::advance_to(run.machine, state, control, env, static_cast<double>(n) / chunk_rate);
     }
     // the volts that apply from this row on, so a step shows at its own time
     const double t_row = static_cast<double>(k * chunks) / chunk_rate;
-    writer.row(run.script.at(t_row), core::outputs(run.machine, state, env));
+    writer.row(pilot ? applied : run.script->at(t_row), core::outputs(run.machine, state, env));
+    ++written;
     progress.update(state.time_s);
+    if (pilot_finished() && finished_at_s < 0.0) finished_at_s = state.time_s;
+    if (finished_at_s >= 0.0 && state.time_s >= finished_at_s + kSettle_s) break;
   }
   const double wall_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
@@ -195,14 +274,16 @@ int run_main(int argc, char** argv) {
     return kExitFailed;
   }
   if (!opt.quiet) {
-    print_summary(state, state.time_s, wall_s, rows + 1);
+    print_summary(state, state.time_s, wall_s, written);
     if (run.world) print_world_summary(state);
   }
+  if (pilot && !report_errand(run, *pilot, state)) return kExitFailed;
 
   if (!opt.plot_path.empty()) {
     const tools::PlotResult plot = tools::draw_plot(
         {opt.csv_path, opt.plot_path,
-         "clamsim-sim: " + base_name(opt.controls_path) + " on " + base_name(opt.model_path)});
+         "clamsim-sim: " + (pilot ? "pick-and-place of " + opt.pick_place : base_name(opt.controls_path)) +
+             " on " + base_name(opt.model_path)});
     if (!plot.ok) {
       std::fprintf(stderr, "clamsim-sim: --plot: %s (the CSV '%s' was written)\n",
                    plot.message.c_str(), opt.csv_path.c_str());

@@ -29,9 +29,11 @@ bool ends_with(const std::string& s, const std::string& tail) {
 
 const char* sim_usage() {
   return R"(Usage: clamsim-sim --model FILE --controls FILE --csv OUT [options]
+       clamsim-sim --model FILE --world NAME --pick-place LOAD --csv OUT [options]
 
 Runs the crane and clam dynamics offline, as fast as the machine allows, driven by a
-timed control script, and writes one CSV row per output interval.
+timed control script (or by a scripted operator: --pick-place), and writes one CSV row
+per output interval.
 
 Required:
   --model FILE       machine file, e.g. models/t250.json
@@ -47,6 +49,10 @@ Options:
   --world NAME|FILE  run in a scenario's world (the dam, the water, the loads; format:
                      docs/scenario-file.md): NAME is config/scenarios/NAME.json; the
                      CSV gains each load's position and whether it is held
+  --pick-place LOAD  experiment 5.1.3 without a joystick: a scripted operator, who sees
+                     only the frames, takes the world's load LOAD (e.g. log3) into the
+                     truck of the world's task; needs --world, replaces --controls; the
+                     run ends 5 s after the operator is done (or at --duration)
   --quiet            no progress and no summary on stderr
   --help             this text
 
@@ -72,7 +78,7 @@ SimOptions parse_sim_options(int argc, const char* const* argv) {
     }
     static const std::set<std::string> kValued = {"--model",    "--controls", "--csv",
                                                   "--duration", "--rate",     "--plot",
-                                                  "--world"};
+                                                  "--world",  "--pick-place"};
     if (kValued.count(arg) == 0) {
       throw UsageError("unknown option '" + arg + "' (see --help)");
     }
@@ -107,11 +113,18 @@ SimOptions parse_sim_options(int argc, const char* const* argv) {
       o.plot_path = value;
     } else if (arg == "--world") {
       o.world = value;
+    } else if (arg == "--pick-place") {
+      o.pick_place = value;
     }
   }
   if (o.help) return o;
   if (o.model_path.empty()) throw UsageError("--model is required (see --help)");
-  if (o.controls_path.empty()) throw UsageError("--controls is required (see --help)");
+  if (!o.pick_place.empty()) {
+    if (!o.controls_path.empty()) throw UsageError("--pick-place replaces --controls: give one");
+    if (o.world.empty()) throw UsageError("--pick-place needs --world (where the load is)");
+  } else if (o.controls_path.empty()) {
+    throw UsageError("--controls is required (see --help)");
+  }
   if (o.csv_path.empty()) throw UsageError("--csv is required (see --help)");
   if (!o.plot_path.empty() && o.csv_path == "-") {
     throw UsageError("--plot needs --csv to name a file, not '-'");

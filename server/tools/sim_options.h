@@ -15,6 +15,8 @@ struct SimOptions {
   double rate_hz = 100.0;               // --rate: CSV rows per simulated second
   std::string plot_path;                // --plot: .svg or .png, empty for none
   std::string world;                    // --world: scenario name or file, empty for none
+  std::string pick_place;               // --pick-place: a load the scripted operator takes
+                                        // to the world's truck (instead of --controls)
   bool quiet = false;                   // --quiet: no progress, no summary
   bool help = false;                    // --help: print usage, run nothing
 };

@@ -9,10 +9,10 @@
 #include <cstdlib>
 #include <string>
 
-#include "../support/pick_place_pilot.h"
 #include "core/machine.h"
 #include "model/scenario_file.h"
 #include "test_model.h"
+#include "tools/pick_place_pilot.h"
 
 namespace clamsim::core {
 namespace {
@@ -35,13 +35,13 @@ TEST(Experiment513, ScriptedOperatorPutsAFloatingLogIntoTheTruck) {
   const auto& at = start.loads[static_cast<std::size_t>(log)].position_m;
   const model::LoadSpace& truck = sc.task.truck;
   const double bed_floor = truck.center_m.z() - truck.half_size_m.z();
-  testing::PickPlacePilot pilot(m, {at[0], at[1], at[2]},
+  tools::PickPlacePilot pilot(m, {at[0], at[1], at[2]},
                                 {truck.center_m.x(), truck.center_m.y(), bed_floor + 0.25},
                                 truck.center_m.z() + truck.half_size_m.z() + 1.0);
 
   const double frame = 0.05;
-  for (int f = 0; f < 3600 && pilot.phase() != testing::PickPlacePilot::Phase::Done &&
-                  pilot.phase() != testing::PickPlacePilot::Phase::Failed; ++f) {
+  for (int f = 0; f < 3600 && pilot.phase() != tools::PickPlacePilot::Phase::Done &&
+                  pilot.phase() != tools::PickPlacePilot::Phase::Failed; ++f) {
     const Outputs o = outputs(m, st, env);
     const Control u = pilot.next(o, frame);
     if (std::getenv("CLAMSIM_TRACE") && f % 20 == 0)   // a trace to tune the script by
@@ -53,7 +53,7 @@ TEST(Experiment513, ScriptedOperatorPutsAFloatingLogIntoTheTruck) {
                   u.volts[3], u.volts[4]);
     advance_to(m, st, u, env, st.time_s + frame);
   }
-  ASSERT_EQ(pilot.phase(), testing::PickPlacePilot::Phase::Done) << "stopped in " << pilot.phase_name();
+  ASSERT_EQ(pilot.phase(), tools::PickPlacePilot::Phase::Done) << "stopped in " << pilot.phase_name();
   // Let it come to rest.
   advance_to(m, st, Control{}, env, st.time_s + 5.0);
   const Outputs o = outputs(m, st, env);

@@ -8,11 +8,11 @@
 #include <cmath>
 #include <string>
 
-#include "../support/pick_place_pilot.h"
 #include "core/machine.h"
 #include "model/machine_file.h"
 #include "model/scenario_file.h"
 #include "session/task_score.h"
+#include "tools/pick_place_pilot.h"
 
 namespace clamsim::session {
 namespace {
@@ -79,11 +79,11 @@ TEST(ScoredRun, OneKnownRackCollisionThenACleanDeliveryScoresExactlyThat) {
   const auto& at = o.loads[static_cast<std::size_t>(log)].position_m;
   const model::LoadSpace& truck = task.truck;
   const double floor_z = truck.center_m.z() - truck.half_size_m.z();
-  testing::PickPlacePilot pilot(run.m, {at[0], at[1], at[2]},
+  tools::PickPlacePilot pilot(run.m, {at[0], at[1], at[2]},
                                 {truck.center_m.x(), truck.center_m.y(), floor_z + 0.25},
                                 truck.center_m.z() + truck.half_size_m.z() + 1.0);
   for (int f = 0; f < 4000 && !scorer.score().finished; ++f) {
-    u = pilot.phase() == testing::PickPlacePilot::Phase::Done ? core::Control{} : pilot.next(o, 0.05);
+    u = pilot.phase() == tools::PickPlacePilot::Phase::Done ? core::Control{} : pilot.next(o, 0.05);
     o = run.frame(u);
     scorer.update(o);
   }

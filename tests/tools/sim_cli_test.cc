@@ -231,11 +231,47 @@ TEST_F(SimCli, WorldByNameAndBrokenWorldsExitTwo) {
                      "w.json: water_level_m: missing");
 }
 
+TEST_F(SimCli, PickPlaceLetsTheScriptedOperatorDriveAndSaysWhereTheLoadEnded) {
+  // Cut short at 5 s the operator is still moving over the log: the CSV is written, the
+  // controls it used are in it, and the run says the errand failed (exit 1). The whole
+  // errand is tested, much faster, in tests/core/experiment_513_test.cc.
+  const std::string csv = path("pp.csv");
+  const Result r = run({"--model", kModel, "--world", kSource + "/config/scenarios/dam_intake.json",
+                        "--pick-place", "log3", "--duration", "5", "--rate", "10", "--csv", csv});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("pick-and-place FAILED (operator: move over); log3 at"), std::string::npos)
+      << r.err;
+  const auto lines = lines_of(slurp(csv));
+  ASSERT_EQ(lines.size(), 1u + 51u);
+  // the operator runs the telescope out towards the log: full telescope_V (column 4), and
+  // the telescope grows
+  auto cell = [&](std::size_t row, std::size_t column) {
+    std::istringstream in(lines.at(row));
+    std::string c;
+    for (std::size_t i = 0; i <= column; ++i) std::getline(in, c, ',');
+    return std::stod(c);
+  };
+  EXPECT_DOUBLE_EQ(cell(10, 3), 5.0);
+  EXPECT_GT(cell(51, 8), cell(1, 8) + 0.3) << "telescope_m";
+}
+
+TEST_F(SimCli, PickPlaceNeedsAWorldALoadItHasAndNoScript) {
+  const std::string world = kSource + "/config/scenarios/dam_intake.json";
+  expect_usage_error({"--model", kModel, "--pick-place", "log3", "--csv", path("x.csv")},
+                     "--pick-place needs --world");
+  expect_usage_error({"--model", kModel, "--world", world, "--pick-place", "log3", "--controls",
+                      kCraneSteps, "--csv", path("x.csv")},
+                     "--pick-place replaces --controls");
+  expect_usage_error({"--model", kModel, "--world", world, "--pick-place", "log9", "--csv",
+                      path("x.csv")},
+                     "--pick-place: no load 'log9' in " + world + " (its loads: log1, log2, log3, stump, crate)");
+}
+
 TEST_F(SimCli, HelpDocumentsEveryFlag) {
   const Result r = run({"--help"});
   EXPECT_EQ(r.exit_code, 0);
   for (const char* flag : {"--model", "--controls", "--duration", "--csv", "--rate", "--plot",
-                           "--world", "--quiet", "--help"}) {
+                           "--world", "--pick-place", "--quiet", "--help"}) {
     EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
   }
 }

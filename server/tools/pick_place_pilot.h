@@ -1,6 +1,8 @@
-// A scripted operator for the thesis's experiment 5.1.3 (pick-and-place) and for scored
-// training runs: it reads only what a trainee sees (the frame's outputs) and answers with the
-// five joystick voltages. Proportional control per phase; no knowledge of the model's state.
+// A scripted operator for the thesis's experiment 5.1.3 (pick-and-place): it reads only what
+// a trainee sees (the frame's outputs) and answers with the five joystick voltages.
+// Proportional control per phase; no knowledge of the model's state. Used by
+// `clamsim-sim --pick-place` (a demonstration run with the chapter-5 plots) and by the tests
+// of experiment 5.1.3 and of the task's scoring.
 #pragma once
 
 #include <algorithm>
@@ -11,7 +13,7 @@
 #include "core/params.h"
 #include "core/state.h"
 
-namespace clamsim::testing {
+namespace clamsim::tools {
 
 struct Point {
   double x = 0.0, y = 0.0, z = 0.0;
@@ -164,4 +166,4 @@ class PickPlacePilot {
   double last_swing_ = 0.0;
 };
 
-}  // namespace clamsim::testing
+}  // namespace clamsim::tools
