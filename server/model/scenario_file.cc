@@ -356,4 +356,17 @@ Scenario load_scenario_file(const std::string& path, const core::MachineParams& 
   return parse_scenario_json(read_json_file(path), path, machine);
 }
 
+bool over_footprint(const LoadSpace& space, double x, double y) {
+  const double dx = x - space.center_m.x(), dy = y - space.center_m.y();
+  const double c = std::cos(space.yaw_rad), s = std::sin(space.yaw_rad);
+  return std::abs(c * dx + s * dy) <= space.half_size_m.x() &&   // in the box's own axes
+         std::abs(-s * dx + c * dy) <= space.half_size_m.y();
+}
+
+bool inside(const LoadSpace& space, const Eigen::Vector3d& p, double above_sides_m) {
+  const double floor_z = space.center_m.z() - space.half_size_m.z();
+  const double top_z = space.center_m.z() + space.half_size_m.z() + above_sides_m;
+  return over_footprint(space, p.x(), p.y()) && p.z() >= floor_z && p.z() <= top_z;
+}
+
 }  // namespace clamsim::model

@@ -42,6 +42,11 @@ struct LoadSpace {
   double yaw_rad = 0.0;
 };
 
+// Is (x, y) over the load space's (yawed) footprint?
+bool over_footprint(const LoadSpace& space, double x, double y);
+// Inside it: over the footprint, from the floor up to `above_sides_m` over the sides' top.
+bool inside(const LoadSpace& space, const Eigen::Vector3d& p, double above_sides_m = 0.0);
+
 // The file's "task": clear some loads into the truck, scored against an optimum time.
 struct TaskSpec {
   bool enabled = false;           // the file has a "task" section

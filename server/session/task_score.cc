@@ -79,24 +79,16 @@ std::string TaskScorer::load_name(int index) const {
 
 // Inside the load space's yawed footprint, at any height.
 bool TaskScorer::over_truck(const std::array<double, 3>& p) const {
-  const model::LoadSpace& s = task_.truck;
-  const double dx = p[0] - s.center_m.x();
-  const double dy = p[1] - s.center_m.y();
-  const double c = std::cos(s.yaw_rad), sn = std::sin(s.yaw_rad);
-  const double lx = c * dx + sn * dy;   // into the box's own axes
-  const double ly = -sn * dx + c * dy;
-  return std::abs(lx) <= s.half_size_m.x() && std::abs(ly) <= s.half_size_m.y();
+  return model::over_footprint(task_.truck, p[0], p[1]);
 }
 
 // In the load space (from the bed's floor to a little above the sides), let go and still.
 bool TaskScorer::resting_in_truck(const core::Outputs::Load& l) const {
-  const model::LoadSpace& s = task_.truck;
-  const double floor_z = s.center_m.z() - s.half_size_m.z();
-  const double top_z = s.center_m.z() + s.half_size_m.z() + kAboveSidesM;
+  const auto& p = l.position_m;
   const auto& v = l.velocity_m_per_s;
   const double speed = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-  return !l.held && over_truck(l.position_m) && l.position_m[2] >= floor_z &&
-         l.position_m[2] <= top_z && speed < kDeliveredSpeed;
+  return !l.held && model::inside(task_.truck, Eigen::Vector3d(p[0], p[1], p[2]), kAboveSidesM) &&
+         speed < kDeliveredSpeed;
 }
 
 // The solid behind a hit counted this frame, from the contact markers: the clam's own

@@ -163,12 +163,7 @@ void print_summary(const core::State& state, double simulated_s, double wall_s, 
 // Where the operator's load ended up; false when the errand failed.
 bool report_errand(const Run& run, const tools::PickPlacePilot& pilot, const core::State& state) {
   const core::LoadBody& b = state.world.loads[static_cast<std::size_t>(run.pick_load)];
-  const model::LoadSpace& truck = run.world->task.truck;
-  const Eigen::Vector3d d = b.position_m - truck.center_m;
-  const double c = std::cos(truck.yaw_rad), s = std::sin(truck.yaw_rad);
-  const bool in_truck = std::fabs(c * d.x() + s * d.y()) < truck.half_size_m.x() &&
-                        std::fabs(-s * d.x() + c * d.y()) < truck.half_size_m.y() &&
-                        std::fabs(d.z()) < truck.half_size_m.z() && !b.held;
+  const bool in_truck = !b.held && model::inside(run.world->task.truck, b.position_m);
   const bool done = pilot.phase() == tools::PickPlacePilot::Phase::Done;
   std::fprintf(stderr, "clamsim-sim: pick-and-place %s (operator: %s); %s at (%.2f, %.2f, %.2f) m, %s\n",
                done && in_truck ? "done" : "FAILED", pilot.phase_name(),
