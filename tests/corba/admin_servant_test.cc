@@ -28,10 +28,6 @@ TEST(AdminServant, SubscribeWithDeliversFramesAt20HzInSequence) {
   EXPECT_GT(hz, 14.0) << s.frames << " frames in " << elapsed << " s";
   EXPECT_LT(hz, 26.0) << s.frames << " frames in " << elapsed << " s";
   EXPECT_EQ(s.out_of_order, 0u);
-  // a gap means the server skipped a frame because it fell two periods behind (a loaded
-  // machine); tolerated rarely, never reordered
-  EXPECT_LE(s.gaps, 1u);
-  EXPECT_LE(s.last_seq - s.first_seq + 1, s.frames + 2);
   EXPECT_EQ(s.displays, 0u) << "a FrameClient gets getFrame, not getDisplayData";
   // frame k (seq k-1) carries the state after k periods of 50 ms
   EXPECT_NEAR(s.last.sim_time_s, 0.05 * static_cast<double>(s.last.seq + 1), 1e-6);
@@ -42,6 +38,9 @@ TEST(AdminServant, SubscribeWithDeliversFramesAt20HzInSequence) {
   EXPECT_EQ(st.send_failures, 0u);
   EXPECT_TRUE(eventually([&] { return rec->total() >= st.frames_sent; }, Ms(1000)))
       << rec->total() << " received, " << st.frames_sent << " sent";
+  // a hole in seq is a frame the session skipped because it fell two periods behind (a
+  // machine short of CPU), and the session counts those; never reordered
+  EXPECT_LE(s.last_seq - s.first_seq + 1 - s.frames, st.skipped_frames);
   session->unsubscribe();
 }
 

@@ -42,11 +42,14 @@ TEST(OnewaySink, StoppedReceiverDoesNotDelayOtherSessions) {
   ServerProcess server;
   ASSERT_TRUE(server.ready()) << server.process().output();
   CLAMX::Admin_var admin = server.admin();
-  // four sessions at 1000 frames per second fill the stopped receiver's socket buffers
-  // within a second; from then on its sends block until the 20 ms call timeout, the
-  // connection is dropped and reopened, and so on
+  // One session at 1000 frames per second fills the stopped receiver's socket buffers
+  // within about a second; from then on its sends block until the 20 ms call timeout, the
+  // connection is dropped and reopened, and so on. One, not more: every session integrates
+  // the model in real time whatever its frame rate, and under the sanitizers each costs
+  // about a quarter of a core, so more stopped sessions would starve the healthy one of
+  // CPU (on 2 cores, next to other tests) and measure the machine instead of the sink.
   ChildProcess stopped(
-      {receiver_binary(), server.corbaloc(), "--rate", "1000", "--sessions", "4"});
+      {receiver_binary(), server.corbaloc(), "--rate", "1000", "--sessions", "1"});
   ASSERT_FALSE(stopped.wait_for_line("subscribed", Ms(10000)).empty()) << stopped.output();
   stopped.signal(SIGSTOP);
 
@@ -66,18 +69,26 @@ TEST(OnewaySink, StoppedReceiverDoesNotDelayOtherSessions) {
   const FrameRecorder::Summary s = rec->summary();
   const double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
   const double hz = static_cast<double>(s.frames) / elapsed;
-  std::printf("healthy session: %zu frames in %.2f s, longest wait %.0f ms\n", s.frames, elapsed,
-              s.max_interval_ms);
+  const CLAMX::SessionStats st = session->stats();
+  std::printf("healthy session: %zu frames in %.2f s, longest wait %.0f ms, %llu skipped\n",
+              s.frames, elapsed, s.max_interval_ms,
+              static_cast<unsigned long long>(st.skipped_frames));
+  // Were the healthy session held up by the stopped receiver's blocked sends (20 ms each,
+  // a thousand a second), its rate would collapse and its waits grow without bound. A
+  // machine short of CPU only makes it skip now and then (counted by the session).
   EXPECT_GT(hz, 14.0) << s.frames << " frames in " << elapsed << " s";
   EXPECT_LT(hz, 26.0);
-  EXPECT_LE(s.gaps, 1u);
   EXPECT_EQ(s.out_of_order, 0u);
   EXPECT_LT(s.max_interval_ms, 250.0);  // five periods: generous for a loaded machine
-  const CLAMX::SessionStats st = session->stats();
+  EXPECT_LE(s.last_seq - s.first_seq + 1 - s.frames, st.skipped_frames)
+      << "frames missing that the session did not skip were lost on the way";
   EXPECT_EQ(st.send_failures, 0u);
   EXPECT_GT(status_of(admin).send_failures, failures_before)
       << "the stopped receiver's sends did not keep timing out during the measurement\n"
       << server.process().output();
+  // every frame the healthy session sent arrived (no oneway lost)
+  EXPECT_TRUE(eventually([&] { return rec->total() >= st.frames_sent; }, Ms(1000)))
+      << rec->total() << " received, " << st.frames_sent << " sent";
   session->unsubscribe();
 }
 

@@ -153,7 +153,11 @@ TEST(SessionServant, RestartTaskStartsANewAttempt) {
   EXPECT_LT(f.score.elapsed_s, 0.3);
   EXPECT_TRUE(f.score.running);
   EXPECT_NEAR(f.display[0], 0.0f, 0.5f);
-  EXPECT_EQ(rec->summary().gaps, 0u) << "seq goes on through a restart";
+  // seq goes on through a restart: never back, and a hole only where the session skipped a
+  // frame for want of CPU (it counts those)
+  const FrameRecorder::Summary s = rec->summary();
+  EXPECT_EQ(s.out_of_order, 0u) << "seq started over";
+  EXPECT_LE(s.last_seq - s.first_seq + 1 - s.frames, session->stats().skipped_frames);
   session->unsubscribe();
 }
 

@@ -277,24 +277,29 @@ TEST(WebServer, ASceneThatIsNotAnObjectIsRefusedAtConstruction) {
 TEST(WebServer, SendsFramesAtTwentyHertzWithContinuousSequence) {
   Harness h;
   WsClient c;
-  open_session(c, h.port());
+  const nlohmann::json hello = open_session(c, h.port());
+  const auto session = h.registry.find(hello["session"].get<std::uint64_t>());
+  ASSERT_NE(session, nullptr);
   const auto start = std::chrono::steady_clock::now();
   const auto end = start + std::chrono::milliseconds(1000);
   int frames = 0;
-  std::int64_t last_seq = -1;
-  int gaps = 0;
+  std::int64_t last_seq = -1, missing = 0;
   for (int i = 0; i < 200 && std::chrono::steady_clock::now() < end; ++i) {
     auto j = c.read_json(Seconds(1));
     ASSERT_TRUE(j.has_value());
     if ((*j)["type"] != "display") continue;
     const auto seq = (*j)["seq"].get<std::int64_t>();
-    if (last_seq >= 0 && seq != last_seq + 1) ++gaps;
+    ASSERT_GT(seq, last_seq) << "in order";
+    if (last_seq >= 0) missing += seq - last_seq - 1;
     last_seq = seq;
     ++frames;
   }
   EXPECT_GE(frames, 14) << "about 20 frames in one second";
   EXPECT_LE(frames, 26);
-  EXPECT_EQ(gaps, 0) << "a reader that keeps up sees every frame";
+  // A reader that keeps up sees every frame its session sent: the only holes allowed are
+  // frames the session itself skipped because the machine was short of CPU (counted).
+  EXPECT_EQ(h.server.stats().ws_frames_dropped, 0u);
+  EXPECT_LE(missing, static_cast<std::int64_t>(session->counters().skipped_frames));
 }
 
 TEST(WebServer, ControlSwingsTheCrane) {
@@ -446,19 +451,22 @@ TEST(WebServer, SlowReaderDropsFramesWithoutStallingItsSessionOrOthers) {
   const nlohmann::json hello = open_session(slow, h.port(), /*rcvbuf=*/4096);
   const auto slow_session = h.registry.find(hello["session"].get<std::uint64_t>());
   ASSERT_NE(slow_session, nullptr);
-  open_session(fast, h.port());
+  const nlohmann::json fast_hello = open_session(fast, h.port());
+  const auto fast_session = h.registry.find(fast_hello["session"].get<std::uint64_t>());
+  ASSERT_NE(fast_session, nullptr);
 
   const auto sent_before = slow_session->counters().frames_sent;
   // `slow` reads nothing while `fast` reads for 3 s
   const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(3);
-  int fast_frames = 0, fast_gaps = 0;
-  std::int64_t last = -1;
+  int fast_frames = 0;
+  std::int64_t last = -1, fast_missing = 0;
   for (int i = 0; i < 400 && std::chrono::steady_clock::now() < end; ++i) {
     auto j = fast.read_json(Seconds(1));
     ASSERT_TRUE(j.has_value());
     if ((*j)["type"] != "display") continue;
     const auto seq = (*j)["seq"].get<std::int64_t>();
-    if (last >= 0 && seq != last + 1) ++fast_gaps;
+    ASSERT_GT(seq, last) << "in order";
+    if (last >= 0) fast_missing += seq - last - 1;
     last = seq;
     ++fast_frames;
   }
@@ -467,7 +475,9 @@ TEST(WebServer, SlowReaderDropsFramesWithoutStallingItsSessionOrOthers) {
   EXPECT_EQ(slow_counters.send_failures, 0u);
   EXPECT_GT(h.server.stats().ws_frames_dropped, 0u) << "the oldest frames were dropped";
   EXPECT_GE(fast_frames, 45);
-  EXPECT_EQ(fast_gaps, 0) << "the other browser is unaffected";
+  // the other browser is unaffected: it misses only what its own session skipped for want
+  // of CPU (a loaded machine), nothing its connection dropped
+  EXPECT_LE(fast_missing, static_cast<std::int64_t>(fast_session->counters().skipped_frames));
   EXPECT_TRUE(slow_session->running());
 
   // reading again: a gap in seq, then current frames
