@@ -1,4 +1,6 @@
 // clamsim-server: the real-time simulation server (docs/corba.md).
+#include <unistd.h>
+
 #include <cstdio>
 
 #include "app/server.h"
@@ -6,6 +8,7 @@
 
 int main(int argc, char** argv) {
   using namespace clamsim::app;
+  const pid_t parent = getppid();  // before anything can make us an orphan unnoticed
   block_stop_signals();  // first: every thread started later inherits the mask
   ServerOptions options;
   try {
@@ -17,6 +20,10 @@ int main(int argc, char** argv) {
   if (options.help) {
     std::fputs(server_usage(), stdout);
     return 0;
+  }
+  if (options.exit_with_parent && !stop_with_parent(parent)) {
+    std::fprintf(stderr, "clamsim-server: --exit-with-parent: the parent process is gone\n");
+    return 1;
   }
   options.corba.version = CLAMSIM_VERSION;
   return run_server(options);

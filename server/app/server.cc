@@ -1,6 +1,8 @@
 #include "app/server.h"
 
 #include <signal.h>
+#include <sys/prctl.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -92,6 +94,13 @@ void block_stop_signals() {
   const sigset_t set = stop_signals();
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
   signal(SIGPIPE, SIG_IGN);
+}
+
+bool stop_with_parent(pid_t parent) {
+  // PR_SET_PDEATHSIG follows the parent thread that forked us; the harnesses spawn from
+  // their main thread. SIGTERM is blocked and taken by run_server's sigwait like any other.
+  if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0) return false;
+  return getppid() == parent;
 }
 
 namespace {

@@ -2,6 +2,8 @@
 // until SIGINT/SIGTERM, then shut down in order and print the counters.
 #pragma once
 
+#include <sys/types.h>
+
 #include "app/server_options.h"
 
 namespace clamsim::app {
@@ -9,6 +11,11 @@ namespace clamsim::app {
 // Block SIGINT and SIGTERM in the calling thread, before any other thread exists, so every
 // thread inherits the mask and run_server() receives them with sigwait. Ignores SIGPIPE.
 void block_stop_signals();
+
+// --exit-with-parent: have the kernel send SIGTERM (an ordered stop) when the process
+// that started us ends. `parent` is getppid() read first thing in main(); false when that
+// parent is already gone (we were reparented before the request took effect).
+bool stop_with_parent(pid_t parent);
 
 // Returns the exit status: 0 after a clean stop, 1 when the server could not start, 2 for
 // an unusable model or scenario directory.

@@ -156,6 +156,11 @@ const std::vector<Setting>& settings() {
            start = comma + 1;
          }
        }},
+      {"--exit-with-parent", "exit_with_parent", false,
+       [](ServerOptions& o, const std::string& n, const std::string& v) {
+         if (v != "yes" && v != "no") throw UsageError(n + ": '" + v + "' is not yes or no");
+         o.exit_with_parent = v == "yes";
+       }},
       {"--naming-name", "naming_name", false,
        [](ServerOptions& o, const std::string& n, const std::string& v) {
          o.corba.naming_name = non_empty(n, v);
@@ -244,6 +249,8 @@ Settings come from the config file, then from these flags (docs/corba.md):
   --vendor-three-dir DIR    three.js from npm, served at /vendor/three/ (node_modules/three)
   --allowed-origins LIST    comma-separated origins allowed to open /ws (default: same
                             host and any localhost page; * = any)
+  --exit-with-parent yes|no stop as on SIGTERM when the process that started the server
+                            ends, even if it was killed (launchers, test harnesses; no)
   --help                    this text
 
 Prints "ready corbaloc::..." and "ready http://..." when serving. SIGINT/SIGTERM stop it: no new sessions, every

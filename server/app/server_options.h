@@ -20,6 +20,7 @@ struct ServerOptions {
   std::string report_dir = "reports";   // finished tasks' reports (docs/training-task.md)
   std::size_t max_sessions = 250;
   double send_grace_s = 2.0;
+  bool exit_with_parent = false;        // SIGTERM ourselves when the launching process ends
   corba::CorbaOptions corba;            // host, port, publish, concurrency, timeouts, naming
   bool web_enabled = true;              // --http-port off disables the web front end
   web::WebOptions web;                  // HTTP + WebSocket: address, port, files, origins

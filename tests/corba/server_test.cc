@@ -47,7 +47,7 @@ TEST(ClamsimServer, HelpListsEveryFlag) {
         "--send-grace-s", "--naming-service", "--naming-name", "--call-timeout-ms",
         "--connect-timeout-ms", "--http-host", "--http-port", "--http-all-interfaces",
         "--web-root", "--vendor-three-dir", "--world", "--report-dir", "--allowed-origins",
-        "--help"})
+        "--exit-with-parent", "--help"})
     EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
 }
 
@@ -67,6 +67,7 @@ TEST(ClamsimServer, BadFlagsAndConfigExitTwoWithOneLineNamingThem) {
       {{"--call-timeout-ms", "50"}, "--call-timeout-ms"},
       {{"--naming-service", "host:2809"}, "--naming-service"},
       {{"--host"}, "--host"},
+      {{"--exit-with-parent", "maybe"}, "--exit-with-parent"},
       {{"--config", "/nonexistent/server.json"}, "/nonexistent/server.json"},
       {{"--config", config, "--models-dir", "/nonexistent"}, "t250"},
   };
@@ -134,6 +135,23 @@ TEST(ClamsimServer, SigtermStopsEverySessionPrintsCountersExitsZeroWithinTwoSeco
   const std::size_t frames = a->summary().frames;
   std::this_thread::sleep_for(Ms(150));
   EXPECT_EQ(a->summary().frames, frames) << "frames after shutdown";
+}
+
+// A launcher (here a shell) that starts the server and is then killed outright: with
+// --exit-with-parent the server stops in order instead of serving on as an orphan.
+TEST(ClamsimServer, ExitWithParentStopsTheServerWhenItsLauncherIsKilled) {
+  ChildProcess launcher({"/bin/sh", "-c", "\"$0\" \"$@\" & wait", server_binary(), "--config",
+                         std::string(CLAMSIM_SOURCE_DIR) + "/config/server.json", "--host",
+                         "127.0.0.1", "--corba-port", "0", "--http-port", "0",
+                         "--exit-with-parent", "yes"});
+  ASSERT_FALSE(launcher.wait_for_line("ready ", Ms(15000)).empty()) << launcher.output();
+  launcher.signal(SIGKILL);
+  ASSERT_EQ(launcher.wait_exit(Ms(5000)), 128 + SIGKILL);
+  // the server still writes into the pipe the shell handed it
+  EXPECT_FALSE(launcher.wait_for_line("shutdown: SIGTERM", Ms(10000)).empty())
+      << launcher.output();
+  EXPECT_FALSE(launcher.wait_for_line("server: sessions_created=0", Ms(5000)).empty())
+      << launcher.output();
 }
 
 TEST(ClamsimServer, SigintAlsoStopsCleanly) {

@@ -138,7 +138,10 @@ ServerProcess::ServerProcess(const std::vector<std::string>& extra_args) {
   std::vector<std::string> argv = {server_binary(), "--config",
                                    std::string(CLAMSIM_SOURCE_DIR) + "/config/server.json",
                                    "--host", "127.0.0.1", "--corba-port", "0",
-                                   "--http-port", "0"};
+                                   "--http-port", "0",
+                                   // a test process that dies (a sanitizer abort) takes its
+                                   // server with it
+                                   "--exit-with-parent", "yes"};
   argv.insert(argv.end(), extra_args.begin(), extra_args.end());
   proc_ = std::make_unique<ChildProcess>(argv);
   const std::string line = proc_->wait_for_line("ready ", Ms(15000));

@@ -89,6 +89,8 @@ export class ServerProcess {
   async start() {
     const args = ['--host', '127.0.0.1', '--http-port', String(this.httpPort), '--corba-port', String(this.corbaPort),
       ...(serverHelp.includes('--http-host') ? ['--http-host', '127.0.0.1'] : []),
+      // a test run that dies (killed, crashed) takes its server with it
+      '--exit-with-parent', 'yes',
       ...(process.env.CLAMSIM_SERVER_ARGS ?? '').split(' ').filter(Boolean), ...this.extraArgs];
     this.log.write(`\n--- ${new Date().toISOString()} ${process.env.CLAMSIM_SERVER} ${args.join(' ')}\n`);
     const child = spawn(process.env.CLAMSIM_SERVER, args, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -39,13 +39,6 @@ void install_signal_handlers() {
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
 }
 
-bool has_flag(const std::vector<std::string>& args, const std::string& flag) {
-  for (const auto& a : args) {
-    if (a == flag || a.rfind(flag + "=", 0) == 0) return true;
-  }
-  return false;
-}
-
 // Sleeps until `until` (steady seconds) or a stop signal.
 void wait_until(double until_s) {
   while (!g_stop && client::now_s() < until_s) {
@@ -89,15 +82,13 @@ int run_main(int argc, char** argv) {
 
   std::unique_ptr<loadgen::ServerProcess> spawned;
   if (!opt.spawn_server.empty()) {
-    std::vector<std::string> args = opt.server_args;
-    if (!has_flag(args, "--host")) args.insert(args.end(), {"--host", "127.0.0.1"});
-    if (!has_flag(args, "--corba-port")) args.insert(args.end(), {"--corba-port", "0"});
-    if (!has_flag(args, "--http-port")) args.insert(args.end(), {"--http-port", "0"});
-    if (!has_flag(args, "--max-sessions")) {
-      // the loadgen may ask for more than the server's default limit on purpose; only
-      // raise it so the limit is not what is measured, unless the caller set it
-      args.insert(args.end(), {"--max-sessions", std::to_string(std::max(opt.sessions, 250))});
-    }
+    // the loadgen may ask for more than the server's default limit on purpose; raise it so
+    // the limit is not what is measured, unless the caller set it
+    const std::vector<std::string> args = loadgen::server_args_with_defaults(
+        opt.server_args, {{"--host", "127.0.0.1"},
+                          {"--corba-port", "0"},
+                          {"--http-port", "0"},
+                          {"--max-sessions", std::to_string(std::max(opt.sessions, 250))}});
     try {
       spawned =
           std::make_unique<loadgen::ServerProcess>(opt.spawn_server, args, kServerReadyTimeoutS);

@@ -26,6 +26,20 @@ int wait_status(int status) {
 
 }  // namespace
 
+std::vector<std::string> server_args_with_defaults(
+    std::vector<std::string> args,
+    const std::vector<std::pair<std::string, std::string>>& defaults) {
+  const auto given = [&](const std::string& flag) {
+    for (const auto& a : args)
+      if (a == flag || a.rfind(flag + "=", 0) == 0) return true;
+    return false;
+  };
+  for (const auto& [flag, value] : defaults)
+    if (!given(flag)) args.insert(args.end(), {flag, value});
+  if (!given("--exit-with-parent")) args.insert(args.end(), {"--exit-with-parent", "yes"});
+  return args;
+}
+
 ServerProcess::ServerProcess(const std::string& path, const std::vector<std::string>& args,
                              double ready_timeout_s) {
   int fds[2];

@@ -9,9 +9,17 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace clamsim::loadgen {
+
+// The server's arguments: the caller's `args`, then each of `defaults` (flag, value) the
+// caller did not give, then --exit-with-parent yes (unless given) so the server never
+// outlives the tool that started it, even when that tool is killed.
+std::vector<std::string> server_args_with_defaults(
+    std::vector<std::string> args,
+    const std::vector<std::pair<std::string, std::string>>& defaults);
 
 class ServerProcess {
  public:

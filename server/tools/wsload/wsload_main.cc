@@ -115,13 +115,6 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-bool has_flag(const std::vector<std::string>& args, const std::string& flag) {
-  for (const auto& s : args) {
-    if (s == flag || s.rfind(flag + "=", 0) == 0) return true;
-  }
-  return false;
-}
-
 struct Url {
   std::string host, port, target;
 };
@@ -164,14 +157,12 @@ int run_main(int argc, char** argv) {
 
   std::unique_ptr<loadgen::ServerProcess> spawned;
   if (!opt.spawn_server.empty()) {
-    std::vector<std::string> args = opt.server_args;
-    const std::vector<std::pair<std::string, std::string>> defaults = {
-        {"--host", "127.0.0.1"},      {"--corba-port", "0"}, {"--http-host", "127.0.0.1"},
-        {"--http-port", "0"},
-        {"--max-sessions", std::to_string(std::max(opt.sessions, 250))}};
-    for (const auto& [flag, value] : defaults) {
-      if (!has_flag(args, flag)) args.insert(args.end(), {flag, value});
-    }
+    const std::vector<std::string> args = loadgen::server_args_with_defaults(
+        opt.server_args, {{"--host", "127.0.0.1"},
+                          {"--corba-port", "0"},
+                          {"--http-host", "127.0.0.1"},
+                          {"--http-port", "0"},
+                          {"--max-sessions", std::to_string(std::max(opt.sessions, 250))}});
     try {
       spawned =
           std::make_unique<loadgen::ServerProcess>(opt.spawn_server, args, kServerReadyTimeoutS);
