@@ -1,6 +1,6 @@
 // clamsim-receiver end to end against the real clamsim-server (both as child processes,
-// as a classroom PC runs them), plus the receiver's pure parts: the joystick mapping, the
-// keyboard keys, the summary's arithmetic.
+// as a classroom PC runs them), plus the receiver's pure parts: the joystick mapping and
+// source (on recorded js_event files), the keyboard keys, the summary's arithmetic.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <linux/joystick.h>
@@ -13,10 +13,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -27,6 +29,7 @@
 
 #include "model/json_fields.h"
 #include "tools/receiver/joystick_mapping.h"
+#include "tools/receiver/joystick_source.h"
 #include "tools/receiver/keyboard_source.h"
 #include "tools/receiver/status_line.h"
 #include "tools/receiver/summary.h"
@@ -102,6 +105,8 @@ class ServerChild {
                                      "0",
                                      "--http-port",
                                      "0",
+                                     "--exit-with-parent",  // never outlives a killed test
+                                     "yes",
                                      "--models-dir",
                                      kSource + "/models"};
     if (std::find(args_extra.begin(), args_extra.end(), "--scenarios-dir") == args_extra.end()) {
@@ -241,6 +246,16 @@ class ReceiverCli : public ::testing::Test {
 
 ServerChild* ReceiverCli::server_ = nullptr;
 
+// One event of a recorded /dev/input/js stream; type is JS_EVENT_AXIS or JS_EVENT_BUTTON,
+// or'ed with JS_EVENT_INIT for the state the kernel reports when the device is opened.
+void write_event(std::ostream& out, std::uint8_t type, std::uint8_t number, std::int16_t value) {
+  js_event e{};
+  e.type = type;
+  e.number = number;
+  e.value = value;
+  out.write(reinterpret_cast<const char*>(&e), sizeof e);
+}
+
 // How far the swing turned from the first to the last CSV row [deg]; the display angle
 // wraps at 0/360, so the change is taken the short way round.
 double swing_change(const fs::path& csv) {
@@ -301,11 +316,7 @@ TEST_F(ReceiverCli, RecordedJoystickEventsDriveTheSwing) {
   // a recorded /dev/input/js stream: axis 0 (stick x) hard left; the default mapping
   // inverts x, so left is +5 V, counter-clockwise
   std::ofstream dev(path("js.events"), std::ios::binary);
-  js_event e{};
-  e.type = JS_EVENT_AXIS;
-  e.number = 0;
-  e.value = -32767;
-  dev.write(reinterpret_cast<const char*>(&e), sizeof e);
+  write_event(dev, JS_EVENT_AXIS, 0, -32767);
   dev.close();
   const std::string csv = path("js.csv");
   const Result r = run({"--server", server_->reference(), "--joystick", path("js.events"),
@@ -315,6 +326,26 @@ TEST_F(ReceiverCli, RecordedJoystickEventsDriveTheSwing) {
   ASSERT_GE(rows.size(), 1u + 20u);
   EXPECT_EQ(std::stod(rows.back()[column(rows[0], "swing_V")]), 5.0);
   EXPECT_GT(swing_change(csv), 0.2);
+}
+
+TEST_F(ReceiverCli, RecordedJoystickButtonRestartsTheTask) {
+  // the state at open (buttons 3 and 9 up), then presses of button 3 (not mapped) and
+  // button 9 (the default mapping's restart): one restartTask. Which presses count is
+  // ReceiverJoystickSource's business; this checks the receiver acts on them.
+  std::ofstream dev(path("js.events"), std::ios::binary);
+  write_event(dev, JS_EVENT_BUTTON | JS_EVENT_INIT, 3, 0);
+  write_event(dev, JS_EVENT_BUTTON | JS_EVENT_INIT, 9, 0);
+  write_event(dev, JS_EVENT_BUTTON, 3, 1);
+  write_event(dev, JS_EVENT_BUTTON, 9, 1);
+  dev.close();
+  const Result r = run({"--server", server_->reference(), "--joystick", path("js.events"),
+                        "--duration", "1.5"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // the summary's task line (the server's default world, dam_intake, has a task)
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.out, m, std::regex("(\\d+) restart\\(s\\)"))) << r.out;
+  EXPECT_EQ(m[1].str(), "1") << r.out;
+  EXPECT_EQ(r.err.find("restartTask"), std::string::npos) << r.err;
 }
 
 TEST_F(ReceiverCli, SigintUnsubscribesAndExitsZero) {
@@ -448,12 +479,15 @@ TEST(ReceiverJoystickMapping, DefaultFileIsTheBuiltInDefault) {
   const auto builtin = receiver::default_mapping();
   for (std::size_t i = 0; i < 5; ++i) {
     SCOPED_TRACE(receiver::signal_key(i));
-    ASSERT_TRUE(file[i] && builtin[i]);
-    EXPECT_EQ(file[i]->axis, builtin[i]->axis);
-    EXPECT_EQ(file[i]->invert, builtin[i]->invert);
-    EXPECT_EQ(file[i]->deadzone, builtin[i]->deadzone);
-    EXPECT_EQ(file[i]->volts, builtin[i]->volts);
+    ASSERT_TRUE(file.signals[i] && builtin.signals[i]);
+    EXPECT_EQ(file.signals[i]->axis, builtin.signals[i]->axis);
+    EXPECT_EQ(file.signals[i]->invert, builtin.signals[i]->invert);
+    EXPECT_EQ(file.signals[i]->deadzone, builtin.signals[i]->deadzone);
+    EXPECT_EQ(file.signals[i]->volts, builtin.signals[i]->volts);
   }
+  // the browser's restart button (docs/web-client.md), in both
+  EXPECT_EQ(builtin.restart_button, 9);
+  EXPECT_EQ(file.restart_button, builtin.restart_button);
 }
 
 TEST(ReceiverJoystickMapping, ThesisLayoutAxesAndScale) {
@@ -498,6 +532,116 @@ TEST(ReceiverJoystickMapping, ErrorsNameTheField) {
       std::string::npos);
   EXPECT_NE(message(R"({"signal": {}})").find("signals: missing"), std::string::npos);
   EXPECT_NE(message("{").find("m.json: invalid JSON"), std::string::npos);
+}
+
+TEST(ReceiverJoystickMapping, RestartButtonIsOptionalAndChecked) {
+  const std::string signals =
+      R"("signals": {"swing": {"axis": 0}, "boom": null, "telescope": null, "hoist1": null,
+                     "hoist2": null})";
+  auto parse = [&](const std::string& buttons) {
+    return receiver::parse_mapping_text("{" + signals + buttons + "}", "m.json");
+  };
+  auto message = [&](const std::string& buttons) {
+    try {
+      parse(buttons);
+    } catch (const clamsim::model::ModelError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  // a file from before buttons, and the ways of saying "no button"
+  EXPECT_EQ(parse("").restart_button, std::nullopt) << "version 1 files without buttons stay valid";
+  EXPECT_EQ(parse(R"(, "buttons": {})").restart_button, std::nullopt);
+  EXPECT_EQ(parse(R"(, "buttons": {"restart": null})").restart_button, std::nullopt);
+  EXPECT_EQ(parse(R"(, "buttons": {"restart": 0})").restart_button, 0);
+  EXPECT_EQ(parse(R"(, "buttons": {"restart": 63})").restart_button, 63);
+
+  const std::string expected = "m.json: buttons.restart: expected a whole button number in [0, 63]";
+  EXPECT_EQ(message(R"(, "buttons": {"restart": 2.5})"), expected + ", got 2.5");
+  EXPECT_EQ(message(R"(, "buttons": {"restart": 64})"), expected + ", got 64");
+  EXPECT_EQ(message(R"(, "buttons": {"restart": -1})"), expected + ", got -1");
+  EXPECT_EQ(message(R"(, "buttons": {"restart": "9"})"), expected + R"(, got "9")");
+  EXPECT_EQ(message(R"(, "buttons": {"restart": true})"), expected + ", got true");
+  EXPECT_EQ(message(R"(, "buttons": {"restart": [9]})"), expected + ", got [9]");
+  EXPECT_EQ(message(R"(, "buttons": {"restrat": 9})"), "m.json: buttons.restrat: unknown key");
+  EXPECT_EQ(message(R"(, "buttons": 9)"), "m.json: buttons: expected an object, got 9");
+}
+
+// The joystick source on a recorded js_event file that grows between samples, as a device
+// delivers events between the receiver's 20 Hz samples.
+class ReceiverJoystickSource : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (fs::temp_directory_path() / "clamsim-js-test-XXXXXX").string();
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
+    std::ofstream(device()).close();
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  std::string device() const { return (dir_ / "js.events").string(); }
+  void append(std::uint8_t type, std::uint8_t number, std::int16_t value) const {
+    std::ofstream dev(device(), std::ios::binary | std::ios::app);
+    write_event(dev, type, number, value);
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(ReceiverJoystickSource, InitEventsReportAHeldButtonButAreNoPress) {
+  // the kernel's state report at open: button 9 held, the stick pushed right
+  append(JS_EVENT_BUTTON | JS_EVENT_INIT, 9, 1);
+  append(JS_EVENT_AXIS | JS_EVENT_INIT, 0, 32767);
+  receiver::JoystickSource js(device(), receiver::default_mapping());
+  EXPECT_FLOAT_EQ(js.sample(0.0)[0], -5.0f) << "INIT axis events are the stick's position";
+  EXPECT_FALSE(js.take_restart_request()) << "a button held at open is not a press";
+  // still held: a repeated 1 is no edge
+  append(JS_EVENT_BUTTON, 9, 1);
+  js.sample(0.05);
+  EXPECT_FALSE(js.take_restart_request());
+  append(JS_EVENT_BUTTON, 9, 0);
+  js.sample(0.10);
+  EXPECT_FALSE(js.take_restart_request()) << "a release is not a press";
+  append(JS_EVENT_BUTTON, 9, 1);
+  js.sample(0.15);
+  EXPECT_TRUE(js.take_restart_request());
+}
+
+TEST_F(ReceiverJoystickSource, EachPressOfTheRestartButtonRestartsOnce) {
+  append(JS_EVENT_BUTTON | JS_EVENT_INIT, 9, 0);
+  receiver::JoystickSource js(device(), receiver::default_mapping());
+  js.sample(0.0);
+  EXPECT_FALSE(js.take_restart_request());
+  append(JS_EVENT_BUTTON, 9, 1);
+  js.sample(0.05);
+  EXPECT_TRUE(js.take_restart_request());
+  EXPECT_FALSE(js.take_restart_request()) << "taken once";
+  js.sample(0.10);  // held, nothing new
+  EXPECT_FALSE(js.take_restart_request());
+  append(JS_EVENT_BUTTON, 9, 0);
+  append(JS_EVENT_BUTTON, 9, 1);
+  js.sample(0.15);
+  EXPECT_TRUE(js.take_restart_request()) << "released and pressed again";
+  EXPECT_FALSE(js.take_restart_request());
+  // other buttons do nothing
+  append(JS_EVENT_BUTTON, 9, 0);
+  append(JS_EVENT_BUTTON, 1, 1);
+  append(JS_EVENT_BUTTON, 8, 1);
+  js.sample(0.20);
+  EXPECT_FALSE(js.take_restart_request());
+}
+
+TEST_F(ReceiverJoystickSource, NoRestartButtonInTheMapping) {
+  receiver::JoystickMapping mapping = receiver::default_mapping();
+  mapping.restart_button.reset();
+  append(JS_EVENT_BUTTON | JS_EVENT_INIT, 9, 0);
+  append(JS_EVENT_BUTTON, 9, 1);
+  receiver::JoystickSource js(device(), mapping);
+  js.sample(0.0);
+  EXPECT_FALSE(js.take_restart_request());
 }
 
 TEST(ReceiverKeyboardKeys, StepLatchClampAndZero) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
 
 #include "model/json_fields.h"
 
@@ -11,6 +13,7 @@ namespace {
 
 constexpr std::array<const char*, 5> kSignals = {"swing", "boom", "telescope", "hoist1", "hoist2"};
 constexpr int kMaxAxis = 63;  // the Linux joystick API reports at most ABS_CNT axes
+constexpr int kMaxButton = 63;  // the format's limit, as for axes
 
 AxisMapping parse_axis(model::Section& s, const nlohmann::json& raw) {
   AxisMapping m;
@@ -32,6 +35,22 @@ AxisMapping parse_axis(model::Section& s, const nlohmann::json& raw) {
   if (s.has("volts")) m.volts = s.number("volts", 1.0, {0.0, 5.0, true, false});
   s.finish();
   return m;
+}
+
+// A button number, or null / absent for no button. A plain number, not a {value, source}
+// leaf: a button is a choice, not a measurement with a source.
+std::optional<int> parse_button(model::Section& s, const nlohmann::json& raw, const char* key) {
+  s.allow(key);
+  if (!raw.contains(key) || raw[key].is_null()) return std::nullopt;
+  const nlohmann::json& v = raw[key];
+  if (v.is_number()) {  // false for true/false
+    const double b = v.get<double>();
+    if (b >= 0.0 && b <= kMaxButton && b == std::floor(b)) return static_cast<int>(b);
+  }
+  std::string shown = v.dump();
+  if (shown.size() > 60) shown = shown.substr(0, 60) + "...";
+  s.fail(key, "expected a whole button number in [0, " + std::to_string(kMaxButton) + "], got " +
+                  shown);
 }
 
 }  // namespace
@@ -56,9 +75,14 @@ JoystickMapping parse_mapping(const nlohmann::json& doc, const std::string& orig
     signals.allow(key);
     if (raw[key].is_null()) continue;
     model::Section axis = signals.child(key);
-    mapping[i] = parse_axis(axis, raw[key]);
+    mapping.signals[i] = parse_axis(axis, raw[key]);
   }
   signals.finish();
+  if (root.has("buttons")) {  // optional: files from before buttons stay valid
+    model::Section buttons = root.child("buttons");
+    mapping.restart_button = parse_button(buttons, doc["buttons"], "restart");
+    buttons.finish();
+  }
   root.finish();
   return mapping;
 }
@@ -83,23 +107,25 @@ JoystickMapping load_mapping(const std::string& path) {
 JoystickMapping default_mapping() {
   JoystickMapping m;
   // swing: stick right (+x) slews clockwise from above, which is negative volts
-  m[0] = AxisMapping{0, true, 0.05, 5.0};
+  m.signals[0] = AxisMapping{0, true, 0.05, 5.0};
   // boom: stick pulled back (+y on Linux) raises the boom
-  m[1] = AxisMapping{1, false, 0.05, 5.0};
+  m.signals[1] = AxisMapping{1, false, 0.05, 5.0};
   // telescope: twist right extends
-  m[2] = AxisMapping{2, false, 0.05, 5.0};
+  m.signals[2] = AxisMapping{2, false, 0.05, 5.0};
   // the two handles: pulled back reels the cable in
-  m[3] = AxisMapping{3, false, 0.05, 5.0};
-  m[4] = AxisMapping{4, false, 0.05, 5.0};
+  m.signals[3] = AxisMapping{3, false, 0.05, 5.0};
+  m.signals[4] = AxisMapping{4, false, 0.05, 5.0};
+  // the browser's restart button: free on 12-button sticks (Linux numbers pads by driver)
+  m.restart_button = 9;
   return m;
 }
 
 std::array<float, 5> apply_mapping(const JoystickMapping& mapping, const std::int16_t* axes,
                                    std::size_t axis_count) {
   std::array<float, 5> volts{};
-  for (std::size_t i = 0; i < mapping.size(); ++i) {
-    if (!mapping[i]) continue;
-    const AxisMapping& m = *mapping[i];
+  for (std::size_t i = 0; i < mapping.signals.size(); ++i) {
+    if (!mapping.signals[i]) continue;
+    const AxisMapping& m = *mapping.signals[i];
     const auto a = static_cast<std::size_t>(m.axis);
     if (a >= axis_count) continue;
     double x = std::clamp(static_cast<double>(axes[a]) / 32767.0, -1.0, 1.0);

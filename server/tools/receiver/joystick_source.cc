@@ -29,9 +29,12 @@ bool JoystickSource::open_device() {
   // both ioctls fail harmlessly on something that is not a joystick (a recorded file)
   unsigned char axes = 0;
   if (ioctl(fd_, JSIOCGAXES, &axes) == 0) axis_count_ = axes;
+  unsigned char buttons = 0;
+  if (ioctl(fd_, JSIOCGBUTTONS, &buttons) == 0) button_count_ = buttons;
   char name[128] = {};
   if (ioctl(fd_, JSIOCGNAME(sizeof name - 1), name) >= 0) name_ = name;
   axes_.fill(0);
+  restart_held_ = false;
   return true;
 }
 
@@ -41,8 +44,15 @@ void JoystickSource::drain() {
     const ssize_t n = read(fd_, &e, sizeof e);
     if (n == static_cast<ssize_t>(sizeof e)) {
       // JS_EVENT_INIT marks the synthetic events that report the state at open time
-      if ((e.type & ~JS_EVENT_INIT) == JS_EVENT_AXIS && e.number < axes_.size()) {
+      const bool init = (e.type & JS_EVENT_INIT) != 0;
+      const int type = e.type & ~JS_EVENT_INIT;
+      if (type == JS_EVENT_AXIS && e.number < axes_.size()) {
         axes_[e.number] = e.value;
+      } else if (type == JS_EVENT_BUTTON && mapping_.restart_button &&
+                 e.number == *mapping_.restart_button) {
+        const bool down = e.value != 0;
+        if (down && !restart_held_ && !init) restart_pressed_ = true;
+        restart_held_ = down;
       }
       continue;
     }
@@ -52,6 +62,7 @@ void JoystickSource::drain() {
     close(fd_);
     fd_ = -1;
     axes_.fill(0);
+    restart_held_ = false;
     return;
   }
 }
@@ -64,6 +75,12 @@ std::array<float, 5> JoystickSource::sample(double t_s) {
   if (fd_ >= 0) drain();
   if (fd_ < 0) return {};
   return apply_mapping(mapping_, axes_.data(), axes_.size());
+}
+
+bool JoystickSource::take_restart_request() {
+  const bool r = restart_pressed_;
+  restart_pressed_ = false;
+  return r;
 }
 
 std::string JoystickSource::label() const {

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -153,8 +154,16 @@ int run_main(int argc, char** argv) {
   }
   if (auto* js = dynamic_cast<receiver::JoystickSource*>(source.get())) {
     if (js->axis_count() > 0 && !opt.quiet) {
-      std::fprintf(stderr, "clamsim-receiver: joystick '%s', %d axes\n", js->name().c_str(),
-                   js->axis_count());
+      std::fprintf(stderr, "clamsim-receiver: joystick '%s', %d axes, %d buttons\n",
+                   js->name().c_str(), js->axis_count(), js->button_count());
+    }
+    // pads number their buttons by driver: say so rather than leave the button dead
+    const std::optional<int> restart = js->mapping().restart_button;
+    if (restart && js->button_count() > 0 && *restart >= js->button_count() && !opt.quiet) {
+      std::fprintf(stderr,
+                   "clamsim-receiver: note: the mapping's restart button %d is not on this "
+                   "joystick (buttons 0..%d); see docs/receiver.md\n",
+                   *restart, js->button_count() - 1);
     }
   }
 

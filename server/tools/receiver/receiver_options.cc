@@ -33,12 +33,14 @@ Input (at most one; without one the receiver sends 0 V, a pure observer):
                        space all to 0 V  n restart the task  q quit
   --key-step V         volts per key press (default 1)
   --joystick DEV       Linux joystick, e.g. /dev/input/js0
-  --mapping FILE       axis mapping (default: config/joystick-default.json's layout)
+  --mapping FILE       which axes drive the signals and which button restarts the task
+                       (default: config/joystick-default.json's layout, button 9)
 Output:
   --csv FILE           one row per frame received
   --report FILE        save the training task's report (JSON) here when the task ends
   --restart-at S       start a new attempt at the task S seconds after subscribing
-                       (restartTask; the keyboard's n does it by hand)
+                       (restartTask; the keyboard's n or the joystick's restart button
+                       does it by hand)
   --duration S         stop after S seconds (default: the script's duration line, else
                        run until Ctrl-C or q)
   --quiet              no status line
