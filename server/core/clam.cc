@@ -8,66 +8,96 @@ namespace clamsim::core {
 
 namespace {
 
-// Unknowns of Table 2.2 (right half), then the stop force for the locked states.
-enum U { Ax, Bx, By, Fx, Cy, aG1x, aG1y, al1, aG2x, aG2y, al2, aA, aC, lam, kCount };
+// Eqs 2.1-2.7 (Table 2.2's 13 unknowns) reduced by hand to the mechanism's two degrees of
+// freedom. The 13 x 13 LU this replaces was a third of a session's CPU. The reduction is
+// exact elimination, not a new model; tests/core/clam_test.cc solves the full system as
+// published and compares.
+//  - The two closure rows (B reached from A and from C, eqs 2.6-2.7) give the links'
+//    angular accelerations from aC - aA.
+//  - The four centre-of-gravity rows (eqs 2.4-2.5) then give every CoG acceleration.
+//  - Of the seven Newton-Euler rows, five give the pin forces Ax, By, Cy, Fx and Bx.
+//  - The two left over are the equations of motion. Bx is eliminated between links 1 and 2
+//    by combining their moment rows, which needs no division.
+// Every row is linear in (aA, aC, lambda), so their matrix is read off by evaluating the
+// residuals at unit vectors.
+struct ClamRows {
+  const ClamParams& c;
+  const ClamKinematics& k;
+  double t1, t2, g, m2, stop_sign, lift;
+  double s1, c1, s2, c2, w1s, w2s;
 
-template <int N>
-ClamSolution solve_links(const ClamParams& c, const ClamKinematics& k, double t1, double t2,
-                         double g, double load_kg, double stop_sign, double lift) {
-  static_assert(N == 13 || N == 14, "free or locked system");
-  using Mat = Eigen::Matrix<double, N, N>;
-  using Vec = Eigen::Matrix<double, N, 1>;
-  const double l1 = c.link1_length_m, l2 = c.link2_length_m;
-  const double m1 = c.link1_mass_kg, m3 = c.link3_mass_kg;
-  const double m2 = c.link2_mass_kg + 0.5 * load_kg;  // a held load rides in the buckets
-  const double s1 = std::sin(k.theta1), c1 = std::cos(k.theta1);
-  const double s2 = std::sin(k.theta2), c2 = std::cos(k.theta2);
-  const double w1s = k.omega1 * k.omega1, w2s = k.omega2 * k.omega2;
-  const double h1 = 0.5 * l1, h2 = 0.5 * l2;
-  const double sl = 0.5 * stop_sign;  // half the stop force acts on each link 1 at A
-
-  Mat m = Mat::Zero();
-  Vec r = Vec::Zero();
-  int e = 0;
-  // Link 1, forces (Ax, -T1/2 - stop/2) at A and (Bx, By) at B; eqs 2.1-2.3.
-  m(e, aG1x) = m1; m(e, Ax) = -1; m(e, Bx) = -1; ++e;
-  m(e, aG1y) = m1; m(e, By) = -1; r(e) = m1 * g - 0.5 * t1;
-  if (N == 14) m(e, lam) = sl;
-  ++e;
-  m(e, al1) = c.link1_inertia_kgm2; m(e, Ax) = h1 * c1; m(e, Bx) = -h1 * c1; m(e, By) = h1 * s1;
-  r(e) = -h1 * s1 * 0.5 * t1;
-  if (N == 14) m(e, lam) = h1 * s1 * sl;
-  ++e;
-  // Link 2 (bucket), forces (-Bx, -By) at B and (Fx, Cy) at C.
-  m(e, aG2x) = m2; m(e, Bx) = 1; m(e, Fx) = -1; ++e;
-  m(e, aG2y) = m2; m(e, By) = 1; m(e, Cy) = -1; r(e) = m2 * g; ++e;
-  m(e, al2) = c.link2_inertia_kgm2; m(e, By) = h2 * s2; m(e, Bx) = h2 * c2; m(e, Cy) = h2 * s2;
-  m(e, Fx) = h2 * c2; ++e;
-  // Link 3 (pulley, both buckets pull on it), rope T2 up, stop force down; the world's
-  // vertical push (contacts under the buckets, buoyancy) enters here, where the buckets hinge.
-  m(e, aC) = m3; m(e, Cy) = 2; r(e) = m3 * g - t2 - lift;
-  if (N == 14) m(e, lam) = -stop_sign;
-  ++e;
-  // Kinematics of the centres of gravity, eqs 2.4-2.5 and their link-2 counterparts.
-  m(e, aG1x) = 1; m(e, al1) = -h1 * c1; r(e) = -h1 * s1 * w1s; ++e;
-  m(e, aG1y) = 1; m(e, aA) = -1; m(e, al1) = h1 * s1; r(e) = -h1 * c1 * w1s; ++e;
-  m(e, aG2x) = 1; m(e, al2) = -h2 * c2; r(e) = -h2 * s2 * w2s; ++e;
-  m(e, aG2y) = 1; m(e, aC) = -1; m(e, al2) = -h2 * s2; r(e) = h2 * c2 * w2s; ++e;
-  // B reached from A and from C must agree, eqs 2.6-2.7.
-  m(e, al1) = l1 * c1; m(e, al2) = -l2 * c2; r(e) = l1 * s1 * w1s - l2 * s2 * w2s; ++e;
-  m(e, aA) = 1; m(e, al1) = -l1 * s1; m(e, aC) = -1; m(e, al2) = -l2 * s2;
-  r(e) = l1 * c1 * w1s + l2 * c2 * w2s; ++e;
-  if (N == 14) {  // locked: no relative motion of A and C
-    m(e, aA) = 1; m(e, aC) = -1; ++e;
+  // Residuals of the two equations of motion for accelerations aA, aC and stop force lam.
+  Eigen::Vector2d operator()(double aA, double aC, double lam) const {
+    const double l1 = c.link1_length_m, l2 = c.link2_length_m;
+    const double h1 = 0.5 * l1, h2 = 0.5 * l2;
+    const double m1 = c.link1_mass_kg, m3 = c.link3_mass_kg;
+    const double sl = 0.5 * stop_sign;  // half the stop force acts on each link 1 at A
+    // closure (eqs 2.6-2.7): l1 c1 al1 - l2 c2 al2 = r1, -l1 s1 al1 - l2 s2 al2 = r2
+    const double r1 = l1 * s1 * w1s - l2 * s2 * w2s;
+    const double r2 = l1 * c1 * w1s + l2 * c2 * w2s - aA + aC;
+    const double det = -l1 * l2 * (c1 * s2 + s1 * c2);  // -l1 l2 sin(th1 + th2), never 0
+    const double al1 = (r1 * -l2 * s2 - -l2 * c2 * r2) / det;
+    const double al2 = (l1 * c1 * r2 - -l1 * s1 * r1) / det;
+    // centres of gravity (eqs 2.4-2.5 and link 2's)
+    const double aG1x = h1 * c1 * al1 - h1 * s1 * w1s;
+    const double aG1y = aA - h1 * s1 * al1 - h1 * c1 * w1s;
+    const double aG2x = h2 * c2 * al2 - h2 * s2 * w2s;
+    const double aG2y = aC + h2 * s2 * al2 + h2 * c2 * w2s;
+    // pin forces from links 1 and 2's vertical rows; Ax = m1 aG1x - Bx, Fx = m2 aG2x + Bx
+    const double By = m1 * aG1y + sl * lam - m1 * g + 0.5 * t1;
+    const double Cy = m2 * aG2y + By - m2 * g;
+    // link 3 (pulley): rope T2 up, both buckets' Cy, the stop, the world's lift at C
+    const double link3 = m3 * aC + 2.0 * Cy - stop_sign * lam - (m3 * g - t2 - lift);
+    // the moment rows less their Bx terms (-2 h1 c1 Bx and +2 h2 c2 Bx), Bx eliminated
+    const double q1 = c.link1_inertia_kgm2 * al1 + h1 * c1 * m1 * aG1x + h1 * s1 * By +
+                      h1 * s1 * sl * lam + h1 * s1 * 0.5 * t1;
+    const double q2 = c.link2_inertia_kgm2 * al2 + h2 * s2 * By + h2 * s2 * Cy +
+                      h2 * c2 * m2 * aG2x;
+    return {link3, h2 * c2 * q1 + h1 * c1 * q2};
   }
+};
 
-  const Eigen::PartialPivLU<Mat> lu(m);
-  const Vec u = lu.solve(r);
+// Solves a x = b for 2 x 2 a; false when a is singular (relative to its own scale).
+bool solve2(const Eigen::Matrix2d& a, const Eigen::Vector2d& b, Eigen::Vector2d* x) {
+  const double det = a(0, 0) * a(1, 1) - a(0, 1) * a(1, 0);
+  const double scale = std::fabs(a(0, 0) * a(1, 1)) + std::fabs(a(0, 1) * a(1, 0));
+  if (!(std::fabs(det) > 1e-12 * scale)) return false;
+  *x = Eigen::Vector2d(a(1, 1) * b(0) - a(0, 1) * b(1), a(0, 0) * b(1) - a(1, 0) * b(0)) / det;
+  return x->allFinite();
+}
+
+ClamSolution solve_links(const ClamParams& c, const ClamKinematics& k, double t1, double t2,
+                         double g, double load_kg, double stop_sign, double lift, bool locked) {
+  const ClamRows rows{c,
+                      k,
+                      t1,
+                      t2,
+                      g,
+                      c.link2_mass_kg + 0.5 * load_kg,  // a held load rides in the buckets
+                      stop_sign,
+                      lift,
+                      std::sin(k.theta1),
+                      std::cos(k.theta1),
+                      std::sin(k.theta2),
+                      std::cos(k.theta2),
+                      k.omega1 * k.omega1,
+                      k.omega2 * k.omega2};
   ClamSolution sol;
-  sol.aA = u(aA);
-  sol.aC = u(aC);
-  if (N == 14) sol.stop_force_N = u(N - 1);
-  sol.ok = u.allFinite() && std::fabs(lu.determinant()) > 1e-12;
+  const Eigen::Vector2d r0 = rows(0.0, 0.0, 0.0);
+  Eigen::Matrix2d a;
+  Eigen::Vector2d x;
+  if (!locked) {  // unknowns aA, aC
+    a << rows(1.0, 0.0, 0.0) - r0, rows(0.0, 1.0, 0.0) - r0;
+    sol.ok = solve2(a, -r0, &x);
+    sol.aA = x(0);
+    sol.aC = x(1);
+  } else {  // aA = aC = x0 (no relative motion), stop force x1
+    a << rows(1.0, 1.0, 0.0) - r0, rows(0.0, 0.0, 1.0) - r0;
+    sol.ok = solve2(a, -r0, &x);
+    sol.aA = sol.aC = x(0);
+    sol.stop_force_N = x(1);
+  }
+  if (!sol.ok) sol = ClamSolution{0.0, 0.0, 0.0, false};
   return sol;
 }
 
@@ -97,12 +127,12 @@ double clam_distance_at(const ClamParams& c, double theta2) {
 
 ClamSolution clam_free(const ClamParams& c, const ClamKinematics& k, double t1, double t2,
                        double g, double lift_N) {
-  return solve_links<13>(c, k, t1, t2, g, 0.0, 0.0, lift_N);
+  return solve_links(c, k, t1, t2, g, 0.0, 0.0, lift_N, false);
 }
 
 ClamSolution clam_locked(const ClamParams& c, const ClamKinematics& k, double t1, double t2,
                          double g, double load_kg, double stop_sign, double lift_N) {
-  return solve_links<14>(c, k, t1, t2, g, load_kg, stop_sign, lift_N);
+  return solve_links(c, k, t1, t2, g, load_kg, stop_sign, lift_N, true);
 }
 
 double clam_inelastic_velocity(const ClamParams& c, const ClamKinematics& k, double vA,

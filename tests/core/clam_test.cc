@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <Eigen/Dense>
+
 #include "test_model.h"
 
 namespace clamsim::core {
@@ -19,6 +21,96 @@ ClamKinematics at_rest(const ClamParams& c, double theta2) {
 // Potential energy of the mechanism as a function of yA, yC (y down), from the geometry.
 double potential(const ClamParams& c, double yA, double yC) {
   return clam_energy(c, clam_kinematics(c, yA, yC, 0.0, 0.0), yA, yC, 0.0, 0.0, g);
+}
+
+// Eqs 2.1-2.7 as the thesis writes them: Table 2.2's 13 unknowns (14 with the stop force
+// and aA = aC when locked), solved as one linear system. The server solves a hand-reduced
+// two-unknown form (core/clam.cc); this is the reference it must reproduce.
+struct Table22 {
+  double aA, aC, stop_force_N;
+};
+Table22 table22_system(const ClamParams& c, const ClamKinematics& k, double t1, double t2,
+                       double load_kg, double stop_sign, double lift, bool locked) {
+  enum U { Ax, Bx, By, Fx, Cy, aG1x, aG1y, al1, aG2x, aG2y, al2, aA, aC, lam };
+  const int n = locked ? 14 : 13;
+  Eigen::MatrixXd m = Eigen::MatrixXd::Zero(n, n);
+  Eigen::VectorXd r = Eigen::VectorXd::Zero(n);
+  const double l1 = c.link1_length_m, l2 = c.link2_length_m, h1 = l1 / 2, h2 = l2 / 2;
+  const double m1 = c.link1_mass_kg, m2 = c.link2_mass_kg + 0.5 * load_kg, m3 = c.link3_mass_kg;
+  const double s1 = std::sin(k.theta1), c1 = std::cos(k.theta1);
+  const double s2 = std::sin(k.theta2), c2 = std::cos(k.theta2);
+  const double w1s = k.omega1 * k.omega1, w2s = k.omega2 * k.omega2, sl = 0.5 * stop_sign;
+  int e = 0;
+  // link 1: eqs 2.1-2.3
+  m(e, aG1x) = m1, m(e, Ax) = -1, m(e, Bx) = -1, ++e;
+  m(e, aG1y) = m1, m(e, By) = -1, r(e) = m1 * g - t1 / 2;
+  if (locked) m(e, lam) = sl;
+  ++e;
+  m(e, al1) = c.link1_inertia_kgm2, m(e, Ax) = h1 * c1, m(e, Bx) = -h1 * c1, m(e, By) = h1 * s1;
+  r(e) = -h1 * s1 * t1 / 2;
+  if (locked) m(e, lam) = h1 * s1 * sl;
+  ++e;
+  // link 2 (bucket) and link 3 (pulley)
+  m(e, aG2x) = m2, m(e, Bx) = 1, m(e, Fx) = -1, ++e;
+  m(e, aG2y) = m2, m(e, By) = 1, m(e, Cy) = -1, r(e) = m2 * g, ++e;
+  m(e, al2) = c.link2_inertia_kgm2, m(e, By) = h2 * s2, m(e, Bx) = h2 * c2, m(e, Cy) = h2 * s2;
+  m(e, Fx) = h2 * c2, ++e;
+  m(e, aC) = m3, m(e, Cy) = 2, r(e) = m3 * g - t2 - lift;
+  if (locked) m(e, lam) = -stop_sign;
+  ++e;
+  // eqs 2.4-2.5 and link 2's centre of gravity; eqs 2.6-2.7
+  m(e, aG1x) = 1, m(e, al1) = -h1 * c1, r(e) = -h1 * s1 * w1s, ++e;
+  m(e, aG1y) = 1, m(e, aA) = -1, m(e, al1) = h1 * s1, r(e) = -h1 * c1 * w1s, ++e;
+  m(e, aG2x) = 1, m(e, al2) = -h2 * c2, r(e) = -h2 * s2 * w2s, ++e;
+  m(e, aG2y) = 1, m(e, aC) = -1, m(e, al2) = -h2 * s2, r(e) = h2 * c2 * w2s, ++e;
+  m(e, al1) = l1 * c1, m(e, al2) = -l2 * c2, r(e) = l1 * s1 * w1s - l2 * s2 * w2s, ++e;
+  m(e, aA) = 1, m(e, al1) = -l1 * s1, m(e, aC) = -1, m(e, al2) = -l2 * s2;
+  r(e) = l1 * c1 * w1s + l2 * c2 * w2s, ++e;
+  if (locked) m(e, aA) = 1, m(e, aC) = -1, ++e;
+  const Eigen::VectorXd u = m.fullPivLu().solve(r);
+  return {u(aA), u(aC), locked ? u(lam) : 0.0};
+}
+
+TEST(ClamSolver, ReproducesTheFullTable22SystemOverTheWholeRange) {
+  // Every opening, both directions of motion, slack to overloaded ropes, a lift from the
+  // world, with and without a held load, free and against either stop.
+  const ClamParams c = params();
+  const double th_open = c.theta2_open_rad, th_closed = c.theta2_closed_rad;
+  int cases = 0;
+  for (int i = 0; i <= 20; ++i) {
+    const double th = th_open + (th_closed - th_open) * i / 20.0;
+    for (const double s_dot : {-0.8, 0.0, 0.35}) {
+      const ClamKinematics k = clam_kinematics(c, 2.0, 2.0 + clam_distance_at(c, th), 0.1,
+                                               0.1 + s_dot);
+      for (const auto& [t1, t2] : {std::pair{0.0, 0.0}, {4000.0, 500.0}, {300.0, 9000.0},
+                                   {60000.0, 2.0e5}}) {
+        for (const double lift : {0.0, 2500.0}) {
+          SCOPED_TRACE(::testing::Message() << "theta2 " << th << " s_dot " << s_dot << " T1 "
+                                            << t1 << " T2 " << t2 << " lift " << lift);
+          const Table22 f = table22_system(c, k, t1, t2, 0.0, 0.0, lift, false);
+          const ClamSolution free = clam_free(c, k, t1, t2, g, lift);
+          ASSERT_TRUE(free.ok);
+          const double tol = 1e-9 * (1.0 + std::fabs(f.aA) + std::fabs(f.aC));
+          if (getenv("DBG")) printf("%g %g %g %g | %.3e %.3e\n", th, s_dot, t1, t2, free.aA - f.aA, free.aC - f.aC);
+          EXPECT_NEAR(free.aA, f.aA, tol);
+          EXPECT_NEAR(free.aC, f.aC, tol);
+          for (const double load : {0.0, 1200.0}) {
+            for (const double sign : {1.0, -1.0}) {
+              const Table22 l = table22_system(c, k, t1, t2, load, sign, lift, true);
+              const ClamSolution locked = clam_locked(c, k, t1, t2, g, load, sign, lift);
+              ASSERT_TRUE(locked.ok);
+              EXPECT_NEAR(locked.aA, l.aA, 1e-9 * (1.0 + std::fabs(l.aA)));
+              EXPECT_NEAR(locked.aC, l.aA, 1e-9 * (1.0 + std::fabs(l.aA)));
+              EXPECT_NEAR(locked.stop_force_N, l.stop_force_N,
+                          1e-9 * (1.0 + std::fabs(l.stop_force_N)));
+              ++cases;
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(cases, 21 * 3 * 4 * 2 * 4);
 }
 
 TEST(ClamKinematics, BothHalvesOfTheLinkageMeetAtB) {

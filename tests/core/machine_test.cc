@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <set>
 #include <utility>
 
@@ -43,43 +45,81 @@ TEST(Machine, StartsAtRestInStaticEquilibrium) {
   EXPECT_NEAR(after.tensions_N[0] + after.tensions_N[1], clam_mass(m.clam, 0.0) * 9.81, 1.0);
 }
 
-TEST(Machine, EnergyIsConservedWithoutLossesAndClosedValves) {
-  // Valves centred seal every line, so the oil is a spring; start the crane and the clam
-  // moving and check kinetic + gravity + rope strain + oil compression stays constant.
-  const MachineParams m = lossless();
+// The lossless machine set moving: every joint, and the clam's two rope ends at (vA, vC).
+// The clam starts moving with the tip, then swings freely on its ropes and chain.
+State set_moving(const MachineParams& m, double scale, double vA, double vC) {
   State st = initial_state(m, default_pose());
-  st.x(ix::qd + 0) = 0.05;   // rad/s swing
-  st.x(ix::qd + 1) = 0.01;   // rad/s boom
-  st.x(ix::qd + 2) = 0.05;   // m/s telescope
-  st.x(ix::vA) = 0.10;       // m/s clam moving down, links opening
-  st.x(ix::vC) = 0.15;
-  // The clam starts moving with the tip (then swings freely on its ropes and spring).
+  st.x(ix::qd + 0) = 0.05 * scale;   // rad/s swing
+  st.x(ix::qd + 1) = 0.01 * scale;   // rad/s boom
+  st.x(ix::qd + 2) = 0.05 * scale;   // m/s telescope
+  st.x(ix::vA) = vA;                 // m/s, down
+  st.x(ix::vC) = vC;
   const Eigen::Vector3d q = st.x.segment<3>(ix::q);
   st.x.segment<2>(ix::hvx) = tip_horizontal_jacobian(m.crane, q) * st.x.segment<3>(ix::qd);
-  const double e0 = total_energy(m, st);
-  // Energy scale: what was put in as motion (about 265 J); the total includes large
-  // constant potential terms, so the tolerance is stated against the injected part.
-  const double injected = e0 - total_energy(m, initial_state(m, default_pose()));
+  return st;
+}
+
+struct EnergyRun {
+  double worst_drift_J = 0.0;   // largest |E(t) - E(0)| over the run
+  double min_tension_N = 1e300;
+  std::uint64_t impacts = 0, limit_hits = 0;
+};
+
+// 10 s with the valves centred (they seal every line, so the oil is a spring), sampled at
+// every 50 ms frame; kinetic + gravity + rope strain + chain + oil compression.
+EnergyRun run_lossless(const MachineParams& m, const State& start, double step_s) {
+  MachineParams mm = m;
+  mm.integrator.step_s = step_s;
+  State s = start;
+  const double e0 = total_energy(mm, s);
+  EnergyRun r;
+  for (int f = 1; f <= 200; ++f) {
+    advance_to(mm, s, volts(0, 0, 0, 0, 0), {}, 0.05 * f);
+    r.worst_drift_J = std::max(r.worst_drift_J, std::fabs(total_energy(mm, s) - e0));
+    const Outputs o = outputs(mm, s, {});
+    r.min_tension_N = std::min({r.min_tension_N, o.tensions_N[0], o.tensions_N[1]});
+  }
+  r.impacts = s.health.clam_impacts;
+  r.limit_hits = s.health.limit_hits;
+  return r;
+}
+
+TEST(Machine, EnergyIsConservedWithoutLossesAndClosedValves) {
+  // Gentle motion that keeps both ropes taut: the dynamics are smooth, so RK4's error must
+  // fall with the step at fourth order or better.
+  const MachineParams m = lossless();
+  const State st = set_moving(m, 0.3, 0.01, 0.02);
+  // Energy scale: what was put in as motion (about 23 J); the total includes large constant
+  // potential terms, so the tolerance is stated against the injected part.
+  const double injected = total_energy(m, st) - total_energy(m, initial_state(m, default_pose()));
+  ASSERT_GT(injected, 10.0);
+  const EnergyRun full = run_lossless(m, st, m.integrator.step_s);
+  const EnergyRun half = run_lossless(m, st, 0.5 * m.integrator.step_s);
+  EXPECT_GT(full.min_tension_N, 100.0) << "the ropes must stay taut for this check";
+  EXPECT_EQ(full.impacts, 0u) << "must stay in the smooth Free state";
+  EXPECT_EQ(full.limit_hits, 0u);
+  // Measured: 1.1e-3 J at 1 ms, 3.6e-5 J at 0.5 ms (a ratio of about 32).
+  EXPECT_LT(full.worst_drift_J, 1e-4 * injected)
+      << "drift " << full.worst_drift_J << " J of " << injected << " J";
+  EXPECT_LT(half.worst_drift_J, full.worst_drift_J / 12.0)
+      << "drift must shrink with the step like a 4th-order method";
+  RecordProperty("energy_drift_J", std::to_string(full.worst_drift_J));
+}
+
+TEST(Machine, EnergyStaysBoundedWhileTheClamBouncesOnSlackRopes) {
+  // A hard kick: the clam bounces on its ropes, which go slack and snap taut again. The
+  // rope is elastic, so energy is still conserved in the model, but each slack-taut kink
+  // costs RK4 its order and makes the motion chaotic: the drift depends on where the kinks
+  // fall between steps, even on rounding in the last bit. So this is a bound, not an
+  // order. Measured: 0.1-0.4 J of 265 J over 10 s, whatever the rounding.
+  const MachineParams m = lossless();
+  const State st = set_moving(m, 1.0, 0.10, 0.15);
+  const double injected = total_energy(m, st) - total_energy(m, initial_state(m, default_pose()));
   ASSERT_GT(injected, 100.0);
-  auto drift = [&](double step_s) {
-    MachineParams mm = m;
-    mm.integrator.step_s = step_s;
-    State s = st;
-    double worst = 0.0;
-    for (int f = 1; f <= 200; ++f) {  // 10 s in 50 ms frames
-      advance_to(mm, s, volts(0, 0, 0, 0, 0), {}, 0.05 * f);
-      worst = std::max(worst, std::fabs(total_energy(mm, s) - e0));
-    }
-    EXPECT_EQ(s.health.clam_impacts, 0u) << "must stay in the smooth Free state";
-    EXPECT_EQ(s.health.limit_hits, 0u);
-    return worst;
-  };
-  const double worst = drift(m.integrator.step_s);
-  const double half = drift(0.5 * m.integrator.step_s);
-  // Measured: 0.12 J at 1 ms, 0.008 J at 0.5 ms (RK4's fourth order: ratio ~16).
-  EXPECT_LT(worst, 1e-3 * injected) << "drift " << worst << " J of " << injected << " J";
-  EXPECT_LT(half, worst / 8.0) << "drift must shrink with the step like a 4th-order method";
-  RecordProperty("energy_drift_J", std::to_string(worst));
+  const EnergyRun run = run_lossless(m, st, m.integrator.step_s);
+  EXPECT_EQ(run.min_tension_N, 0.0) << "the ropes were meant to go slack";
+  EXPECT_LT(run.worst_drift_J, 5e-3 * injected)
+      << "drift " << run.worst_drift_J << " J of " << injected << " J";
 }
 
 TEST(Machine, RopesNeverPushAndClamStaysWithinItsStops) {
