@@ -170,6 +170,60 @@ describe('browser client against clamsim-server', { skip: skip ?? false }, () =>
     assert.ok(badges >= 1, 'warnings are badges over the view');
   });
 
+  test('structures between a camera and the clam turn see-through, and opaque again', async (t) => {
+    // from the home pose, both winches pay out: the clam goes down behind the rack, which
+    // (with the near pier) stands between it and the Full view's camera
+    const occlusion = () => page.evaluate(() => window.clamsim.occlusion());
+    await page.click('button[data-view="full"]');
+    const acked = (await debug(page)).restarts.acknowledged;
+    await page.evaluate(() => window.clamsim.restart());
+    await waitFor('the restart', async () => (await debug(page)).restarts.acknowledged > acked, { timeoutMs: 3000 });
+    await waitFor('nothing see-through at the home pose', async () => Object.keys((await occlusion()).full ?? {}).length === 0,
+      { timeoutMs: 3000 });
+    await page.evaluate(() => { window.__e2ePad.axes[3] = -1; window.__e2ePad.axes[4] = -1; });
+    try {
+      await waitFor('the rack to hide the clam in the Full view', async () =>
+        (await page.evaluate(() => window.clamsim.occluded())).full?.includes('trash rack'), { timeoutMs: 20000, everyMs: 100 });
+      // on down until the whole clam is in the bay, below the deck (A, its top, at z < -1 m)
+      await waitFor('the clam below the deck', () => page.evaluate(() => window.clamsim.frame.point_a_m?.[2] < -1),
+        { timeoutMs: 20000, everyMs: 100 });
+    } finally {
+      await page.evaluate(() => { window.__e2ePad.axes[3] = 0; window.__e2ePad.axes[4] = 0; });
+    }
+    const full = await waitFor('the rack fully faded', async () => {
+      const o = (await occlusion()).full;
+      return o?.['trash rack'] <= 0.3 ? o : false;
+    }, { timeoutMs: 3000 });
+    const a = await page.evaluate(() => window.clamsim.frame.point_a_m);
+    t.diagnostic(`Full, A at z = ${a?.[2]?.toFixed(2)} m: see-through ${JSON.stringify(full)}`);
+    assert.ok(!('truck' in full) && !('deck' in full), `only what stands in front: ${Object.keys(full)}`);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'occluded-full.png') });
+
+    // Total: each viewport fades what stands in front of its own camera
+    await page.click('button[data-view="total"]');
+    const total = await waitFor('the four viewports drawn', async () => {
+      const o = await occlusion();
+      return Object.keys(o).length === 4 ? o : false;
+    }, { timeoutMs: 3000 });
+    t.diagnostic(`Total: ${JSON.stringify(total)}`);
+    assert.ok('trash rack' in total.full, 'the Full quadrant still sees the clam through the rack');
+    await sleep(400);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'occluded-total.png') });
+    await page.click('button[data-view="focus"]');
+    await sleep(600);
+    t.diagnostic(`Focus: ${JSON.stringify((await occlusion()).focus)}`);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'occluded-focus.png') });
+
+    // back at the home pose, above the bay: everything opaque again
+    await page.click('button[data-view="full"]');
+    const n = (await debug(page)).restarts.acknowledged;
+    await page.evaluate(() => window.clamsim.restart());
+    await waitFor('the restart', async () => (await debug(page)).restarts.acknowledged > n, { timeoutMs: 3000 });
+    await waitFor('the rack opaque again', async () => Object.keys((await occlusion()).full ?? {}).length === 0,
+      { timeoutMs: 3000 });
+    assert.deepEqual(consoleErrors, []);
+  });
+
   test('restart: the button, key R (twice while running) and the joystick start the task over', async () => {
     await waitFor('the task clock past 3 s', async () => (await debug(page)).score.elapsed_s > 3, { timeoutMs: 10000 });
     const acked = async () => (await debug(page)).restarts.acknowledged;

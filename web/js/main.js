@@ -342,7 +342,8 @@ renderer.setAnimationLoop((now) => {
   if (world && (dirty || continuous)) {
     dirty = false;
     const t0 = performance.now();
-    views.render();
+    views.render(now);
+    if (views.fading) dirty = true;
     stats.renderMs = 0.9 * stats.renderMs + 0.1 * (performance.now() - t0);
     stats.renders.push(now);
   }
@@ -372,6 +373,15 @@ window.clamsim = {
       reportOpen: taskUi.reportOpen,
       restarts: { ...restartStats },
     };
+  },
+  // per drawn viewport, the structures drawn see-through because they hide the clam:
+  // {full: {'trash rack': 0.25, ...}} (opacity factor; 1 would be opaque)
+  occlusion: () => views?.occlusion() ?? {},
+  // per drawn viewport, the names of those structures: {full: ['trash rack', ...]}
+  occluded() {
+    const r = {};
+    for (const [view, faded] of Object.entries(views?.occlusion() ?? {})) r[view] = Object.keys(faded);
+    return r;
   },
   software,
   setContinuous(on) { continuous = Boolean(on); },

@@ -9,6 +9,7 @@
 import * as THREE from 'three';
 import { craneFrames, pose, cableCurve, workArea, DEG } from './geometry.js';
 import { buildLoads } from './loads.js';
+import { sceneBoxToOriented, clamTargets } from './occlusion.js';
 
 const VISUAL = {
   ropeRadiusPerDrumRadius: 1 / 15,   // rope diameter ~ drum diameter / 15
@@ -77,7 +78,6 @@ function trashRack(rack, steel, barMat) {
     b.position.z = z;
     g.add(b);
   }
-  g.name = 'trash_rack';
   return g;
 }
 
@@ -186,13 +186,21 @@ export function buildWorld(hello) {
     cable1: mat(COLORS.cable1), cable2: mat(COLORS.cable2), bottom: mat(COLORS.bottom),
   };
 
-  // dam intake
-  for (const w of sc.intake_walls) root.add(sceneBox(w, materials.concrete));
-  if (sc.deck) root.add(sceneBox(sc.deck, materials.concrete));
-  if (sc.intake_floor) root.add(sceneBox(sc.intake_floor, materials.concrete));
-  if (sc.gate) root.add(sceneBox(sc.gate, materials.gate));
-  if (sc.truck_bed) root.add(sceneBox(sc.truck_bed, materials.truck));
-  if (sc.trash_rack) root.add(trashRack(sc.trash_rack, materials.steel, materials.rackBar));
+  // dam intake; each piece is a structure that turns see-through when it hides the work
+  // (occlusion.js), its box in three's frame (root turns base (x, y, z) into (x, z, -y))
+  const structures = [];
+  const baseToThree = (v) => [v[0], v[2], -v[1]];
+  const structure = (name, box, obj) => {
+    obj.name = name;
+    root.add(obj);
+    structures.push({ name, box: sceneBoxToOriented(box, baseToThree), objects: [obj] });
+  };
+  sc.intake_walls.forEach((w, i) => structure(`intake wall ${i + 1}`, w, sceneBox(w, materials.concrete)));
+  if (sc.deck) structure('deck', sc.deck, sceneBox(sc.deck, materials.concrete));
+  if (sc.intake_floor) structure('intake floor', sc.intake_floor, sceneBox(sc.intake_floor, materials.concrete));
+  if (sc.gate) structure('gate', sc.gate, sceneBox(sc.gate, materials.gate));
+  if (sc.truck_bed) structure('truck', sc.truck_bed, sceneBox(sc.truck_bed, materials.truck));
+  if (sc.trash_rack) structure('trash rack', sc.trash_rack, trashRack(sc.trash_rack, materials.steel, materials.rackBar));
 
   // water surface: the reservoir's top face if the scene has one, else around the work
   // area; the reservoir's bed (or one under the lowest part of the intake) below it
@@ -272,6 +280,8 @@ export function buildWorld(hello) {
 
   const m4 = new THREE.Matrix4();
   const state = { pose: null, frame: null, slack: [0, 0], sag: [0, 0] };
+  // points of the clam and its load the cameras must see (occlusion.js), in three's frame
+  const targets = { points: [], count: 0 };
 
   function update(frame) {
     const p = pose(machine, frame);
@@ -315,6 +325,14 @@ export function buildWorld(hello) {
       load.position.set(...p.c.map((x, k) => x - p.w[k] * r * 0.8));
     }
     loads.update(frame.loads, frame.held_load ?? null);
+    const held = frame.loads[frame.held_load ?? -1]?.position_m
+      ?? (load.visible ? [load.position.x, load.position.y, load.position.z] : null);
+    targets.count = clamTargets(p, held, targets.points);
+    for (let i = 0; i < targets.count; i++) {
+      const t = targets.points[i], y = t[1];
+      t[1] = t[2];
+      t[2] = -y;
+    }
     state.pose = p;
     state.frame = frame;
   }
@@ -328,6 +346,7 @@ export function buildWorld(hello) {
   ];
   return {
     scene, root, water, area, machine, sceneInfo: sc, state, update,
+    structures, targets,
     // contact markers (markers.js) at `now` [ms]; the number drawn
     updateMarkers: (markers, now) => loads.updateMarkers(markers, now),
     counts: () => loads.counts(),

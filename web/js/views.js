@@ -1,9 +1,11 @@
 // The five views of thesis 3.2.5: Full (orbit around everything), Top (orthographic, grid),
 // Window (operator's seat, turns with the swing), Focus (follows the clam, readable under
-// water) and Total (the other four, one viewport each).
+// water) and Total (the other four, one viewport each). In each, a structure between the
+// camera and the clam is drawn see-through (occlusion.js).
 
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { createGhosting } from './occlusion.js';
 
 export const VIEWS = ['full', 'top', 'window', 'focus', 'total'];
 export const VIEW_LABELS = { full: 'Full', top: 'Top', window: 'Window', focus: 'Focus', total: 'Total' };
@@ -71,6 +73,10 @@ export function createViews({ renderer, world, labels, onChange }) {
   const underwaterFog = new THREE.FogExp2(world.colors.underwater, 0.47 / focusDist);
   const sky = new THREE.Color(world.colors.sky);
   const deep = new THREE.Color(world.colors.underwater);
+
+  // structures hiding the clam fade, per camera: each viewport sets its own before drawing
+  const ghosting = createGhosting(world.structures);
+  let fading = false;
 
   let current = 'full';
   let size = { w: 1, h: 1 };
@@ -156,7 +162,7 @@ export function createViews({ renderer, world, labels, onChange }) {
     return under;
   }
 
-  function renderOne(vp, camera) {
+  function renderOne(vp, camera, now) {
     const aspect = vp.w / vp.h;
     if (camera.isOrthographicCamera) {
       const half = (span / 2) * 1.05;
@@ -169,6 +175,7 @@ export function createViews({ renderer, world, labels, onChange }) {
     }
     camera.updateProjectionMatrix();
     const under = setEnvironment(camera);
+    if (ghosting.apply(vp.name, camera, world.targets.points, world.targets.count, now)) fading = true;
     // WebGL's viewport origin is bottom-left
     const y = size.h - vp.y - vp.h;
     renderer.setViewport(vp.x, y, vp.w, vp.h);
@@ -178,17 +185,27 @@ export function createViews({ renderer, world, labels, onChange }) {
     return under;
   }
 
-  function render() {
+  // now: ms (performance.now()), paces the fading
+  function render(now = performance.now()) {
     follow();
+    fading = false;
     const underwater = {};
-    for (const vp of viewports()) underwater[vp.name] = renderOne(vp, cameras[vp.name]);
+    for (const vp of viewports()) underwater[vp.name] = renderOne(vp, cameras[vp.name], now);
     return underwater;
+  }
+
+  // per drawn viewport: {structure name: opacity} of the structures drawn see-through
+  function occlusion() {
+    const r = {};
+    for (const vp of viewports()) r[vp.name] = ghosting.faded(vp.name);
+    return r;
   }
 
   function dispose() {
     dom.removeEventListener('pointerdown', pickQuadrant, { capture: true });
     dom.removeEventListener('wheel', pickQuadrant, { capture: true });
     for (const c of Object.values(controls)) c.dispose();
+    ghosting.dispose();
     for (const g of [fine, coarse]) {
       world.scene.remove(g);
       g.geometry.dispose();
@@ -198,8 +215,10 @@ export function createViews({ renderer, world, labels, onChange }) {
 
   set('full');
   return {
-    set, resize, render, dispose, viewports,
+    set, resize, render, dispose, viewports, occlusion,
     get current() { return current; },
+    // a structure is still fading in or out: draw again next animation frame
+    get fading() { return fading; },
     next() { set(VIEWS[(VIEWS.indexOf(current) + 1) % VIEWS.length]); return current; },
   };
 }
