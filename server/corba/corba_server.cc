@@ -147,9 +147,9 @@ void CorbaServer::Impl::start() {
     const Address a = first_address(ins_ref);
     const bool any = options_.host.empty() || options_.host == "0.0.0.0";
     const unsigned port = options_.port > 0 ? static_cast<unsigned>(options_.port) : a.port;
-    corbaloc_ = "corbaloc::" + (any ? a.host : options_.host) + ":" + std::to_string(port) +
-                "/" + kAdminKey;
-    published_ = a.host + ":" + std::to_string(a.port);
+    corbaloc_ = "corbaloc::" + uri_host(any ? a.host : options_.host) + ":" +
+                std::to_string(port) + "/" + kAdminKey;
+    published_ = uri_host(a.host) + ":" + std::to_string(a.port);
   } catch (const CORBA::Exception& e) {
     throw CorbaError("cannot activate the admin object: " + describe(e));
   }

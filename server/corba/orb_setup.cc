@@ -24,8 +24,13 @@ const char* to_string(Concurrency c) {
   return c == Concurrency::ThreadPool ? "thread-pool" : "thread-per-connection";
 }
 
+std::string uri_host(const std::string& host) {
+  const bool ipv6 = host.find(':') != std::string::npos && host.front() != '[';
+  return ipv6 ? "[" + host + "]" : host;
+}
+
 std::vector<std::pair<std::string, std::string>> orb_arguments(const CorbaOptions& o) {
-  const std::string host = o.host == "0.0.0.0" ? "" : o.host;
+  const std::string host = o.host == "0.0.0.0" ? "" : uri_host(o.host);
   const std::string port = o.port > 0 ? std::to_string(o.port) : "";
   std::vector<std::pair<std::string, std::string>> args = {
       {"endPoint", "giop:tcp:" + host + ":" + port},

@@ -26,4 +26,8 @@ struct Address {
 // Host and port of the first IIOP profile of a local object reference.
 Address first_address(CORBA::Object_ptr obj);
 
+// A host as it goes into an endpoint or a corbaloc: an IPv6 literal in brackets ("::1" ->
+// "[::1]"), anything else unchanged.
+std::string uri_host(const std::string& host);
+
 }  // namespace clamsim::corba

@@ -72,7 +72,9 @@ void WebServer::start() {
   if (ec) throw std::runtime_error("web: bad listen address \"" + o.address + "\"");
   m.listener = std::make_shared<Listener>(m.ioc, tcp::endpoint(address, o.port), m.state);
   m.bound = m.listener->local_endpoint();
-  m.endpoint_text = m.bound.address().to_string() + ":" + std::to_string(m.bound.port());
+  const std::string host = m.bound.address().to_string();
+  m.endpoint_text = (m.bound.address().is_v6() ? "[" + host + "]" : host) + ":" +
+                    std::to_string(m.bound.port());
   m.listener->run();
   m.work.emplace(m.ioc.get_executor());
   const int n = o.threads > 0 ? o.threads : 1;

@@ -2,10 +2,14 @@
 // SIGTERM/SIGINT with counters, the thread-pool model, the optional Naming Service.
 #include <gtest/gtest.h>
 
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -152,6 +156,62 @@ TEST(ClamsimServer, ExitWithParentStopsTheServerWhenItsLauncherIsKilled) {
       << launcher.output();
   EXPECT_FALSE(launcher.wait_for_line("server: sessions_created=0", Ms(5000)).empty())
       << launcher.output();
+}
+
+bool ipv6_loopback_available() {
+  const int s = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (s < 0) return false;
+  sockaddr_in6 a{};
+  a.sin6_family = AF_INET6;
+  a.sin6_addr = in6addr_loopback;
+  const bool ok = bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+  close(s);
+  return ok;
+}
+
+// GET path from [::1]:port; the reply's text ("" when the connection failed).
+std::string http_get_ipv6(int port, const std::string& path) {
+  const int s = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in6 a{};
+  a.sin6_family = AF_INET6;
+  a.sin6_addr = in6addr_loopback;
+  a.sin6_port = htons(static_cast<std::uint16_t>(port));
+  timeval limit{5, 0};
+  setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+  std::string reply;
+  if (connect(s, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) {
+    const std::string request = "GET " + path + " HTTP/1.1\r\nHost: [::1]:" +
+                                std::to_string(port) + "\r\nConnection: close\r\n\r\n";
+    if (send(s, request.data(), request.size(), MSG_NOSIGNAL) ==
+        static_cast<ssize_t>(request.size())) {
+      char buf[4096];
+      for (ssize_t n; (n = recv(s, buf, sizeof buf, 0)) > 0;) reply.append(buf, n);
+    }
+  }
+  close(s);
+  return reply;
+}
+
+// Both front ends on the IPv6 loopback: the corbaloc carries the address in brackets (as
+// RFC 3986 and omniORB want it), a receiver subscribes through it and gets frames, and the
+// web front end answers there.
+TEST(ClamsimServer, ServesReceiversAndBrowsersOverIPv6) {
+  if (!ipv6_loopback_available()) GTEST_SKIP() << "no IPv6 loopback (::1) on this machine";
+  ServerProcess server({"--host", "::1", "--http-host", "::1"});
+  ASSERT_TRUE(server.ready()) << server.process().output();
+  EXPECT_EQ(server.corbaloc().rfind("corbaloc::[::1]:", 0), 0u) << server.corbaloc();
+  CLAMX::Admin_var admin = server.admin();
+  Activated<FrameRecorder> rec;
+  CLAMX::Session_var session = admin->subscribeWith(rec.client(), default_options());
+  EXPECT_TRUE(rec->wait_frames(5, Ms(5000)));
+  session->unsubscribe();
+
+  const std::string line = server.process().wait_for_line("ready http://", Ms(5000));
+  ASSERT_EQ(line.rfind("ready http://[::1]:", 0), 0u) << server.process().output();
+  const int port = std::stoi(line.substr(line.rfind(':') + 1));
+  const std::string reply = http_get_ipv6(port, "/healthz");
+  EXPECT_EQ(reply.rfind("HTTP/1.1 200", 0), 0u) << reply;
+  EXPECT_NE(reply.find("\"status\":\"ok\""), std::string::npos) << reply;
 }
 
 TEST(ClamsimServer, SigintAlsoStopsCleanly) {

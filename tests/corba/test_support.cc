@@ -12,6 +12,7 @@
 
 #include <omniORB4/omniORB.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -136,12 +137,15 @@ bool eventually(const std::function<bool()>& pred, Ms timeout, Ms every) {
 
 ServerProcess::ServerProcess(const std::vector<std::string>& extra_args) {
   std::vector<std::string> argv = {server_binary(), "--config",
-                                   std::string(CLAMSIM_SOURCE_DIR) + "/config/server.json",
-                                   "--host", "127.0.0.1", "--corba-port", "0",
-                                   "--http-port", "0",
-                                   // a test process that dies (a sanitizer abort) takes its
-                                   // server with it
-                                   "--exit-with-parent", "yes"};
+                                   std::string(CLAMSIM_SOURCE_DIR) + "/config/server.json"};
+  // loopback and free ports unless the test says otherwise; a test process that dies (a
+  // sanitizer abort) takes its server with it
+  const std::vector<std::pair<std::string, std::string>> defaults = {
+      {"--host", "127.0.0.1"}, {"--corba-port", "0"}, {"--http-port", "0"},
+      {"--exit-with-parent", "yes"}};
+  for (const auto& [flag, value] : defaults)
+    if (std::find(extra_args.begin(), extra_args.end(), flag) == extra_args.end())
+      argv.insert(argv.end(), {flag, value});
   argv.insert(argv.end(), extra_args.begin(), extra_args.end());
   proc_ = std::make_unique<ChildProcess>(argv);
   const std::string line = proc_->wait_for_line("ready ", Ms(15000));
