@@ -59,6 +59,12 @@ State set_moving(const MachineParams& m, double scale, double vA, double vC) {
   return st;
 }
 
+// What was put in as motion: the total includes large constant potential terms, so the
+// tolerances are stated against this part.
+double injected_energy(const MachineParams& m, const State& moving) {
+  return total_energy(m, moving) - total_energy(m, initial_state(m, default_pose()));
+}
+
 struct EnergyRun {
   double worst_drift_J = 0.0;   // largest |E(t) - E(0)| over the run
   double min_tension_N = 1e300;
@@ -89,9 +95,8 @@ TEST(Machine, EnergyIsConservedWithoutLossesAndClosedValves) {
   // fall with the step at fourth order or better.
   const MachineParams m = lossless();
   const State st = set_moving(m, 0.3, 0.01, 0.02);
-  // Energy scale: what was put in as motion (about 23 J); the total includes large constant
-  // potential terms, so the tolerance is stated against the injected part.
-  const double injected = total_energy(m, st) - total_energy(m, initial_state(m, default_pose()));
+  // about 23 J put in as motion
+  const double injected = injected_energy(m, st);
   ASSERT_GT(injected, 10.0);
   const EnergyRun full = run_lossless(m, st, m.integrator.step_s);
   const EnergyRun half = run_lossless(m, st, 0.5 * m.integrator.step_s);
@@ -114,7 +119,7 @@ TEST(Machine, EnergyStaysBoundedWhileTheClamBouncesOnSlackRopes) {
   // order. Measured: 0.1-0.4 J of 265 J over 10 s, whatever the rounding.
   const MachineParams m = lossless();
   const State st = set_moving(m, 1.0, 0.10, 0.15);
-  const double injected = total_energy(m, st) - total_energy(m, initial_state(m, default_pose()));
+  const double injected = injected_energy(m, st);
   ASSERT_GT(injected, 100.0);
   const EnergyRun run = run_lossless(m, st, m.integrator.step_s);
   EXPECT_EQ(run.min_tension_N, 0.0) << "the ropes were meant to go slack";
