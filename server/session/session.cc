@@ -80,6 +80,11 @@ bool Session::delivery_failed_too_long() const {
 
 double Session::sim_time_s() const { return sim_time_s_.load(); }
 
+TaskScore Session::score() const {
+  std::lock_guard<std::mutex> lock(score_mutex_);
+  return score_;
+}
+
 void Session::request_restart() { restart_requested_ = true; }
 
 std::string Session::label() const {
@@ -151,6 +156,10 @@ void Session::run() {
     frame.seq = seq++;
     frame.outputs = core::outputs(model, state, env);
     frame.score = score(frame.outputs);
+    {
+      std::lock_guard<std::mutex> lock(score_mutex_);
+      score_ = frame.score;
+    }
     frame.report = std::move(report);
     report.reset();
 

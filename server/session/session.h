@@ -70,13 +70,17 @@ class Session {
   bool delivery_failed_too_long() const;
   // Simulated time of the last frame sent [s].
   double sim_time_s() const;
+  // The task's score as of the last frame (enabled = false when the world has no task).
+  // Thread-safe: the instructor's overview reads it while the session runs.
+  TaskScore score() const;
+  // "session 3 (t250, dam_intake)": how logs and reports name this session.
+  std::string label() const;
 
  private:
   void run();
   ControlVerdict accept(ControlVerdict v);
   // The report of a task that just ended, also written to options_.report_dir.
   std::shared_ptr<const std::string> publish_report(const std::string& json_text);
-  std::string label() const;
 
   const std::uint64_t id_;
   const MachineSetup machine_;
@@ -93,6 +97,8 @@ class Session {
   std::atomic<bool> running_{false};
   std::atomic<std::int64_t> failing_since_ns_{-1};  // first failed send since the last success
   std::atomic<double> sim_time_s_{0.0};
+  mutable std::mutex score_mutex_;
+  TaskScore score_;                       // the last frame's
   std::mutex lifecycle_mutex_;
   std::thread thread_;
 };

@@ -3,6 +3,7 @@
 #include <cassert>
 #include <chrono>
 
+#include "session/report_index.h"
 #include "web/static_files.h"
 #include "web/status_pages.h"
 #include "web/url.h"
@@ -14,6 +15,7 @@ namespace {
 
 constexpr std::size_t kMaxRequestBody = 1024;   // we take no uploads
 constexpr std::uint32_t kMaxHeaderBytes = 8192;
+constexpr const char* kReportPrefix = "/api/reports/";  // + a report's file name
 
 }  // namespace
 
@@ -95,6 +97,18 @@ void HttpSession::handle(Request&& req) {
     return send_text(req, http::status::ok,
                      metrics_text(state_->registry(), state_->stats()),
                      "text/plain; version=0.0.4; charset=utf-8");
+  if (path == "/api/sessions")
+    return send_text(req, http::status::ok, sessions_json(state_->registry()), "application/json");
+  if (path == "/api/reports")
+    return send_text(req, http::status::ok, reports_json(state_->registry()), "application/json");
+  if (path.rfind(kReportPrefix, 0) == 0) {
+    const std::string name = path.substr(std::string(kReportPrefix).size());
+    if (auto text = session::read_report(state_->registry().report_dir(), name))
+      return send_text(req, http::status::ok, std::move(*text), "application/json");
+    c.http_not_found.fetch_add(1);
+    return send_text(req, http::status::not_found, "no report named '" + name + "'\n",
+                     "text/plain; charset=utf-8");
+  }
   if (path == "/ws") {
     c.http_bad_requests.fetch_add(1);
     return send_text(req, http::status::bad_request, "/ws expects a WebSocket upgrade\n",

@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "session/report_index.h"
+
 namespace clamsim::web {
 
 std::string health_json(const session::SessionRegistry& registry) {
@@ -13,6 +15,53 @@ std::string health_json(const session::SessionRegistry& registry) {
   j["sessions"] = registry.size();
   j["capacity"] = registry.capacity();
   return j.dump();
+}
+
+std::string sessions_json(const session::SessionRegistry& registry) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const auto& s : registry.sessions()) {
+    const session::TaskScore t = s->score();
+    const session::CounterSnapshot c = s->counters();
+    nlohmann::ordered_json j;
+    j["id"] = s->id();
+    j["label"] = s->label();
+    j["model"] = s->machine().name;
+    const std::string& world = s->machine().world_name;
+    j["world"] = world.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(world);
+    j["sim_time_s"] = s->sim_time_s();
+    j["frames_sent"] = c.frames_sent;
+    j["restarts"] = c.restarts;
+    if (t.enabled) {
+      j["task"] = {{"running", t.running},       {"finished", t.finished},
+                   {"completed", t.completed},   {"elapsed_s", t.elapsed_s},
+                   {"optimum_s", t.optimum_s},   {"limit_s", t.limit_s},
+                   {"delivered", t.delivered},   {"required", t.required},
+                   {"time_points", t.time_points}, {"penalty_points", t.penalty_points},
+                   {"total", t.total},           {"rack_gate_hits", t.rack_gate_hits},
+                   {"structure_hits", t.structure_hits}, {"slack_cables", t.slack_cables},
+                   {"overloads", t.overloads},   {"dropped_loads", t.dropped_loads}};
+    } else {
+      j["task"] = nullptr;
+    }
+    list.push_back(std::move(j));
+  }
+  nlohmann::ordered_json out;
+  out["sessions"] = std::move(list);
+  out["capacity"] = registry.capacity();
+  return out.dump();
+}
+
+std::string reports_json(const session::SessionRegistry& registry) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const session::ReportSummary& r :
+       session::list_reports(registry.report_dir(), kReportsListed)) {
+    list.push_back({{"name", r.name},         {"session", r.session},
+                    {"task", r.task},         {"ended_utc", r.ended_utc},
+                    {"outcome", r.outcome},   {"elapsed_s", r.elapsed_s},
+                    {"total", r.total},       {"delivered", r.delivered},
+                    {"required", r.required}});
+  }
+  return nlohmann::ordered_json{{"reports", std::move(list)}}.dump();
 }
 
 std::string metrics_text(const session::SessionRegistry& registry, const WebStats& web) {

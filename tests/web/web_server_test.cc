@@ -4,6 +4,7 @@
 #include "web/web_server.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
@@ -163,6 +164,72 @@ TEST(WebServer, DisplayCarriesTheWorldFields) {
     EXPECT_TRUE(j["events"][k].is_number_unsigned()) << k;
   ASSERT_TRUE(j["score"].is_object());
   EXPECT_TRUE(j["score"]["enabled"].is_boolean());
+}
+
+// The instructor's overview: every live session with its task's live score, the finished
+// reports newest first, and one report by name; nothing outside the report directory.
+TEST(WebServer, InstructorApiListsLiveSessionsAndFinishedReports) {
+  const std::filesystem::path reports =
+      std::filesystem::temp_directory_path() / ("clamsim-web-reports-" + std::to_string(getpid()));
+  std::filesystem::remove_all(reports);
+  std::filesystem::create_directories(reports);
+  const std::string report_text =
+      R"j({"schema": "clamsim-report/1", "session": "session 4 (t250, dam_intake)", "outcome": "completed", "total": 85.0})j";
+  std::ofstream(reports / "report-4-20261121T215001Z.json") << report_text;
+  std::ofstream(reports.parent_path() / "report-4-20261121T215001Z.json.secret") << "TOP-SECRET";
+  {
+    Harness h(16, nullptr, [&](session::RegistryOptions& o) { o.report_dir = reports.string(); },
+              "dam_intake");
+    HttpReply r = testing::http_request(h.port(), "/api/sessions");
+    ASSERT_EQ(r.status, 200);
+    EXPECT_EQ(r.content_type, "application/json");
+    EXPECT_EQ(nlohmann::json::parse(r.body)["sessions"].size(), 0u);
+
+    WsClient trainee;
+    const nlohmann::json hello = open_session(trainee, h.port());
+    for (int i = 0; i < 60; ++i) {  // until the task clock has run half a second
+      const auto f = trainee.read_type("display");
+      ASSERT_TRUE(f.has_value());
+      if ((*f)["score"]["elapsed_s"].get<double>() > 0.5) break;
+    }
+    r = testing::http_request(h.port(), "/api/sessions");
+    ASSERT_EQ(r.status, 200);
+    const nlohmann::json live = nlohmann::json::parse(r.body);
+    ASSERT_EQ(live["sessions"].size(), 1u);
+    const auto& s = live["sessions"][0];
+    EXPECT_EQ(s["id"], hello["session"]);
+    EXPECT_EQ(s["model"], "t250");
+    EXPECT_EQ(s["world"], "dam_intake");
+    EXPECT_NE(s["label"].get<std::string>().find("t250"), std::string::npos);
+    EXPECT_GT(s["sim_time_s"].get<double>(), 0.5);
+    EXPECT_EQ(s["task"]["running"], true);
+    EXPECT_GT(s["task"]["elapsed_s"].get<double>(), 0.5);
+    EXPECT_DOUBLE_EQ(s["task"]["total"].get<double>(), 100.0) << "no penalty yet, within the optimum";
+    EXPECT_EQ(s["task"]["required"], hello["scene"]["task"]["loads"].size());
+    EXPECT_EQ(live["capacity"], 16);
+
+    r = testing::http_request(h.port(), "/api/reports");
+    ASSERT_EQ(r.status, 200);
+    const nlohmann::json list = nlohmann::json::parse(r.body);
+    ASSERT_EQ(list["reports"].size(), 1u);
+    EXPECT_EQ(list["reports"][0]["name"], "report-4-20261121T215001Z.json");
+    EXPECT_EQ(list["reports"][0]["outcome"], "completed");
+    EXPECT_DOUBLE_EQ(list["reports"][0]["total"].get<double>(), 85.0);
+
+    r = testing::http_request(h.port(), "/api/reports/report-4-20261121T215001Z.json");
+    ASSERT_EQ(r.status, 200);
+    EXPECT_EQ(r.body, report_text);
+    for (const char* bad : {"/api/reports/report-5-20261121T215001Z.json",
+                            "/api/reports/../report-4-20261121T215001Z.json.secret",
+                            "/api/reports/%2e%2e/report-4-20261121T215001Z.json.secret",
+                            "/api/reports/", "/api/reports/passwd"}) {
+      r = testing::http_request(h.port(), bad);
+      EXPECT_TRUE(r.status == 404 || r.status == 400) << bad << ": " << r.status;
+      EXPECT_EQ(r.body.find("TOP-SECRET"), std::string::npos) << bad;
+    }
+  }
+  std::filesystem::remove(reports.parent_path() / "report-4-20261121T215001Z.json.secret");
+  std::filesystem::remove_all(reports);
 }
 
 // Sessions in the shipped dam world: hello.scene is that world's scene, every frame poses

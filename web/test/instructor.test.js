@@ -1,0 +1,61 @@
+// web/js/instructor.js: the instructor's rows from /api/sessions and /api/reports bodies.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { formatClock, sessionRows, reportRows } from '../js/instructor.js';
+
+const task = {
+  running: true, finished: false, completed: false, elapsed_s: 75.4, optimum_s: 300, limit_s: 450,
+  delivered: 1, required: 3, time_points: 100, penalty_points: 10, total: 90,
+  rack_gate_hits: 1, structure_hits: 0, slack_cables: 0, overloads: 0, dropped_loads: 0,
+};
+
+test('task clock as minutes and seconds', () => {
+  assert.equal(formatClock(0), '0:00');
+  assert.equal(formatClock(75.4), '1:15');
+  assert.equal(formatClock(300), '5:00');
+  assert.equal(formatClock(3599.9), '59:59');
+  assert.equal(formatClock(undefined), null);
+  assert.equal(formatClock(-1), null);
+});
+
+test('a live session: state, clock, delivered, each penalty, points', () => {
+  const [row] = sessionRows({ sessions: [{ id: 4, model: 't250', world: 'dam_intake', task }], capacity: 250 });
+  assert.equal(row.id, 4);
+  assert.equal(row.state, 'running');
+  assert.equal(row.late, false);
+  assert.deepEqual(row.cells.map((c) => c.text),
+    ['#4', 't250 · dam_intake', 'running', '1:15 / 5:00', '1 / 3', '1', '0', '0', '0', '0', '90']);
+  assert.equal(row.cells[5].count, 1, 'a penalty cell carries its count for highlighting');
+});
+
+test('finished, timed out, late and task-less sessions', () => {
+  const rows = sessionRows({ sessions: [
+    { id: 1, model: 't250', world: 'dam_intake', task: { ...task, finished: true, completed: true, running: false } },
+    { id: 2, model: 't250', world: 'dam_intake', task: { ...task, finished: true, running: false, elapsed_s: 450, total: 0 } },
+    { id: 3, model: 't250', world: 'dam_intake', task: { ...task, elapsed_s: 320 } },
+    { id: 5, model: 't250', world: null, task: null },
+  ] });
+  assert.deepEqual(rows.map((r) => r.state), ['completed', 'timed out', 'running', 'no task']);
+  assert.equal(rows[2].late, true, 'past the optimum');
+  assert.equal(rows[3].cells[1].text, 't250 · empty space');
+  assert.ok(rows[3].cells.slice(3).every((c) => c.text === '–'));
+});
+
+test('garbage bodies give no rows instead of throwing', () => {
+  for (const body of [null, {}, { sessions: 'x' }, []]) assert.deepEqual(sessionRows(body), []);
+  for (const body of [null, {}, { reports: 3 }]) assert.deepEqual(reportRows(body), []);
+});
+
+test('a finished report: end time, outcome, time, delivered, points and its link', () => {
+  const [row, broken] = reportRows({ reports: [
+    { name: 'report-4-20261121T215001Z.json', session: 'session 4 (t250, dam_intake)', task: 'Clear',
+      ended_utc: '2026-11-21T21:50:01Z', outcome: 'completed', elapsed_s: 312.5, total: 85, delivered: 3, required: 3 },
+    { name: 'report-2-20261120T235959Z.json', outcome: 'unreadable', total: 0, delivered: 0, required: 0 },
+  ] });
+  assert.equal(row.state, 'completed');
+  assert.deepEqual(row.cells.map((c) => c.text),
+    ['2026-11-21 21:50:01', 'session 4 (t250, dam_intake)', 'completed', '5:12', '3 / 3', '85', 'JSON']);
+  assert.equal(row.cells[6].link, 'api/reports/report-4-20261121T215001Z.json');
+  assert.equal(broken.cells[5].text, '–', 'no points shown for a file that is not a report');
+});
