@@ -224,6 +224,71 @@ describe('browser client against clamsim-server', { skip: skip ?? false }, () =>
     assert.deepEqual(consoleErrors, []);
   });
 
+  test('a hit on the trash rack rumbles the joystick, and not once rumble is turned off', async (t) => {
+    const rumbles = () => page.evaluate(() => window.__e2ePad.rumbles.slice());
+    const frameEvents = () => page.evaluate(() => window.clamsim.frame.events);
+    // from the home pose, boom down with both winches paying out: the open clam swings out
+    // over the rack and drops onto its top faster than 0.2 m/s (about 2 s in)
+    async function strikeRack() {
+      const n = (await debug(page)).restarts.acknowledged;
+      await page.evaluate(() => window.clamsim.restart());
+      await waitFor('the restart', async () => (await debug(page)).restarts.acknowledged > n, { timeoutMs: 3000 });
+      await waitFor('a frame of the new attempt', () => page.evaluate(() =>
+        window.clamsim.frame.t < 1 && window.clamsim.frame.events.clam_rack_gate_hits === 0), { timeoutMs: 3000, everyMs: 50 });
+      await page.evaluate(() => Object.assign(window.__e2ePad.axes, { 1: -1, 3: -1, 4: -1 }));
+      try {
+        return await waitFor('a rack/gate hit', async () => {
+          const ev = await frameEvents();
+          return ev.clam_rack_gate_hits > 0 ? ev : false;
+        }, { timeoutMs: 15000, everyMs: 50 });
+      } finally {
+        await page.evaluate(() => Object.assign(window.__e2ePad.axes, { 1: 0, 3: 0, 4: 0 }));
+      }
+    }
+    const isHitRumble = (r) => r.type === 'dual-rumble' && r.duration === 250 && r.strongMagnitude === 1 && r.weakMagnitude === 0.6;
+
+    // on by default: the stick driving the crane feels the hit
+    assert.equal((await debug(page)).rumble.enabled, true);
+    let before = (await rumbles()).length;
+    const ev = await strikeRack();
+    const felt = await waitFor('the joystick to rumble', async () => (await rumbles()).slice(before).find(isHitRumble),
+      { timeoutMs: 3000, everyMs: 50 });
+    const last = (await debug(page)).rumble.last;
+    t.diagnostic(`hit: ${JSON.stringify(ev)}; rumbles since: ${JSON.stringify((await rumbles()).slice(before).map((r) => r.duration))}; last ${JSON.stringify(last)}`);
+    assert.equal(felt.startDelay, 0);
+    assert.match(last.devices.join(','), /Virtual 3-axis stick/);
+
+    // the setting in the joystick dialog: off, saved, nothing felt on the next hit
+    await page.click('#open-mapping');
+    await waitFor('the mapping screen', () => page.isVisible('dialog#mapping #rumble-enabled'), { timeoutMs: 3000 });
+    assert.match(await page.textContent('dialog#mapping .rumble'), /Felt on Virtual 3-axis stick/);
+    before = (await rumbles()).length;
+    await page.click('#rumble-test');
+    await waitFor('the Try button to rumble', async () => (await rumbles()).slice(before).some(isHitRumble), { timeoutMs: 2000 });
+    await page.uncheck('#rumble-enabled');
+    assert.equal(await page.evaluate(() => localStorage.getItem('clamsim.rumble.v1')), 'off');
+    await page.click('dialog#mapping button[value="close"]');
+    await waitFor('the mapping screen to close', async () => !(await page.isVisible('dialog#mapping')), { timeoutMs: 3000 });
+    try {
+      const muted = (await debug(page)).rumble.muted;
+      before = (await rumbles()).length;
+      await strikeRack();
+      await waitFor('the hit to be passed over (muted)', async () => (await debug(page)).rumble.muted > muted, { timeoutMs: 3000 });
+      assert.deepEqual((await rumbles()).slice(before), [], 'no rumble with the setting off');
+    } finally {
+      // back on, and out of storage (the mapping test expects it empty after a reset)
+      await page.click('#open-mapping');
+      await page.check('#rumble-enabled');
+      await page.click('dialog#mapping button[value="close"]');
+      await page.evaluate(() => localStorage.removeItem('clamsim.rumble.v1'));
+    }
+    assert.equal((await debug(page)).rumble.enabled, true);
+    const n = (await debug(page)).restarts.acknowledged;
+    await page.evaluate(() => window.clamsim.restart());
+    await waitFor('the restart', async () => (await debug(page)).restarts.acknowledged > n, { timeoutMs: 3000 });
+    assert.deepEqual(consoleErrors, []);
+  });
+
   test('restart: the button, key R (twice while running) and the joystick start the task over', async () => {
     await waitFor('the task clock past 3 s', async () => (await debug(page)).score.elapsed_s > 3, { timeoutMs: 10000 });
     const acked = async () => (await debug(page)).restarts.acknowledged;

@@ -142,14 +142,26 @@ export async function launchBrowser() {
 }
 
 // A gamepad the page sees through navigator.getGamepads; the test moves it with
-// page.evaluate(() => window.__e2ePad.axes[0] = -1).
+// page.evaluate(() => window.__e2ePad.axes[0] = -1). Its rumble motor (Chrome's
+// vibrationActuator) records every playEffect in __e2ePad.rumbles.
 export const VIRTUAL_JOYSTICK = `
   (() => {
+    const rumbles = [];
     const pad = {
       id: 'Virtual 3-axis stick with two handles (e2e)', index: 0, connected: true, mapping: '',
       axes: [0, 0, 0, 0, 0],
       buttons: Array.from({ length: 12 }, () => ({ pressed: false, touched: false, value: 0 })),
       timestamp: 0,
+      rumbles,
+      vibrationActuator: {
+        type: 'dual-rumble',
+        effects: ['dual-rumble'],
+        playEffect(type, params) {
+          rumbles.push({ type, ...params, at: performance.now() });
+          return Promise.resolve('complete');
+        },
+        reset() { return Promise.resolve('complete'); },
+      },
     };
     window.__e2ePad = pad;
     Object.defineProperty(Navigator.prototype, 'getGamepads', {

@@ -2,8 +2,9 @@
 // fallback. poll() gives the five volts of this instant; the sender decides when to send.
 // No DOM at import time: the target, storage and gamepad source are handed in.
 
-import { resolveMappings, computeVolts, actionPressed, makeEdgeDetector, boundSignals } from './mapping.js';
+import { resolveMappings, computeVolts, actionPressed, makeEdgeDetector, boundSignals, drivingDevices } from './mapping.js';
 import { VOLT_LIMIT } from './protocol.js';
+import { playRumble, canRumble } from './haptics.js';
 
 // key -> [signal index, direction]; positive: swing counter-clockwise, boom up, extend, reel in
 export const KEY_BINDINGS = Object.freeze({
@@ -59,6 +60,14 @@ export function createInput({ target, storage, getGamepads }) {
     clearKeys() { held.clear(); },
     pads,
     resolved() { return resolveMappings(storage, pads()); },
+    // the devices driving the crane, and whether each can rumble
+    driving() {
+      return drivingDevices(resolveMappings(storage, pads())).map(({ pad, key }) => ({ key, canRumble: canRumble(pad) }));
+    },
+    // plays a haptics.js effect on the devices driving the crane; the keys it was asked of
+    rumble(effect) {
+      return drivingDevices(resolveMappings(storage, pads())).filter(({ pad }) => playRumble(pad, effect)).map((d) => d.key);
+    },
     poll() {
       const resolved = resolveMappings(storage, pads());
       const joy = computeVolts(resolved);

@@ -13,6 +13,7 @@ import { createMappingScreen } from './mapping-ui.js';
 import { createTaskUi } from './task-ui.js';
 import { makeWarningTracker, makeRestartGuard } from './task.js';
 import { updateMarkers } from './markers.js';
+import { makeRumbleTracker, loadRumbleEnabled, saveRumbleEnabled, RUMBLES } from './haptics.js';
 
 const CONTROL_PERIOD_MS = 50;   // 20 Hz, as the thesis's multimedia timer (3.3)
 const PING_PERIOD_MS = 1000;
@@ -57,8 +58,30 @@ let interlock = { on: true, why: 'connecting' };  // zero until the controls are
 let lostDevice = null;
 let linkState = { status: 'connecting' };
 
+// haptic feedback: the sticks driving the crane rumble when an event counter rises
+const rumbleTracker = makeRumbleTracker();
+let rumbleOn = loadRumbleEnabled(window.localStorage);
+const rumbleStats = { played: 0, muted: 0, last: null };
+function feel(effect) {
+  if (!rumbleOn || document.hidden) {
+    rumbleStats.muted += 1;
+    return;
+  }
+  const devices = input.rumble(effect);
+  rumbleStats.played += 1;
+  rumbleStats.last = { kind: effect.kind, counter: effect.counter, devices };
+}
+
 const mappingScreen = createMappingScreen({ dialog: document.getElementById('mapping'), input,
-  storage: window.localStorage });
+  storage: window.localStorage,
+  rumble: {
+    enabled: () => rumbleOn,
+    setEnabled(on) {
+      rumbleOn = Boolean(on);
+      saveRumbleEnabled(window.localStorage, rumbleOn);
+    },
+    test: () => input.rumble({ kind: 'hit', counter: null, startDelay: 0, ...RUMBLES.hit }),
+  } });
 
 // the working world and the training task
 let sceneInfo = null;         // hello.scene (loads, task)
@@ -142,6 +165,7 @@ const handlers = {
     maxLoadKg = msg.machine.clam.max_load_kg ?? Infinity;
     markers = [];
     warningTracker.reset();
+    rumbleTracker.reset();
     restartGuard.cancel();
     taskUi.hideReport();
     lastReport = null;
@@ -163,6 +187,8 @@ const handlers = {
     warnings = warningTracker.update(f, { now, slack: world.state.slack, maxLoadKg,
       loadMassKg: (i) => sceneInfo?.loads?.find((l) => l.index === i)?.mass_kg ?? 0 });
     showWarnings(now);
+    const effect = rumbleTracker.update(f.events, now);
+    if (effect) feel(effect);
     if (f.score) {
       taskUi.score(f.score, sceneInfo?.task);
       lastScore = f.score;
@@ -182,6 +208,7 @@ const handlers = {
     lastReport = null;
     markers = [];
     warningTracker.reset();
+    rumbleTracker.reset();
     hud.note('task restarted');
   },
   pong(m) {
@@ -372,6 +399,7 @@ window.clamsim = {
       scoreVisible: !document.getElementById('score').hidden,
       reportOpen: taskUi.reportOpen,
       restarts: { ...restartStats },
+      rumble: { enabled: rumbleOn, ...rumbleStats },
     };
   },
   // per drawn viewport, the structures drawn see-through because they hide the clam:

@@ -29,7 +29,8 @@ function h(tag, attrs = {}, ...children) {
 
 const encode = (b) => (b ? JSON.stringify([b.device, b.kind, b.index]) : '');
 
-export function createMappingScreen({ dialog, input, storage, onChange = () => {} }) {
+// rumble: {enabled() -> bool, setEnabled(on), test()} from main.js (haptics.js), or null
+export function createMappingScreen({ dialog, input, storage, rumble = null, onChange = () => {} }) {
   let assignment = null;
   let learning = null;  // {signal, slot, snapshots: Map(key -> inputs)}
   let liveCells = [];
@@ -126,7 +127,22 @@ export function createMappingScreen({ dialog, input, storage, onChange = () => {
       render();
     } }, 'Reset to the default layout');
     body.replaceChildren(h('section', { class: 'devices' }, h('h3', {}, 'Connected devices'), ...deviceList),
-      table, h('p', {}, reset, ' ', h('span', { class: 'hint' }, 'Saved in this browser for each device.')));
+      table, ...rumbleRow(), h('p', {}, reset, ' ', h('span', { class: 'hint' }, 'Saved in this browser for each device.')));
+  }
+
+  // haptic feedback: on/off (saved in this browser), which devices will feel it, a try button
+  function rumbleRow() {
+    if (!rumble) return [];
+    const driving = input.driving();
+    const able = driving.filter((d) => d.canRumble).map((d) => d.key);
+    let status = 'No joystick drives the crane.';
+    if (able.length) status = `Felt on ${able.join(', ')}.`;
+    else if (driving.length) status = 'The joystick driving the crane reports no rumble motor to this browser.';
+    const box = h('input', { type: 'checkbox', id: 'rumble-enabled', checked: rumble.enabled(),
+      onchange: () => rumble.setEnabled(box.checked) });
+    const test = h('button', { type: 'button', id: 'rumble-test', disabled: !able.length, onclick: () => rumble.test() }, 'Try');
+    return [h('p', { class: 'rumble' }, h('label', {}, box, ' Rumble the joystick on hits, overloads, slack ropes and grips'),
+      ' ', test, ' ', h('span', { class: 'hint' }, status))];
   }
 
   function startLearn(signal, slot, button) {

@@ -181,6 +181,12 @@ export function boundSignals(resolved) {
   return SIGNALS.filter((s) => resolved.some(({ mapping }) => mapping.signals[s]?.length));
 }
 
+// The devices driving the crane: those with at least one signal bound (a button box that
+// only switches views is not). Haptic feedback goes to these.
+export function drivingDevices(resolved) {
+  return resolved.filter(({ mapping }) => SIGNALS.some((s) => mapping.signals[s]?.length));
+}
+
 // The pressed state of a mapped action (e.g. next view) on any device.
 export function actionPressed(resolved, action) {
   return resolved.some(({ pad, mapping }) => {

@@ -54,3 +54,25 @@ test('input: the restart button fires once per press (default button 9)', () => 
   buttons[9] = { pressed: true, value: 1 };
   assert.equal(input.poll().restart, true);
 });
+
+test('input: rumble goes to the devices driving the crane only, and never throws', () => {
+  const calls = [];
+  const actuator = (id) => ({ playEffect(type, params) { calls.push([id, type, params.duration]); return Promise.resolve('complete'); } });
+  const stick = { id: 'stick', index: 0, axes: [0, 0, 0, 0, 0], buttons: [], vibrationActuator: actuator('stick') };
+  const wheel = { id: 'wheel', index: 1, axes: [0, 0], buttons: [], vibrationActuator: actuator('wheel') };
+  const plain = { id: 'plain', index: 2, axes: [0], buttons: [] };
+  const stored = { 'clamsim.mapping.v1:plain': JSON.stringify({ signals: { boom: [{ kind: 'axis', index: 0 }] } }),
+    'clamsim.mapping.v1:stick': JSON.stringify({ signals: { swing: [{ kind: 'axis', index: 0 }] } }) };
+  const storage = { getItem: (k) => stored[k] ?? null, setItem() {}, removeItem() {} };
+  let pads = [stick, wheel, plain];
+  const input = createInput({ target: { addEventListener() {} }, storage, getGamepads: () => pads });
+  const effect = { kind: 'hit', startDelay: 0, duration: 250, strongMagnitude: 1, weakMagnitude: 0.6 };
+  // the wheel is connected (and could rumble) but drives nothing; plain drives but cannot rumble
+  assert.deepEqual(input.driving(), [{ key: 'stick', canRumble: true }, { key: 'plain', canRumble: false }]);
+  assert.deepEqual(input.rumble(effect), ['stick']);
+  assert.deepEqual(calls, [['stick', 'dual-rumble', 250]]);
+  pads = [];
+  assert.deepEqual(input.rumble(effect), []);
+  const blocked = createInput({ target: { addEventListener() {} }, storage, getGamepads: () => { throw new Error('blocked'); } });
+  assert.deepEqual(blocked.rumble(effect), []);
+});

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import {
   applyDeadzone, toVolts, rawInput, bindingValue, deviceKeys, sanitizeMapping, defaultMapping,
   loadDeviceMapping, saveDeviceMapping, clearDeviceMapping, storageKey, resolveMappings,
-  computeVolts, boundSignals, actionPressed, snapshotInputs, detectMovedInput, makeEdgeDetector,
+  computeVolts, boundSignals, drivingDevices, actionPressed, snapshotInputs, detectMovedInput, makeEdgeDetector,
   assignmentFromResolved, mappingsFromAssignment, DEFAULT_DEADZONE,
 } from '../js/mapping.js';
 
@@ -141,6 +141,19 @@ test('persistence is per device id and survives garbage in storage', () => {
   assert.equal(loadDeviceMapping(broken, 'a'), null);
   assert.equal(saveDeviceMapping(broken, 'a', defaultMapping()), false);
   clearDeviceMapping(broken, 'a');
+});
+
+test('driving devices: those with a signal bound, not a pad that only switches views', () => {
+  const store = fakeStorage();
+  const stick = pad('stick');
+  const viewBox = pad('view box', [], [0, 0], 1);
+  const spare = pad('spare', [0, 0], [], 2);
+  saveDeviceMapping(store, 'stick', defaultMapping());
+  saveDeviceMapping(store, 'view box', { actions: { nextView: { kind: 'button', index: 0 } } });
+  assert.deepEqual(drivingDevices(resolveMappings(store, [stick, viewBox, spare])).map((d) => d.key), ['stick']);
+  // nothing stored: the default layout makes the first device the driving one
+  assert.deepEqual(drivingDevices(resolveMappings(fakeStorage(), [null, spare, stick])).map((d) => d.key), ['spare']);
+  assert.deepEqual(drivingDevices(resolveMappings(fakeStorage(), [])), []);
 });
 
 test('sanitize keeps at most two bindings per signal', () => {
