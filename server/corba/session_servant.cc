@@ -1,6 +1,9 @@
 #include "corba/session_servant.h"
 
+#include <string>
 #include <utility>
+
+#include "session/trainee_name.h"
 
 namespace clamsim::corba {
 
@@ -16,5 +19,12 @@ void SessionServant::unsubscribe() { host_.close_session(session_->id()); }
 CLAMX::SessionStats SessionServant::stats() { return to_stats(session_->counters()); }
 
 void SessionServant::restartTask() { session_->request_restart(); }
+
+void SessionServant::setTrainee(const char* name) {
+  std::string why;
+  const auto checked = session::normalise_trainee_name(name != nullptr ? name : "", &why);
+  if (!checked) throw CLAMX::Refused(why.c_str());
+  session_->set_trainee(*checked);
+}
 
 }  // namespace clamsim::corba

@@ -22,6 +22,7 @@ class SessionServant final : public POA_CLAMX::Session {
   CLAMX::SessionStats stats() override;
   // A new attempt at the task, from the next frame on.
   void restartTask() override;
+  void setTrainee(const char* name) override;
 
  private:
   // Shared with the registry; the last owner may be this servant, which the POA deletes on

@@ -42,6 +42,7 @@ ReportSummary summarise(const fs::path& file) {
     return j.contains(key) && j[key].is_number() ? j[key].get<double>() : 0.0;
   };
   s.session = text("session");
+  s.trainee = text("trainee");
   s.task = text("task");
   s.ended_utc = text("ended_utc");
   s.outcome = text("outcome");

@@ -13,6 +13,7 @@ namespace clamsim::session {
 struct ReportSummary {
   std::string name;         // file name, e.g. "report-3-20261121T215001Z.json"
   std::string session;      // "session 3 (t250, dam_intake)"
+  std::string trainee;      // "" when not given
   std::string task;
   std::string ended_utc;
   std::string outcome;      // "completed", "timed out"; "unreadable" when the file is not a report

@@ -85,6 +85,16 @@ TaskScore Session::score() const {
   return score_;
 }
 
+void Session::set_trainee(std::string name) {
+  std::lock_guard<std::mutex> lock(score_mutex_);
+  trainee_ = std::move(name);
+}
+
+std::string Session::trainee() const {
+  std::lock_guard<std::mutex> lock(score_mutex_);
+  return trainee_;
+}
+
 void Session::request_restart() { restart_requested_ = true; }
 
 std::string Session::label() const {
@@ -135,7 +145,8 @@ void Session::run() {
   std::shared_ptr<const std::string> report;
   const auto score = [&](const core::Outputs& o) {
     const TaskScore& s = scorer.update(o);
-    if (scorer.just_finished()) report = publish_report(scorer.report(label()).dump(2));
+    if (scorer.just_finished())
+      report = publish_report(scorer.report(label(), trainee()).dump(2));
     return s;
   };
   // Frame k carries the state at k periods and is due at t0 + k periods: an absolute

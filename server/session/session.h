@@ -75,6 +75,11 @@ class Session {
   TaskScore score() const;
   // "session 3 (t250, dam_intake)": how logs and reports name this session.
   std::string label() const;
+  // Who is at the controls, as the trainee gave it (session/trainee_name.h checks it);
+  // "" until then. Shown to the instructor and written into the task's reports.
+  // Thread-safe.
+  void set_trainee(std::string name);
+  std::string trainee() const;
 
  private:
   void run();
@@ -99,6 +104,7 @@ class Session {
   std::atomic<double> sim_time_s_{0.0};
   mutable std::mutex score_mutex_;
   TaskScore score_;                       // the last frame's
+  std::string trainee_;                   // guarded by score_mutex_ too
   std::mutex lifecycle_mutex_;
   std::thread thread_;
 };

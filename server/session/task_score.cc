@@ -175,12 +175,14 @@ const TaskScore& TaskScorer::update(const core::Outputs& o) {
   return score_;
 }
 
-nlohmann::ordered_json TaskScorer::report(const std::string& session_label) const {
+nlohmann::ordered_json TaskScorer::report(const std::string& session_label,
+                                          const std::string& trainee) const {
   using ojson = nlohmann::ordered_json;
   const TaskScore& s = score_;
   ojson r;
   r["schema"] = "clamsim-report/1";
   r["session"] = session_label;
+  r["trainee"] = trainee.empty() ? ojson(nullptr) : ojson(trainee);
   r["task"] = task_.title;
   r["started_utc"] = started_ ? ojson(iso8601_utc(wall_start_)) : ojson(nullptr);
   r["ended_utc"] = s.finished ? ojson(iso8601_utc(wall_end_)) : ojson(nullptr);

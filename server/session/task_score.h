@@ -55,8 +55,9 @@ class TaskScorer {
   const TaskScore& score() const { return score_; }
   // True right after the update() in which the task finished (completed or timed out).
   bool just_finished() const { return just_finished_; }
-  // The report, schema "clamsim-report/1" (docs/training-task.md).
-  nlohmann::ordered_json report(const std::string& session_label) const;
+  // The report, schema "clamsim-report/1" (docs/training-task.md); trainee "" = not given.
+  nlohmann::ordered_json report(const std::string& session_label,
+                                const std::string& trainee = "") const;
 
  private:
   enum class Kind { RackGateHit, StructureHit, SlackCable, Overload, DroppedLoad };

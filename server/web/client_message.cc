@@ -90,6 +90,26 @@ ClientMessage parse_restart(const nlohmann::json& j) {
   return m;
 }
 
+// {"type": "trainee", "name": "Ada"}: who is at the controls (checked by the session layer).
+ClientMessage parse_trainee(const nlohmann::json& j) {
+  for (const auto& item : j.items()) {
+    if (item.key() != "type" && item.key() != "name") {
+      std::string key = item.key().size() > 40 ? item.key().substr(0, 40) + "..." : item.key();
+      return invalid("bad_message", "trainee: unexpected field \"" + key +
+                                        "\" (trainee takes only a name)");
+    }
+  }
+  const auto name = j.find("name");
+  if (name == j.end()) return invalid("bad_message", "trainee: missing \"name\"");
+  if (!name->is_string())
+    return invalid("bad_message",
+                   std::string("trainee: name is a ") + name->type_name() + ", expected a string");
+  ClientMessage m;
+  m.type = ClientMessage::Type::Trainee;
+  m.trainee = name->get<std::string>();
+  return m;
+}
+
 }  // namespace
 
 ClientMessage parse_client_message(std::string_view text) {
@@ -110,6 +130,7 @@ ClientMessage parse_client_message(std::string_view text) {
   if (t == "control") return parse_control(j);
   if (t == "ping") return parse_ping(j);
   if (t == "restart") return parse_restart(j);
+  if (t == "trainee") return parse_trainee(j);
   std::string shown = t.size() > 40 ? t.substr(0, 40) + "..." : t;
   return invalid("unknown_type", "unknown message type \"" + shown + "\"");
 }

@@ -12,11 +12,12 @@
 namespace clamsim::web {
 
 struct ClientMessage {
-  enum class Type { Control, Ping, Restart, Invalid };
+  enum class Type { Control, Ping, Restart, Trainee, Invalid };
   Type type = Type::Invalid;
   std::array<double, 5> volts{};   // Control
   nlohmann::json id;               // Ping, Restart: echoed as sent (number, string or null)
   nlohmann::json ping_t;           // Ping: the client's clock [ms] (number or null)
+  std::string trainee;             // Trainee: the name as sent (session checks it)
   std::string error_code;          // Invalid: bad_json, unknown_type, bad_control, bad_message
   std::string error_message;       // Invalid: names what was wrong
 };

@@ -243,6 +243,13 @@ std::string report_json(const session::Frame& frame) {
   return dump(j);
 }
 
+std::string trainee_json(const std::string& name) {
+  nlohmann::ordered_json j;
+  j["type"] = "trainee";
+  j["name"] = name;
+  return j.dump();
+}
+
 std::string restarting_json(const nlohmann::json& id) {
   ojson j;
   j["type"] = "restarting";

@@ -48,6 +48,8 @@ std::string display_json(const session::Frame& frame,
 // {"type":"report",...} when the frame carries the task's report, else "".
 std::string report_json(const session::Frame& frame);
 std::string restarting_json(const nlohmann::json& id);
+// {"type": "trainee", "name": ...}: the name the session took (trimmed).
+std::string trainee_json(const std::string& name);
 std::string pong_json(const nlohmann::json& id, const nlohmann::json& t, double sim_t);
 std::string error_json(const std::string& code, const std::string& message);
 

@@ -25,6 +25,8 @@ std::string sessions_json(const session::SessionRegistry& registry) {
     nlohmann::ordered_json j;
     j["id"] = s->id();
     j["label"] = s->label();
+    const std::string trainee = s->trainee();
+    j["trainee"] = trainee.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(trainee);
     j["model"] = s->machine().name;
     const std::string& world = s->machine().world_name;
     j["world"] = world.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(world);
@@ -56,6 +58,8 @@ std::string reports_json(const session::SessionRegistry& registry) {
   for (const session::ReportSummary& r :
        session::list_reports(registry.report_dir(), kReportsListed)) {
     list.push_back({{"name", r.name},         {"session", r.session},
+                    {"trainee", r.trainee.empty() ? nlohmann::ordered_json(nullptr)
+                                                  : nlohmann::ordered_json(r.trainee)},
                     {"task", r.task},         {"ended_utc", r.ended_utc},
                     {"outcome", r.outcome},   {"elapsed_s", r.elapsed_s},
                     {"total", r.total},       {"delivered", r.delivered},

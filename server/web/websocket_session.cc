@@ -2,6 +2,7 @@
 
 #include <cassert>
 
+#include "session/trainee_name.h"
 #include "web/client_message.h"
 #include "web/frame_json.h"
 #include "web/origin.h"
@@ -245,6 +246,16 @@ void WebSocketSession::handle_text(const std::string& text) {
       session_->request_restart();
       send(std::make_shared<const std::string>(restarting_json(m.id)), SendQueue::Kind::Other);
       break;
+    case ClientMessage::Type::Trainee: {
+      std::string why;
+      if (const auto name = session::normalise_trainee_name(m.trainee, &why)) {
+        session_->set_trainee(*name);
+        send(std::make_shared<const std::string>(trainee_json(*name)), SendQueue::Kind::Other);
+      } else {
+        send_error("bad_trainee", why);
+      }
+      break;
+    }
     case ClientMessage::Type::Invalid:
       send_error(m.error_code, m.error_message);
       break;

@@ -167,10 +167,11 @@ TEST(SessionServant, AFinishedTaskSendsItsReportAndTheServerSavesIt) {
       fs::temp_directory_path() / ("clamsim-corba-task-" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir / "scenarios");
-  // the shipped world with a 0.5 s optimum: the attempt times out 0.75 s in
+  // the shipped world with a 1.5 s optimum: the attempt times out 2.25 s in, well after
+  // the trainee's name is given
   nlohmann::json quick;
   std::ifstream(std::string(CLAMSIM_SOURCE_DIR) + "/config/scenarios/dam_intake.json") >> quick;
-  quick["task"]["optimum_s"] = 0.5;
+  quick["task"]["optimum_s"] = 1.5;
   std::ofstream(dir / "scenarios" / "quick.json") << quick.dump(2);
 
   ServerProcess server({"--scenarios-dir", (dir / "scenarios").string(), "--world", "quick",
@@ -179,7 +180,15 @@ TEST(SessionServant, AFinishedTaskSendsItsReportAndTheServerSavesIt) {
   CLAMX::Admin_var admin = server.admin();
   Activated<FrameRecorder> rec;
   CLAMX::Session_var session = admin->subscribeWith(rec.client(), default_options());
-  ASSERT_TRUE(eventually([&] { return rec->summary().reports > 0; }, Ms(5000)));
+  // who is at the controls: a bad name is refused saying why, a good one goes in the report
+  try {
+    session->setTrainee("\t ");
+    ADD_FAILURE() << "an empty name was taken";
+  } catch (const CLAMX::Refused& r) {
+    EXPECT_NE(std::string(r.reason.in()).find("empty"), std::string::npos) << r.reason.in();
+  }
+  session->setTrainee(" Grace Hopper ");
+  ASSERT_TRUE(eventually([&] { return rec->summary().reports > 0; }, Ms(10000)));
   ASSERT_TRUE(rec->wait_frames(rec->summary().frames + 5, Ms(2000)));
   const FrameRecorder::Summary s = rec->summary();
   EXPECT_EQ(s.reports, 1u) << "only on the frame in which the task ended";
@@ -188,6 +197,7 @@ TEST(SessionServant, AFinishedTaskSendsItsReportAndTheServerSavesIt) {
   const auto report = nlohmann::json::parse(s.last_report);
   EXPECT_EQ(report["schema"], "clamsim-report/1");
   EXPECT_EQ(report["outcome"], "timed out");
+  EXPECT_EQ(report["trainee"], "Grace Hopper");
 
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(dir / "reports")) files.push_back(e.path());

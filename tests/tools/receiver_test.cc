@@ -412,7 +412,7 @@ TEST_F(ReceiverCli, TaskReportIsSavedAndRestartStartsANewAttempt) {
   ASSERT_FALSE(server.reference().empty());
 
   const Result r = run({"--server", server.reference(), "--duration", "3", "--restart-at", "2.2",
-                        "--report", path("report.json")});
+                        "--report", path("report.json"), "--trainee", "Ada Lovelace"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("task over: timed out, 0 points (saved to " + path("report.json")),
             std::string::npos)
@@ -421,6 +421,7 @@ TEST_F(ReceiverCli, TaskReportIsSavedAndRestartStartsANewAttempt) {
   EXPECT_EQ(report["schema"], "clamsim-report/1");
   EXPECT_EQ(report["outcome"], "timed out");
   EXPECT_EQ(report["required"], 3);
+  EXPECT_EQ(report["trainee"], "Ada Lovelace") << "--trainee names who was at the controls";
   // the summary: the new attempt was still running when the receiver stopped
   EXPECT_NE(r.out.find("task: not finished, 0 of 3 loads delivered"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("1 restart(s), 1 report(s), saved to"), std::string::npos) << r.out;
@@ -429,10 +430,26 @@ TEST_F(ReceiverCli, TaskReportIsSavedAndRestartStartsANewAttempt) {
   EXPECT_EQ(std::distance(fs::directory_iterator(path("server-reports")), {}), 1);
 }
 
+TEST_F(ReceiverCli, ANameTheServerRefusesEndsTheRunSayingWhy) {
+  const Result r = run({"--server", server_->reference(), "--duration", "1", "--trainee",
+                        std::string(41, 'x')});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--trainee: the server refused the name: the trainee's name is longer "
+                       "than 40 characters"),
+            std::string::npos)
+      << r.err;
+  const Result empty = run({"--server", server_->reference(), "--trainee", "  "});
+  EXPECT_EQ(empty.exit_code, 2);
+  EXPECT_NE(empty.err.find("--trainee: the name is empty"), std::string::npos) << empty.err;
+}
+
 TEST_F(ReceiverCli, ReportAndRestartNeedTheExtendedInterface) {
   Result r = run({"--server", server_->reference(), "--legacy", "--restart-at", "1"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--restart-at needs the extended interface"), std::string::npos) << r.err;
+  r = run({"--server", server_->reference(), "--legacy", "--trainee", "Ada"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--trainee needs the extended interface"), std::string::npos) << r.err;
   r = run({"--server", server_->reference(), "--report", "/nonexistent/dir/r.json"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--report: no directory '/nonexistent/dir'"), std::string::npos) << r.err;

@@ -32,6 +32,12 @@ TEST(ClientMessage, ParsesRestartWithAnOptionalId) {
   EXPECT_EQ(m.id, 3);
 }
 
+TEST(ClientMessage, ParsesTraineeWithItsNameAsSent) {
+  const auto m = parse_client_message(R"({"type":"trainee","name":"  Ada "})");
+  ASSERT_EQ(m.type, T::Trainee);
+  EXPECT_EQ(m.trainee, "  Ada ") << "the session layer trims and checks it";
+}
+
 TEST(ClientMessage, NamesWhatIsWrong) {
   struct Case {
     const char* text;
@@ -56,6 +62,11 @@ TEST(ClientMessage, NamesWhatIsWrong) {
       {R"({"type": "restart", "volts": [0,0,0,0,0]})", "bad_message",
        "restart: unexpected field \"volts\""},
       {R"({"type": "Restart"})", "unknown_type", "unknown message type \"Restart\""},
+      {R"({"type": "trainee"})", "bad_message", "trainee: missing \"name\""},
+      {R"({"type": "trainee", "name": 7})", "bad_message",
+       "trainee: name is a number, expected a string"},
+      {R"({"type": "trainee", "name": "Ada", "id": 1})", "bad_message",
+       "trainee: unexpected field \"id\""},
   };
   for (const Case& k : cases) {
     const auto m = parse_client_message(k.text);

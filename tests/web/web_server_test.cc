@@ -207,6 +207,21 @@ TEST(WebServer, InstructorApiListsLiveSessionsAndFinishedReports) {
     EXPECT_DOUBLE_EQ(s["task"]["total"].get<double>(), 100.0) << "no penalty yet, within the optimum";
     EXPECT_EQ(s["task"]["required"], hello["scene"]["task"]["loads"].size());
     EXPECT_EQ(live["capacity"], 16);
+    EXPECT_TRUE(s["trainee"].is_null()) << "no name given yet";
+
+    // the trainee gives a name: acknowledged trimmed, shown to the instructor; a bad one
+    // is an error naming why and changes nothing
+    ASSERT_TRUE(trainee.write(R"({"type":"trainee","name":"  Ada Lovelace "})"));
+    const auto ack = trainee.read_type("trainee");
+    ASSERT_TRUE(ack.has_value());
+    EXPECT_EQ((*ack)["name"], "Ada Lovelace");
+    ASSERT_TRUE(trainee.write(R"({"type":"trainee","name":"   "})"));
+    const auto refused = trainee.read_type("error");
+    ASSERT_TRUE(refused.has_value());
+    EXPECT_EQ((*refused)["code"], "bad_trainee");
+    EXPECT_NE((*refused)["message"].get<std::string>().find("empty"), std::string::npos);
+    r = testing::http_request(h.port(), "/api/sessions");
+    EXPECT_EQ(nlohmann::json::parse(r.body)["sessions"][0]["trainee"], "Ada Lovelace");
 
     r = testing::http_request(h.port(), "/api/reports");
     ASSERT_EQ(r.status, 200);

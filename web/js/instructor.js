@@ -33,6 +33,7 @@ export function sessionRows(body) {
       late: Boolean(t && t.elapsed_s > t.optimum_s),
       cells: [
         { text: `#${s.id}` },
+        { text: s.trainee || '–', cls: 'trainee' },
         { text: `${s.model ?? '?'} · ${s.world ?? 'empty space'}` },
         { text: state, cls: 'state' },
         { text: clock, cls: 'num clock' },
@@ -56,6 +57,7 @@ export function reportRows(body) {
     state: r.outcome,
     cells: [
       { text: (r.ended_utc ?? '').replace('T', ' ').replace('Z', '') || '–' },
+      { text: r.trainee || '–', cls: 'trainee' },
       { text: r.session || '–' },
       { text: r.outcome || '–', cls: 'state' },
       { text: formatClock(r.elapsed_s) ?? '–', cls: 'num' },

@@ -20,13 +20,13 @@ test('task clock as minutes and seconds', () => {
 });
 
 test('a live session: state, clock, delivered, each penalty, points', () => {
-  const [row] = sessionRows({ sessions: [{ id: 4, model: 't250', world: 'dam_intake', task }], capacity: 250 });
+  const [row] = sessionRows({ sessions: [{ id: 4, trainee: 'Ada', model: 't250', world: 'dam_intake', task }], capacity: 250 });
   assert.equal(row.id, 4);
   assert.equal(row.state, 'running');
   assert.equal(row.late, false);
   assert.deepEqual(row.cells.map((c) => c.text),
-    ['#4', 't250 · dam_intake', 'running', '1:15 / 5:00', '1 / 3', '1', '0', '0', '0', '0', '90']);
-  assert.equal(row.cells[5].count, 1, 'a penalty cell carries its count for highlighting');
+    ['#4', 'Ada', 't250 · dam_intake', 'running', '1:15 / 5:00', '1 / 3', '1', '0', '0', '0', '0', '90']);
+  assert.equal(row.cells[6].count, 1, 'a penalty cell carries its count for highlighting');
 });
 
 test('finished, timed out, late and task-less sessions', () => {
@@ -38,8 +38,9 @@ test('finished, timed out, late and task-less sessions', () => {
   ] });
   assert.deepEqual(rows.map((r) => r.state), ['completed', 'timed out', 'running', 'no task']);
   assert.equal(rows[2].late, true, 'past the optimum');
-  assert.equal(rows[3].cells[1].text, 't250 · empty space');
-  assert.ok(rows[3].cells.slice(3).every((c) => c.text === '–'));
+  assert.equal(rows[3].cells[1].text, '–', 'no name given');
+  assert.equal(rows[3].cells[2].text, 't250 · empty space');
+  assert.ok(rows[3].cells.slice(4).every((c) => c.text === '–'));
 });
 
 test('garbage bodies give no rows instead of throwing', () => {
@@ -49,13 +50,14 @@ test('garbage bodies give no rows instead of throwing', () => {
 
 test('a finished report: end time, outcome, time, delivered, points and its link', () => {
   const [row, broken] = reportRows({ reports: [
-    { name: 'report-4-20261121T215001Z.json', session: 'session 4 (t250, dam_intake)', task: 'Clear',
+    { name: 'report-4-20261121T215001Z.json', session: 'session 4 (t250, dam_intake)', trainee: 'Ada', task: 'Clear',
       ended_utc: '2026-11-21T21:50:01Z', outcome: 'completed', elapsed_s: 312.5, total: 85, delivered: 3, required: 3 },
     { name: 'report-2-20261120T235959Z.json', outcome: 'unreadable', total: 0, delivered: 0, required: 0 },
   ] });
   assert.equal(row.state, 'completed');
   assert.deepEqual(row.cells.map((c) => c.text),
-    ['2026-11-21 21:50:01', 'session 4 (t250, dam_intake)', 'completed', '5:12', '3 / 3', '85', 'JSON']);
-  assert.equal(row.cells[6].link, 'api/reports/report-4-20261121T215001Z.json');
-  assert.equal(broken.cells[5].text, '–', 'no points shown for a file that is not a report');
+    ['2026-11-21 21:50:01', 'Ada', 'session 4 (t250, dam_intake)', 'completed', '5:12', '3 / 3', '85', 'JSON']);
+  assert.equal(row.cells[7].link, 'api/reports/report-4-20261121T215001Z.json');
+  assert.equal(broken.cells[6].text, '–', 'no points shown for a file that is not a report');
+  assert.equal(broken.cells[1].text, '–');
 });

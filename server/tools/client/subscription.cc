@@ -53,6 +53,23 @@ bool Subscription::restart_task(std::string* error) {
   }
 }
 
+bool Subscription::set_trainee(const std::string& name, std::string* error) {
+  if (!extended_ || !subscribed_) {
+    if (error != nullptr) *error = "setTrainee needs the extended interface (not --legacy)";
+    return false;
+  }
+  try {
+    extended_session_->setTrainee(name.c_str());
+    return true;
+  } catch (const CLAMX::Refused& r) {
+    if (error != nullptr) *error = std::string("the server refused the name: ") + r.reason.in();
+    return false;
+  } catch (const CORBA::Exception& e) {
+    if (error != nullptr) *error = failure("setTrainee()", e);
+    return false;
+  }
+}
+
 std::optional<SessionCounters> Subscription::stats(std::string* error) {
   if (!extended_ || !subscribed_) return std::nullopt;
   try {

@@ -61,6 +61,9 @@ class Subscription {
   // CLAMX::Session::restartTask: a new attempt at the task from the next frame on. False
   // (with the reason) for a legacy session or when the call failed.
   bool restart_task(std::string* error = nullptr);
+  // CLAMX::Session::setTrainee: who is at the controls (the instructor's overview, the
+  // reports). False (with the reason, e.g. the server's on a bad name) otherwise.
+  bool set_trainee(const std::string& name, std::string* error = nullptr);
   // The server's counters for this session; nullopt for a legacy session or on failure.
   std::optional<SessionCounters> stats(std::string* error = nullptr);
   // Idempotent. False (with the reason) when the call failed; the session is gone either

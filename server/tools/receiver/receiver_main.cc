@@ -213,6 +213,14 @@ int run_main(int argc, char** argv) {
       orb.deactivate(servant_id.in());
       return kExitFailed;
     }
+    if (!opt.trainee.empty()) {
+      std::string trainee_error;
+      if (!sub->set_trainee(opt.trainee, &trainee_error)) {
+        std::fprintf(stderr, "clamsim-receiver: --trainee: %s\n", trainee_error.c_str());
+        orb.deactivate(servant_id.in());
+        return kExitUsage;
+      }
+    }
     const double t_sub = client::now_s();
     monitor->start(t_sub);
 

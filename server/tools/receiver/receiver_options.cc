@@ -26,6 +26,8 @@ Connection:
   --scenario NAME      from the server's config/scenarios: a world (its loads and
                        task, at its start pose) or a .ctl start pose in the server's
                        world
+  --trainee NAME       who is at the controls: the instructor's overview shows it and
+                       the task's reports carry it (1-40 characters)
 Input (at most one; without one the receiver sends 0 V, a pure observer):
   --controls FILE      control script (docs/control-script.md); t = 0 at subscription
   --keyboard           keys on this terminal (each press steps 1 V and holds):
@@ -55,7 +57,8 @@ subscription or stopped sending, 2 bad arguments or input files.
 ReceiverOptions parse_receiver_options(int argc, const char* const* argv) {
   const client::FlagSet flags{
       {"--server", "--listen", "--rate", "--model", "--scenario", "--controls", "--joystick",
-       "--mapping", "--key-step", "--csv", "--duration", "--report", "--restart-at"},
+       "--mapping", "--key-step", "--csv", "--duration", "--report", "--restart-at",
+       "--trainee"},
       {"--legacy", "--bidir", "--keyboard", "--quiet", "--help", "-h"},
       {}};
   const client::Args a(argc, argv, flags);
@@ -71,8 +74,12 @@ ReceiverOptions parse_receiver_options(int argc, const char* const* argv) {
   o.rate_hz = a.number("--rate", 0.1, 1000.0).value_or(0.0);
   o.model = a.text("--model").value_or("");
   o.scenario = a.text("--scenario").value_or("");
+  o.trainee = a.text("--trainee").value_or("");
+  if (a.has("--trainee") && o.trainee.find_first_not_of(" \t") == std::string::npos)
+    throw client::UsageError("--trainee: the name is empty");
   if (o.legacy) {
-    for (const char* f : {"--rate", "--model", "--scenario", "--report", "--restart-at"}) {
+    for (const char* f :
+         {"--rate", "--model", "--scenario", "--report", "--restart-at", "--trainee"}) {
       if (a.has(f)) {
         throw client::UsageError(std::string(f) +
                                  " needs the extended interface; it cannot be used with --legacy");

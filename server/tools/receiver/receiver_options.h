@@ -24,6 +24,7 @@ struct ReceiverOptions {
   float key_step_v = 1.0f;           // --key-step V
   std::string csv_path;              // --csv FILE
   std::string report_path;           // --report FILE: the task's report, when it ends
+  std::string trainee;                 // --trainee NAME: setTrainee after subscribing
   std::optional<double> restart_at_s;  // --restart-at S: restartTask once, S s in
   std::optional<double> duration_s;  // --duration S
   bool quiet = false;                // --quiet: no status line
