@@ -69,6 +69,13 @@ describe('browser client against clamsim-server', { skip: skip ?? false }, () =>
     await waitFor('the page to say "connected"', async () => (await page.textContent('#hud-connection')) === 'connected', { timeoutMs: 15000 });
     await waitFor('the scene (hello) to be built', () => page.evaluate(() => window.clamsim.frame !== null), { timeoutMs: 10000 });
     await sleep(500);
+    // first visit, no name stored: a card asks for it without taking the keys; "Not now"
+    // puts it away for this tab and stores nothing (the trainee-name test goes further)
+    assert.ok(await page.isVisible('#trainee-prompt #trainee-input'));
+    assert.notEqual(await page.evaluate(() => document.activeElement?.id), 'trainee-input');
+    await page.click('#trainee-cancel');
+    assert.equal(await page.isVisible('#trainee-prompt'), false);
+    assert.equal(await page.evaluate(() => localStorage.length), 0);
     assert.deepEqual(consoleErrors, []);
   });
 
@@ -387,6 +394,107 @@ describe('browser client against clamsim-server', { skip: skip ?? false }, () =>
     assert.deepEqual(consoleErrors, []);
   });
 
+  // A page of its own (its own localStorage): the name entered, acknowledged and listed by
+  // /api/sessions; a bad one refused on the page and never sent; sent again after a reload.
+  test('the trainee\'s name: entered, acknowledged, listed; refused when bad; sent again after a reload', async (t) => {
+    const errors = [];
+    const context = await browser.newContext({ viewport: { width: 1280, height: 760 } });
+    await context.addInitScript(VIRTUAL_JOYSTICK);
+    const p = await context.newPage();
+    p.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+    p.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    // every message the page sends, per WebSocket (a reload opens a new one)
+    const sent = [];
+    let sockets = 0;
+    p.on('websocket', (ws) => {
+      const n = ++sockets;
+      ws.on('framesent', (f) => {
+        try { sent.push({ ws: n, msg: JSON.parse(f.payload) }); } catch { /* not JSON */ }
+      });
+    });
+    const names = (ws) => sent.filter((s) => s.msg.type === 'trainee' && (ws === undefined || s.ws === ws)).map((s) => s.msg.name);
+    const state = () => p.evaluate(() => window.clamsim.trainee);
+    const listed = async () => {
+      const id = await p.evaluate(() => window.clamsim.session);
+      const res = await p.request.get(`${server.url}api/sessions`);
+      assert.equal(res.status(), 200);
+      return (await res.json()).sessions.find((s) => s.id === id);
+    };
+    const connected = () => waitFor('the page to connect', async () =>
+      (await p.textContent('#hud-connection')) === 'connected' && (await p.evaluate(() => window.clamsim.session !== null)),
+    { timeoutMs: 15000 });
+    try {
+      await p.goto(`${server.url}?screenshots=1`, { waitUntil: 'load', timeout: 20000 });
+      await connected();
+      assert.equal((await listed()).trainee, null, 'a session starts without a name');
+
+      // no name yet: the card asks, the crane still flies from the keys
+      assert.ok(await p.isVisible('#trainee-prompt #trainee-input'));
+      assert.equal(await p.textContent('#trainee-name'), 'not set');
+      await p.keyboard.down('ArrowLeft');
+      await waitFor('the swing volts to read +5 from the key', async () => (await p.textContent('#hud-volts-swing')) === '5.0', { timeoutMs: 3000 });
+      await p.keyboard.up('ArrowLeft');
+      await waitFor('the swing volts back at 0', async () => (await p.textContent('#hud-volts-swing')) === '0.0', { timeoutMs: 3000 });
+      await p.screenshot({ path: path.join(ARTIFACTS, 'trainee-prompt.png') });
+
+      // typed into the field: the letters fly nothing, switch no view, open no dialog,
+      // restart nothing (W S Q A E D, M, R and 3 are all in this name)
+      const name = 'Marquise de Wessex 3';
+      const mark = sent.length;
+      const restartsBefore = (await debug(p)).restarts.sent;
+      await p.click('#trainee-input');
+      await p.keyboard.type(`  ${name} `, { delay: 20 });
+      assert.equal(await p.evaluate(() => window.clamsim.view), 'full');
+      assert.equal(await p.isVisible('dialog#mapping'), false);
+      assert.equal((await debug(p)).restarts.sent, restartsBefore);
+      const controls = sent.slice(mark).filter((s) => s.msg.type === 'control');
+      assert.ok(controls.length > 0, 'controls went on while typing');
+      assert.ok(controls.every((s) => s.msg.volts.every((v) => v === 0)), 'zero volts while typing');
+      assert.equal(await p.textContent('#trainee-count'), `${name.length}/40`);
+      await p.keyboard.press('Enter');
+      await waitFor('the server to acknowledge the name', async () => (await state()).state === 'acknowledged', { timeoutMs: 5000 });
+      assert.deepEqual(names(), [name], 'sent once, trimmed');
+      assert.equal(await p.textContent('#trainee-name'), name);
+      assert.equal(await p.textContent('#trainee-status'), '✔');
+      assert.equal(await p.isVisible('#trainee-prompt'), false);
+      assert.equal(await p.evaluate(() => localStorage.getItem('clamsim.trainee.v1')), name);
+      assert.equal((await listed()).trainee, name, '/api/sessions lists the name');
+      await p.screenshot({ path: path.join(ARTIFACTS, 'trainee-name.png') });
+
+      // bad names: refused on the page with the reason, nothing sent, nothing changed
+      for (const [bad, why] of [['x'.repeat(41), /41 characters long; at most 40/], ['     ', /empty/]]) {
+        await p.click('#trainee-change');
+        assert.ok(await p.isVisible('#trainee #trainee-input'), 'the form opens in the header');
+        await p.fill('#trainee-input', bad);
+        await p.click('#trainee-save');
+        await waitFor('the reason next to the field', async () => why.test(await p.textContent('#trainee-error')) && p.isVisible('#trainee-error'), { timeoutMs: 2000 });
+        if (bad.length > 40) await p.screenshot({ path: path.join(ARTIFACTS, 'trainee-name-refused.png') });
+        await p.keyboard.press('Escape');
+        assert.equal(await p.isVisible('#trainee-input'), false, 'Escape closes the form');
+      }
+      await sleep(300);  // anything sent would have shown by now
+      assert.deepEqual(names(), [name], 'no bad name was sent');
+      assert.equal(await p.evaluate(() => localStorage.getItem('clamsim.trainee.v1')), name);
+      assert.equal(await p.textContent('#trainee-name'), name);
+      assert.equal((await listed()).trainee, name);
+
+      // a reload is a new session: the stored name goes out by itself
+      const before = await p.evaluate(() => window.clamsim.session);
+      await p.reload({ waitUntil: 'load', timeout: 20000 });
+      await connected();
+      await waitFor('the stored name acknowledged by the new session', async () => (await state()).state === 'acknowledged', { timeoutMs: 5000 });
+      assert.deepEqual(names(sockets), [name], 'sent on the new connection, unasked');
+      assert.notEqual(await p.evaluate(() => window.clamsim.session), before);
+      assert.equal((await listed()).trainee, name);
+      assert.equal(await p.isVisible('#trainee-prompt'), false, 'no card once a name is stored');
+      assert.equal(await p.textContent('#trainee-name'), name);
+      t.diagnostic(`trainee messages per connection: ${JSON.stringify(sent.filter((s) => s.msg.type === 'trainee'))}`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+
   test('recovers after a server restart', async () => {
     serverDown = true;
     await server.stop('SIGKILL');
@@ -439,6 +547,8 @@ describe('the end of a training task', { skip: skip ?? false }, () => {
     browser = await launchBrowser();
     page = await openPage(browser, consoleErrors);
     page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+    // a returning trainee: the stored name goes out after the hello and into the report
+    await page.addInitScript(() => localStorage.setItem('clamsim.trainee.v1', 'Ada Lovelace'));
   });
 
   after(async () => {
@@ -454,6 +564,8 @@ describe('the end of a training task', { skip: skip ?? false }, () => {
     await waitFor('the report overlay', () => page.isVisible('#report .report-card'), { timeoutMs: 2000 });
     const outcome = await page.textContent('#report-outcome');
     assert.match(outcome, /timed out|not completed/i);
+    assert.equal(report.report.trainee, 'Ada Lovelace', 'the report names the trainee');
+    assert.equal(await page.textContent('#report-trainee'), 'Ada Lovelace');
     assert.match(await page.textContent('#report .report-summary'), /Time\s*0:0[5-7]/);
     assert.equal(await page.locator('#report .report-penalties tbody tr').count(), 5, 'each penalty with its count and points');
     assert.ok(await page.isVisible('#report .report-timeline, #report p.hint'));

@@ -25,9 +25,14 @@ export function keysToVolts(codes, half = false) {
   return v.map((x) => Math.max(-VOLT_LIMIT, Math.min(VOLT_LIMIT, x)));
 }
 
+// A key event aimed at a text field (the trainee's name, a deadzone, a select) is typing,
+// not flying; main.js's shortcuts ask the same.
+export function isTypingTarget(t) {
+  return Boolean(t && (t.isContentEditable || ['INPUT', 'SELECT', 'TEXTAREA'].includes(t.tagName)));
+}
+
 function typing(ev) {
-  const t = ev.target;
-  return t && (t.isContentEditable || ['INPUT', 'SELECT', 'TEXTAREA'].includes(t.tagName));
+  return isTypingTarget(ev.target);
 }
 
 export function createInput({ target, storage, getGamepads }) {

@@ -8,12 +8,14 @@ import { Connection } from './connection.js';
 import { buildWorld } from './scene.js';
 import { createViews, VIEWS } from './views.js';
 import { createHud } from './hud.js';
-import { createInput } from './input.js';
+import { createInput, isTypingTarget } from './input.js';
 import { createMappingScreen } from './mapping-ui.js';
 import { createTaskUi } from './task-ui.js';
 import { makeWarningTracker, makeRestartGuard } from './task.js';
 import { updateMarkers } from './markers.js';
 import { makeRumbleTracker, loadRumbleEnabled, saveRumbleEnabled, RUMBLES } from './haptics.js';
+import { makeTraineeSync, traineeErrorKind } from './trainee.js';
+import { createTraineeUi } from './trainee-ui.js';
 
 const CONTROL_PERIOD_MS = 50;   // 20 Hz, as the thesis's multimedia timer (3.3)
 const PING_PERIOD_MS = 1000;
@@ -57,6 +59,7 @@ let lastFrame = null;
 let interlock = { on: true, why: 'connecting' };  // zero until the controls are at neutral
 let lostDevice = null;
 let linkState = { status: 'connecting' };
+let sessionId = null;  // hello.session, as /api/sessions names it
 
 // haptic feedback: the sticks driving the crane rumble when an event counter rises
 const rumbleTracker = makeRumbleTracker();
@@ -97,6 +100,20 @@ const warningTracker = makeWarningTracker();
 const restartGuard = makeRestartGuard();
 const taskUi = createTaskUi({ warnings: document.getElementById('warnings'), score: document.getElementById('score'),
   report: document.getElementById('report'), onRestart: (source) => requestRestart(source) });
+
+// who is at the controls: stored in this browser, sent after every hello and on a change
+const trainee = makeTraineeSync({ storage: window.localStorage });
+const traineeUi = createTraineeUi({ slot: document.getElementById('trainee'), prompt: document.getElementById('trainee-prompt'),
+  session: window.sessionStorage,
+  submit(raw) {
+    const r = trainee.submit(raw);
+    if (r.ok && r.message) connection.send(r.message);
+    if (r.ok) hud.note(r.message ? `trainee: sent "${r.name}"` : `trainee: "${r.name}" saved, sent when connected`);
+    traineeUi.show(trainee.view());
+    return r;
+  },
+  clearError: () => trainee.clearError() });
+traineeUi.show(trainee.view());
 
 function requestRestart(source) {
   if (!connection.isOpen) {
@@ -171,7 +188,12 @@ const handlers = {
     lastReport = null;
     if (msg.warnings.length) hud.note(`hello: ignored ${msg.warnings.join('; ')}`);
     stats.session = `${msg.session} (${msg.model || 'model'}, ${msg.server || 'server'})`;
+    sessionId = msg.session;
     hud.note(`hello: protocol ${msg.protocol}, frame ${Math.round(msg.frame_period_s * 1000)} ms`);
+    // a fresh session knows no name: tell it
+    const told = trainee.hello();
+    if (told) connection.send(told);
+    traineeUi.show(trainee.view());
   },
   display(f) {
     if (!world) return;
@@ -214,8 +236,18 @@ const handlers = {
   pong(m) {
     stats.latencyMs = performance.now() - m.t;
   },
+  trainee(m) {
+    trainee.acknowledged(m.name);
+    traineeUi.show(trainee.view());
+    hud.note(`trainee: the server records "${m.name}"`);
+  },
   error(m) {
     hud.note(`server: ${m.code}${m.message ? `: ${m.message}` : ''}`);
+    if (traineeErrorKind(m)) {
+      const name = trainee.refused(m);
+      traineeUi.show(trainee.view());
+      if (traineeErrorKind(m) === 'refused') traineeUi.refused(name, m.message || m.code);
+    }
   },
 };
 
@@ -268,7 +300,12 @@ const connection = new Connection({
   url: wsUrl, onMessage, onOpen,
   onState(s) {
     linkState = s;
-    if (s.status !== 'connected') stats.session = null;
+    if (s.status !== 'connected') {
+      stats.session = null;
+      sessionId = null;
+      trainee.disconnected();
+      traineeUi.show(trainee.view());
+    }
     showLink();
   },
 });
@@ -348,7 +385,8 @@ document.getElementById('view-buttons').addEventListener('click', (ev) => {
 });
 document.getElementById('open-mapping').addEventListener('click', () => mappingScreen.open());
 document.addEventListener('keydown', (ev) => {
-  if (mappingScreen.isOpen || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  // typing a name (or in any field) is not a shortcut
+  if (mappingScreen.isOpen || ev.ctrlKey || ev.metaKey || ev.altKey || isTypingTarget(ev.target)) return;
   const m = /^(?:Digit|Numpad)([1-5])$/.exec(ev.code);
   if (m) setView(VIEWS[Number(m[1]) - 1]);
   else if (ev.code === 'KeyM') mappingScreen.open();
@@ -388,6 +426,9 @@ window.clamsim = {
   get frame() { return lastFrame; },
   get link() { return linkState; },
   get report() { return lastReport; },
+  get session() { return sessionId; },
+  // the trainee's name: stored, acknowledged by this session, state, last refusal, sent
+  get trainee() { return trainee.view(); },
   restart: () => requestRestart('console'),
   // what is drawn, for the end-to-end tests: load meshes, contact markers, warnings, score
   debug() {
@@ -400,6 +441,7 @@ window.clamsim = {
       reportOpen: taskUi.reportOpen,
       restarts: { ...restartStats },
       rumble: { enabled: rumbleOn, ...rumbleStats },
+      trainee: trainee.view(),
     };
   },
   // per drawn viewport, the structures drawn see-through because they hide the clam:

@@ -400,7 +400,13 @@ function restarting(m) {
   return { type: 'restarting', id: m.id ?? null };
 }
 
-const validators = { hello, display, pong, error, report, restarting };
+// The reply to `trainee`: the name this session now holds, as the server trimmed it.
+function trainee(m) {
+  if (typeof m.name !== 'string') fail('trainee.name', m.name === undefined ? 'missing' : 'expected a string');
+  return { type: 'trainee', name: m.name };
+}
+
+const validators = { hello, display, pong, error, report, restarting, trainee };
 
 // Returns {ok: true, msg} or {ok: false, error: "what was wrong"}; never throws.
 export function parseServerMessage(text) {

@@ -124,6 +124,7 @@ export function createTaskUi({ warnings, score, report, onRestart }) {
       el('div', { class: 'report-title' }, v.title),
       el('h2', { id: 'report-outcome', 'data-level': v.level }, v.outcome),
       el('table', { class: 'report-summary' },
+        v.trainee ? el('tr', { class: 'report-trainee' }, el('th', {}, 'Trainee'), el('td', { colspan: '2', id: 'report-trainee' }, v.trainee)) : '',
         el('tr', {}, el('th', {}, 'Time'), el('td', { class: 'num' }, v.time), el('td', { class: 'hint' }, `optimum ${v.optimum}, limit ${v.limit}`)),
         el('tr', {}, el('th', {}, 'Points'), el('td', { class: 'num report-points' }, v.points), el('td', { class: 'hint' }, `time ${v.timePoints} − penalties ${v.penaltyPoints}`)),
         el('tr', {}, el('th', {}, 'Delivered'), el('td', { class: 'num' }, v.delivered),

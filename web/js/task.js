@@ -204,8 +204,11 @@ export function reportView(report, score = null) {
     const pts = num(pick(e, 'points', 'penalty_points'));
     return { time: t === undefined ? '' : formatClock(t), text: timelineText(e), points: pts === undefined || pts === 0 ? '' : `${pts > 0 ? '−' : '+'}${formatPoints(Math.abs(pts))}` };
   }) : [];
+  // who flew it (the `trainee` message); null when nobody gave a name
+  const trainee = typeof r.trainee === 'string' && r.trainee.trim() ? r.trainee : null;
   return {
     title: pick(r, 'title', 'task') ?? 'Training task',
+    trainee,
     outcome,
     level: completed ? 'ok' : 'danger',
     time: formatClock(elapsed),

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { keysToVolts, KEY_BINDINGS, createInput } from '../js/input.js';
+import { keysToVolts, KEY_BINDINGS, createInput, isTypingTarget } from '../js/input.js';
 
 test('keyboard fallback: each key drives one signal at full or half scale', () => {
   assert.deepEqual(keysToVolts(new Set()), [0, 0, 0, 0, 0]);
@@ -32,6 +32,16 @@ test('input: keys held plus joystick, clamped; keys released on clear', () => {
   // typing in a form field does not drive the crane
   listeners.keydown({ code: 'KeyW', target: { tagName: 'INPUT' }, preventDefault() {} });
   assert.deepEqual(input.poll().volts, [5, 0, 0, 0, 0]);
+});
+
+test('input: text fields are typing (the shortcuts in main.js ask the same)', () => {
+  assert.equal(isTypingTarget({ tagName: 'INPUT' }), true);
+  assert.equal(isTypingTarget({ tagName: 'TEXTAREA' }), true);
+  assert.equal(isTypingTarget({ tagName: 'SELECT' }), true);
+  assert.equal(isTypingTarget({ tagName: 'DIV', isContentEditable: true }), true);
+  assert.equal(isTypingTarget({ tagName: 'BODY' }), false);
+  assert.equal(isTypingTarget({ tagName: 'BUTTON' }), false);
+  assert.equal(isTypingTarget(null), false);
 });
 
 test('input: a getGamepads that throws (permissions policy) reads as no device', () => {

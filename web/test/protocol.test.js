@@ -235,3 +235,11 @@ test('restart, with or without an id', () => {
   assert.equal(restartMessage(), '{"type":"restart"}');
   assert.deepEqual(JSON.parse(restartMessage(4)), { type: 'restart', id: 4 });
 });
+
+test('trainee: the name the session now holds', () => {
+  assert.deepEqual(parse({ type: 'trainee', name: 'Ada Lovelace' }).msg, { type: 'trainee', name: 'Ada Lovelace' });
+  assert.match(parse({ type: 'trainee' }).error, /trainee\.name: missing/);
+  assert.match(parse({ type: 'trainee', name: 7 }).error, /trainee\.name: expected a string/);
+  const e = parse({ type: 'error', code: 'bad_trainee', message: 'the trainee\'s name is empty' });
+  assert.deepEqual(e.msg, { type: 'error', code: 'bad_trainee', message: 'the trainee\'s name is empty' });
+});

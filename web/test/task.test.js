@@ -166,6 +166,15 @@ test('report view: other shapes, and the last score fills the gaps', () => {
   assert.equal(reportView({ outcome: 'time_limit' }).outcome, 'Time limit');
 });
 
+test('report view: the trainee who flew it, when the report names one', () => {
+  assert.equal(reportView({ schema: 'clamsim-report/1', trainee: 'Ada Lovelace', outcome: 'completed' }).trainee, 'Ada Lovelace');
+  assert.equal(reportView({ trainee: null }).trainee, null);
+  assert.equal(reportView({}).trainee, null);
+  assert.equal(reportView({ trainee: '  ' }).trainee, null);
+  assert.equal(reportView({ trainee: 7 }).trainee, null);
+  assert.equal(reportView('not json').trainee, null);
+});
+
 test('restart guard: one press when idle, two while the task runs', () => {
   const g = makeRestartGuard({ confirmMs: 3000 });
   assert.equal(g.press(0, false), 'restart');
