@@ -5,11 +5,11 @@
 
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync, mkdirSync, readFileSync, readdirSync, rmSync, existsSync } from 'node:fs';
+import { writeFileSync, mkdirSync, readdirSync, rmSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import {
   skipReason, freePort, waitFor, sleep, ServerProcess, launchBrowser, VIRTUAL_JOYSTICK,
-  canvasSignature, thumbDifference, measureFps, ARTIFACTS, REPO, serverHas,
+  canvasSignature, thumbDifference, measureFps, ARTIFACTS, serverHas, writeShortTaskScenario,
 } from './harness.js';
 
 const skip = skipReason();
@@ -535,10 +535,7 @@ describe('the end of a training task', { skip: skip ?? false }, () => {
   const scenarios = path.join(ARTIFACTS, 'scenarios');
 
   before(async () => {
-    const src = JSON.parse(readFileSync(path.join(REPO, 'config/scenarios/dam_intake.json'), 'utf8'));
-    src.task.optimum_s = 4;
-    mkdirSync(scenarios, { recursive: true });
-    writeFileSync(path.join(scenarios, 'short_task.json'), `${JSON.stringify(src, null, 1)}\n`);
+    writeShortTaskScenario(scenarios, 4);
     rmSync(REPORTS, { recursive: true, force: true });
     server = new ServerProcess({ httpPort: await freePort(), corbaPort: await freePort(), logName: 'server-short-task.log',
       extraArgs: ['--scenarios-dir', scenarios, '--world', 'short_task', ...reportArgs()] });

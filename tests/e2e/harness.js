@@ -3,7 +3,7 @@
 // runs *.test.js here).
 
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, createWriteStream } from 'node:fs';
+import { existsSync, mkdirSync, createWriteStream, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -122,6 +122,15 @@ export class ServerProcess {
   killNow() {
     try { this.child?.kill('SIGKILL'); } catch { /* gone */ }
   }
+}
+
+// A copy of the shipped dam scenario whose task's optimum is cut to optimumS (so it times
+// out at 1.5 x that), written as <dir>/short_task.json: a task that ends within seconds.
+export function writeShortTaskScenario(dir, optimumS = 4) {
+  const src = JSON.parse(readFileSync(path.join(REPO, 'config/scenarios/dam_intake.json'), 'utf8'));
+  src.task.optimum_s = optimumS;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'short_task.json'), `${JSON.stringify(src, null, 1)}\n`);
 }
 
 // Whether the server knows a flag (its --help lists it).

@@ -5,10 +5,11 @@
 
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import {
-  skipReason, freePort, waitFor, ServerProcess, launchBrowser, VIRTUAL_JOYSTICK, ARTIFACTS, REPO,
+  skipReason, freePort, waitFor, ServerProcess, launchBrowser, VIRTUAL_JOYSTICK, ARTIFACTS,
+  writeShortTaskScenario,
 } from './harness.js';
 
 const skip = skipReason();
@@ -24,11 +25,7 @@ describe('instructor overview', { skip: skip ?? false }, () => {
   const reports = path.join(ARTIFACTS, 'reports-instructor');
 
   before(async () => {
-    // the dam world with the task's optimum cut to 4 s: it times out at 6 s
-    const src = JSON.parse(readFileSync(path.join(REPO, 'config/scenarios/dam_intake.json'), 'utf8'));
-    src.task.optimum_s = 4;
-    mkdirSync(scenarios, { recursive: true });
-    writeFileSync(path.join(scenarios, 'short_task.json'), `${JSON.stringify(src, null, 1)}\n`);
+    writeShortTaskScenario(scenarios, 4);  // times out at 6 s
     rmSync(reports, { recursive: true, force: true });
     server = new ServerProcess({ httpPort: await freePort(), corbaPort: await freePort(), logName: 'server-instructor.log',
       extraArgs: ['--scenarios-dir', scenarios, '--world', 'short_task', '--report-dir', reports] });

@@ -3,6 +3,7 @@
 // then only changes text.
 
 import { SIGNALS } from './protocol.js';
+import { el } from './dom.js';
 
 const TABLE_4_1 = [
   ['swing', 'Swing angle', 'deg', 1],
@@ -16,16 +17,6 @@ const TABLE_4_1 = [
 ];
 
 const SIGNAL_LABELS = { swing: 'Swing', boom: 'Boom', telescope: 'Telescope', cable1: 'Cable 1', cable2: 'Cable 2' };
-
-function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'class') e.className = v;
-    else e.setAttribute(k, v);
-  }
-  e.append(...children);
-  return e;
-}
 
 function fmt(v, digits) {
   return typeof v === 'number' && Number.isFinite(v) ? v.toFixed(digits) : '–';

@@ -3,21 +3,7 @@
 // builds elements once and changes their text, classes and widths.
 
 import { scoreView, reportView } from './task.js';
-
-function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'class') e.className = v;
-    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v);
-  }
-  e.append(...children);
-  return e;
-}
-
-function setText(e, text) {
-  if (e.textContent !== text) e.textContent = text;
-}
+import { el, setText } from './dom.js';
 
 const ICONS = { danger: '⚠', warn: '⚠', ok: '✔', info: '≈' };
 

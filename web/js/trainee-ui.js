@@ -4,23 +4,9 @@
 // server said comes from trainee.js (makeTraineeSync().view()); this file only shows it.
 
 import { TRAINEE_MAX_CHARS, traineeNameLength } from './trainee.js';
+import { el, setText } from './dom.js';
 
 const LATER_KEY = 'clamsim.trainee.later.v1';  // sessionStorage: "Not now" for this tab
-
-function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'class') e.className = v;
-    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v);
-  }
-  e.append(...children);
-  return e;
-}
-
-function setText(e, text) {
-  if (e.textContent !== text) e.textContent = text;
-}
 
 const STATE_TEXT = {
   acknowledged: ['✔', 'The server records this name for this session'],
