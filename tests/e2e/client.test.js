@@ -360,16 +360,22 @@ describe('browser client against clamsim-server', { skip: skip ?? false }, () =>
   test('each of the five views renders a distinct, non-blank picture', async (t) => {
     const sigs = {};
     const fps = {};
+    const panel = {};  // the score panel's box per view
     for (const [i, view] of VIEWS.entries()) {
       await page.click(`button[data-view="${view}"]`);
       assert.equal(await page.evaluate(() => window.clamsim.view), view);
       await sleep(600);  // a few frames in this view
+      panel[view] = await page.locator('#score').boundingBox();
       sigs[view] = await canvasSignature(page);
       await page.screenshot({ path: path.join(ARTIFACTS, `view-${i + 1}-${view}.png`) });
       fps[view] = await measureFps(page, 2000);
       t.diagnostic(`${view}: ${fps[view].fps.toFixed(1)} frames/s redrawing every frame (requestAnimationFrame over 2 s)`);
     }
     writeFileSync(path.join(ARTIFACTS, 'fps.json'), `${JSON.stringify(fps, null, 2)}\n`);
+    // Total's four small views: the score panel shrinks to points, clock and deliveries
+    t.diagnostic(`score panel: full ${panel.full?.width}x${panel.full?.height}, total ${panel.total?.width}x${panel.total?.height}`);
+    assert.ok(panel.total.width * panel.total.height < 0.5 * panel.full.width * panel.full.height,
+      'the score panel covers less than half as much in Total');
     for (const view of VIEWS) {
       const s = sigs[view];
       assert.ok(s.sd > 8 && s.colours >= 6, `${view} looks blank (brightness sd ${s.sd.toFixed(1)}, ${s.colours} colours)`);
