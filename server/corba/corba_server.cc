@@ -9,9 +9,12 @@
 #include <atomic>
 #include <cstdio>
 #include <mutex>
+#include <unordered_map>
 #include <utility>
 
 #include "corba/admin_servant.h"
+#include "corba/connection_guard.h"
+#include "corba/object_key.h"
 #include "corba/oneway_sink.h"
 #include "corba/orb_setup.h"
 #include "corba/session_host.h"
@@ -22,10 +25,6 @@ namespace clamsim::corba {
 namespace {
 
 constexpr const char* kAdminKey = "CraneClamAdmin";
-
-PortableServer::ObjectId* session_oid(std::uint64_t id) {
-  return PortableServer::string_to_ObjectId(("session-" + std::to_string(id)).c_str());
-}
 
 Refusal::Kind refusal_kind(ClientProblem::Kind k) {
   switch (k) {
@@ -83,8 +82,11 @@ class CorbaServer::Impl final : public SessionHost {
   std::atomic<bool> accepting_{false};
   // Read by every sink on its session thread: true makes sends return at once.
   const std::shared_ptr<std::atomic<bool>> stopping_ = std::make_shared<std::atomic<bool>>(false);
-  std::mutex mutex_;     // orders deactivations against shutdown
+  std::mutex mutex_;     // orders deactivations against shutdown; guards keys_
   bool shut_down_ = false;
+  // session id -> its servant's object id (random, object_key.h); the only way from the
+  // public number to the object, and it never leaves the server
+  std::unordered_map<std::uint64_t, std::string> keys_;
 };
 
 void CorbaServer::Impl::start() {
@@ -147,6 +149,7 @@ void CorbaServer::Impl::start() {
     const Address a = first_address(ins_ref);
     const bool any = options_.host.empty() || options_.host == "0.0.0.0";
     const unsigned port = options_.port > 0 ? static_cast<unsigned>(options_.port) : a.port;
+    set_connection_guard_port(static_cast<int>(port));  // the one chosen when it was 0
     corbaloc_ = "corbaloc::" + uri_host(any ? a.host : options_.host) + ":" +
                 std::to_string(port) + "/" + kAdminKey;
     published_ = uri_host(a.host) + ":" + std::to_string(a.port);
@@ -237,6 +240,9 @@ CLAMX::Session_ptr CorbaServer::Impl::open_session(CLAM::CraneClamClient_ptr cli
   if (!catalog_.resolve(request.model, request.scenario, &setup, &why))
     throw Refusal{Refusal::Kind::BadRequest, why};
 
+  // drawn before anything is started, so a failing random source refuses cleanly
+  const std::string key = random_session_key();
+
   ClientProblem problem;
   const SinkTimeouts timeouts{static_cast<CORBA::ULong>(options_.call_timeout_ms),
                               static_cast<CORBA::ULong>(options_.setup_timeout_ms)};
@@ -258,12 +264,13 @@ CLAMX::Session_ptr CorbaServer::Impl::open_session(CLAM::CraneClamClient_ptr cli
 
   const std::uint64_t id = s->id();
   auto* servant = new SessionServant(s, *this);
-  PortableServer::ObjectId_var oid = session_oid(id);
+  PortableServer::ObjectId_var oid = PortableServer::string_to_ObjectId(key.c_str());
   CORBA::Object_var ref;
   try {
     std::lock_guard<std::mutex> lock(mutex_);
     if (shut_down_) throw Refusal{Refusal::Kind::ShuttingDown, "server is shutting down"};
     sessions_poa_->activate_object_with_id(oid, servant);
+    keys_.emplace(id, key);
     ref = sessions_poa_->id_to_reference(oid);
   } catch (...) {
     servant->_remove_ref();
@@ -296,8 +303,12 @@ void CorbaServer::Impl::on_reaped(const session::Session& s) {
 void CorbaServer::Impl::deactivate(std::uint64_t id) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (shut_down_) return;  // the ORB shutdown deactivates everything
+  const auto found = keys_.find(id);
+  if (found == keys_.end()) return;  // unsubscribe and the reaper raced; the other one did it
+  const std::string key = found->second;
+  keys_.erase(found);
   try {
-    PortableServer::ObjectId_var oid = session_oid(id);
+    PortableServer::ObjectId_var oid = PortableServer::string_to_ObjectId(key.c_str());
     sessions_poa_->deactivate_object(oid);
   } catch (const PortableServer::POA::ObjectNotActive&) {
     // unsubscribe and the reaper raced; the other one did it

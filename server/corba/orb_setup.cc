@@ -1,9 +1,12 @@
 #include "corba/orb_setup.h"
 
+#include "corba/connection_guard.h"
+
 #include <omniORB4/IIOP.h>
 #include <omniORB4/omniIOR.h>
 #include <omniORB4/omniORB.h>
 
+#include <algorithm>
 #include <memory>
 
 namespace clamsim::corba {
@@ -56,13 +59,21 @@ std::vector<std::pair<std::string, std::string>> orb_arguments(const CorbaOption
     args.emplace_back("acceptBiDirectionalGIOP", "1");
     args.emplace_back("serverTransportRule", "* unix,ssl,tcp,bidir");
   }
+  // Idle and half-sent connections are closed (issue 18: 3000 idle connections held 3006
+  // threads; a truncated GIOP message was held 177 s).
+  args.emplace_back("inConScanPeriod", std::to_string(o.idle_connection_s));
+  args.emplace_back("serverCallTimeOutPeriod", std::to_string(o.request_timeout_ms));
+  args.emplace_back("maxServerThreadPoolSize", std::to_string(o.pool_threads));
   if (o.concurrency == Concurrency::ThreadPool) {
     args.emplace_back("threadPerConnectionPolicy", "0");
-    args.emplace_back("maxServerThreadPoolSize", std::to_string(o.pool_threads));
     // many receivers each sending a little: watching one connection after a call is unfair
     args.emplace_back("threadPoolWatchConnection", "0");
   } else {
     args.emplace_back("threadPerConnectionPolicy", "1");
+    // past the limit new connections share the pool instead of a thread each
+    const int upper = std::max(2, o.thread_per_connection_limit);
+    args.emplace_back("threadPerConnectionUpperLimit", std::to_string(upper));
+    args.emplace_back("threadPerConnectionLowerLimit", std::to_string(upper * 3 / 4));
   }
   return args;
 }
@@ -78,6 +89,8 @@ CORBA::ORB_ptr init_orb(const CorbaOptions& o) {
   char* argv[] = {nullptr};
   CORBA::ORB_ptr orb = CORBA::ORB_init(argc, argv, "omniORB4", table.get());
   omniORB::setClientConnectTimeout(static_cast<CORBA::ULong>(o.connect_timeout_ms));
+  // before the endpoint opens (resolving RootPOA), so no connection escapes the cap
+  install_connection_guard({o.port, static_cast<std::size_t>(std::max(0, o.max_connections))});
   return orb;
 }
 

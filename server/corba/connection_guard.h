@@ -1,0 +1,27 @@
+// Caps the IIOP connections the server accepts (docs/security.md, "Connection
+// exhaustion"). omniORB has no such limit; its serverAcceptConnection interceptor lets us
+// refuse a connection right after accept. A connection is refused when max_connections
+// are open already, or when the process is short of file descriptors (fd_budget.h).
+// Refusals are logged at most once a second, with a count.
+#pragma once
+
+#include <cstddef>
+
+namespace clamsim::corba {
+
+struct ConnectionGuardOptions {
+  int port = 0;                 // the IIOP port whose accepted connections count
+  std::size_t max_connections = 0;   // 0 = no cap (the descriptor reserve still applies)
+};
+
+// Installs the interceptor; call after ORB_init and before the endpoint opens. One per
+// process (omniORB's interceptors are global); a second call replaces the options.
+void install_connection_guard(const ConnectionGuardOptions& options);
+// The port is known only once the endpoint is open (port 0 = any).
+void set_connection_guard_port(int port);
+
+// The accepted IIOP connections open now on `port`, counted from the process's
+// descriptors (sockets bound to `port` with a peer). For the guard and for tests.
+std::size_t count_connections(int port);
+
+}  // namespace clamsim::corba
