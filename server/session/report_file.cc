@@ -5,6 +5,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "session/report_index.h"
+
 namespace clamsim::session {
 
 namespace fs = std::filesystem;
@@ -34,6 +36,8 @@ std::string write_report_file(const std::string& dir, std::uint64_t session_id, 
       *error = "writing " + path + " failed: " + std::strerror(errno);
       return "";
     }
+    // the instructor's list learns of it now, without reading the file back
+    report_index_for(dir).record(path, text);
     return path;
   }
   *error = "too many reports named " + stem + "*.json";

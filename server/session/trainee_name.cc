@@ -1,5 +1,7 @@
 #include "session/trainee_name.h"
 
+#include <cstdio>
+
 namespace clamsim::session {
 
 namespace {
@@ -36,6 +38,26 @@ std::size_t utf8_sequence(std::string_view s, std::size_t i, char32_t* cp) {
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
+// Bidirectional formatting characters (Unicode's Bidi_Control): embeddings, overrides,
+// isolates and marks. A name holding one can show reversed, or reorder the text around it
+// on the instructor's page (U+202E RIGHT-TO-LEFT OVERRIDE).
+bool is_bidi_control(char32_t c) {
+  return c == 0x061C || c == 0x200E || c == 0x200F || (c >= 0x202A && c <= 0x202E) ||
+         (c >= 0x2066 && c <= 0x2069);
+}
+
+// Characters that draw nothing: Unicode white space, and the default-ignorable format
+// characters (zero-width space and joiners, word joiner and invisible operators, byte
+// order mark, soft hyphen, variation selectors, tags, Hangul fillers, braille blank). A
+// name of nothing else shows as blank.
+bool is_invisible(char32_t c) {
+  return c == ' ' || c == 0x00A0 || c == 0x00AD || c == 0x034F || c == 0x115F || c == 0x1160 ||
+         c == 0x1680 || c == 0x180E || (c >= 0x2000 && c <= 0x200D) || c == 0x2028 ||
+         c == 0x2029 || c == 0x202F || (c >= 0x205F && c <= 0x2064) || c == 0x2800 ||
+         c == 0x3000 || c == 0x3164 || (c >= 0xFE00 && c <= 0xFE0F) || c == 0xFEFF ||
+         c == 0xFFA0 || (c >= 0xFFF9 && c <= 0xFFFB) || (c >= 0xE0000 && c <= 0xE0FFF);
+}
+
 }  // namespace
 
 std::optional<std::string> normalise_trainee_name(std::string_view raw, std::string* error) {
@@ -46,6 +68,7 @@ std::optional<std::string> normalise_trainee_name(std::string_view raw, std::str
     return std::nullopt;
   }
   std::size_t chars = 0;
+  bool visible = false;
   for (std::size_t i = 0; i < raw.size();) {
     char32_t cp = 0;
     const std::size_t n = utf8_sequence(raw, i, &cp);
@@ -58,12 +81,25 @@ std::optional<std::string> normalise_trainee_name(std::string_view raw, std::str
                ")";
       return std::nullopt;
     }
+    if (is_bidi_control(cp)) {
+      char code[16];
+      std::snprintf(code, sizeof code, "U+%04X", static_cast<unsigned>(cp));
+      *error = "the trainee's name contains a bidirectional control character (" +
+               std::string(code) + " at byte " + std::to_string(i) +
+               "), which can reverse how it reads";
+      return std::nullopt;
+    }
+    visible = visible || !is_invisible(cp);
     i += n;
     if (++chars > kTraineeNameMaxChars) {
       *error = "the trainee's name is longer than " + std::to_string(kTraineeNameMaxChars) +
                " characters";
       return std::nullopt;
     }
+  }
+  if (!visible) {
+    *error = "the trainee's name has no visible character (only spaces or invisible ones)";
+    return std::nullopt;
   }
   return std::string(raw);
 }

@@ -56,7 +56,7 @@ std::string sessions_json(const session::SessionRegistry& registry) {
 std::string reports_json(const session::SessionRegistry& registry) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const session::ReportSummary& r :
-       session::list_reports(registry.report_dir(), kReportsListed)) {
+       session::report_index_for(registry.report_dir()).list(kReportsListed)) {
     list.push_back({{"name", r.name},         {"session", r.session},
                     {"trainee", r.trainee.empty() ? nlohmann::ordered_json(nullptr)
                                                   : nlohmann::ordered_json(r.trainee)},

@@ -41,5 +41,30 @@ TEST(TraineeName, BadNamesAreRefusedSayingWhy) {
     EXPECT_NE(error_of(bad).find("UTF-8"), std::string::npos) << bad;
 }
 
+// Issue 18: names that showed blank or reversed on the instructor's page.
+TEST(TraineeName, InvisibleOnlyNamesAndBidiControlsAreRefused) {
+  for (const char* blank :
+       {"\xE2\x80\x8B" /* U+200B zero-width space */, "\xC2\xA0\xC2\xA0" /* no-break spaces */,
+        "\xE3\x80\x80" /* ideographic space */, "\xEF\xBB\xBF\xE2\x81\xA0" /* BOM, word joiner */,
+        "\xC2\xAD" /* soft hyphen */, "\xE3\x85\xA4" /* Hangul filler */,
+        "\xE2\xA0\x80" /* braille blank */, "\xF3\xA0\x80\xA1" /* tag character */,
+        " \xE2\x80\x8D \xE2\x80\x8C "})
+    EXPECT_NE(error_of(blank).find("no visible character"), std::string::npos) << blank;
+  for (const char* bidi :
+       {"\xE2\x80\xAE" "adA" /* U+202E right-to-left override */, "Ada\xE2\x80\xAD",
+        "Ada \xE2\x81\xA7x\xE2\x81\xA9" /* first-strong isolate ... pop */,
+        "\xE2\x80\x8F" "Ada" /* right-to-left mark */, "A\xD8\x9C" "da" /* Arabic letter mark */,
+        "Ada\xE2\x80\xAA"})
+    EXPECT_NE(error_of(bidi).find("bidirectional"), std::string::npos) << bidi;
+  EXPECT_NE(error_of("\xE2\x80\xAE" "adA").find("U+202E"), std::string::npos);
+  // visible text around an invisible character, and right-to-left scripts themselves, pass
+  std::string error;
+  EXPECT_TRUE(normalise_trainee_name("Ada\xE2\x80\x8BLovelace", &error).has_value()) << error;
+  EXPECT_TRUE(normalise_trainee_name("\xD7\xA9\xD7\xA8\xD7\x94" /* Hebrew */, &error).has_value())
+      << error;
+  EXPECT_TRUE(normalise_trainee_name("\xE5\xBC\xA0\xE3\x80\x80\xE4\xB8\x89", &error).has_value())
+      << error;
+}
+
 }  // namespace
 }  // namespace clamsim::session
