@@ -5,6 +5,7 @@
 
 #include "app/server.h"
 #include "app/server_options.h"
+#include "session/fd_budget.h"
 
 int main(int argc, char** argv) {
   using namespace clamsim::app;
@@ -26,5 +27,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   options.corba.version = CLAMSIM_VERSION;
+  // as many descriptors as allowed, the transports keep a reserve (session/fd_budget.h)
+  options.notes.push_back(clamsim::session::describe(clamsim::session::raise_fd_limit()));
   return run_server(options);
 }

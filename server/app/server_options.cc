@@ -10,6 +10,7 @@
 
 #include "model/json_fields.h"
 #include "model/cli_flag.h"
+#include "web/host_check.h"
 
 namespace clamsim::app {
 
@@ -48,6 +49,18 @@ std::string object_url(const std::string& name, const std::string& text) {
       text.rfind("IOR:", 0) != 0)
     throw UsageError(name + ": '" + text + "' is not a corbaloc:, corbaname: or IOR: reference");
   return text;
+}
+
+// "a,b,,c" -> {"a", "b", "c"}
+std::vector<std::string> comma_list(const std::string& v) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= v.size()) {
+    const std::size_t comma = std::min(v.find(',', start), v.size());
+    if (comma > start) out.push_back(v.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
 }
 
 // One setting: its flag, its key in the config file, how a value is applied.
@@ -112,6 +125,22 @@ const std::vector<Setting>& settings() {
          if (v != "yes" && v != "no") throw UsageError(n + ": '" + v + "' is not yes or no");
          o.corba.bidir = v == "yes";
        }},
+      {"--corba-max-connections", "corba_max_connections", false,
+       [](ServerOptions& o, const std::string& n, const std::string& v) {
+         o.corba.max_connections = static_cast<int>(integer(n, v, 1, 1000000));
+       }},
+      {"--corba-idle-timeout-s", "corba_idle_timeout_s", false,
+       [](ServerOptions& o, const std::string& n, const std::string& v) {
+         o.corba.idle_connection_s = static_cast<int>(integer(n, v, 0, 86400));
+       }},
+      {"--corba-request-timeout-ms", "corba_request_timeout_ms", false,
+       [](ServerOptions& o, const std::string& n, const std::string& v) {
+         o.corba.request_timeout_ms = static_cast<int>(integer(n, v, 1, 600000));
+       }},
+      {"--corba-thread-per-connection-limit", "corba_thread_per_connection_limit", false,
+       [](ServerOptions& o, const std::string& n, const std::string& v) {
+         o.corba.thread_per_connection_limit = static_cast<int>(integer(n, v, 2, 100000));
+       }},
       {"--naming-service", "naming_service", false,
        [](ServerOptions& o, const std::string& n, const std::string& v) {
          o.corba.naming_service = object_url(n, v);
@@ -148,13 +177,35 @@ const std::vector<Setting>& settings() {
        }},
       {"--allowed-origins", "allowed_origins", false,
        [](ServerOptions&o, const std::string&, const std::string& v) {
-         o.web.allowed_origins.clear();
-         std::size_t start = 0;
-         while (start <= v.size()) {
-           const std::size_t comma = std::min(v.find(',', start), v.size());
-           if (comma > start) o.web.allowed_origins.push_back(v.substr(start, comma - start));
-           start = comma + 1;
+         o.web.allowed_origins = comma_list(v);
+       }},
+      {"--http-allowed-hosts", "http_allowed_hosts", false,
+       [](ServerOptions& o, const std::string& n, const std::string& v) {
+         o.web.allowed_hosts = comma_list(v);
+         try {
+           web::HostPolicy check(o.web.allowed_hosts, {});
+         } catch (const std::invalid_argument& e) {
+           throw UsageError(n + ": " + e.what());
          }
+       }},
+      {"--http-server-header", "http_server_header", false,
+       [](ServerOptions& o, const std::string& n, const std::string& v) {
+         if (v == "auto") o.web.server_header = web::ServerHeader::Auto;
+         else if (v == "version") o.web.server_header = web::ServerHeader::Version;
+         else if (v == "off") o.web.server_header = web::ServerHeader::Off;
+         else throw UsageError(n + ": '" + v + "' is not auto, version or off");
+       }},
+      {"--http-max-connections", "http_max_connections", false,
+       [](ServerOptions& o, const std::string& n, const std::string& v) {
+         o.web.max_connections = static_cast<std::size_t>(integer(n, v, 1, 1000000));
+       }},
+      {"--http-max-connections-per-client", "http_max_connections_per_client", false,
+       [](ServerOptions& o, const std::string& n, const std::string& v) {
+         o.web.max_connections_per_client = static_cast<std::size_t>(integer(n, v, 1, 1000000));
+       }},
+      {"--http-timeout-s", "http_timeout_s", false,
+       [](ServerOptions& o, const std::string& n, const std::string& v) {
+         o.web.http_timeout_s = positive(n, v);
        }},
       {"--exit-with-parent", "exit_with_parent", false,
        [](ServerOptions& o, const std::string& n, const std::string& v) {
@@ -232,12 +283,20 @@ Settings come from the config file, then from these flags (docs/corba.md):
   --report-dir DIR          where finished tasks' reports are written, created when
                             missing (reports, under the working directory)
   --concurrency MODEL       thread-per-connection (default) or thread-pool
-  --pool-threads N          threads of the pool (thread-pool only; default 8)
+  --pool-threads N          threads of the pool (thread-pool, and the overflow past
+                            --corba-thread-per-connection-limit; default 8)
   --send-grace-s S          reap a session whose sends have failed this long (2)
   --call-timeout-ms N       bound on each frame sent to a receiver, 1-49 (20)
   --connect-timeout-ms N    bound on opening a connection to a receiver (500)
   --bidir yes|no            accept bidirectional GIOP: call receivers behind NAT or a
                             firewall back over the connection they opened (default no)
+  --corba-max-connections N  IIOP connections accepted at once; more are refused (512)
+  --corba-idle-timeout-s S  close an incoming connection without a call for S seconds;
+                            the receiver's ORB reopens it when it next calls (60; 0 = never)
+  --corba-request-timeout-ms N  a request must arrive whole within N ms, else the
+                            connection is closed (2000)
+  --corba-thread-per-connection-limit N  past N connections, further ones share the
+                            --pool-threads pool instead of a thread each (256)
   --naming-service REF      also bind the admin in this CORBA Naming Service, e.g.
                             corbaloc::host:2809/NameService (none by default)
   --naming-name NAME        name to bind there (CraneClamAdmin; "a/b" makes context a)
@@ -249,6 +308,15 @@ Settings come from the config file, then from these flags (docs/corba.md):
   --vendor-three-dir DIR    three.js from npm, served at /vendor/three/ (node_modules/three)
   --allowed-origins LIST    comma-separated origins allowed to open /ws (default: same
                             host and any localhost page; * = any)
+  --http-allowed-hosts LIST host names the web front end answers for (Host header), besides
+                            localhost, the loopback and the listen addresses; others get
+                            421 (docs/security.md; default none)
+  --http-server-header auto|version|off  the Server header: auto sends the version only
+                            while listening on loopback alone (default auto)
+  --http-max-connections N  open web connections, HTTP and WebSocket (1024)
+  --http-max-connections-per-client N  of those, from one address (32)
+  --http-timeout-s S        an HTTP request or WebSocket handshake must arrive within S
+                            seconds of the connection or the previous answer (10)
   --exit-with-parent yes|no stop as on SIGTERM when the process that started the server
                             ends, even if it was killed (launchers, test harnesses; no)
   --help                    this text

@@ -1,4 +1,7 @@
 // The HTTP + WebSocket front end behind the app's Transport interface.
+#include <cstdio>
+#include <string>
+
 #include "app/transport.h"
 #include "web/web_server.h"
 
@@ -11,6 +14,12 @@ namespace {
 web::WebOptions with_scene(const ServerOptions& o, const session::Catalog& catalog) {
   web::WebOptions w = o.web;
   if (const auto world = catalog.world()) w.scene = world->client_scene;
+  // refusals and abuse closes, one line each; the web layer bounds their rate
+  if (!w.log)
+    w.log = [](const std::string& line) {
+      std::printf("%s\n", line.c_str());
+      std::fflush(stdout);
+    };
   return w;
 }
 

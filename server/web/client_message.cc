@@ -1,6 +1,9 @@
 #include "web/client_message.h"
 
 #include <cstddef>
+#include <set>
+#include <string>
+#include <vector>
 
 namespace clamsim::web {
 
@@ -114,10 +117,30 @@ ClientMessage parse_trainee(const nlohmann::json& j) {
 
 ClientMessage parse_client_message(std::string_view text) {
   nlohmann::json j;
+  // A key given twice in one object is refused: parsers disagree on which one wins
+  // ({"type":"control","type":"ping"} was a ping here, and may be a control elsewhere).
+  std::vector<std::set<std::string>> keys;   // the keys seen, one set per open object
+  std::string duplicate;
+  const auto check_keys = [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    using E = nlohmann::json::parse_event_t;
+    if (event == E::object_start) {
+      keys.emplace_back();
+    } else if (event == E::object_end) {
+      if (!keys.empty()) keys.pop_back();
+    } else if (event == E::key && !keys.empty() && duplicate.empty() &&
+               !keys.back().insert(parsed.get<std::string>()).second) {
+      duplicate = parsed.get<std::string>();
+    }
+    return true;
+  };
   try {
-    j = nlohmann::json::parse(text.begin(), text.end());
+    j = nlohmann::json::parse(text.begin(), text.end(), check_keys);
   } catch (const nlohmann::json::exception& e) {
     return invalid("bad_json", "not JSON: " + short_reason(e.what()));
+  }
+  if (!duplicate.empty()) {
+    if (duplicate.size() > 40) duplicate = duplicate.substr(0, 40) + "...";
+    return invalid("bad_json", "duplicate key \"" + duplicate + "\" in one object");
   }
   if (!j.is_object())
     return invalid("bad_json", std::string("not a JSON object (got ") + j.type_name() + ")");

@@ -17,6 +17,16 @@ constexpr std::size_t kMaxRequestBody = 1024;   // we take no uploads
 constexpr std::uint32_t kMaxHeaderBytes = 8192;
 constexpr const char* kReportPrefix = "/api/reports/";  // + a report's file name
 
+HostVerdict check_host(const http::request<http::string_body>& req, const SharedState& state) {
+  return state.hosts().check(req.count(http::field::host), to_std(req[http::field::host]));
+}
+
+std::string peer_text(beast::tcp_stream& stream) {
+  beast::error_code ec;
+  const tcp::endpoint e = stream.socket().remote_endpoint(ec);
+  return ec ? std::string("an unknown peer") : e.address().to_string();
+}
+
 }  // namespace
 
 HttpSession::HttpSession(tcp::socket&& socket, std::shared_ptr<SharedState> state,
@@ -69,6 +79,8 @@ void HttpSession::handle(Request&& req) {
   const std::string target = to_std(req.target());
   const std::string path(split_target(target).path);
 
+  if (const HostVerdict host = check_host(req, *state_); !host.allowed())
+    return refuse_host(req, host);
   if (websocket::is_upgrade(req)) {
     if (path != "/ws") {
       c.http_not_found.fetch_add(1);
@@ -174,9 +186,23 @@ void HttpSession::send_file(const Request& req) {
   send(std::move(res));
 }
 
+void HttpSession::refuse_host(const Request& req, const HostVerdict& host) {
+  state_->counters().http_bad_requests.fetch_add(1);
+  state_->log("web: refused a request from " + peer_text(stream_) + ": " + host.reason);
+  http::response<http::string_body> res{host.kind == HostVerdict::Kind::NotAllowed
+                                            ? http::status::misdirected_request
+                                            : http::status::bad_request,
+                                        req.version()};
+  res.set(http::field::content_type, "text/plain; charset=utf-8");
+  res.body() = host.reason + "\n";
+  res.keep_alive(false);
+  res.prepare_payload();
+  send(std::move(res));
+}
+
 template <class Body>
 void HttpSession::send(http::response<Body>&& res) {
-  res.set(http::field::server, state_->server_name());
+  if (!state_->server_header().empty()) res.set(http::field::server, state_->server_header());
   const bool close = res.need_eof();
   // the response must live until the write completes
   auto sp = std::make_shared<http::response<Body>>(std::move(res));

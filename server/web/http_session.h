@@ -28,6 +28,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void send_text(const Request& req, http::status status, std::string body,
                  const char* content_type);
   void send_file(const Request& req);
+  // 421 for a Host this server does not answer for, 400 for none or a malformed one
+  void refuse_host(const Request& req, const HostVerdict& host);
 
   beast::tcp_stream stream_;
   beast::flat_buffer buffer_;

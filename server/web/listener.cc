@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "session/fd_budget.h"
 #include "web/http_session.h"
 
 namespace clamsim::web {
@@ -69,13 +70,37 @@ void Listener::on_accept(beast::error_code ec, tcp::socket socket) {
   }
   const WebOptions& o = state_->options();
   WebCounters& c = state_->counters();
-  if (c.connections_open.load() >= o.max_connections) {
+  beast::error_code peer_ec;
+  const tcp::endpoint peer = socket.remote_endpoint(peer_ec);
+  if (peer_ec) {  // gone already
+    beast::error_code ignored;
+    socket.close(ignored);
+    return do_accept();
+  }
+  const std::string client = peer.address().to_string();
+  if (session::fd_budget_exhausted()) {
+    // keep the reserve for files and the other transport (fd_budget.h)
     c.connections_refused.fetch_add(1);
+    state_->log("web: refused a connection from " + client +
+                ": out of file descriptors (keeping " + std::to_string(session::kFdReserve) +
+                " in reserve)");
+    beast::error_code ignored;
+    socket.close(ignored);
+    return do_accept();
+  }
+  const ClientLimits::Admit admit = state_->limits().admit(client);
+  if (admit != ClientLimits::Admit::Ok) {
+    c.connections_refused.fetch_add(1);
+    ClientLimits& l = state_->limits();
+    state_->log(admit == ClientLimits::Admit::ClientFull
+                    ? "web: refused a connection from " + client + ": it has " +
+                          std::to_string(l.per_client_limit()) + " open (the per-client limit)"
+                    : "web: refused a connection: " + std::to_string(l.total_limit()) +
+                          " open (the limit)");
     beast::error_code ignored;
     socket.close(ignored);
   } else {
-    c.connections_open.fetch_add(1);
-    ConnectionSlot slot(state_);
+    ConnectionSlot slot(state_, client);
     if (o.socket_send_buffer_bytes > 0) {
       beast::error_code ignored;
       socket.set_option(net::socket_base::send_buffer_size(o.socket_send_buffer_bytes), ignored);

@@ -32,6 +32,12 @@ class SendQueue {
   std::size_t size() const { return items_.size(); }
   std::size_t limit() const { return limit_; }
   const Item& front() const { return items_.front(); }
+  // Bytes of every message held, the one on the wire included.
+  std::size_t pending_bytes() const {
+    std::size_t n = 0;
+    for (const Item& i : items_) n += i.text ? i.text->size() : 0;
+    return n;
+  }
 
   // The front message goes on the wire / has been written.
   void begin_write() { writing_ = true; }

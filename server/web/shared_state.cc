@@ -1,11 +1,47 @@
 #include "web/shared_state.h"
 
+#include <boost/asio/ip/address.hpp>
+
 namespace clamsim::web {
+
+namespace {
+
+bool listens_on_loopback_only(const WebOptions& o) {
+  if (o.all_interfaces) return false;
+  boost::system::error_code ec;
+  const auto a = boost::asio::ip::make_address(o.address, ec);
+  return !ec && a.is_loopback();
+}
+
+std::string server_header_of(const WebOptions& o, const std::string& name) {
+  switch (o.server_header) {
+    case ServerHeader::Version: return name;
+    case ServerHeader::Off: return "";
+    case ServerHeader::Auto: break;
+  }
+  return listens_on_loopback_only(o) ? name : "";
+}
+
+// The literal addresses a Host header may name: the listen address, or every interface's
+// when listening on all of them.
+std::vector<std::string> listen_addresses(const WebOptions& o) {
+  boost::system::error_code ec;
+  const auto a = boost::asio::ip::make_address(o.address, ec);
+  if (o.all_interfaces || (!ec && a.is_unspecified())) return HostPolicy::interface_addresses();
+  if (ec) return {};  // WebServer::start() reports the bad address
+  return {a.to_string()};
+}
+
+}  // namespace
 
 SharedState::SharedState(WebOptions options, session::SessionRegistry& registry,
                          const session::Catalog& catalog, nlohmann::ordered_json scene)
     : options_(std::move(options)), registry_(registry), catalog_(catalog),
-      scene_(std::move(scene)), server_name_(std::string("clamsim ") + CLAMSIM_VERSION) {
+      scene_(std::move(scene)), server_name_(std::string("clamsim ") + CLAMSIM_VERSION),
+      server_header_(server_header_of(options_, server_name_)),
+      hosts_(options_.allowed_hosts, listen_addresses(options_)),
+      limits_(options_.max_connections, options_.max_connections_per_client),
+      log_limit_(kLogBurst, kLogWindow) {
   mounts_.push_back({"/", options_.web_root});
   mounts_.push_back({"/vendor/three/", options_.vendor_three_dir});
 }
@@ -33,7 +69,8 @@ WebStats SharedState::stats() const {
 }
 
 void SharedState::log(const std::string& line) const {
-  if (options_.log) options_.log(line);
+  if (!options_.log) return;
+  for (const std::string& l : log_limit_.admit(line, LogLimit::Clock::now())) options_.log(l);
 }
 
 bool SharedState::join(WebSocketSession* ws, std::weak_ptr<WebSocketSession> weak) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -19,6 +20,9 @@
 
 #include "session/catalog.h"
 #include "session/registry.h"
+#include "web/client_limits.h"
+#include "web/host_check.h"
+#include "web/log_limit.h"
 #include "web/static_files.h"
 #include "web/web_options.h"
 
@@ -45,6 +49,11 @@ struct WebCounters {
   std::atomic<std::uint64_t> ws_closed_stalled{0};
 };
 
+// Abuse is logged, but an attacker must not be able to flood the log: a burst of lines,
+// then one count per window.
+inline constexpr std::size_t kLogBurst = 20;
+inline constexpr std::chrono::seconds kLogWindow{10};
+
 class SharedState {
  public:
   SharedState(WebOptions options, session::SessionRegistry& registry,
@@ -59,6 +68,11 @@ class SharedState {
   WebCounters& counters() { return counters_; }
   WebStats stats() const;
   const std::string& server_name() const { return server_name_; }  // "clamsim 0.1.0"
+  // The Server header's value; "" = send none (WebOptions::server_header).
+  const std::string& server_header() const { return server_header_; }
+  const HostPolicy& hosts() const { return hosts_; }
+  ClientLimits& limits() { return limits_; }
+  // Through a LogLimit: at most kLogBurst lines per kLogWindow, the rest counted.
   void log(const std::string& line) const;
 
   // Membership of open WebSocket connections, and the registry sessions they own.
@@ -91,6 +105,10 @@ class SharedState {
   const nlohmann::ordered_json scene_;
   std::vector<StaticMount> mounts_;
   const std::string server_name_;
+  const std::string server_header_;
+  const HostPolicy hosts_;
+  ClientLimits limits_;
+  mutable LogLimit log_limit_;
   WebCounters counters_;
 
   mutable std::mutex mutex_;
@@ -100,22 +118,30 @@ class SharedState {
   bool stopping_ = false;
 };
 
-// One open TCP connection counted against max_connections; moves from the HTTP session to
-// the WebSocket session on upgrade and frees the slot when its last owner goes.
+// One open TCP connection counted against max_connections and its client's share
+// (ClientLimits); moves from the HTTP session to the WebSocket session on upgrade and frees
+// the slot when its last owner goes.
 class ConnectionSlot {
  public:
   ConnectionSlot() = default;
-  explicit ConnectionSlot(std::shared_ptr<SharedState> state) : state_(std::move(state)) {}
+  // For a connection SharedState::limits() admitted for `client`.
+  ConnectionSlot(std::shared_ptr<SharedState> state, std::string client)
+      : state_(std::move(state)), client_(std::move(client)) {
+    state_->counters().connections_open.fetch_add(1);
+  }
   ConnectionSlot(ConnectionSlot&&) noexcept = default;
   ConnectionSlot& operator=(ConnectionSlot&&) = delete;
   ConnectionSlot(const ConnectionSlot&) = delete;
   ConnectionSlot& operator=(const ConnectionSlot&) = delete;
   ~ConnectionSlot() {
-    if (state_) state_->counters().connections_open.fetch_sub(1);
+    if (!state_) return;
+    state_->counters().connections_open.fetch_sub(1);
+    state_->limits().release(client_);
   }
 
  private:
   std::shared_ptr<SharedState> state_;
+  std::string client_;
 };
 
 }  // namespace clamsim::web

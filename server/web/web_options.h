@@ -12,6 +12,10 @@
 
 namespace clamsim::web {
 
+// The Server header of answers (docs/security.md, "Fingerprinting"): Auto sends the name
+// and version only while the server listens on loopback alone.
+enum class ServerHeader { Auto, Version, Off };
+
 struct WebOptions {
   // Where to listen. The default serves this machine only; all_interfaces binds 0.0.0.0
   // (every IPv4 interface) instead of `address`.
@@ -34,19 +38,34 @@ struct WebOptions {
   // header, and any localhost origin. "*" = any origin.
   std::vector<std::string> allowed_origins;
 
+  // Host names this server answers for besides "localhost", the loopback addresses and the
+  // addresses it listens on (host_check.h). Anything else gets 421, no Host 400.
+  std::vector<std::string> allowed_hosts;
+  ServerHeader server_header = ServerHeader::Auto;
+
   // Sessions.
   double frame_period_s = 0.05;         // passed to the registry (20 Hz, section 4.3)
   std::size_t max_connections = 1024;   // open TCP connections, HTTP and WebSocket together
+  std::size_t max_connections_per_client = 32;  // of those, from one address (a classroom
+                                                // behind one NAT address: raise it)
 
   // Abuse limits (docs/websocket-protocol.md, "Abuse").
   std::size_t max_message_bytes = 4096;     // larger: close 1009
-  std::size_t max_messages_per_s = 200;     // more within one second: close 1008
+  std::size_t max_messages_per_s = 200;     // frames of any kind (messages, pings, empty
+                                            // fragments) within one second; more: close 1008
   std::size_t send_queue_limit = 8;         // per connection; oldest display frames dropped
   double idle_timeout_s = 20.0;             // no data from the browser: ping; again: close
   double write_stall_s = 10.0;              // a write this long in flight fails the frames
                                             // (the registry then reaps the session)
-  double http_timeout_s = 30.0;             // one HTTP request, read to written
-  int socket_send_buffer_bytes = 0;         // SO_SNDBUF of accepted sockets; 0 = OS default
+  double http_timeout_s = 10.0;             // one HTTP request (or WebSocket handshake),
+                                            // from connection or last answer to written
+  // SO_SNDBUF of accepted sockets (0 = the OS default, up to 4 MiB with autotuning): a
+  // browser that stops reading can pin only this much kernel memory.
+  int socket_send_buffer_bytes = 65536;
+  // Bytes queued for one browser (the kernel's unsent queue plus the send queue) above
+  // which it counts as not reading: its frames fail and the registry reaps the session
+  // after its grace period. 0 = only the write_stall_s rule.
+  std::size_t max_queued_bytes = 96 * 1024;
 
   // One line per notable event (listening, refusals, abuse closes). Empty = silent.
   // Called from I/O threads.
@@ -58,7 +77,7 @@ struct WebStats {
   std::uint64_t http_requests = 0;
   std::uint64_t http_not_found = 0;         // 404
   std::uint64_t http_bad_requests = 0;      // 400, 405
-  std::uint64_t connections_refused = 0;    // over max_connections
+  std::uint64_t connections_refused = 0;    // over max_connections or the per-client cap
   std::uint64_t ws_connections = 0;         // upgrades accepted
   std::uint64_t ws_open = 0;
   std::uint64_t ws_messages_received = 0;

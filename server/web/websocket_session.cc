@@ -1,5 +1,8 @@
 #include "web/websocket_session.h"
 
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
+
 #include <cassert>
 
 #include "session/trainee_name.h"
@@ -29,14 +32,17 @@ std::chrono::steady_clock::duration seconds(double s) {
 
 WebSocketSink::WebSocketSink(std::shared_ptr<SharedState> state, net::any_io_executor strand,
                              std::weak_ptr<WebSocketSession> ws, double write_stall_s,
-                             nlohmann::ordered_json load_ids)
+                             std::size_t max_queued_bytes, nlohmann::ordered_json load_ids)
     : state_(std::move(state)), strand_(std::move(strand)), ws_(std::move(ws)),
-      stall_ns_(static_cast<std::int64_t>(write_stall_s * 1e9)), load_ids_(std::move(load_ids)) {}
+      stall_ns_(static_cast<std::int64_t>(write_stall_s * 1e9)),
+      max_queued_bytes_(max_queued_bytes), load_ids_(std::move(load_ids)) {}
 
 bool WebSocketSink::deliver(const session::Frame& frame) {
   if (closed_) return false;
   const std::int64_t started = write_started_ns_.load();
   if (started != 0 && now_ns() - started > stall_ns_) return false;
+  // the browser is not reading: what waits for it passed the bound (see queued_bytes())
+  if (max_queued_bytes_ > 0 && queued_bytes_.load() > max_queued_bytes_) return false;
   auto text = std::make_shared<const std::string>(display_json(frame, load_ids_));
   // the task's report rides on the one frame where the task ended; queued as a message
   // that is never dropped for a slow reader, right after its frame
@@ -85,11 +91,16 @@ void WebSocketSession::run(http::request<http::string_body> req) {
       beast::role_type::server);
   t.idle_timeout = seconds(o.idle_timeout_s);
   t.keep_alive_pings = true;
+  // the handshake and the closing handshake: as long as an HTTP request may take
+  t.handshake_timeout = seconds(o.http_timeout_s);
   ws_.set_option(t);
-  ws_.set_option(websocket::stream_base::decorator(
-      [name = state_->server_name()](websocket::response_type& res) {
-        res.set(http::field::server, name);
-      }));
+  // every frame that arrives, of any kind, counts against the rate limit (guarded_stream.h)
+  ws_.next_layer().on_frames([this](std::size_t n) { on_frames(n); });
+  if (!state_->server_header().empty())
+    ws_.set_option(websocket::stream_base::decorator(
+        [name = state_->server_header()](websocket::response_type& res) {
+          res.set(http::field::server, name);
+        }));
   ws_.read_message_max(o.max_message_bytes);
   ws_.text(true);
   ws_.async_accept(req_, beast::bind_front_handler(&WebSocketSession::on_accept,
@@ -150,7 +161,8 @@ bool WebSocketSession::start_session() {
   world_ = setup.scenario;
   const nlohmann::ordered_json& scene = world_ ? world_->client_scene : state_->scene();
   sink_ = std::make_shared<WebSocketSink>(state_, ws_.get_executor(), weak_from_this(),
-                                          o.write_stall_s, scene_load_ids(scene));
+                                          o.write_stall_s, o.max_queued_bytes,
+                                          scene_load_ids(scene));
   std::weak_ptr<WebSocketSession> weak = weak_from_this();
   session::ReapHandler on_reap = [state = state_, ex = ws_.get_executor(),
                                   weak](const std::shared_ptr<session::Session>&) {
@@ -199,15 +211,6 @@ void WebSocketSession::on_read(beast::error_code ec, std::size_t) {
   }
   if (closing_) return;
   c.ws_messages_received.fetch_add(1);
-  if (!rate_.allow(std::chrono::steady_clock::now())) {
-    c.ws_closed_flood.fetch_add(1);
-    state_->log("web: session " + std::to_string(session_ ? session_->id() : 0) +
-                " flooding, closed");
-    close_with(websocket::close_code::policy_error,
-               "flooding: more than " + std::to_string(state_->options().max_messages_per_s) +
-                   " messages in one second");
-    return;
-  }
   if (ws_.got_binary()) {
     c.ws_closed_binary.fetch_add(1);
     close_with(websocket::close_code::unknown_data, "binary messages are not supported");
@@ -217,6 +220,25 @@ void WebSocketSession::on_read(beast::error_code ec, std::size_t) {
   buffer_.consume(buffer_.size());
   handle_text(text);
   do_read();
+}
+
+// On the strand, inside a read: n frames just arrived (guarded_stream.h). Over the limit,
+// the close is posted rather than started inside Beast's read operation.
+void WebSocketSession::on_frames(std::size_t n) {
+  const auto now = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < n && !flooded_; ++i) flooded_ = !rate_.allow(now);
+  if (!flooded_ || flood_posted_) return;
+  flood_posted_ = true;
+  net::post(ws_.get_executor(), [self = shared_from_this()] {
+    if (self->closing_ || self->finished_) return;
+    self->state_->counters().ws_closed_flood.fetch_add(1);
+    const std::string limit = std::to_string(self->state_->options().max_messages_per_s);
+    self->state_->log("web: session " +
+                      std::to_string(self->session_ ? self->session_->id() : 0) +
+                      " flooding (more than " + limit + " frames in one second), closed");
+    self->close_with(websocket::close_code::policy_error,
+                     "flooding: more than " + limit + " frames in one second");
+  });
 }
 
 void WebSocketSession::handle_text(const std::string& text) {
@@ -285,6 +307,17 @@ void WebSocketSession::send(std::shared_ptr<const std::string> text, SendQueue::
         .fetch_add(1);
   }
   if (!queue_.writing()) do_write();
+  update_queued();
+}
+
+// What waits for the browser: the kernel's unsent bytes (SIOCOUTQ) and our send queue.
+// Published to the sink, which fails frames above WebOptions::max_queued_bytes.
+void WebSocketSession::update_queued() {
+  if (!sink_) return;
+  int kernel = 0;
+  const int fd = beast::get_lowest_layer(ws_).socket().native_handle();
+  if (fd < 0 || ::ioctl(fd, SIOCOUTQ, &kernel) != 0) kernel = 0;
+  sink_->set_queued(static_cast<std::size_t>(kernel) + queue_.pending_bytes());
 }
 
 void WebSocketSession::do_write() {
@@ -303,6 +336,7 @@ void WebSocketSession::on_write(beast::error_code ec, std::size_t) {
     return;
   }
   if (!closing_ && !queue_.empty()) do_write();
+  update_queued();
 }
 
 void WebSocketSession::close_with(websocket::close_code code, std::string reason) {
@@ -310,15 +344,18 @@ void WebSocketSession::close_with(websocket::close_code code, std::string reason
   if (closing_ || finished_) return;
   closing_ = true;
   queue_.clear_pending();
-  release_session();
+  if (sink_) sink_->close();  // no more frames are queued from here
   // a close frame's reason is at most 123 bytes, and must stay valid UTF-8
   if (reason.size() > 123) {
     std::size_t n = 123;
     while (n > 0 && (static_cast<unsigned char>(reason[n]) & 0xC0) == 0x80) --n;
     reason.resize(n);
   }
+  // the close frame is started first, so the browser hears why even when stopping the
+  // session below takes a frame's time (many sessions stopping at once, issue 18)
   ws_.async_close(websocket::close_reason(code, reason),
                   [self = shared_from_this()](beast::error_code) { self->finish(); });
+  release_session();
 }
 
 void WebSocketSession::on_reaped() {

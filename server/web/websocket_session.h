@@ -15,6 +15,7 @@
 #include "model/scenario_file.h"
 #include "session/session.h"
 #include "web/beast.h"
+#include "web/guarded_stream.h"
 #include "web/rate_limit.h"
 #include "web/send_queue.h"
 #include "web/shared_state.h"
@@ -30,22 +31,26 @@ class WebSocketSink final : public session::FrameSink {
   // load_ids: the ids of the session's world's loads (display.loads[i].id)
   WebSocketSink(std::shared_ptr<SharedState> state, net::any_io_executor strand,
                 std::weak_ptr<WebSocketSession> ws, double write_stall_s,
-                nlohmann::ordered_json load_ids);
-  // False once the connection is closing, or while one write has been stuck longer than
-  // the stall limit (the registry then reaps the session after its grace period).
+                std::size_t max_queued_bytes, nlohmann::ordered_json load_ids);
+  // False once the connection is closing, while one write has been stuck longer than the
+  // stall limit, or while more than max_queued_bytes wait for the browser (the registry
+  // then reaps the session after its grace period).
   bool deliver(const session::Frame& frame) override;
 
   // From the strand.
   void close() { closed_ = true; }
   void write_started();
   void write_finished() { write_started_ns_ = 0; }
+  void set_queued(std::size_t bytes) { queued_bytes_ = bytes; }
 
  private:
   const std::shared_ptr<SharedState> state_;
   const net::any_io_executor strand_;
   const std::weak_ptr<WebSocketSession> ws_;
   const std::int64_t stall_ns_;
+  const std::size_t max_queued_bytes_;
   const nlohmann::ordered_json load_ids_;
+  std::atomic<std::size_t> queued_bytes_{0};
   std::atomic<bool> closed_{false};
   std::atomic<std::int64_t> write_started_ns_{0};   // 0 = no write in flight
 };
@@ -71,6 +76,8 @@ class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
   bool start_session();
   void do_read();
   void on_read(beast::error_code ec, std::size_t bytes);
+  void on_frames(std::size_t n);
+  void update_queued();
   void handle_text(const std::string& text);
   void send(std::shared_ptr<const std::string> text, SendQueue::Kind kind);
   void send_error(const std::string& code, const std::string& message);
@@ -80,7 +87,7 @@ class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
   void release_session();
   void finish();
 
-  websocket::stream<beast::tcp_stream> ws_;
+  websocket::stream<GuardedStream> ws_;  // guarded_stream.h: every frame counted, close reasons
   const std::shared_ptr<SharedState> state_;
   ConnectionSlot slot_;
   http::request<http::string_body> req_;
@@ -95,6 +102,8 @@ class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
   bool open_ = false;       // and the session running
   bool closing_ = false;    // a close was started: nothing more is queued
   bool finished_ = false;
+  bool flooded_ = false;        // more frames than the rate limit allows
+  bool flood_posted_ = false;   // and its close is on its way
 };
 
 }  // namespace clamsim::web

@@ -84,5 +84,23 @@ TEST(ClientMessage, AVeryLongTypeIsShortenedInTheMessage) {
   EXPECT_LT(m.error_message.size(), 80u);
 }
 
+// Issue 18: the last of two equal keys used to win silently.
+TEST(ClientMessage, DuplicateKeysAreRefusedAtAnyDepth) {
+  for (const char* text : {R"({"type":"control","type":"ping"})",
+                           R"({"type":"control","volts":[0,0,0,0,0],"volts":[5,5,5,5,5]})",
+                           R"({"type":"ping","id":{"a":1,"a":2}})",
+                           R"({"type":"trainee","name":"Ada","name":"Eve"})"}) {
+    const auto m = parse_client_message(text);
+    ASSERT_EQ(m.type, T::Invalid) << text;
+    EXPECT_EQ(m.error_code, "bad_json") << text;
+    EXPECT_NE(m.error_message.find("duplicate key"), std::string::npos) << m.error_message;
+  }
+  EXPECT_NE(parse_client_message(R"({"type":"control","type":"ping"})").error_message.find("\"type\""),
+            std::string::npos);
+  // the same key in sibling objects is not a duplicate
+  const auto m = parse_client_message(R"({"type":"ping","id":"x","t":1,"x":[{"a":1},{"a":2}]})");
+  EXPECT_EQ(m.type, T::Ping) << m.error_message;
+}
+
 }  // namespace
 }  // namespace clamsim::web

@@ -73,6 +73,20 @@ TEST(RateLimit, AllowsTheLimitPerSlidingWindowAndNoMore) {
   EXPECT_TRUE(r.allow(t0 + std::chrono::milliseconds(1001)));
 }
 
+// What waits for a browser counts toward its stall (WebOptions::max_queued_bytes).
+TEST(SendQueue, PendingBytesCountEveryMessageHeld) {
+  SendQueue q(3);
+  EXPECT_EQ(q.pending_bytes(), 0u);
+  q.push({std::make_shared<const std::string>(100, 'a'), SendQueue::Kind::Display});
+  q.push({std::make_shared<const std::string>(20, 'b'), SendQueue::Kind::Other});
+  q.begin_write();
+  EXPECT_EQ(q.pending_bytes(), 120u) << "the message on the wire too";
+  q.end_write();
+  EXPECT_EQ(q.pending_bytes(), 20u);
+  q.clear_pending();
+  EXPECT_EQ(q.pending_bytes(), 0u);
+}
+
 TEST(RateLimit, TwentyHertzForeverIsFine) {
   using C = RateLimit::Clock;
   RateLimit r(200, std::chrono::seconds(1));

@@ -10,11 +10,14 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
 #include "session/clock.h"
 #include "test_client.h"
+#include "web/shared_state.h"
 
 namespace clamsim::web {
 namespace {
@@ -245,6 +248,40 @@ TEST(WebServer, InstructorApiListsLiveSessionsAndFinishedReports) {
   }
   std::filesystem::remove(reports.parent_path() / "report-4-20261121T215001Z.json.secret");
   std::filesystem::remove_all(reports);
+}
+
+// Issue 18: files in the report folder that once ended the process (a `schema` of another
+// type, a 20-digit session number), a link out of the folder and a directory named like
+// a report. The server answers every request and serves neither the link nor the directory.
+TEST(WebServer, ReportFolderOddFilesNeverEndTheServerNorLeakThroughLinks) {
+  const fs::path reports =
+      fs::temp_directory_path() / ("clamsim-web-bad-reports-" + std::to_string(getpid()));
+  fs::remove_all(reports);
+  fs::create_directories(reports);
+  std::ofstream(reports / "report-1-20261121T215001Z.json") << R"({"schema": 5})";
+  std::ofstream(reports / "report-99999999999999999999-20261121T215001Z.json")
+      << R"({"schema": "clamsim-report/1", "outcome": "completed"})";
+  fs::create_symlink("/etc/passwd", reports / "report-2-20261121T215001Z.json");
+  fs::create_directory(reports / "report-3-20261121T215001Z.json");
+  {
+    Harness h(16, nullptr, [&](session::RegistryOptions& o) { o.report_dir = reports.string(); });
+    for (int round = 0; round < 3; ++round) {  // the instructor page polls
+      HttpReply r = testing::http_request(h.port(), "/api/reports");
+      ASSERT_EQ(r.status, 200) << "round " << round;
+      const nlohmann::json list = nlohmann::json::parse(r.body)["reports"];
+      ASSERT_EQ(list.size(), 2u) << r.body;
+      EXPECT_EQ(list[0]["name"], "report-99999999999999999999-20261121T215001Z.json");
+      EXPECT_EQ(list[0]["outcome"], "completed");
+      EXPECT_EQ(list[1]["outcome"], "unreadable");
+    }
+    HttpReply link = testing::http_request(h.port(), "/api/reports/report-2-20261121T215001Z.json");
+    EXPECT_EQ(link.status, 404);
+    EXPECT_EQ(link.body.find("root:"), std::string::npos) << "the link was followed";
+    HttpReply dir = testing::http_request(h.port(), "/api/reports/report-3-20261121T215001Z.json");
+    EXPECT_EQ(dir.status, 404) << "a directory is not a report";
+    EXPECT_EQ(testing::http_request(h.port(), "/healthz").status, 200);
+  }
+  fs::remove_all(reports);
 }
 
 // Sessions in the shipped dam world: hello.scene is that world's scene, every frame poses
@@ -687,6 +724,297 @@ TEST(WebServer, ClosingTheBrowserEndsItsSession) {
   }
   for (int i = 0; i < 200 && h.registry.size() > 0; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_EQ(h.registry.size(), 0u);
+}
+
+// ---- issue 18: hardening ----
+
+using testing::RawConnection;
+
+struct RawReply {
+  int status = 0;     // 0: no answer
+  std::string text;   // the response as received (headers at least)
+};
+
+// An HTTP request as given, read until the answer's headers are in.
+RawReply raw_request(std::uint16_t port, const std::string& request,
+                     const char* from = "127.0.0.1") {
+  RawConnection c;
+  EXPECT_TRUE(c.connect(port, from));
+  EXPECT_TRUE(c.send(request));
+  c.read_until([](const std::string& in) { return in.find("\r\n\r\n") != std::string::npos; },
+               Seconds(5));
+  return {c.status(), c.received()};
+}
+
+std::string get_with_host(const std::string& path, const std::string& host) {
+  return "GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n";
+}
+
+// DNS rebinding: a page on another domain reaches us under its own name in Host.
+TEST(WebServer, OnlyKnownHostNamesAreAnswered) {
+  Harness h(16, [](WebOptions& o) { o.allowed_hosts = {"sim.school.example"}; });
+  const std::uint16_t port = h.port();
+  const std::string p = ":" + std::to_string(port);
+  for (const std::string& host : std::vector<std::string>{"127.0.0.1" + p, "localhost" + p, "LOCALHOST", "[::1]" + p,
+                                  "sim.school.example" + p, "SIM.School.Example.", "127.0.0.1"}) {
+    RawReply c = raw_request(port, get_with_host("/api/sessions", host));
+    EXPECT_EQ(c.status, 200) << host << ": " << c.text.substr(0, 200);
+  }
+  for (const std::string& host : std::vector<std::string>{"evil.example", "evil.example" + p, "sim.school.example.evil",
+                                  "192.0.2.1" + p, "[2001:db8::1]" + p}) {
+    RawReply c = raw_request(port, get_with_host("/api/sessions", host));
+    EXPECT_EQ(c.status, 421) << host;
+    EXPECT_EQ(c.text.find("\"sessions\""), std::string::npos) << host;
+  }
+  // the WebSocket too, even with an Origin that matches the forged Host
+  RawReply ws = raw_request(
+      port, testing::ws_upgrade_request(port, "evil.example" + p, "Origin: http://evil.example" + p + "\r\n"));
+  EXPECT_EQ(ws.status, 421) << ws.text.substr(0, 200);
+  EXPECT_EQ(h.registry.size(), 0u) << "no session for a rebinding page";
+  // no Host, an empty one, two of them, or garbage: 400
+  for (const std::string& req : std::vector<std::string>{
+        std::string("GET /api/sessions HTTP/1.1\r\nConnection: close\r\n\r\n"),
+        std::string("GET /api/sessions HTTP/1.0\r\n\r\n"),
+        std::string("GET /api/sessions HTTP/1.1\r\nHost:\r\n\r\n"),
+        "GET /api/sessions HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\n\r\n",
+        get_with_host("/api/sessions", "local host"), get_with_host("/", "[::1"),
+        get_with_host("/", "localhost:80x")}) {
+    RawReply c = raw_request(port, req);
+    EXPECT_EQ(c.status, 400) << req;
+  }
+  EXPECT_EQ(testing::http_request(port, "/healthz").status, 200);
+}
+
+TEST(WebServer, AConfiguredHostThatIsNotANameIsRefusedAtConstruction) {
+  session::SteadyClock clock;
+  session::SessionRegistry registry(session::RegistryOptions{}, clock);
+  session::Catalog catalog(kSource + "/models", kSource + "/config/scenarios", "t250", "");
+  WebOptions o;
+  o.port = 0;
+  o.allowed_hosts = {"http://evil/"};
+  EXPECT_THROW(WebServer(o, registry, catalog), std::invalid_argument);
+}
+
+// The Server header names the version only on loopback unless configured otherwise.
+TEST(WebServer, ServerHeaderIsConfigurableAndOffBeyondLoopback) {
+  const auto server_header = [](std::uint16_t port) {
+    RawReply c = raw_request(port, get_with_host("/healthz", "127.0.0.1"));
+    const std::string& in = c.text;
+    const auto at = in.find("\r\nServer: ");
+    return at == std::string::npos ? std::string()
+                                   : in.substr(at + 10, in.find("\r\n", at + 2) - at - 10);
+  };
+  {
+    Harness h;
+    EXPECT_EQ(server_header(h.port()).rfind("clamsim ", 0), 0u) << "loopback: the version";
+  }
+  {
+    Harness h(16, [](WebOptions& o) { o.server_header = ServerHeader::Off; });
+    EXPECT_EQ(server_header(h.port()), "");
+  }
+  {
+    Harness h(16, [](WebOptions& o) { o.all_interfaces = true; });
+    EXPECT_EQ(server_header(h.port()), "") << "every interface: no version by default";
+  }
+  {
+    Harness h(16, [](WebOptions& o) {
+      o.all_interfaces = true;
+      o.server_header = ServerHeader::Version;
+    });
+    EXPECT_EQ(server_header(h.port()).rfind("clamsim ", 0), 0u);
+  }
+}
+
+// Beast's own closes for protocol errors carry a reason now.
+TEST(WebServer, ProtocolErrorClosesCarryAReason) {
+  Harness h;
+  struct Case {
+    std::string frame;
+    int code;
+    const char* mentions;
+  };
+  const Case cases[] = {
+      {testing::ws_frame(0x3, true, "x"), 1002, "protocol"},                       // reserved opcode
+      {testing::ws_frame(0x1, true, "{}", /*masked=*/false), 1002, "protocol"},    // unmasked
+      {testing::ws_frame(0x1, true, "{}", true, /*rsv1=*/0x40), 1002, "protocol"},
+      {testing::ws_frame(0x1, true, "\xff\xfe"), 1007, "UTF-8"},
+      {testing::ws_frame(0x1, true, std::string(5000, ' ')), 1009, "too big"},
+  };
+  for (const Case& k : cases) {
+    RawConnection c;
+    ASSERT_TRUE(c.connect(h.port()));
+    ASSERT_TRUE(c.send(testing::ws_upgrade_request(h.port())));
+    ASSERT_TRUE(c.read_until([](const std::string& in) { return in.find("\"hello\"") != std::string::npos; },
+                             Seconds(5)));
+    ASSERT_TRUE(c.send(k.frame));
+    c.read_until([](const std::string& in) { return testing::find_close_frame(in).has_value(); },
+                 Seconds(5));
+    const auto close = testing::find_close_frame(c.received());
+    ASSERT_TRUE(close.has_value()) << k.code;
+    EXPECT_EQ(close->code, k.code);
+    EXPECT_NE(close->reason.find(k.mentions), std::string::npos) << k.code << ": " << close->reason;
+  }
+}
+
+// 555,250 pings in 5 s were answered and 6.9 million empty fragments accepted: every frame
+// counts against max_messages_per_s now.
+TEST(WebServer, PingsAndEmptyFragmentsCountAgainstTheRateLimit) {
+  Harness h;
+  std::string pings, fragments = testing::ws_frame(0x1, false, "{");
+  for (int i = 0; i < 1000; ++i) {
+    pings += testing::ws_frame(0x9, true, "p");
+    fragments += testing::ws_frame(0x0, false, "");
+  }
+  for (const std::string* flood : {&pings, &fragments}) {
+    RawConnection c;
+    ASSERT_TRUE(c.connect(h.port()));
+    ASSERT_TRUE(c.send(testing::ws_upgrade_request(h.port())));
+    ASSERT_TRUE(c.read_until([](const std::string& in) { return in.find("\"hello\"") != std::string::npos; },
+                             Seconds(5)));
+    c.send(*flood);  // the server may close before it has all
+    c.read_until([](const std::string& in) { return testing::find_close_frame(in).has_value(); },
+                 Seconds(5));
+    const auto close = testing::find_close_frame(c.received());
+    ASSERT_TRUE(close.has_value()) << (flood == &pings ? "pings" : "fragments");
+    EXPECT_EQ(close->code, 1008);
+    EXPECT_NE(close->reason.find("flooding"), std::string::npos) << close->reason;
+  }
+  EXPECT_EQ(h.server.stats().ws_closed_flood, 2u);
+}
+
+TEST(WebServer, DuplicateKeysGetAnErrorAndAreNotActedOn) {
+  Harness h;
+  WsClient c;
+  open_session(c, h.port());
+  ASSERT_TRUE(c.write(R"({"type":"control","type":"ping","id":1})"));
+  const auto e = c.read_type("error");
+  ASSERT_TRUE(e.has_value());
+  EXPECT_EQ((*e)["code"], "bad_json");
+  EXPECT_NE((*e)["message"].get<std::string>().find("duplicate key \"type\""), std::string::npos);
+}
+
+// One address holds at most its share of connections; others still get in. Half-sent
+// requests are dropped after http_timeout_s.
+TEST(WebServer, ConnectionCapsPerClientAndInTotalAndPartialRequestsTimeOut) {
+  Harness h(16, [](WebOptions& o) {
+    o.max_connections = 6;
+    o.max_connections_per_client = 4;
+    o.http_timeout_s = 2.0;
+  });
+  const std::uint16_t port = h.port();
+  const auto refused = [&] { return h.server.stats().connections_refused; };
+  // slowloris from 127.0.0.1: four half-sent requests, then more connections
+  std::vector<std::unique_ptr<RawConnection>> held;
+  for (int i = 0; i < 4; ++i) {
+    held.push_back(std::make_unique<RawConnection>());
+    ASSERT_TRUE(held.back()->connect(port));
+    ASSERT_TRUE(held.back()->send("GET / HTTP/1.1\r\nHo"));
+  }
+  RawConnection fifth;
+  ASSERT_TRUE(fifth.connect(port));
+  EXPECT_TRUE(fifth.closed_by_peer(Seconds(1))) << "the fifth from one address";
+  EXPECT_EQ(refused(), 1u);
+  // another address is not affected
+  RawReply other = raw_request(port, get_with_host("/healthz", "127.0.0.1"), "127.0.0.2");
+  EXPECT_EQ(other.status, 200);
+  // the half-sent requests are dropped after the timeout, and their slots come back
+  for (auto& c : held) EXPECT_TRUE(c->closed_by_peer(Seconds(10))) << "partial request held";
+  held.clear();
+  int status = 0;
+  for (int i = 0; i < 100 && status != 200; ++i) {
+    status = raw_request(port, get_with_host("/healthz", "127.0.0.1")).status;
+    if (status != 200) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_EQ(status, 200);
+  // the total: 4 idle from .3 and 2 from .4 fill it, then .5 is refused
+  std::vector<std::unique_ptr<RawConnection>> many;
+  for (const char* from : {"127.0.0.3", "127.0.0.3", "127.0.0.3", "127.0.0.3", "127.0.0.4",
+                           "127.0.0.4"}) {
+    many.push_back(std::make_unique<RawConnection>());
+    ASSERT_TRUE(many.back()->connect(port, from));
+  }
+  const auto before = refused();
+  for (int i = 0; i < 50 && refused() == before; ++i) {
+    RawConnection over;  // retried while the last answered connections are still closing
+    ASSERT_TRUE(over.connect(port, "127.0.0.5"));
+    over.closed_by_peer(Seconds(0.2));
+  }
+  EXPECT_GT(refused(), before) << "over the total";
+}
+
+// Abuse is logged, and an attacker cannot flood the log.
+TEST(WebServer, AbuseIsLoggedAtABoundedRate) {
+  std::mutex mutex;
+  std::vector<std::string> lines;
+  Harness h(16, [&](WebOptions& o) {
+    o.log = [&](const std::string& line) {
+      std::lock_guard<std::mutex> lock(mutex);
+      lines.push_back(line);
+    };
+  });
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < 100; ++i) raw_request(h.port(), get_with_host("/", "evil.example"));
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::lock_guard<std::mutex> lock(mutex);
+  std::size_t refusals = 0;
+  for (const std::string& l : lines) refusals += l.find("evil.example") != std::string::npos;
+  EXPECT_GE(refusals, 1u) << "the refusal names the host";
+  // a burst per window that began (one more line each for the count of the suppressed)
+  const std::size_t windows = 1 + static_cast<std::size_t>(elapsed / kLogWindow.count());
+  EXPECT_LE(lines.size(), windows * (kLogBurst + 1) + 1) << "bounded: " << lines.size() << " lines";
+  EXPECT_LT(lines.size(), 100u);
+}
+
+// A browser that sends controls but never reads: detected by what is queued for it, long
+// before any single write has been stuck for write_stall_s.
+TEST(WebServer, ABrowserThatNeverReadsIsDetectedByWhatIsQueued) {
+  Harness h(
+      16,
+      [](WebOptions& o) {
+        o.socket_send_buffer_bytes = 16384;
+        o.max_queued_bytes = 8192;
+        o.write_stall_s = 3600;  // the old rule never fires here
+      },
+      [](session::RegistryOptions& r) {
+        r.send_grace_s = 0.3;
+        r.reap_interval_s = 0.05;
+      });
+  WsClient dead;
+  open_session(dead, h.port(), /*rcvbuf=*/4096);
+  for (int i = 0; i < 800 && h.registry.sessions_reaped() == 0; ++i) {
+    dead.write(R"({"type":"control","volts":[0,0,0,0,0]})", false, Seconds(0.05));
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_EQ(h.registry.sessions_reaped(), 1u) << "reaped within about 16 s";
+  for (int i = 0; i < 100 && h.server.stats().ws_open > 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_EQ(h.server.stats().ws_closed_stalled, 1u);
+}
+
+// Stopping with many browsers: every one gets its close frame (95 of 100 did not under
+// load), because the sessions are all asked to stop first and the close frames go out
+// before any join.
+TEST(WebServer, StopSendsEveryBrowserItsCloseFrame) {
+  constexpr int kClients = 30;
+  Harness h(kClients + 2);
+  std::vector<std::unique_ptr<WsClient>> clients;
+  for (int i = 0; i < kClients; ++i) {
+    clients.push_back(std::make_unique<WsClient>());
+    open_session(*clients.back(), h.port());
+  }
+  ASSERT_EQ(h.registry.size(), static_cast<std::size_t>(kClients));
+  // every browser reads (and answers the close) on its own thread, as browsers do
+  std::vector<int> codes(kClients, 0);
+  std::vector<std::thread> readers;
+  for (int i = 0; i < kClients; ++i)
+    readers.emplace_back([&, i] { codes[i] = clients[i]->read_until_closed(Seconds(10), 100000); });
+  h.server.stop();
+  for (auto& t : readers) t.join();
+  int closed_1001 = 0;
+  for (int code : codes) closed_1001 += code == 1001;
+  EXPECT_EQ(closed_1001, kClients);
   EXPECT_EQ(h.registry.size(), 0u);
 }
 
