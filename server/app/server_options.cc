@@ -137,10 +137,6 @@ const std::vector<Setting>& settings() {
        [](ServerOptions& o, const std::string& n, const std::string& v) {
          o.corba.request_timeout_ms = static_cast<int>(integer(n, v, 1, 600000));
        }},
-      {"--corba-thread-per-connection-limit", "corba_thread_per_connection_limit", false,
-       [](ServerOptions& o, const std::string& n, const std::string& v) {
-         o.corba.thread_per_connection_limit = static_cast<int>(integer(n, v, 2, 100000));
-       }},
       {"--naming-service", "naming_service", false,
        [](ServerOptions& o, const std::string& n, const std::string& v) {
          o.corba.naming_service = object_url(n, v);
@@ -283,20 +279,18 @@ Settings come from the config file, then from these flags (docs/corba.md):
   --report-dir DIR          where finished tasks' reports are written, created when
                             missing (reports, under the working directory)
   --concurrency MODEL       thread-per-connection (default) or thread-pool
-  --pool-threads N          threads of the pool (thread-pool, and the overflow past
-                            --corba-thread-per-connection-limit; default 8)
+  --pool-threads N          threads of the pool (thread-pool only; default 8)
   --send-grace-s S          reap a session whose sends have failed this long (2)
   --call-timeout-ms N       bound on each frame sent to a receiver, 1-49 (20)
   --connect-timeout-ms N    bound on opening a connection to a receiver (500)
   --bidir yes|no            accept bidirectional GIOP: call receivers behind NAT or a
                             firewall back over the connection they opened (default no)
-  --corba-max-connections N  IIOP connections accepted at once; more are refused (512)
+  --corba-max-connections N  IIOP connections accepted at once; more are refused; with
+                            thread-per-connection also the bound on its threads (512)
   --corba-idle-timeout-s S  close an incoming connection without a call for S seconds;
                             the receiver's ORB reopens it when it next calls (60; 0 = never)
   --corba-request-timeout-ms N  a request must arrive whole within N ms, else the
                             connection is closed (2000)
-  --corba-thread-per-connection-limit N  past N connections, further ones share the
-                            --pool-threads pool instead of a thread each (256)
   --naming-service REF      also bind the admin in this CORBA Naming Service, e.g.
                             corbaloc::host:2809/NameService (none by default)
   --naming-name NAME        name to bind there (CraneClamAdmin; "a/b" makes context a)

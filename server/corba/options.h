@@ -19,8 +19,7 @@ struct CorbaOptions {
   int port = 10150;                 // fixed so corbaloc::HOST:PORT/CraneClamAdmin is stable; 0 = any
   std::string endpoint_publish;     // omniORB -ORBendPointPublish value; "" = omniORB's default
   Concurrency concurrency = Concurrency::ThreadPerConnection;
-  int pool_threads = 8;             // thread-pool; with thread-per-connection, the pool
-                                    // serving connections past thread_per_connection_limit
+  int pool_threads = 8;             // thread-pool only
   int call_timeout_ms = 20;         // every receiver reference; well below the 50 ms frame
   int connect_timeout_ms = 500;     // opening a connection to a receiver
   int setup_timeout_ms = 1000;      // calls at subscribe time (_is_a) and to the naming service
@@ -33,14 +32,13 @@ struct CorbaOptions {
   std::string version;              // reported by Admin::status()
 
   // Resource bounds against idle or abusive connections (docs/security.md).
-  int max_connections = 512;        // IIOP connections accepted at once; more are refused
+  int max_connections = 512;        // IIOP connections accepted at once; more are refused.
+                                    // With thread-per-connection also the bound on
+                                    // connection threads (connection_guard.h)
   int idle_connection_s = 60;       // an incoming connection without a call this long is
                                     // closed (a receiver's ORB reopens it transparently)
   int request_timeout_ms = 2000;    // a request must arrive whole within this; a truncated
                                     // or never-finished message closes the connection
-  // Thread-per-connection only: past this many connections omniORB serves further ones
-  // from its pool (pool_threads), so threads stay bounded whatever the connection count.
-  int thread_per_connection_limit = 256;
 };
 
 }  // namespace clamsim::corba

@@ -59,21 +59,23 @@ std::vector<std::pair<std::string, std::string>> orb_arguments(const CorbaOption
     args.emplace_back("acceptBiDirectionalGIOP", "1");
     args.emplace_back("serverTransportRule", "* unix,ssl,tcp,bidir");
   }
-  // Idle and half-sent connections are closed (issue 18: 3000 idle connections held 3006
-  // threads; a truncated GIOP message was held 177 s).
+  // Idle and half-sent connections are closed (issue 18: a truncated GIOP message was
+  // held 177 s), and threads idle after a refused connection go soon.
   args.emplace_back("inConScanPeriod", std::to_string(o.idle_connection_s));
   args.emplace_back("serverCallTimeOutPeriod", std::to_string(o.request_timeout_ms));
-  args.emplace_back("maxServerThreadPoolSize", std::to_string(o.pool_threads));
+  args.emplace_back("idleThreadTimeout", "2");
   if (o.concurrency == Concurrency::ThreadPool) {
     args.emplace_back("threadPerConnectionPolicy", "0");
+    args.emplace_back("maxServerThreadPoolSize", std::to_string(o.pool_threads));
     // many receivers each sending a little: watching one connection after a call is unfair
     args.emplace_back("threadPoolWatchConnection", "0");
   } else {
     args.emplace_back("threadPerConnectionPolicy", "1");
-    // past the limit new connections share the pool instead of a thread each
-    const int upper = std::max(2, o.thread_per_connection_limit);
-    args.emplace_back("threadPerConnectionUpperLimit", std::to_string(upper));
-    args.emplace_back("threadPerConnectionLowerLimit", std::to_string(upper * 3 / 4));
+    // omniORB's threadPerConnectionUpperLimit (10000) stays: a connection it hands to its
+    // pool instead is not seen by the connection guard until it sends something, and a
+    // refused one there is never closed (connection_guard.h). Every connection thus gets a
+    // thread at first; the guard refuses those past the cap, and their threads leave
+    // after idleThreadTimeout, so the cap bounds the threads that stay.
   }
   return args;
 }

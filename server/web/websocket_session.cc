@@ -41,8 +41,15 @@ bool WebSocketSink::deliver(const session::Frame& frame) {
   if (closed_) return false;
   const std::int64_t started = write_started_ns_.load();
   if (started != 0 && now_ns() - started > stall_ns_) return false;
-  // the browser is not reading: what waits for it passed the bound (see queued_bytes())
-  if (max_queued_bytes_ > 0 && queued_bytes_.load() > max_queued_bytes_) return false;
+  // the browser is not reading: what waits for it passed the bound. The strand measures
+  // again (nothing else would once no write is in flight), so a browser that reads again
+  // gets frames again before the registry's grace runs out.
+  if (max_queued_bytes_ > 0 && queued_bytes_.load() > max_queued_bytes_) {
+    state_->post(strand_, [ws = ws_] {
+      if (auto s = ws.lock()) s->update_queued();
+    });
+    return false;
+  }
   auto text = std::make_shared<const std::string>(display_json(frame, load_ids_));
   // the task's report rides on the one frame where the task ended; queued as a message
   // that is never dropped for a slow reader, right after its frame
@@ -313,6 +320,7 @@ void WebSocketSession::send(std::shared_ptr<const std::string> text, SendQueue::
 // What waits for the browser: the kernel's unsent bytes (SIOCOUTQ) and our send queue.
 // Published to the sink, which fails frames above WebOptions::max_queued_bytes.
 void WebSocketSession::update_queued() {
+  assert(on_strand(ws_.get_executor()));
   if (!sink_) return;
   int kernel = 0;
   const int fd = beast::get_lowest_layer(ws_).socket().native_handle();

@@ -70,6 +70,8 @@ class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
   void send_message(std::shared_ptr<const std::string> text);   // a report: dropped only
                                                                 // after every display frame
   void on_reaped();
+  // Measures what waits for the browser and tells the sink (WebOptions::max_queued_bytes).
+  void update_queued();
 
  private:
   void on_accept(beast::error_code ec);
@@ -77,7 +79,6 @@ class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
   void do_read();
   void on_read(beast::error_code ec, std::size_t bytes);
   void on_frames(std::size_t n);
-  void update_queued();
   void handle_text(const std::string& text);
   void send(std::shared_ptr<const std::string> text, SendQueue::Kind kind);
   void send_error(const std::string& code, const std::string& message);

@@ -95,5 +95,47 @@ TEST_F(ServerOptionsTest, ErrorsNameTheSetting) {
   EXPECT_TRUE(parse({"--corba-port", "1", "--help"}).help);
 }
 
+// Issue 18: the hardening settings, their defaults and their checks.
+TEST_F(ServerOptionsTest, HardeningSettings) {
+  const ServerOptions d = parse({});
+  EXPECT_TRUE(d.web.allowed_hosts.empty());
+  EXPECT_EQ(d.web.server_header, web::ServerHeader::Auto);
+  EXPECT_EQ(d.web.max_connections, 1024u);
+  EXPECT_EQ(d.web.max_connections_per_client, 32u);
+  EXPECT_DOUBLE_EQ(d.web.http_timeout_s, 10.0);
+  EXPECT_EQ(d.web.socket_send_buffer_bytes, 65536);
+  EXPECT_EQ(d.corba.max_connections, 512);
+  EXPECT_EQ(d.corba.request_timeout_ms, 2000);
+  EXPECT_EQ(d.corba.idle_connection_s, 60);
+
+  const std::string cfg = write(R"({"http_allowed_hosts": "sim.school.example,10.0.0.5",
+      "http_server_header": "off", "http_max_connections_per_client": 8,
+      "corba_max_connections": 64, "corba_idle_timeout_s": 0})");
+  const ServerOptions o = parse({"--config", cfg, "--http-timeout-s", "2.5",
+                                 "--corba-request-timeout-ms", "500",
+                                 "--http-max-connections", "100"});
+  EXPECT_EQ(o.web.allowed_hosts, (std::vector<std::string>{"sim.school.example", "10.0.0.5"}));
+  EXPECT_EQ(o.web.server_header, web::ServerHeader::Off);
+  EXPECT_EQ(o.web.max_connections_per_client, 8u);
+  EXPECT_EQ(o.web.max_connections, 100u);
+  EXPECT_DOUBLE_EQ(o.web.http_timeout_s, 2.5);
+  EXPECT_EQ(o.corba.max_connections, 64);
+  EXPECT_EQ(o.corba.idle_connection_s, 0);
+  EXPECT_EQ(o.corba.request_timeout_ms, 500);
+
+  for (const std::vector<std::string>& bad :
+       {std::vector<std::string>{"--http-allowed-hosts", "http://evil/"},
+        {"--http-server-header", "yes"}, {"--http-max-connections-per-client", "0"},
+        {"--http-timeout-s", "-1"}, {"--corba-max-connections", "0"},
+        {"--corba-request-timeout-ms", "0"}}) {
+    try {
+      parse(bad);
+      ADD_FAILURE() << bad[0] << " " << bad[1] << " was accepted";
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find(bad[0]), std::string::npos) << e.what();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace clamsim::app

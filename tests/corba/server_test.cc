@@ -51,7 +51,10 @@ TEST(ClamsimServer, HelpListsEveryFlag) {
         "--send-grace-s", "--naming-service", "--naming-name", "--call-timeout-ms",
         "--connect-timeout-ms", "--http-host", "--http-port", "--http-all-interfaces",
         "--web-root", "--vendor-three-dir", "--world", "--report-dir", "--allowed-origins",
-        "--exit-with-parent", "--help"})
+        "--exit-with-parent", "--http-allowed-hosts", "--http-server-header",
+        "--http-max-connections", "--http-max-connections-per-client", "--http-timeout-s",
+        "--corba-max-connections", "--corba-idle-timeout-s", "--corba-request-timeout-ms",
+        "--help"})
     EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
 }
 
@@ -170,18 +173,26 @@ bool ipv6_loopback_available() {
 }
 
 // GET path from [::1]:port; the reply's text ("" when the connection failed).
-std::string http_get_ipv6(int port, const std::string& path) {
-  const int s = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in6 a{};
-  a.sin6_family = AF_INET6;
-  a.sin6_addr = in6addr_loopback;
-  a.sin6_port = htons(static_cast<std::uint16_t>(port));
+// A GET to the loopback address of `family` (AF_INET, AF_INET6) with the given Host
+// header; the whole reply.
+std::string http_get(int family, int port, const std::string& path, const std::string& host) {
+  const int s = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in a4{};
+  sockaddr_in6 a6{};
+  a4.sin_family = AF_INET;
+  a4.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a4.sin_port = htons(static_cast<std::uint16_t>(port));
+  a6.sin6_family = AF_INET6;
+  a6.sin6_addr = in6addr_loopback;
+  a6.sin6_port = a4.sin_port;
+  const bool v6 = family == AF_INET6;
   timeval limit{5, 0};
   setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
   std::string reply;
-  if (connect(s, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) {
-    const std::string request = "GET " + path + " HTTP/1.1\r\nHost: [::1]:" +
-                                std::to_string(port) + "\r\nConnection: close\r\n\r\n";
+  if (connect(s, v6 ? reinterpret_cast<sockaddr*>(&a6) : reinterpret_cast<sockaddr*>(&a4),
+              v6 ? sizeof a6 : sizeof a4) == 0) {
+    const std::string request =
+        "GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n";
     if (send(s, request.data(), request.size(), MSG_NOSIGNAL) ==
         static_cast<ssize_t>(request.size())) {
       char buf[4096];
@@ -209,9 +220,26 @@ TEST(ClamsimServer, ServesReceiversAndBrowsersOverIPv6) {
   const std::string line = server.process().wait_for_line("ready http://", Ms(5000));
   ASSERT_EQ(line.rfind("ready http://[::1]:", 0), 0u) << server.process().output();
   const int port = std::stoi(line.substr(line.rfind(':') + 1));
-  const std::string reply = http_get_ipv6(port, "/healthz");
+  const std::string reply = http_get(AF_INET6, port, "/healthz", "[::1]:" + std::to_string(port));
   EXPECT_EQ(reply.rfind("HTTP/1.1 200", 0), 0u) << reply;
   EXPECT_NE(reply.find("\"status\":\"ok\""), std::string::npos) << reply;
+}
+
+// Issue 18: the server logs web abuse (it never set WebOptions::log), answers a forged
+// Host with 421, names no version beyond loopback, and says what it did with the
+// descriptor limit.
+TEST(ClamsimServer, LogsWebAbuseAndReportsTheDescriptorLimit) {
+  ServerProcess server({"--http-allowed-hosts", "sim.school.example"});
+  ASSERT_TRUE(server.ready()) << server.process().output();
+  const std::string ready = server.process().wait_for_line("ready http://", Ms(5000));
+  ASSERT_FALSE(ready.empty()) << server.process().output();
+  const int port = std::stoi(ready.substr(ready.rfind(':') + 1));
+  EXPECT_EQ(http_get(AF_INET, port, "/api/sessions", "evil.example").rfind("HTTP/1.1 421", 0), 0u);
+  EXPECT_EQ(http_get(AF_INET, port, "/healthz", "sim.school.example").rfind("HTTP/1.1 200", 0), 0u);
+  const std::string line = server.process().wait_for_line("web: refused", Ms(5000));
+  EXPECT_NE(line.find("evil.example"), std::string::npos) << server.process().output();
+  EXPECT_FALSE(server.process().wait_for_line("file descriptors: ", Ms(1000)).empty())
+      << server.process().output();
 }
 
 TEST(ClamsimServer, SigintAlsoStopsCleanly) {

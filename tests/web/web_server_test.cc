@@ -993,6 +993,44 @@ TEST(WebServer, ABrowserThatNeverReadsIsDetectedByWhatIsQueued) {
   EXPECT_EQ(h.server.stats().ws_closed_stalled, 1u);
 }
 
+// A browser that falls behind past the bound and then reads again gets frames again
+// before the registry's grace runs out: its session is not reaped.
+TEST(WebServer, ABrowserThatReadsAgainAfterAStallKeepsItsSession) {
+  Harness h(
+      16,
+      [](WebOptions& o) {
+        o.socket_send_buffer_bytes = 16384;
+        o.max_queued_bytes = 4096;
+        o.write_stall_s = 3600;
+      },
+      [](session::RegistryOptions& r) {
+        r.send_grace_s = 5.0;
+        r.reap_interval_s = 0.05;
+      });
+  WsClient slow;
+  const nlohmann::json hello = open_session(slow, h.port(), /*rcvbuf=*/4096);
+  const auto s = h.registry.find(hello["session"].get<std::uint64_t>());
+  ASSERT_NE(s, nullptr);
+  // not reading until the server counts this browser as stalled
+  for (int i = 0; i < 500 && s->counters().send_failures == 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_GT(s->counters().send_failures, 0u) << "the stall was never detected";
+  // reading again: frames resume, newer than any sent before the stall
+  const auto failures = s->counters().send_failures;
+  const auto sent = s->counters().frames_sent;
+  std::int64_t newest = -1;
+  for (int i = 0; i < 400 && s->counters().frames_sent < sent + 10; ++i) {
+    auto j = slow.read_json(Seconds(1));
+    ASSERT_TRUE(j.has_value());
+    if ((*j)["type"] == "display") newest = (*j)["seq"].get<std::int64_t>();
+  }
+  EXPECT_GE(s->counters().frames_sent, sent + 10) << "frames did not resume";
+  EXPECT_GT(newest, 0);
+  EXPECT_EQ(h.registry.sessions_reaped(), 0u);
+  EXPECT_TRUE(s->running());
+  EXPECT_GE(s->counters().send_failures, failures);
+}
+
 // Stopping with many browsers: every one gets its close frame (95 of 100 did not under
 // load), because the sessions are all asked to stop first and the close frames go out
 // before any join.

@@ -162,7 +162,10 @@ int run_main(int argc, char** argv) {
                           {"--corba-port", "0"},
                           {"--http-host", "127.0.0.1"},
                           {"--http-port", "0"},
-                          {"--max-sessions", std::to_string(std::max(opt.sessions, 250))}});
+                          {"--max-sessions", std::to_string(std::max(opt.sessions, 250))},
+                          // every client comes from this one address
+                          {"--http-max-connections-per-client",
+                           std::to_string(std::max(opt.sessions, 250) + 16)}});
     try {
       spawned =
           std::make_unique<loadgen::ServerProcess>(opt.spawn_server, args, kServerReadyTimeoutS);
