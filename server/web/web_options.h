@@ -46,6 +46,8 @@ struct WebOptions {
   double write_stall_s = 10.0;              // a write this long in flight fails the frames
                                             // (the registry then reaps the session)
   double http_timeout_s = 30.0;             // one HTTP request, read to written
+  double stall_limit_s = 5.0;               // /livez fails when a session thread has made
+                                            // no progress this long (100 frame periods)
   int socket_send_buffer_bytes = 0;         // SO_SNDBUF of accepted sockets; 0 = OS default
 
   // One line per notable event (listening, refusals, abuse closes). Empty = silent.

@@ -111,7 +111,7 @@ TEST(ClamsimServer, PortInUseFailsToStart) {
   EXPECT_NE(r.out.find(port), std::string::npos) << r.out;
 }
 
-TEST(ClamsimServer, SigtermStopsEverySessionPrintsCountersExitsZeroWithinTwoSeconds) {
+TEST(ClamsimServer, SigintStopsEverySessionPrintsCountersExitsZeroWithinTwoSeconds) {
   ServerProcess server;
   ASSERT_TRUE(server.ready()) << server.process().output();
   CLAMX::Admin_var admin = server.admin();
@@ -124,13 +124,13 @@ TEST(ClamsimServer, SigtermStopsEverySessionPrintsCountersExitsZeroWithinTwoSeco
   ASSERT_TRUE(eventually([&] { return sa->stats().controls_received == 1; }, Ms(2000)));
 
   const auto t0 = Clock::now();
-  server.process().signal(SIGTERM);
+  server.process().signal(SIGINT);
   const int status = server.process().wait_exit(Ms(5000));
   const double took = std::chrono::duration<double>(Clock::now() - t0).count();
   EXPECT_EQ(status, 0) << server.process().output();
   EXPECT_LT(took, 2.0);
   const std::string out = server.process().output();
-  EXPECT_NE(out.find("shutdown: SIGTERM"), std::string::npos) << out;
+  EXPECT_NE(out.find("shutdown: SIGINT"), std::string::npos) << out;
   EXPECT_NE(out.find("session 1 (t250): frames_sent="), std::string::npos) << out;
   EXPECT_NE(out.find("session 2 (t250): frames_sent="), std::string::npos) << out;
   EXPECT_NE(out.find("controls_received=1"), std::string::npos) << out;
@@ -152,7 +152,7 @@ TEST(ClamsimServer, ExitWithParentStopsTheServerWhenItsLauncherIsKilled) {
   launcher.signal(SIGKILL);
   ASSERT_EQ(launcher.wait_exit(Ms(5000)), 128 + SIGKILL);
   // the server still writes into the pipe the shell handed it
-  EXPECT_FALSE(launcher.wait_for_line("shutdown: SIGTERM", Ms(10000)).empty())
+  EXPECT_FALSE(launcher.wait_for_line("shutdown: SIGINT", Ms(10000)).empty())
       << launcher.output();
   EXPECT_FALSE(launcher.wait_for_line("server: sessions_created=0", Ms(5000)).empty())
       << launcher.output();

@@ -406,7 +406,16 @@ function trainee(m) {
   return { type: 'trainee', name: m.name };
 }
 
-const validators = { hello, display, pong, error, report, restarting, trainee };
+// The server is draining (SIGTERM): this session ends in seconds_left whole seconds unless
+// it ends first; `message` is the sentence to show, written by the server.
+function drain(m) {
+  if (!Number.isInteger(m.seconds_left) || m.seconds_left < 0)
+    fail('drain.seconds_left', m.seconds_left === undefined ? 'missing' : 'expected a whole number >= 0');
+  return { type: 'drain', secondsLeft: m.seconds_left,
+    message: typeof m.message === 'string' ? m.message : '' };
+}
+
+const validators = { hello, display, pong, error, report, restarting, trainee, drain };
 
 // Returns {ok: true, msg} or {ok: false, error: "what was wrong"}; never throws.
 export function parseServerMessage(text) {

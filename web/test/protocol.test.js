@@ -243,3 +243,12 @@ test('trainee: the name the session now holds', () => {
   const e = parse({ type: 'error', code: 'bad_trainee', message: 'the trainee\'s name is empty' });
   assert.deepEqual(e.msg, { type: 'error', code: 'bad_trainee', message: 'the trainee\'s name is empty' });
 });
+
+test('drain: seconds left and the server\'s sentence', () => {
+  assert.deepEqual(parse({ type: 'drain', seconds_left: 42, message: 'ends in 42 s' }).msg,
+    { type: 'drain', secondsLeft: 42, message: 'ends in 42 s' });
+  assert.match(parse({ type: 'drain' }).error, /drain\.seconds_left: missing/);
+  assert.match(parse({ type: 'drain', seconds_left: -1 }).error, /whole number/);
+  assert.match(parse({ type: 'drain', seconds_left: 1.5 }).error, /whole number/);
+  assert.equal(parse({ type: 'drain', seconds_left: 0 }).msg.message, '');
+});
