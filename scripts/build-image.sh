@@ -48,7 +48,8 @@ if [ "$base" = build ]; then
     debootstrap --variant=minbase bookworm "$root" "$mirror" > "$root.log" 2>&1 \
       || { tail -n 20 "$root.log" >&2; exit 1; }
     rm -f "$root.log"
-    rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/*
+    rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/* \
+      "$root"/usr/share/doc/* "$root"/usr/share/man/* "$root"/usr/share/info/*
     tar -C "$root" -c . | "$engine" import - "$base" > /dev/null
   fi
 fi
