@@ -1,6 +1,6 @@
 // The browser during a server's drain (docs/deploy.md): SIGTERM, and the page tells the
 // trainee, in the server's own words, how long the session has left; the session goes on;
-// the server exits once the page is closed.
+// the server exits once the page is closed. The empty world (--world none) on the way.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -15,7 +15,7 @@ describe('the page during a drain', { skip: skip ?? false }, () => {
 
   before(async () => {
     server = new ServerProcess({ httpPort: await freePort(), corbaPort: await freePort(),
-      logName: 'server-drain.log', extraArgs: ['--drain-seconds', '60'] });
+      logName: 'server-drain.log', extraArgs: ['--drain-seconds', '60', '--world', 'none'] });
     process.once('exit', () => server.killNow());
     await server.start();
     browser = await launchBrowser();

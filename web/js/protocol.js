@@ -241,7 +241,8 @@ function scene(h, warnings) {
     }
   }
   return {
-    water_level_m: num(s, 'water_level_m', p),
+    // an empty scene ({}: --world none) has no water
+    water_level_m: s.water_level_m === undefined ? null : num(s, 'water_level_m', p),
     water: isObject(s.water) ? { density_kg_per_m3: optNum(s.water, 'density_kg_per_m3', `${p}.water`) ?? 1000 } : { density_kg_per_m3: 1000 },
     loads: sceneLoads(s, p, warnings),
     task: sceneTask(s, p, warnings),
