@@ -55,6 +55,7 @@ TEST(Drain, SigtermRefusesNewSessionsTellsClientsAndExitsWhenTheyLeave) {
   ASSERT_TRUE(eventually([&] { return http_request(port, "/readyz").status == 503; }, Ms(3000)));
   const double to_503 = std::chrono::duration<double>(Clock::now() - t0).count();
   EXPECT_LT(to_503, 1.0) << "/readyz must turn 503 within a second of SIGTERM";
+  std::printf("/readyz 503 %.0f ms after SIGTERM\n", to_503 * 1000.0);
   const auto ready = nlohmann::json::parse(http_request(port, "/readyz").body);
   EXPECT_EQ(ready["status"], "draining");
   EXPECT_NE(ready["reason"].get<std::string>().find("draining"), std::string::npos);
@@ -97,7 +98,10 @@ TEST(Drain, SigtermRefusesNewSessionsTellsClientsAndExitsWhenTheyLeave) {
   // the last client leaves: the server stops at once, not after 60 s
   session->unsubscribe();
   browser.close();
+  const auto left = Clock::now();
   EXPECT_EQ(server.process().wait_exit(Ms(10000)), 0) << server.process().output();
+  std::printf("exit %.0f ms after the last client left\n",
+              std::chrono::duration<double>(Clock::now() - left).count() * 1000.0);
   const std::string out = server.process().output();
   EXPECT_NE(out.find("drain_start"), std::string::npos) << out;
   EXPECT_NE(out.find("drain_end"), std::string::npos) << out;
