@@ -30,6 +30,19 @@ std::uint16_t http_port(ServerProcess& server) {
   return static_cast<std::uint16_t>(std::stoi(line.substr(colon + 1)));
 }
 
+// A server with one browser connected and receiving frames.
+struct ServerWithBrowser {
+  explicit ServerWithBrowser(const std::vector<std::string>& args) : server(args) {
+    if (!server.ready()) return;
+    port = http_port(server);
+    connected = browser.connect(port) && browser.read_type("display").has_value();
+  }
+  ServerProcess server;
+  std::uint16_t port = 0;
+  WsClient browser;
+  bool connected = false;
+};
+
 std::size_t count(const std::string& text, const std::string& what) {
   std::size_t n = 0;
   for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
@@ -116,13 +129,11 @@ TEST(Drain, TimeUpInterruptsTheTaskAndReportsIt) {
   const fs::path reports =
       fs::temp_directory_path() / ("clamsim-drain-" + std::to_string(getpid()));
   fs::remove_all(reports);
-  ServerProcess server({"--drain-seconds", "1", "--report-dir", reports.string(),
-                        "--log-format", "json"});
-  ASSERT_TRUE(server.ready()) << server.process().output();
-  const std::uint16_t port = http_port(server);
-  WsClient browser;
-  ASSERT_TRUE(browser.connect(port));
-  ASSERT_TRUE(browser.read_type("display"));
+  ServerWithBrowser s({"--drain-seconds", "1", "--report-dir", reports.string(),
+                       "--log-format", "json"});
+  ASSERT_TRUE(s.connected) << s.server.process().output();
+  ServerProcess& server = s.server;
+  WsClient& browser = s.browser;
 
   server.process().signal(SIGTERM);
   EXPECT_EQ(browser.read_until_closed(Seconds(10)), 1001) << "going away when time is up";
@@ -144,14 +155,12 @@ TEST(Drain, TimeUpInterruptsTheTaskAndReportsIt) {
 }
 
 TEST(Drain, ASecondSigtermStopsAtOnce) {
-  ServerProcess server({"--drain-seconds", "120"});
-  ASSERT_TRUE(server.ready()) << server.process().output();
-  const std::uint16_t port = http_port(server);
-  WsClient browser;
-  ASSERT_TRUE(browser.connect(port));
-  ASSERT_TRUE(browser.read_type("display"));
+  ServerWithBrowser s({"--drain-seconds", "120"});
+  ASSERT_TRUE(s.connected) << s.server.process().output();
+  ServerProcess& server = s.server;
   server.process().signal(SIGTERM);
-  ASSERT_TRUE(eventually([&] { return http_request(port, "/readyz").status == 503; }, Ms(3000)));
+  ASSERT_TRUE(
+      eventually([&] { return http_request(s.port, "/readyz").status == 503; }, Ms(3000)));
   const auto t0 = Clock::now();
   server.process().signal(SIGTERM);
   EXPECT_EQ(server.process().wait_exit(Ms(10000)), 0) << server.process().output();
