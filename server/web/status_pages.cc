@@ -179,20 +179,31 @@ std::string metrics_text(const session::SessionRegistry& registry, const WebStat
               "Session-thread time to integrate, score and package one frame.",
               registry.wide().compute_s.snapshot());
 
-  m.single("clamsim_ws_connections", "gauge", "Open WebSocket connections.",
-           static_cast<double>(web.ws_open));
-  m.single("clamsim_ws_connections_total", "counter", "WebSocket upgrades accepted.",
-           static_cast<double>(web.ws_connections));
-  m.single("clamsim_ws_messages_received_total", "counter", "WebSocket messages received.",
-           static_cast<double>(web.ws_messages_received));
-  m.single("clamsim_ws_errors_sent_total", "counter", "error messages sent.",
-           static_cast<double>(web.ws_errors_sent));
-  m.single("clamsim_ws_dropped_frames_total", "counter",
-           "display frames dropped for browsers that read slowly.",
-           static_cast<double>(web.ws_frames_dropped));
-  m.single("clamsim_ws_dropped_messages_total", "counter",
-           "Other messages dropped (send queue full of them).",
-           static_cast<double>(web.ws_messages_dropped));
+  // the web front end's own counters
+  const struct {
+    const char* name;
+    const char* type;
+    const char* help;
+    std::uint64_t value;
+  } web_metrics[] = {
+      {"clamsim_ws_connections", "gauge", "Open WebSocket connections.", web.ws_open},
+      {"clamsim_ws_connections_total", "counter", "WebSocket upgrades accepted.",
+       web.ws_connections},
+      {"clamsim_ws_messages_received_total", "counter", "WebSocket messages received.",
+       web.ws_messages_received},
+      {"clamsim_ws_errors_sent_total", "counter", "error messages sent.", web.ws_errors_sent},
+      {"clamsim_ws_dropped_frames_total", "counter",
+       "display frames dropped for browsers that read slowly.", web.ws_frames_dropped},
+      {"clamsim_ws_dropped_messages_total", "counter",
+       "Other messages dropped (send queue full of them).", web.ws_messages_dropped},
+      {"clamsim_http_requests_total", "counter", "HTTP requests.", web.http_requests},
+      {"clamsim_http_not_found_total", "counter", "HTTP 404 answers.", web.http_not_found},
+      {"clamsim_http_bad_requests_total", "counter", "HTTP 400 and 405 answers.",
+       web.http_bad_requests},
+      {"clamsim_connections_refused_total", "counter",
+       "TCP connections refused over the connection limit.", web.connections_refused},
+  };
+  for (const auto& w : web_metrics) m.single(w.name, w.type, w.help, static_cast<double>(w.value));
   m.family("clamsim_ws_closed_total", "counter", "WebSocket connections closed by the server.");
   const std::pair<const char*, std::uint64_t> closes[] = {
       {"too_big", web.ws_closed_too_big}, {"flood", web.ws_closed_flood},
@@ -201,15 +212,6 @@ std::string metrics_text(const session::SessionRegistry& registry, const WebStat
   for (const auto& [reason, n] : closes)
     m.sample("clamsim_ws_closed_total", static_cast<double>(n),
              std::string("reason=\"") + reason + "\"");
-  m.single("clamsim_http_requests_total", "counter", "HTTP requests.",
-           static_cast<double>(web.http_requests));
-  m.single("clamsim_http_not_found_total", "counter", "HTTP 404 answers.",
-           static_cast<double>(web.http_not_found));
-  m.single("clamsim_http_bad_requests_total", "counter", "HTTP 400 and 405 answers.",
-           static_cast<double>(web.http_bad_requests));
-  m.single("clamsim_connections_refused_total", "counter",
-           "TCP connections refused over the connection limit.",
-           static_cast<double>(web.connections_refused));
   return m.text();
 }
 
