@@ -3,14 +3,19 @@
 # Idempotent; runs as root without prompts (uses sudo when not root). Skips apt and npm
 # when everything is present.
 #   scripts/setup.sh          what the server and the browser client need
-#   scripts/setup.sh --tests  also Chromium, for the browser tests
+#   scripts/setup.sh --container  also podman and debootstrap, to build the container image
+#   scripts/setup.sh --tests  all of that, Chromium for the browser tests and promtool
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake ccache pkg-config libeigen3-dev nlohmann-json3-dev
           libgtest-dev libgmock-dev libbenchmark-dev gnuplot-nox
           libomniorb4-dev omniidl omniorb omniorb-nameserver libboost-dev nodejs npm)
-[ "${1:-}" = "--tests" ] && packages+=(chromium fonts-liberation libgl1-mesa-dri)
+container=(podman runc debootstrap)
+case "${1:-}" in
+  --container) packages+=("${container[@]}") ;;
+  --tests) packages+=(chromium fonts-liberation libgl1-mesa-dri prometheus "${container[@]}") ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do

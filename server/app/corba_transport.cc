@@ -18,6 +18,7 @@ class CorbaTransport final : public Transport {
     return {server_.naming_report(), "corba: references carry " + server_.published(),
             "ready " + server_.corbaloc()};
   }
+  void begin_drain() override { server_.withdraw_from_naming(); }
   void stop_accepting() override { server_.stop_accepting(); }
   void shutdown() override { server_.shutdown(); }
 

@@ -18,8 +18,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "clamsim-server: %s\n", e.what());
     return 2;
   }
-  if (options.help) {
-    std::fputs(server_usage(), stdout);
+  if (options.help || options.help_markdown) {
+    std::fputs((options.help ? server_usage() : settings_markdown()).c_str(), stdout);
     return 0;
   }
   if (options.exit_with_parent && !stop_with_parent(parent)) {

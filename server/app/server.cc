@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <ctime>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
@@ -42,6 +44,15 @@ int wait_for_stop_signal() {
   return sig;
 }
 
+// A stop signal within `timeout`, or 0.
+int wait_for_stop_signal(std::chrono::milliseconds timeout) {
+  const sigset_t set = stop_signals();
+  timespec ts{static_cast<time_t>(timeout.count() / 1000),
+              static_cast<long>(timeout.count() % 1000) * 1000000L};
+  const int sig = sigtimedwait(&set, nullptr, &ts);
+  return sig > 0 ? sig : 0;
+}
+
 // Exits the process if the ordered shutdown overruns its budget: a hung shutdown must not
 // keep a container or a terminal waiting.
 class Watchdog {
@@ -72,20 +83,13 @@ class Watchdog {
   std::thread thread_;
 };
 
+// "what frames_sent=12 send_failures=0 ...": every counter of session/counters.h, the
+// same list /metrics walks.
 void print_counters(const char* what, const session::CounterSnapshot& c) {
-  std::printf("%s frames_sent=%llu send_failures=%llu controls_received=%llu "
-              "controls_rejected=%llu controls_clamped=%llu late_frames=%llu skipped_frames=%llu "
-              "restarts=%llu reports_written=%llu report_failures=%llu\n",
-              what, static_cast<unsigned long long>(c.frames_sent),
-              static_cast<unsigned long long>(c.send_failures),
-              static_cast<unsigned long long>(c.controls_received),
-              static_cast<unsigned long long>(c.controls_rejected),
-              static_cast<unsigned long long>(c.controls_clamped),
-              static_cast<unsigned long long>(c.late_frames),
-              static_cast<unsigned long long>(c.skipped_frames),
-              static_cast<unsigned long long>(c.restarts),
-              static_cast<unsigned long long>(c.reports_written),
-              static_cast<unsigned long long>(c.report_failures));
+  std::string line = what;
+  for (const session::CounterField& f : session::kCounterFields)
+    line += std::string(" ") + f.name + "=" + std::to_string(c.*f.value);
+  std::printf("%s\n", line.c_str());
 }
 
 }  // namespace
@@ -98,8 +102,9 @@ void block_stop_signals() {
 
 bool stop_with_parent(pid_t parent) {
   // PR_SET_PDEATHSIG follows the parent thread that forked us; the harnesses spawn from
-  // their main thread. SIGTERM is blocked and taken by run_server's sigwait like any other.
-  if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0) return false;
+  // their main thread. SIGINT (stop at once, no drain) is blocked and taken by
+  // run_server's sigwait like any other.
+  if (prctl(PR_SET_PDEATHSIG, SIGINT) != 0) return false;
   return getppid() == parent;
 }
 
@@ -125,9 +130,35 @@ void print_banner(const ServerOptions& o, const session::Catalog& catalog,
   std::fflush(stdout);
 }
 
+// SIGTERM: no new sessions (/readyz 503, subscribe and /ws refused), every client told
+// how long it has, until the last session ends, the time is up, or another stop signal
+// comes. Returns the signal that cut it short, or 0.
+int drain(const ServerOptions& o, session::SessionRegistry& registry,
+          std::vector<std::unique_ptr<Transport>>& transports, const session::EventLog& log) {
+  const auto started = std::chrono::steady_clock::now();
+  registry.begin_drain(o.drain_seconds);
+  for (auto& t : transports) t->begin_drain();
+  log.write("drain_start", {{"sessions", registry.size()}, {"drain_seconds", o.drain_seconds}});
+  const auto deadline = started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                      std::chrono::duration<double>(o.drain_seconds));
+  int sig = 0;
+  while (registry.size() > 0 && std::chrono::steady_clock::now() < deadline && sig == 0)
+    sig = wait_for_stop_signal(std::chrono::milliseconds(100));
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
+                          .count();
+  log.write("drain_end", {{"sessions_left", registry.size()},
+                          {"seconds", std::round(took * 10.0) / 10.0},
+                          {"ended_by", sig == SIGINT    ? "SIGINT"
+                                       : sig == SIGTERM ? "second SIGTERM"
+                                       : registry.size() > 0 ? "time up"
+                                                             : "last session ended"}});
+  return sig;
+}
+
 // Stop accepting -> stop every session -> print their counters -> release the transports.
 void shut_down_in_order(session::SessionRegistry& registry,
                         std::vector<std::unique_ptr<Transport>>& transports) {
+  registry.begin_stop();  // from here every session ends as stopped by the server
   for (auto& t : transports) t->stop_accepting();
   // the sessions alive now, kept so their final counters can be printed once stopped
   std::vector<std::shared_ptr<session::Session>> live = registry.sessions();
@@ -159,7 +190,9 @@ int run_server(const ServerOptions& o) {
   }
 
   session::SteadyClock clock;
+  const session::EventLog log(o.log_format);
   session::RegistryOptions ro;
+  ro.log = &log;
   ro.max_sessions = o.max_sessions;
   ro.send_grace_s = o.send_grace_s;
   ro.report_dir = o.report_dir;
@@ -170,7 +203,7 @@ int run_server(const ServerOptions& o) {
   std::vector<std::unique_ptr<Transport>> transports;
   try {
     transports.push_back(make_corba_transport(o, *registry, *catalog));
-    if (o.web_enabled) transports.push_back(make_web_transport(o, *registry, *catalog));
+    if (o.web_enabled) transports.push_back(make_web_transport(o, *registry, *catalog, log));
     for (auto& t : transports) t->start();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "clamsim-server: %s\n", e.what());
@@ -178,7 +211,13 @@ int run_server(const ServerOptions& o) {
   }
   print_banner(o, *catalog, transports);
 
-  const int sig = wait_for_stop_signal();
+  int sig = wait_for_stop_signal();
+  if (sig == SIGTERM && o.drain_seconds > 0.0 && registry->size() > 0) {
+    std::printf("drain: SIGTERM, up to %g s for %zu session(s); SIGINT or SIGTERM again "
+                "stops at once\n", o.drain_seconds, registry->size());
+    std::fflush(stdout);
+    if (const int again = drain(o, *registry, transports, log)) sig = again;
+  }
   const Watchdog watchdog(kShutdownBudget);
   std::printf("shutdown: %s\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
   shut_down_in_order(*registry, transports);

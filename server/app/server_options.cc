@@ -1,11 +1,15 @@
 #include "app/server_options.h"
 
+#include <unistd.h>
+
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <functional>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <vector>
 
 #include "model/json_fields.h"
@@ -19,6 +23,9 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kDefaultConfig = "config/server.json";
+// Web files relative to the working directory (the checkout) unless configured.
+constexpr const char* kDefaultWebRoot = "web";
+constexpr const char* kDefaultThree = "node_modules/three";
 
 long integer(const std::string& name, const std::string& text, long lo, long hi) {
   long v = 0;
@@ -51,6 +58,38 @@ std::string object_url(const std::string& name, const std::string& text) {
   return text;
 }
 
+// One setting: its flag, its config-file key, its environment variable (derived from the
+// flag by env_name()), the help text, how a value is applied and how the current one reads.
+// The --help text and the table in docs/deploy.md are both generated from this list.
+struct Setting {
+  const char* flag;
+  const char* key;
+  const char* value_name;   // "N", "DIR", "yes|no": what --help shows after the flag
+  const char* help;         // lines of at most 60 columns, '\n' between them
+  bool is_path;   // relative to the config file's directory when it comes from the file
+  std::function<void(ServerOptions&, const std::string& name, const std::string& value)> apply;
+  std::function<std::string(const ServerOptions&)> show;  // the value as a flag would give it
+};
+
+std::string yes_no(bool b) { return b ? "yes" : "no"; }
+
+bool parse_yes_no(const std::string& name, const std::string& v) {
+  if (v != "yes" && v != "no") throw UsageError(name + ": '" + v + "' is not yes or no");
+  return v == "yes";
+}
+
+std::string number(double v) {
+  std::ostringstream out;
+  out << v;
+  return out.str();
+}
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : ",") + item;
+  return out;
+}
+
 // "a,b,,c" -> {"a", "b", "c"}
 std::vector<std::string> comma_list(const std::string& v) {
   std::vector<std::string> out;
@@ -63,155 +102,208 @@ std::vector<std::string> comma_list(const std::string& v) {
   return out;
 }
 
-// One setting: its flag, its key in the config file, how a value is applied.
-struct Setting {
-  const char* flag;
-  const char* key;
-  bool is_path;   // relative to the config file's directory when it comes from the file
-  std::function<void(ServerOptions&, const std::string& name, const std::string& value)> apply;
-};
+const char* to_string(web::ServerHeader h) {
+  switch (h) {
+    case web::ServerHeader::Version: return "version";
+    case web::ServerHeader::Off: return "off";
+    case web::ServerHeader::Auto: break;
+  }
+  return "auto";
+}
 
 const std::vector<Setting>& settings() {
+  using O = ServerOptions;
+  using S = const std::string&;
   static const std::vector<Setting> table = {
-      {"--host", "host", false,
-       [](ServerOptions& o, const std::string&, const std::string& v) { o.corba.host = v; }},
-      {"--corba-port", "corba_port", false,
-       [](ServerOptions& o, const std::string& n, const std::string& v) {
-         o.corba.port = static_cast<int>(integer(n, v, 0, 65535));
-       }},
-      {"--endpoint-publish", "endpoint_publish", false,
-       [](ServerOptions& o, const std::string&, const std::string& v) {
-         o.corba.endpoint_publish = v;
-       }},
-      {"--max-sessions", "max_sessions", false,
-       [](ServerOptions& o, const std::string& n, const std::string& v) {
-         o.max_sessions = static_cast<std::size_t>(integer(n, v, 1, 100000));
-       }},
-      {"--models-dir", "models_dir", true,
-       [](ServerOptions& o, const std::string& n, const std::string& v) {
-         o.models_dir = non_empty(n, v);
-       }},
-      {"--scenarios-dir", "scenarios_dir", true,
-       [](ServerOptions& o, const std::string& n, const std::string& v) {
-         o.scenarios_dir = non_empty(n, v);
-       }},
-      {"--default-model", "default_model", false,
-       [](ServerOptions& o, const std::string& n, const std::string& v) {
-         o.default_model = non_empty(n, v);
-       }},
-      {"--concurrency", "concurrency", false,
-       [](ServerOptions& o, const std::string& n, const std::string& v) {
+      {"--host", "host", "ADDR",
+       "CORBA listen address: 127.0.0.1 = this machine only,\n0.0.0.0 = every interface",
+       false, [](O& o, S, S v) { o.corba.host = v; }, [](const O& o) { return o.corba.host; }},
+      {"--corba-port", "corba_port", "N",
+       "fixed IIOP port of corbaloc::HOST:PORT/CraneClamAdmin\n(0 = any free port)", false,
+       [](O& o, S n, S v) { o.corba.port = static_cast<int>(integer(n, v, 0, 65535)); },
+       [](const O& o) { return std::to_string(o.corba.port); }},
+      {"--endpoint-publish", "endpoint_publish", "EP",
+       "the address references carry, for receivers that reach\nthe server by another "
+       "(NAT, a container's published port):\ngiop:tcp:sim.example.org:10150 (\"\" = the "
+       "listen address)",
+       false, [](O& o, S, S v) { o.corba.endpoint_publish = v; },
+       [](const O& o) { return o.corba.endpoint_publish; }},
+      {"--max-sessions", "max_sessions", "N",
+       "sessions served at once, every transport; past it new\nones are refused and /readyz "
+       "answers 503",
+       false,
+       [](O& o, S n, S v) { o.max_sessions = static_cast<std::size_t>(integer(n, v, 1, 100000)); },
+       [](const O& o) { return std::to_string(o.max_sessions); }},
+      {"--models-dir", "models_dir", "DIR", "machine files *.json", true,
+       [](O& o, S n, S v) { o.models_dir = non_empty(n, v); },
+       [](const O& o) { return o.models_dir; }},
+      {"--scenarios-dir", "scenarios_dir", "DIR",
+       "world scenarios *.json (the dam, its loads, the task) and\ncontrol scripts *.ctl "
+       "giving initial poses",
+       true, [](O& o, S n, S v) { o.scenarios_dir = non_empty(n, v); },
+       [](const O& o) { return o.scenarios_dir; }},
+      {"--default-model", "default_model", "NAME",
+       "model for subscribers that do not name one", false,
+       [](O& o, S n, S v) { o.default_model = non_empty(n, v); },
+       [](const O& o) { return o.default_model; }},
+      {"--world", "world", "NAME|none",
+       "the world every session works in: a *.json scenario of\nthe scenarios directory at "
+       "its start pose; none = empty\nspace",
+       false, [](O& o, S n, S v) { o.world = non_empty(n, v); },
+       [](const O& o) { return o.world; }},
+      {"--report-dir", "report_dir", "DIR",
+       "where finished tasks' reports are written, created when\nmissing", true,
+       [](O& o, S n, S v) { o.report_dir = non_empty(n, v); },
+       [](const O& o) { return o.report_dir; }},
+      {"--concurrency", "concurrency", "MODEL", "thread-per-connection or thread-pool", false,
+       [](O& o, S n, S v) {
          if (!corba::parse_concurrency(v, &o.corba.concurrency))
            throw UsageError(n + ": '" + v + "' is not thread-per-connection or thread-pool");
-       }},
-      {"--pool-threads", "pool_threads", false,
-       [](ServerOptions& o, const std::string& n, const std::string& v) {
-         o.corba.pool_threads = static_cast<int>(integer(n, v, 1, 1024));
-       }},
-      {"--send-grace-s", "send_grace_s", false,
-       [](ServerOptions& o, const std::string& n, const std::string& v) {
-         o.send_grace_s = positive(n, v);
-       }},
-      {"--call-timeout-ms", "call_timeout_ms", false,
-       [](ServerOptions& o, const std::string& n, const std::string& v) {
-         o.corba.call_timeout_ms = static_cast<int>(integer(n, v, 1, 49));
-       }},
-      {"--connect-timeout-ms", "connect_timeout_ms", false,
-       [](ServerOptions& o, const std::string& n, const std::string& v) {
+       },
+       [](const O& o) { return std::string(corba::to_string(o.corba.concurrency)); }},
+      {"--pool-threads", "pool_threads", "N", "threads of the pool (thread-pool only)", false,
+       [](O& o, S n, S v) { o.corba.pool_threads = static_cast<int>(integer(n, v, 1, 1024)); },
+       [](const O& o) { return std::to_string(o.corba.pool_threads); }},
+      {"--send-grace-s", "send_grace_s", "S",
+       "reap a session whose sends have failed this long", false,
+       [](O& o, S n, S v) { o.send_grace_s = positive(n, v); },
+       [](const O& o) { return number(o.send_grace_s); }},
+      {"--call-timeout-ms", "call_timeout_ms", "N",
+       "bound on each frame sent to a receiver, 1-49", false,
+       [](O& o, S n, S v) { o.corba.call_timeout_ms = static_cast<int>(integer(n, v, 1, 49)); },
+       [](const O& o) { return std::to_string(o.corba.call_timeout_ms); }},
+      {"--connect-timeout-ms", "connect_timeout_ms", "N",
+       "bound on opening a connection to a receiver", false,
+       [](O& o, S n, S v) {
          o.corba.connect_timeout_ms = static_cast<int>(integer(n, v, 1, 60000));
-       }},
-      {"--bidir", "bidir", false,
-       [](ServerOptions& o, const std::string& n, const std::string& v) {
-         if (v != "yes" && v != "no") throw UsageError(n + ": '" + v + "' is not yes or no");
-         o.corba.bidir = v == "yes";
-       }},
-      {"--corba-max-connections", "corba_max_connections", false,
-       [](ServerOptions& o, const std::string& n, const std::string& v) {
+       },
+       [](const O& o) { return std::to_string(o.corba.connect_timeout_ms); }},
+      {"--bidir", "bidir", "yes|no",
+       "accept bidirectional GIOP: call receivers behind NAT or\na firewall back over the "
+       "connection they opened",
+       false, [](O& o, S n, S v) { o.corba.bidir = parse_yes_no(n, v); },
+       [](const O& o) { return yes_no(o.corba.bidir); }},
+      {"--corba-max-connections", "corba_max_connections", "N",
+       "IIOP connections accepted at once, more are refused;\nwith thread-per-connection "
+       "also the bound on its threads",
+       false,
+       [](O& o, S n, S v) {
          o.corba.max_connections = static_cast<int>(integer(n, v, 1, 1000000));
-       }},
-      {"--corba-idle-timeout-s", "corba_idle_timeout_s", false,
-       [](ServerOptions& o, const std::string& n, const std::string& v) {
+       },
+       [](const O& o) { return std::to_string(o.corba.max_connections); }},
+      {"--corba-idle-timeout-s", "corba_idle_timeout_s", "S",
+       "close an incoming connection without a call for S\nseconds; the receiver's ORB "
+       "reopens it (0 = never)",
+       false,
+       [](O& o, S n, S v) {
          o.corba.idle_connection_s = static_cast<int>(integer(n, v, 0, 86400));
-       }},
-      {"--corba-request-timeout-ms", "corba_request_timeout_ms", false,
-       [](ServerOptions& o, const std::string& n, const std::string& v) {
+       },
+       [](const O& o) { return std::to_string(o.corba.idle_connection_s); }},
+      {"--corba-request-timeout-ms", "corba_request_timeout_ms", "N",
+       "a request must arrive whole within N ms, else the\nconnection is closed",
+       false,
+       [](O& o, S n, S v) {
          o.corba.request_timeout_ms = static_cast<int>(integer(n, v, 1, 600000));
-       }},
-      {"--naming-service", "naming_service", false,
-       [](ServerOptions& o, const std::string& n, const std::string& v) {
-         o.corba.naming_service = object_url(n, v);
-       }},
-      {"--http-host", "http_host", false,
-       [](ServerOptions& o, const std::string& n, const std::string& v) {
-         o.web.address = non_empty(n, v);
-       }},
-      {"--http-port", "http_port", false,
-       [](ServerOptions& o, const std::string& n, const std::string& v) {
+       },
+       [](const O& o) { return std::to_string(o.corba.request_timeout_ms); }},
+      {"--naming-service", "naming_service", "REF",
+       "also bind the admin in this CORBA Naming Service, e.g.\n"
+       "corbaloc::host:2809/NameService (\"\" = none)",
+       false, [](O& o, S n, S v) { o.corba.naming_service = object_url(n, v); },
+       [](const O& o) { return o.corba.naming_service; }},
+      {"--naming-name", "naming_name", "NAME",
+       "name to bind there (\"a/b\" makes context a)", false,
+       [](O& o, S n, S v) { o.corba.naming_name = non_empty(n, v); },
+       [](const O& o) { return o.corba.naming_name; }},
+      {"--http-host", "http_host", "ADDR",
+       "web front end (browser client, /ws, probes, /metrics)\nlisten address", false,
+       [](O& o, S n, S v) { o.web.address = non_empty(n, v); },
+       [](const O& o) { return o.web.address; }},
+      {"--http-all-interfaces", "http_all_interfaces", "yes|no",
+       "listen on every interface instead of --http-host", false,
+       [](O& o, S n, S v) { o.web.all_interfaces = parse_yes_no(n, v); },
+       [](const O& o) { return yes_no(o.web.all_interfaces); }},
+      {"--http-port", "http_port", "N|off",
+       "web port (0 = any free port; off = no web front end)", false,
+       [](O& o, S n, S v) {
          o.web_enabled = v != "off";
          if (o.web_enabled) o.web.port = static_cast<std::uint16_t>(integer(n, v, 0, 65535));
-       }},
-      {"--http-all-interfaces", "http_all_interfaces", false,
-       [](ServerOptions& o, const std::string& n, const std::string& v) {
-         if (v != "yes" && v != "no") throw UsageError(n + ": '" + v + "' is not yes or no");
-         o.web.all_interfaces = v == "yes";
-       }},
-      {"--web-root", "web_root", true,
-       [](ServerOptions& o, const std::string& n, const std::string& v) {
-         o.web.web_root = non_empty(n, v);
-       }},
-      {"--vendor-three-dir", "vendor_three_dir", true,
-       [](ServerOptions& o, const std::string& n, const std::string& v) {
-         o.web.vendor_three_dir = non_empty(n, v);
-       }},
-      {"--world", "world", false,
-       [](ServerOptions& o, const std::string& n, const std::string& v) {
-         o.world = non_empty(n, v);
-       }},
-      {"--report-dir", "report_dir", true,
-       [](ServerOptions& o, const std::string& n, const std::string& v) {
-         o.report_dir = non_empty(n, v);
-       }},
-      {"--allowed-origins", "allowed_origins", false,
-       [](ServerOptions&o, const std::string&, const std::string& v) {
-         o.web.allowed_origins = comma_list(v);
-       }},
-      {"--http-allowed-hosts", "http_allowed_hosts", false,
-       [](ServerOptions& o, const std::string& n, const std::string& v) {
+       },
+       [](const O& o) { return o.web_enabled ? std::to_string(o.web.port) : "off"; }},
+      {"--web-root", "web_root", "DIR", "the browser client's files", true,
+       [](O& o, S n, S v) { o.web.web_root = non_empty(n, v); },
+       [](const O& o) { return o.web.web_root; }},
+      {"--vendor-three-dir", "vendor_three_dir", "DIR",
+       "three.js from npm, served at /vendor/three/", true,
+       [](O& o, S n, S v) { o.web.vendor_three_dir = non_empty(n, v); },
+       [](const O& o) { return o.web.vendor_three_dir; }},
+      {"--allowed-origins", "allowed_origins", "LIST",
+       "comma-separated origins allowed to open /ws (\"\" = the\npage's own host and any "
+       "localhost page; * = any)",
+       false,
+       [](O& o, S, S v) { o.web.allowed_origins = comma_list(v); },
+       [](const O& o) { return joined(o.web.allowed_origins); }},
+      {"--http-allowed-hosts", "http_allowed_hosts", "LIST",
+       "host names the web front end answers for (Host header)\nbesides localhost, the "
+       "loopback and the listen addresses;\nothers get 421 (docs/security.md)",
+       false,
+       [](O& o, S n, S v) {
          o.web.allowed_hosts = comma_list(v);
          try {
            web::HostPolicy check(o.web.allowed_hosts, {});
          } catch (const std::invalid_argument& e) {
            throw UsageError(n + ": " + e.what());
          }
-       }},
-      {"--http-server-header", "http_server_header", false,
-       [](ServerOptions& o, const std::string& n, const std::string& v) {
+       },
+       [](const O& o) { return joined(o.web.allowed_hosts); }},
+      {"--http-server-header", "http_server_header", "auto|version|off",
+       "the Server header; auto names the version only while\nlistening on loopback alone",
+       false,
+       [](O& o, S n, S v) {
          if (v == "auto") o.web.server_header = web::ServerHeader::Auto;
          else if (v == "version") o.web.server_header = web::ServerHeader::Version;
          else if (v == "off") o.web.server_header = web::ServerHeader::Off;
          else throw UsageError(n + ": '" + v + "' is not auto, version or off");
-       }},
-      {"--http-max-connections", "http_max_connections", false,
-       [](ServerOptions& o, const std::string& n, const std::string& v) {
+       },
+       [](const O& o) { return std::string(to_string(o.web.server_header)); }},
+      {"--http-max-connections", "http_max_connections", "N",
+       "open web connections, HTTP and WebSocket together", false,
+       [](O& o, S n, S v) {
          o.web.max_connections = static_cast<std::size_t>(integer(n, v, 1, 1000000));
-       }},
-      {"--http-max-connections-per-client", "http_max_connections_per_client", false,
-       [](ServerOptions& o, const std::string& n, const std::string& v) {
+       },
+       [](const O& o) { return std::to_string(o.web.max_connections); }},
+      {"--http-max-connections-per-client", "http_max_connections_per_client", "N",
+       "of those, from one client address (raise it for a\nclassroom behind one NAT address)",
+       false,
+       [](O& o, S n, S v) {
          o.web.max_connections_per_client = static_cast<std::size_t>(integer(n, v, 1, 1000000));
-       }},
-      {"--http-timeout-s", "http_timeout_s", false,
-       [](ServerOptions& o, const std::string& n, const std::string& v) {
-         o.web.http_timeout_s = positive(n, v);
-       }},
-      {"--exit-with-parent", "exit_with_parent", false,
-       [](ServerOptions& o, const std::string& n, const std::string& v) {
-         if (v != "yes" && v != "no") throw UsageError(n + ": '" + v + "' is not yes or no");
-         o.exit_with_parent = v == "yes";
-       }},
-      {"--naming-name", "naming_name", false,
-       [](ServerOptions& o, const std::string& n, const std::string& v) {
-         o.corba.naming_name = non_empty(n, v);
-       }},
+       },
+       [](const O& o) { return std::to_string(o.web.max_connections_per_client); }},
+      {"--http-timeout-s", "http_timeout_s", "S",
+       "an HTTP request or WebSocket handshake must arrive\nwithin S seconds of the "
+       "connection or the last answer",
+       false, [](O& o, S n, S v) { o.web.http_timeout_s = positive(n, v); },
+       [](const O& o) { return number(o.web.http_timeout_s); }},
+      {"--drain-seconds", "drain_seconds", "S",
+       "on SIGTERM, how long running sessions may go on while\nno new ones start (0 = stop "
+       "at once, like SIGINT)",
+       false,
+       [](O& o, S n, S v) { o.drain_seconds = static_cast<double>(integer(n, v, 0, 86400)); },
+       [](const O& o) { return number(o.drain_seconds); }},
+      {"--log-format", "log_format", "text|json",
+       "the event log on stderr: text for people, json (one\nobject per line) for a log "
+       "collector",
+       false,
+       [](O& o, S n, S v) {
+         if (!session::parse_log_format(v, &o.log_format))
+           throw UsageError(n + ": '" + v + "' is not text or json");
+       },
+       [](const O& o) { return std::string(o.log_format == session::LogFormat::Json ? "json" : "text"); }},
+      {"--exit-with-parent", "exit_with_parent", "yes|no",
+       "stop as on SIGINT when the process that started the\nserver ends (launchers, test "
+       "harnesses)",
+       false, [](O& o, S n, S v) { o.exit_with_parent = parse_yes_no(n, v); },
+       [](const O& o) { return yes_no(o.exit_with_parent); }},
   };
   return table;
 }
@@ -250,91 +342,107 @@ void apply_config_file(ServerOptions& o, const std::string& path) {
   }
 }
 
+ServerOptions defaults() {
+  ServerOptions o;
+  o.web.web_root = kDefaultWebRoot;
+  o.web.vendor_three_dir = kDefaultThree;
+  return o;
+}
+
+// "--a b\nc" -> "    b\n    c" style indentation of a help text's lines.
+std::string indented(const std::string& text, const char* indent) {
+  std::string out = indent;
+  for (const char c : text) {
+    out += c;
+    if (c == '\n') out += indent;
+  }
+  return out;
+}
+
 }  // namespace
 
-const char* server_usage() {
-  return R"(Usage: clamsim-server [options]
+std::string env_name(const std::string& flag) {
+  std::string name = "CLAMSIM_";
+  for (const char c : flag.substr(2))
+    name += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return name;
+}
+
+std::string server_usage() {
+  std::string out = R"(Usage: clamsim-server [options]
 
 Serves the crane and clamshell dynamics in real time: one session (own thread, 20 frames
 per second) per subscribed receiver, over CORBA (the thesis's IDL, idl/clam.idl, and its
 extensions, idl/clamx.idl) and WebSocket (browsers). Every session works in the world of
-a scenario (the dam's intake, its loads and a scored training task) and may restart the
-task. The admin object is at corbaloc::HOST:PORT/CraneClamAdmin.
+a scenario (the dam's intake, its loads and a scored training task).
 
-Settings come from the config file, then from these flags (docs/corba.md):
-  --config FILE             JSON settings (default config/server.json when it exists);
-                            relative paths inside are relative to the file
-  --host ADDR               listen address; 0.0.0.0 = every interface (default)
-  --corba-port N            fixed IIOP port for corbaloc (default 10150; 0 = any free port)
-  --endpoint-publish EP     what references carry, for receivers that reach the server
-                            by another address, e.g. giop:tcp:public.example.org:10150
-  --max-sessions N          sessions served at once; past it subscribe is refused (250)
-  --models-dir DIR          machine files *.json (models)
-  --scenarios-dir DIR       world scenarios *.json (the dam, its loads, the task) and
-                            control scripts *.ctl giving initial poses (config/scenarios)
-  --default-model NAME      model for subscribers that do not name one (t250)
-  --world NAME|none         the world every session works in: a *.json scenario of the
-                            scenarios directory, at its start pose (dam_intake); a .ctl
-                            scenario keeps its own pose in it; none = empty space
-  --report-dir DIR          where finished tasks' reports are written, created when
-                            missing (reports, under the working directory)
-  --concurrency MODEL       thread-per-connection (default) or thread-pool
-  --pool-threads N          threads of the pool (thread-pool only; default 8)
-  --send-grace-s S          reap a session whose sends have failed this long (2)
-  --call-timeout-ms N       bound on each frame sent to a receiver, 1-49 (20)
-  --connect-timeout-ms N    bound on opening a connection to a receiver (500)
-  --bidir yes|no            accept bidirectional GIOP: call receivers behind NAT or a
-                            firewall back over the connection they opened (default no)
-  --corba-max-connections N  IIOP connections accepted at once; more are refused; with
-                            thread-per-connection also the bound on its threads (512)
-  --corba-idle-timeout-s S  close an incoming connection without a call for S seconds;
-                            the receiver's ORB reopens it when it next calls (60; 0 = never)
-  --corba-request-timeout-ms N  a request must arrive whole within N ms, else the
-                            connection is closed (2000)
-  --naming-service REF      also bind the admin in this CORBA Naming Service, e.g.
-                            corbaloc::host:2809/NameService (none by default)
-  --naming-name NAME        name to bind there (CraneClamAdmin; "a/b" makes context a)
-  --http-host ADDR          web front end (browser client, /ws, /healthz) listen address
-                            (default 127.0.0.1: this machine only)
-  --http-all-interfaces yes|no  listen on every interface instead (default no)
-  --http-port N|off         web port (default 8080; 0 = any free port; off = no web)
-  --web-root DIR            the browser client's files (web)
-  --vendor-three-dir DIR    three.js from npm, served at /vendor/three/ (node_modules/three)
-  --allowed-origins LIST    comma-separated origins allowed to open /ws (default: same
-                            host and any localhost page; * = any)
-  --http-allowed-hosts LIST host names the web front end answers for (Host header), besides
-                            localhost, the loopback and the listen addresses; others get
-                            421 (docs/security.md; default none)
-  --http-server-header auto|version|off  the Server header: auto sends the version only
-                            while listening on loopback alone (default auto)
-  --http-max-connections N  open web connections, HTTP and WebSocket (1024)
-  --http-max-connections-per-client N  of those, from one address (32)
-  --http-timeout-s S        an HTTP request or WebSocket handshake must arrive within S
-                            seconds of the connection or the previous answer (10)
-  --exit-with-parent yes|no stop as on SIGTERM when the process that started the server
-                            ends, even if it was killed (launchers, test harnesses; no)
-  --help                    this text
+Every setting comes, first found wins, from its flag, its environment variable
+(CLAMSIM_ and the flag's name in capitals, '-' as '_'), its key in the config file, or
+its default (docs/deploy.md lists them all):
 
-Prints "ready corbaloc::..." and "ready http://..." when serving. SIGINT/SIGTERM stop it: no new sessions, every
-session stopped, counters printed, exit 0. Exit status 2: bad flag or config value;
-1: could not start (port in use, broken model file).
+  --config FILE
+      JSON settings (default config/server.json when it exists); relative paths
+      inside are relative to the file (env CLAMSIM_CONFIG)
 )";
+  const ServerOptions d = defaults();
+  for (const Setting& s : settings()) {
+    out += std::string("  ") + s.flag + " " + s.value_name + "\n";
+    out += indented(s.help, "      ") + "\n";
+    const std::string value = s.show(d);
+    out += "      (default " + (value.empty() ? std::string("\"\"") : value) + "; env " +
+           env_name(s.flag) + "; config " + s.key + ")\n";
+  }
+  out += R"(  --help
+      this text
+
+Prints "ready corbaloc::..." and "ready http://..." when serving; the event log (session
+start and end, drain) goes to stderr. SIGTERM drains: /readyz turns 503, new sessions are
+refused, connected clients are told how long they have, and the server stops once the
+last session ends or --drain-seconds runs out. SIGINT, or a second SIGTERM, stops at once:
+every session stopped, counters printed, exit 0. Exit status 2: bad flag, environment or
+config value; 1: could not start (port in use, broken model file).
+)";
+  return out;
 }
 
-ServerOptions parse_server_options(int argc, const char* const* argv) {
-  // split into (flag, value) pairs first: --config must be applied before the other flags
+std::string settings_markdown() {
+  // a '|' splits a table cell, even inside backticks
+  const auto cell = [](std::string text) {
+    for (std::size_t at = 0; (at = text.find('|', at)) != std::string::npos; at += 2)
+      text.replace(at, 1, "\\|");
+    for (char& c : text)
+      if (c == '\n') c = ' ';
+    return text;
+  };
+  std::string out = "| flag | environment | config key | default | what |\n"
+                    "| --- | --- | --- | --- | --- |\n"
+                    "| `--config FILE` | `CLAMSIM_CONFIG` | | `config/server.json` when it "
+                    "exists | JSON settings; relative paths inside are relative to the file |\n";
+  const ServerOptions d = defaults();
+  for (const Setting& s : settings()) {
+    const std::string value = s.show(d);
+    out += "| `" + cell(std::string(s.flag) + " " + s.value_name) + "` | `" + env_name(s.flag) +
+           "` | `" + s.key + "` | " + (value.empty() ? "\"\"" : "`" + cell(value) + "`") +
+           " | " + cell(s.help) + " |\n";
+  }
+  return out;
+}
+
+ServerOptions parse_server_options(int argc, const char* const* argv,
+                                 const Environment& env) {
+  // split into (flag, value) pairs first: the config file is applied before everything
   std::vector<std::pair<std::string, std::string>> flags;
   std::optional<std::string> config;
   std::set<std::string> seen;
-  ServerOptions o;
-  // Web files relative to the working directory (the checkout) unless configured.
-  const std::string default_root = "web", default_three = "node_modules/three";
-  o.web.web_root = default_root;
-  o.web.vendor_three_dir = default_three;
+  ServerOptions o = defaults();
   for (int i = 1; i < argc; ++i) {
     auto [arg, inline_value] = model::split_cli_flag(argv[i]);
     if (arg == "--help" || arg == "-h") {
       o.help = true;
+      continue;
+    }
+    if (arg == "--help-settings-markdown") {
+      o.help_markdown = true;
       continue;
     }
     if (arg != "--config" && !find_flag(arg))
@@ -353,7 +461,25 @@ ServerOptions parse_server_options(int argc, const char* const* argv) {
     else
       flags.emplace_back(arg, value);
   }
-  if (o.help) return o;
+  if (o.help || o.help_markdown) return o;
+
+  // the environment: ours are CLAMSIM_ + a flag's name; another CLAMSIM_ name is noted,
+  // not refused (Kubernetes derives CLAMSIM_*_PORT variables from Service names)
+  std::vector<std::pair<const Setting*, std::string>> from_env;
+  for (const auto& [name, value] : env) {
+    if (name.rfind("CLAMSIM_", 0) != 0) continue;
+    if (name == "CLAMSIM_CONFIG") {
+      if (!config) config = non_empty("environment CLAMSIM_CONFIG", value);
+      continue;
+    }
+    const Setting* match = nullptr;
+    for (const Setting& s : settings())
+      if (name == env_name(s.flag)) match = &s;
+    if (match)
+      from_env.emplace_back(match, value);
+    else
+      o.notes.push_back("environment: " + name + " is not a clamsim-server setting; ignored");
+  }
 
   if (config) {
     o.config_path = *config;
@@ -362,10 +488,15 @@ ServerOptions parse_server_options(int argc, const char* const* argv) {
     if (fs::is_regular_file(kDefaultConfig, ec)) o.config_path = kDefaultConfig;
   }
   if (!o.config_path.empty()) apply_config_file(o, o.config_path);
+  for (const auto& [s, value] : from_env) {
+    if (seen.count(s->flag)) continue;  // the flag wins
+    s->apply(o, "environment " + env_name(s->flag), value);
+  }
   for (const auto& [flag, value] : flags) find_flag(flag)->apply(o, flag, value);
   // A default that is not there (server started outside the checkout) is dropped with a
   // note; a path that was configured must exist, and the web layer says so if not.
   std::error_code ec;
+  const std::string default_root = kDefaultWebRoot, default_three = kDefaultThree;
   for (auto [path, fallback] : {std::pair{&o.web.web_root, &default_root},
                                 std::pair{&o.web.vendor_three_dir, &default_three}}) {
     if (*path == *fallback && !fs::exists(*path, ec)) {
@@ -375,6 +506,16 @@ ServerOptions parse_server_options(int argc, const char* const* argv) {
     }
   }
   return o;
+}
+
+ServerOptions parse_server_options(int argc, const char* const* argv) {
+  Environment env;
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+    const std::string entry = *e;
+    const auto eq = entry.find('=');
+    if (eq != std::string::npos) env.emplace_back(entry.substr(0, eq), entry.substr(eq + 1));
+  }
+  return parse_server_options(argc, argv, env);
 }
 
 }  // namespace clamsim::app

@@ -7,9 +7,17 @@
 #include <vector>
 
 #include "corba/options.h"
+#include "session/event_log.h"
 #include "web/web_options.h"
 
 namespace clamsim::app {
+
+// The CORBA side listens on this machine only unless told otherwise, like the web side.
+inline corba::CorbaOptions loopback_corba() {
+  corba::CorbaOptions c;
+  c.host = "127.0.0.1";
+  return c;
+}
 
 struct ServerOptions {
   std::string config_path;              // the file read; "" when none was
@@ -19,12 +27,15 @@ struct ServerOptions {
   std::string world = "dam_intake";     // world scenario of every session; "none" = empty
   std::string report_dir = "reports";   // finished tasks' reports (docs/training-task.md)
   std::size_t max_sessions = 250;
+  double drain_seconds = 120.0;         // SIGTERM: running sessions may go on this long
+  session::LogFormat log_format = session::LogFormat::Text;
   double send_grace_s = 2.0;
   bool exit_with_parent = false;        // SIGTERM ourselves when the launching process ends
-  corba::CorbaOptions corba;            // host, port, publish, concurrency, timeouts, naming
+  corba::CorbaOptions corba = loopback_corba();  // host, port, publish, timeouts, naming
   bool web_enabled = true;              // --http-port off disables the web front end
   web::WebOptions web;                  // HTTP + WebSocket: address, port, files, origins
   bool help = false;
+  bool help_markdown = false;           // --help-settings-markdown (docs/deploy.md's table)
   std::vector<std::string> notes;       // defaults that were dropped, printed at start-up
 };
 
@@ -34,11 +45,21 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Reads --config FILE (else config/server.json when it exists), then applies the flags.
-// Relative paths inside the config file are relative to the file's directory. Throws
-// UsageError.
+// The environment as (name, value) pairs.
+using Environment = std::vector<std::pair<std::string, std::string>>;
+
+// Each setting from its flag, else its environment variable (env_name), else the config
+// file (--config FILE, CLAMSIM_CONFIG, else config/server.json when it exists; relative
+// paths inside are relative to the file's directory), else its default. Throws UsageError.
+ServerOptions parse_server_options(int argc, const char* const* argv, const Environment& env);
+// The same with the process's environment.
 ServerOptions parse_server_options(int argc, const char* const* argv);
 
-const char* server_usage();
+// "--max-sessions" -> "CLAMSIM_MAX_SESSIONS".
+std::string env_name(const std::string& flag);
+
+// --help, and the settings table of docs/deploy.md, both generated from the one list.
+std::string server_usage();
+std::string settings_markdown();
 
 }  // namespace clamsim::app

@@ -21,6 +21,9 @@ class Transport {
   virtual void start() = 0;
   // What to print once serving, e.g. "ready corbaloc::host:10150/CraneClamAdmin".
   virtual std::vector<std::string> ready_lines() const = 0;
+  // SIGTERM's drain began: sessions go on, no new ones (the registry refuses them); a
+  // transport withdraws what advertises it (the CORBA Naming Service binding).
+  virtual void begin_drain() {}
   virtual void stop_accepting() = 0;
   // After the registry is closed: release every per-session object, stop the threads.
   virtual void shutdown() = 0;
@@ -32,8 +35,10 @@ std::unique_ptr<Transport> make_corba_transport(const ServerOptions& options,
                                                 const session::Catalog& catalog);
 
 // The HTTP + WebSocket front end (browsers); binds in start().
+// `log` takes the web front end's notable events (refusals, abuse closes).
 std::unique_ptr<Transport> make_web_transport(const ServerOptions& options,
                                               session::SessionRegistry& registry,
-                                              const session::Catalog& catalog);
+                                              const session::Catalog& catalog,
+                                              const session::EventLog& log);
 
 }  // namespace clamsim::app

@@ -1,7 +1,4 @@
 // The HTTP + WebSocket front end behind the app's Transport interface.
-#include <cstdio>
-#include <string>
-
 #include "app/transport.h"
 #include "web/web_server.h"
 
@@ -11,23 +8,22 @@ namespace {
 
 // The browser draws the world the sessions work in: the default world's client scene
 // (an empty object without one).
-web::WebOptions with_scene(const ServerOptions& o, const session::Catalog& catalog) {
+web::WebOptions with_scene(const ServerOptions& o, const session::Catalog& catalog,
+                           const session::EventLog& log) {
   web::WebOptions w = o.web;
   if (const auto world = catalog.world()) w.scene = world->client_scene;
-  // refusals and abuse closes, one line each; the web layer bounds their rate
-  if (!w.log)
-    w.log = [](const std::string& line) {
-      std::printf("%s\n", line.c_str());
-      std::fflush(stdout);
-    };
+  w.log = [&log](const std::string& line) {
+    const std::string prefix = "web: ";  // the web layer's lines name their layer
+    log.write("web", {{"message", line.rfind(prefix, 0) == 0 ? line.substr(prefix.size()) : line}});
+  };
   return w;
 }
 
 class WebTransport final : public Transport {
  public:
   WebTransport(const ServerOptions& o, session::SessionRegistry& registry,
-               const session::Catalog& catalog)
-      : server_(with_scene(o, catalog), registry, catalog) {}
+               const session::Catalog& catalog, const session::EventLog& log)
+      : server_(with_scene(o, catalog, log), registry, catalog) {}
 
   const char* name() const override { return "web"; }
   void start() override { server_.start(); }
@@ -47,8 +43,9 @@ class WebTransport final : public Transport {
 
 std::unique_ptr<Transport> make_web_transport(const ServerOptions& options,
                                               session::SessionRegistry& registry,
-                                              const session::Catalog& catalog) {
-  return std::make_unique<WebTransport>(options, registry, catalog);
+                                              const session::Catalog& catalog,
+                                              const session::EventLog& log) {
+  return std::make_unique<WebTransport>(options, registry, catalog, log);
 }
 
 }  // namespace clamsim::app

@@ -15,6 +15,8 @@ CLAM::CraneClam_ptr AdminServant::subscribe(CLAM::CraneClamClient_ptr client) {
         throw CORBA::NO_RESOURCES(minor::kServerFull, CORBA::COMPLETED_NO);
       case Refusal::Kind::ShuttingDown:
         throw CORBA::NO_RESOURCES(minor::kShuttingDown, CORBA::COMPLETED_NO);
+      case Refusal::Kind::Draining:
+        throw CORBA::NO_RESOURCES(minor::kDraining, CORBA::COMPLETED_NO);
       case Refusal::Kind::NilClient:
         throw CORBA::BAD_PARAM(minor::kNilClient, CORBA::COMPLETED_NO);
       case Refusal::Kind::NotAClient:

@@ -52,6 +52,7 @@ class CorbaServer::Impl final : public SessionHost {
   void start();
   void stop_accepting();
   void shutdown();
+  void unbind_naming();
 
   CLAMX::Session_ptr open_session(CLAM::CraneClamClient_ptr client,
                                   const SubscribeRequest& request) override;
@@ -66,7 +67,6 @@ class CorbaServer::Impl final : public SessionHost {
   void on_reaped(const session::Session& s);
   void deactivate(std::uint64_t id);
   void bind_naming();
-  void unbind_naming();
 
   const CorbaOptions options_;
   session::SessionRegistry& registry_;
@@ -257,6 +257,8 @@ CLAMX::Session_ptr CorbaServer::Impl::open_session(CLAM::CraneClamClient_ptr cli
     Refusal::Kind kind = Refusal::Kind::BadRequest;
     if (registry_.closed() || !accepting_)
       kind = Refusal::Kind::ShuttingDown;
+    else if (registry_.draining())
+      kind = Refusal::Kind::Draining;
     else if (request.frame_period_s == 0.0 || registry_.size() >= registry_.capacity())
       kind = Refusal::Kind::ServerFull;
     throw Refusal{kind, why};
@@ -339,6 +341,7 @@ std::string CorbaServer::corbaloc() const { return impl_->corbaloc_; }
 std::string CorbaServer::published() const { return impl_->published_; }
 std::string CorbaServer::naming_report() const { return impl_->naming_report_; }
 void CorbaServer::stop_accepting() { impl_->stop_accepting(); }
+void CorbaServer::withdraw_from_naming() { impl_->unbind_naming(); }
 void CorbaServer::shutdown() { impl_->shutdown(); }
 
 }  // namespace clamsim::corba

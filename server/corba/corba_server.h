@@ -36,6 +36,9 @@ class CorbaServer {
   std::string published() const;       // HOST:PORT the references carry
   std::string naming_report() const;   // one line about the Naming Service
 
+  // Drain: unbind from the Naming Service so new receivers resolve another replica; the
+  // sessions go on (the registry refuses new ones). Idempotent.
+  void withdraw_from_naming();
   // Refuse new subscriptions, unbind from the Naming Service, and make every send return at
   // once so the registry can stop the sessions quickly.
   void stop_accepting();

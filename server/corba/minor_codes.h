@@ -13,5 +13,7 @@ constexpr std::uint32_t kNilClient = 0x434C0003;          // BAD_PARAM: nil clie
 constexpr std::uint32_t kNotAClient = 0x434C0004;         // BAD_PARAM: not a CLAM::CraneClamClient
 constexpr std::uint32_t kClientUnreachable = 0x434C0005;  // BAD_PARAM: server cannot reach it
 constexpr std::uint32_t kBadRequest = 0x434C0006;         // BAD_PARAM: any other refusal
+constexpr std::uint32_t kDraining = 0x434C0007;           // NO_RESOURCES: draining (SIGTERM),
+                                                          // no new sessions: try another server
 
 }  // namespace clamsim::corba::minor

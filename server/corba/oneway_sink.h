@@ -42,16 +42,25 @@ class OnewaySink final : public session::FrameSink {
   // Session thread only. False when the call failed (timeout, connection refused, ...) or
   // the server is stopping; never throws.
   bool deliver(const session::Frame& frame) override;
+  const char* transport() const override { return "corba"; }
+  // The address the receiver's reference carries ("host:port"), "" when it has none.
+  std::string peer() const override { return peer_; }
 
   bool rich() const { return !CORBA::is_nil(frame_client_); }
+  bool takes_notices() const { return !CORBA::is_nil(notice_client_); }
 
  private:
   OnewaySink(CLAM::CraneClamClient_ptr client, CLAMX::FrameClient_ptr frame_client,
+             CLAMX::NoticeClient_ptr notice_client,
              std::shared_ptr<const std::atomic<bool>> stopping,
              std::shared_ptr<const model::Scenario> scenario);
+  void send_drain_notice(double seconds_left);
 
   CLAM::CraneClamClient_var client_;
   CLAMX::FrameClient_var frame_client_;     // nil for legacy receivers
+  CLAMX::NoticeClient_var notice_client_;   // nil unless the receiver takes notices
+  std::string peer_;
+  long drain_notice_s_ = -1;                // whole seconds last announced
   std::shared_ptr<const std::atomic<bool>> stopping_;
   std::shared_ptr<const model::Scenario> scenario_;
   CLAMX::Frame frame_;                      // reused: only the session thread touches it

@@ -13,7 +13,9 @@ namespace clamsim::corba {
 
 // Why subscribe said no; the admin servant turns it into the right exception.
 struct Refusal {
-  enum class Kind { ServerFull, ShuttingDown, NilClient, NotAClient, ClientUnreachable, BadRequest };
+  enum class Kind {
+    ServerFull, ShuttingDown, Draining, NilClient, NotAClient, ClientUnreachable, BadRequest
+  };
   Kind kind;
   std::string reason;
 };

@@ -17,6 +17,9 @@ struct Frame {
   // The task's report (JSON, docs/training-task.md), only on the frame in which the task
   // ended; null on every other frame.
   std::shared_ptr<const std::string> report;
+  // While the server drains (SIGTERM): seconds left before it stops this session; clients
+  // tell their user. -1 = not draining.
+  double drain_s_left = -1.0;
 };
 
 // Implemented by transports (the CORBA oneway sender, the WebSocket send queue).
@@ -26,6 +29,10 @@ class FrameSink {
  public:
   virtual ~FrameSink() = default;
   virtual bool deliver(const Frame& frame) = 0;
+  // For logs and /metrics: which transport ("corba", "websocket") and which peer
+  // ("127.0.0.1:40312"; "" when not known) this sink sends to.
+  virtual const char* transport() const { return "other"; }
+  virtual std::string peer() const { return ""; }
 };
 
 }  // namespace clamsim::session

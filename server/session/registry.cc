@@ -38,11 +38,18 @@ std::shared_ptr<Session> SessionRegistry::create(MachineSetup machine,
   so.frame_period_s = period;
   so.send_grace_s = options_.send_grace_s;
   so.report_dir = options_.report_dir;
+  so.wide = &wide_;
   std::shared_ptr<Session> s;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (closed_) {
       if (refused) *refused = "server is shutting down";
+      return nullptr;
+    }
+    if (draining_) {
+      if (refused)
+        *refused = "server is draining: it takes no new sessions and stops once the running "
+                   "ones end; try another server or again later";
       return nullptr;
     }
     if (sessions_.size() >= options_.max_sessions) {
@@ -56,10 +63,16 @@ std::shared_ptr<Session> SessionRegistry::create(MachineSetup machine,
     if (on_reap) reap_handlers_[s->id()] = std::move(on_reap);
   }
   s->start();
+  if (options_.log)
+    options_.log->write("session_start", {{"id", s->id()},
+                                          {"transport", s->sink().transport()},
+                                          {"peer", s->sink().peer()},
+                                          {"model", s->machine().name},
+                                          {"world", s->machine().world_name}});
   return s;
 }
 
-bool SessionRegistry::remove(std::uint64_t id) {
+bool SessionRegistry::remove(std::uint64_t id, EndReason reason) {
   std::shared_ptr<Session> s;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -70,11 +83,78 @@ bool SessionRegistry::remove(std::uint64_t id) {
     reap_handlers_.erase(id);
     stopping_[id] = s;  // still counted in totals() while it stops
   }
+  if (reason == EndReason::ClientLeft && server_stop_) reason = EndReason::ServerStop;
+  if (reason == EndReason::ServerStop) s->interrupt_task();
   s->stop();  // outside the lock: joining may take up to one send timeout
+  log_end(*s, reason);
   std::lock_guard<std::mutex> lock(mutex_);
   stopping_.erase(id);
   retired_ += s->counters();
   return true;
+}
+
+void SessionRegistry::log_end(const Session& s, EndReason reason) const {
+  if (!options_.log) return;
+  static constexpr const char* kOutcome[] = {"client_left", "reaped", "server_stop"};
+  nlohmann::ordered_json f = {{"id", s.id()},
+                              {"transport", s.sink().transport()},
+                              {"peer", s.sink().peer()},
+                              {"duration_s", std::round(s.age_s() * 1000.0) / 1000.0},
+                              {"outcome", kOutcome[static_cast<int>(reason)]},
+                              {"frames_sent", s.counters().frames_sent}};
+  const TaskScore t = s.score();
+  if (t.enabled)
+    f["task"] = !t.running && !t.finished ? "not_started"
+                : !t.finished             ? "running"
+                : t.completed             ? "completed"
+                : t.interrupted           ? "interrupted"
+                                          : "timed_out";
+  options_.log->write("session_end", f);
+}
+
+void SessionRegistry::begin_drain(double seconds) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);  // no create() can slip in after this
+    draining_ = true;
+  }
+  const auto deadline = clock_.now() + std::chrono::duration_cast<Duration>(
+                                           std::chrono::duration<double>(seconds));
+  wide_.drain_deadline_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                deadline.time_since_epoch()).count();
+}
+
+void SessionRegistry::begin_stop() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  closed_ = true;
+  server_stop_ = true;
+}
+
+Readiness SessionRegistry::readiness() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Readiness r;
+  if (closed_) {
+    r = {false, "stopping", "the server is stopping"};
+  } else if (draining_) {
+    r = {false, "draining", "the server is draining: no new sessions; it stops once the " +
+                                std::to_string(sessions_.size()) + " running ones end"};
+  } else if (sessions_.size() >= options_.max_sessions) {
+    r = {false, "full", "every one of the " + std::to_string(options_.max_sessions) +
+                            " sessions is in use"};
+  }
+  return r;
+}
+
+std::vector<std::uint64_t> SessionRegistry::stalled_sessions(Duration limit) const {
+  std::vector<std::uint64_t> ids;
+  for (const auto& s : sessions())
+    if (s->stalled(limit)) ids.push_back(s->id());
+  return ids;
+}
+
+std::map<std::string, std::size_t> SessionRegistry::sessions_by_transport() const {
+  std::map<std::string, std::size_t> n;
+  for (const auto& s : sessions()) ++n[s->sink().transport()];
+  return n;
 }
 
 std::shared_ptr<Session> SessionRegistry::find(std::uint64_t id) const {
@@ -84,14 +164,14 @@ std::shared_ptr<Session> SessionRegistry::find(std::uint64_t id) const {
 }
 
 void SessionRegistry::close() {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);  // no create() can slip in after this
-    closed_ = true;
-  }
+  begin_stop();  // no create() can slip in after this
   // Ask all to stop first, so they wind down together instead of one join at a time.
   const auto all = sessions();
-  for (const auto& s : all) s->request_stop();
-  for (const auto& s : all) remove(s->id());
+  for (const auto& s : all) {
+    s->interrupt_task();  // before the stop request, so the thread sees it on its way out
+    s->request_stop();
+  }
+  for (const auto& s : all) remove(s->id(), EndReason::ServerStop);
 }
 
 std::size_t SessionRegistry::size() const {
@@ -128,7 +208,7 @@ void SessionRegistry::reap_loop() {
         auto it = reap_handlers_.find(s->id());
         if (it != reap_handlers_.end()) handler = it->second;
       }
-      if (remove(s->id())) {
+      if (remove(s->id(), EndReason::Reaped)) {
         ++reaped_;
         if (handler) handler(s);
       }

@@ -13,6 +13,8 @@
 #include <thread>
 #include <vector>
 
+#include "session/event_log.h"
+#include "session/server_wide.h"
 #include "session/session.h"
 
 namespace clamsim::session {
@@ -23,6 +25,17 @@ struct RegistryOptions {
   double send_grace_s = 2.0;       // a session whose sends fail this long is reaped
   double reap_interval_s = 0.2;    // how often the reaper looks
   std::string report_dir = "reports";  // SessionOptions::report_dir of every session
+  // Every session's start and end go here (transport, peer, duration, outcome); null =
+  // not logged. Must outlive the registry.
+  const EventLog* log = nullptr;
+};
+
+// Whether the server takes new sessions (/readyz): status "ready", or "draining", "full",
+// "stopping" with a reason a person can read.
+struct Readiness {
+  bool ready = true;
+  std::string status = "ready";
+  std::string reason;
 };
 
 // Called (on the reaper thread, never a session thread) after a session was reaped, so
@@ -42,13 +55,28 @@ class SessionRegistry {
                                   double frame_period_s, ReapHandler on_reap,
                                   std::string* refused);
 
-  // Stops and forgets a session. Returns false if it was not (or no longer) registered.
-  bool remove(std::uint64_t id);
+  // Stops and forgets a session (its client left). Returns false if it was not (or no
+  // longer) registered.
+  bool remove(std::uint64_t id) { return remove(id, EndReason::ClientLeft); }
   std::shared_ptr<Session> find(std::uint64_t id) const;
 
+  // Drain (SIGTERM): refuse new sessions from now on, and tell every session's clients, in
+  // its frames, that the server stops it in `seconds`. The sessions keep running.
+  void begin_drain(double seconds);
+  bool draining() const { return draining_.load(); }
+  // The first step of the ordered stop: refuse new sessions; every session removed from
+  // now on was stopped by the server (its running task is reported "interrupted").
+  void begin_stop();
+  bool stopping() const { return server_stop_.load(); }  // begin_stop() was called
   // Stop accepting, stop every session (ordered shutdown).
   void close();
   bool closed() const { return closed_.load(); }
+  Readiness readiness() const;
+  // Sessions whose thread has made no progress for `limit` (/livez).
+  std::vector<std::uint64_t> stalled_sessions(Duration limit) const;
+  // Live sessions per transport name ("corba", "websocket").
+  std::map<std::string, std::size_t> sessions_by_transport() const;
+  const ServerWide& wide() const { return wide_; }
 
   std::size_t size() const;
   std::size_t capacity() const { return options_.max_sessions; }
@@ -59,7 +87,10 @@ class SessionRegistry {
   std::vector<std::shared_ptr<Session>> sessions() const;
 
  private:
+  enum class EndReason { ClientLeft, Reaped, ServerStop };
+  bool remove(std::uint64_t id, EndReason reason);
   void reap_loop();
+  void log_end(const Session& s, EndReason reason) const;
 
   const RegistryOptions options_;
   Clock& clock_;
@@ -71,6 +102,9 @@ class SessionRegistry {
   std::atomic<std::uint64_t> next_id_{1};
   std::atomic<std::uint64_t> reaped_{0};
   std::atomic<bool> closed_{false};
+  std::atomic<bool> draining_{false};
+  std::atomic<bool> server_stop_{false};   // begin_stop() was called
+  ServerWide wide_;
 
   std::mutex reaper_mutex_;
   std::condition_variable reaper_cv_;

@@ -12,6 +12,8 @@ namespace clamsim::session {
 
 namespace {
 
+double seconds(Duration d) { return std::chrono::duration<double>(d).count(); }
+
 std::int64_t to_ns(Instant t) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
 }
@@ -35,6 +37,7 @@ Session::~Session() { stop(); }
 void Session::start() {
   std::lock_guard<std::mutex> lock(lifecycle_mutex_);
   if (thread_.joinable()) return;
+  started_ = clock_.now();
   running_ = true;
   thread_ = std::thread([this] { run(); });
 }
@@ -77,6 +80,13 @@ bool Session::delivery_failed_too_long() const {
   if (since < 0) return false;
   return static_cast<double>(to_ns(clock_.now()) - since) * 1e-9 > options_.send_grace_s;
 }
+
+bool Session::stalled(Duration limit) const {
+  if (!running_) return false;
+  return clock_.now().time_since_epoch().count() - progress_ns_.load() > limit.count();
+}
+
+double Session::age_s() const { return seconds(clock_.now() - started_); }
 
 double Session::sim_time_s() const { return sim_time_s_.load(); }
 
@@ -133,6 +143,7 @@ void Session::run() {
     scorer.reset();
   };
   begin_attempt();
+  mark_progress();
   const auto period = std::chrono::duration_cast<Duration>(
       std::chrono::duration<double>(options_.frame_period_s));
   const Instant t0 = clock_.now();
@@ -157,6 +168,7 @@ void Session::run() {
       k0 = k - 1;
       counters_.restarts.fetch_add(1, std::memory_order_relaxed);
     }
+    const Instant computing = clock_.now();
     core::Control u;
     {
       std::lock_guard<std::mutex> lock(control_mutex_);
@@ -173,12 +185,18 @@ void Session::run() {
     }
     frame.report = std::move(report);
     report.reset();
+    if (options_.wide) {
+      options_.wide->compute_s.observe(seconds(clock_.now() - computing));
+      frame.drain_s_left = options_.wide->drain_seconds_left(clock_.now());
+    }
+    mark_progress();
 
     const Instant due = t0 + static_cast<Duration::rep>(k) * period;
     while (!stop_requested_ && clock_.now() < due) clock_.sleep_until(due);
     if (stop_requested_) break;
     const Instant sent_at = clock_.now();
     if (sent_at - due > period) counters_.late_frames.fetch_add(1, std::memory_order_relaxed);
+    if (options_.wide) options_.wide->lateness_s.observe(seconds(sent_at - due));
 
     if (sink_->deliver(frame)) {
       counters_.frames_sent.fetch_add(1, std::memory_order_relaxed);
@@ -189,6 +207,7 @@ void Session::run() {
       failing_since_ns_.compare_exchange_strong(none, to_ns(sent_at));
     }
     sim_time_s_ = state.time_s;
+    mark_progress();
 
     // Fallen more than two periods behind (machine overloaded, sink slow): skip frames
     // rather than replay a burst; the model still integrates every step.
@@ -203,7 +222,14 @@ void Session::run() {
         if (scorer.score().enabled) score(core::outputs(model, state, env));
         ++seq;  // receivers see the gap
       }
+      mark_progress();
     }
+  }
+  // stopped by the server with the task under way: its report says so
+  if (interrupt_task_ && scorer.interrupt()) {
+    publish_report(scorer.report(label(), trainee()).dump(2));
+    std::lock_guard<std::mutex> lock(score_mutex_);
+    score_ = scorer.score();
   }
   running_ = false;
 }

@@ -16,6 +16,7 @@
 #include "session/control_input.h"
 #include "session/counters.h"
 #include "session/frame_sink.h"
+#include "session/server_wide.h"
 
 namespace clamsim::session {
 
@@ -35,6 +36,8 @@ struct SessionOptions {
   // Where finished tasks' reports go (report-<id>-<UTC>.json), created when missing;
   // relative to the working directory. "" = not written (the frame still carries it).
   std::string report_dir = "reports";
+  // Shared with the server (timing histograms, drain deadline); null = none.
+  ServerWide* wide = nullptr;
 };
 
 class Session {
@@ -63,11 +66,20 @@ class Session {
 
   std::uint64_t id() const { return id_; }
   const MachineSetup& machine() const { return machine_; }
+  const FrameSink& sink() const { return *sink_; }
   CounterSnapshot counters() const { return counters_.snapshot(); }
   bool running() const { return running_.load(); }
   // True when every send has failed for longer than the grace period (dead or hung
   // receiver). A session that is merely late (CPU starved) has not failed.
   bool delivery_failed_too_long() const;
+  // True when the thread has made no progress (no frame computed or sent) for longer than
+  // `limit`: stuck in a sink, or dead. /livez fails on it.
+  bool stalled(Duration limit) const;
+  // The server stops this session (drain over, shutdown): a task still running is ended
+  // with the outcome "interrupted" and its report written when the thread stops.
+  void interrupt_task() { interrupt_task_ = true; }
+  // Wall seconds since start() (steady clock), for the log's session_end.
+  double age_s() const;
   // Simulated time of the last frame sent [s].
   double sim_time_s() const;
   // The task's score as of the last frame (enabled = false when the world has no task).
@@ -83,6 +95,7 @@ class Session {
 
  private:
   void run();
+  void mark_progress() { progress_ns_ = clock_.now().time_since_epoch().count(); }
   ControlVerdict accept(ControlVerdict v);
   // The report of a task that just ended, also written to options_.report_dir.
   std::shared_ptr<const std::string> publish_report(const std::string& json_text);
@@ -99,6 +112,9 @@ class Session {
 
   std::atomic<bool> stop_requested_{false};
   std::atomic<bool> restart_requested_{false};
+  std::atomic<bool> interrupt_task_{false};
+  std::atomic<std::int64_t> progress_ns_{0};        // clock time of the last progress
+  Instant started_{};                               // set by start() before the thread
   std::atomic<bool> running_{false};
   std::atomic<std::int64_t> failing_since_ns_{-1};  // first failed send since the last success
   std::atomic<double> sim_time_s_{0.0};

@@ -175,6 +175,14 @@ const TaskScore& TaskScorer::update(const core::Outputs& o) {
   return score_;
 }
 
+bool TaskScorer::interrupt() {
+  if (!score_.enabled || !score_.running || score_.finished) return false;
+  score_.finished = score_.interrupted = true;
+  score_.running = false;
+  wall_end_ = std::chrono::system_clock::now();
+  return true;
+}
+
 nlohmann::ordered_json TaskScorer::report(const std::string& session_label,
                                           const std::string& trainee) const {
   using ojson = nlohmann::ordered_json;
@@ -186,7 +194,10 @@ nlohmann::ordered_json TaskScorer::report(const std::string& session_label,
   r["task"] = task_.title;
   r["started_utc"] = started_ ? ojson(iso8601_utc(wall_start_)) : ojson(nullptr);
   r["ended_utc"] = s.finished ? ojson(iso8601_utc(wall_end_)) : ojson(nullptr);
-  r["outcome"] = !s.finished ? "running" : s.completed ? "completed" : "timed out";
+  r["outcome"] = !s.finished    ? "running"
+                 : s.completed   ? "completed"
+                 : s.interrupted ? "interrupted"
+                                 : "timed out";
   r["elapsed_s"] = s.elapsed_s;
   r["optimum_s"] = s.optimum_s;
   r["limit_s"] = s.limit_s;

@@ -28,6 +28,7 @@ struct TaskScore {
   bool running = false;     // the clock runs (first frame seen, not finished)
   bool finished = false;    // completed or timed out; the score is final
   bool completed = false;   // finished with every task load delivered
+  bool interrupted = false; // finished because the server stopped the session
   double elapsed_s = 0.0;   // since the first frame; frozen once finished
   double optimum_s = 0.0;
   double limit_s = 0.0;     // 1.5 x optimum: the task times out here
@@ -53,6 +54,10 @@ class TaskScorer {
   // Scores one frame. Frames must come in time order within an attempt.
   const TaskScore& update(const core::Outputs& o);
   const TaskScore& score() const { return score_; }
+  // The server stops the session with the task under way (drain over, shutdown): the task
+  // finishes as it stands, outcome "interrupted". False, changing nothing, when no task
+  // was running.
+  bool interrupt();
   // True right after the update() in which the task finished (completed or timed out).
   bool just_finished() const { return just_finished_; }
   // The report, schema "clamsim-report/1" (docs/training-task.md); trainee "" = not given.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "session/server_wide.h"
 #include "session/task_score.h"
 
 namespace clamsim::web {
@@ -271,6 +272,15 @@ std::string error_json(const std::string& code, const std::string& message) {
   j["type"] = "error";
   j["code"] = code;
   j["message"] = message;
+  return dump(j);
+}
+
+std::string drain_json(double seconds_left) {
+  const long whole = session::drain_whole_seconds(std::max(0.0, seconds_left));
+  ojson j;
+  j["type"] = "drain";
+  j["seconds_left"] = whole;
+  j["message"] = session::drain_notice_text(whole);
   return dump(j);
 }
 

@@ -52,5 +52,8 @@ std::string restarting_json(const nlohmann::json& id);
 std::string trainee_json(const std::string& name);
 std::string pong_json(const nlohmann::json& id, const nlohmann::json& t, double sim_t);
 std::string error_json(const std::string& code, const std::string& message);
+// {"type":"drain","seconds_left":N,"message":...}: the server is draining (SIGTERM) and
+// stops this session in N whole seconds (rounded up) unless it ends first.
+std::string drain_json(double seconds_left);
 
 }  // namespace clamsim::web

@@ -105,6 +105,11 @@ void HttpSession::handle(Request&& req) {
   }
   if (path == "/healthz")
     return send_text(req, http::status::ok, health_json(state_->registry()), "application/json");
+  if (path == "/livez" || path == "/readyz") {
+    const Probe p = path == "/livez" ? liveness(state_->registry(), state_->options().stall_limit_s)
+                                     : readiness(state_->registry());
+    return send_text(req, static_cast<http::status>(p.status), p.body, "application/json");
+  }
   if (path == "/metrics")
     return send_text(req, http::status::ok,
                      metrics_text(state_->registry(), state_->stats()),

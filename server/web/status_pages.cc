@@ -1,6 +1,11 @@
 #include "web/status_pages.h"
 
+#include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <cstdint>
+#include <map>
+#include <vector>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -68,58 +73,146 @@ std::string reports_json(const session::SessionRegistry& registry) {
   return nlohmann::ordered_json{{"reports", std::move(list)}}.dump();
 }
 
-std::string metrics_text(const session::SessionRegistry& registry, const WebStats& web) {
-  std::ostringstream out;
-  auto metric = [&out](const char* name, const char* type, const char* help, std::uint64_t v) {
-    out << "# HELP " << name << ' ' << help << "\n# TYPE " << name << ' ' << type << '\n'
-        << name << ' ' << v << '\n';
-  };
-  const session::CounterSnapshot t = registry.totals();
-  metric("clamsim_sessions", "gauge", "Live sessions, every transport.", registry.size());
-  metric("clamsim_session_capacity", "gauge", "Session limit.", registry.capacity());
-  metric("clamsim_sessions_created_total", "counter", "Sessions started.",
-         registry.sessions_created());
-  metric("clamsim_sessions_reaped_total", "counter", "Sessions ended because sends failed.",
-         registry.sessions_reaped());
-  metric("clamsim_frames_sent_total", "counter", "Frames handed to a transport.", t.frames_sent);
-  metric("clamsim_send_failures_total", "counter", "Frames a transport could not send.",
-         t.send_failures);
-  metric("clamsim_controls_received_total", "counter", "Control messages received.",
-         t.controls_received);
-  metric("clamsim_controls_rejected_total", "counter", "Control messages rejected.",
-         t.controls_rejected);
-  metric("clamsim_controls_clamped_total", "counter", "Control messages clamped to -5..+5 V.",
-         t.controls_clamped);
-  metric("clamsim_late_frames_total", "counter", "Frames sent over a period late.",
-         t.late_frames);
-  metric("clamsim_skipped_frames_total", "counter", "Frames skipped by a session behind.",
-         t.skipped_frames);
+Probe liveness(const session::SessionRegistry& registry, double stall_limit_s) {
+  const auto limit = std::chrono::duration_cast<session::Duration>(
+      std::chrono::duration<double>(stall_limit_s));
+  const std::vector<std::uint64_t> stalled = registry.stalled_sessions(limit);
+  nlohmann::ordered_json j;
+  if (stalled.empty()) {
+    j["status"] = "ok";
+    j["sessions"] = registry.size();
+    return {200, j.dump()};
+  }
+  j["status"] = "stalled";
+  j["sessions"] = stalled;
+  j["reason"] = std::to_string(stalled.size()) + " session thread(s) made no progress for " +
+                std::to_string(stall_limit_s) + " s";
+  return {503, j.dump()};
+}
 
-  metric("clamsim_ws_connections", "gauge", "Open WebSocket connections.", web.ws_open);
-  metric("clamsim_ws_connections_total", "counter", "WebSocket upgrades accepted.",
-         web.ws_connections);
-  metric("clamsim_ws_messages_received_total", "counter", "WebSocket messages received.",
-         web.ws_messages_received);
-  metric("clamsim_ws_errors_sent_total", "counter", "error messages sent.", web.ws_errors_sent);
-  metric("clamsim_ws_dropped_frames_total", "counter",
-         "display frames dropped for browsers that read slowly.", web.ws_frames_dropped);
-  metric("clamsim_ws_dropped_messages_total", "counter",
-         "Other messages dropped (send queue full of them).", web.ws_messages_dropped);
-  out << "# HELP clamsim_ws_closed_total WebSocket connections closed by the server.\n"
-      << "# TYPE clamsim_ws_closed_total counter\n"
-      << "clamsim_ws_closed_total{reason=\"too_big\"} " << web.ws_closed_too_big << '\n'
-      << "clamsim_ws_closed_total{reason=\"flood\"} " << web.ws_closed_flood << '\n'
-      << "clamsim_ws_closed_total{reason=\"policy\"} " << web.ws_closed_policy << '\n'
-      << "clamsim_ws_closed_total{reason=\"binary\"} " << web.ws_closed_binary << '\n'
-      << "clamsim_ws_closed_total{reason=\"full\"} " << web.ws_closed_full << '\n'
-      << "clamsim_ws_closed_total{reason=\"stalled\"} " << web.ws_closed_stalled << '\n';
-  metric("clamsim_http_requests_total", "counter", "HTTP requests.", web.http_requests);
-  metric("clamsim_http_not_found_total", "counter", "HTTP 404 answers.", web.http_not_found);
-  metric("clamsim_http_bad_requests_total", "counter", "HTTP 400 and 405 answers.",
-         web.http_bad_requests);
-  metric("clamsim_connections_refused_total", "counter",
-         "TCP connections refused over the connection limit.", web.connections_refused);
-  return out.str();
+Probe readiness(const session::SessionRegistry& registry) {
+  const session::Readiness r = registry.readiness();
+  nlohmann::ordered_json j;
+  j["status"] = r.status;
+  if (!r.ready) j["reason"] = r.reason;
+  j["sessions"] = registry.size();
+  j["capacity"] = registry.capacity();
+  return {r.ready ? 200 : 503, j.dump()};
+}
+
+namespace {
+
+// Prometheus text exposition format 0.0.4: HELP and TYPE once per metric family.
+class MetricsWriter {
+ public:
+  void family(const std::string& name, const char* type, const char* help) {
+    out_ << "# HELP " << name << ' ' << help << "\n# TYPE " << name << ' ' << type << '\n';
+  }
+  void sample(const std::string& name, double v, const std::string& labels = "") {
+    out_ << name;
+    if (!labels.empty()) out_ << '{' << labels << '}';
+    char text[32];
+    // counts as whole numbers (a stream would print 1.23457e+07), the rest to 9 digits
+    if (v == std::floor(v) && std::fabs(v) < 1e15)
+      std::snprintf(text, sizeof text, "%lld", static_cast<long long>(v));
+    else
+      std::snprintf(text, sizeof text, "%.9g", v);
+    out_ << ' ' << text << '\n';
+  }
+  void single(const std::string& name, const char* type, const char* help, double v) {
+    family(name, type, help);
+    sample(name, v);
+  }
+  void histogram(const std::string& name, const char* help,
+                 const session::Histogram::Snapshot& h) {
+    family(name, "histogram", help);
+    for (std::size_t i = 0; i < h.upper_bounds.size(); ++i) {
+      std::ostringstream le;
+      le << "le=\"" << h.upper_bounds[i] << '"';
+      sample(name + "_bucket", static_cast<double>(h.cumulative[i]), le.str());
+    }
+    sample(name + "_bucket", static_cast<double>(h.count), "le=\"+Inf\"");
+    sample(name + "_sum", h.sum);
+    sample(name + "_count", static_cast<double>(h.count));
+  }
+  std::string text() const { return out_.str(); }
+
+ private:
+  std::ostringstream out_;
+};
+
+// Session transports always listed, so a dashboard's series exist from the start.
+constexpr const char* kTransports[] = {"corba", "websocket"};
+
+}  // namespace
+
+std::string metrics_text(const session::SessionRegistry& registry, const WebStats& web) {
+  MetricsWriter m;
+  m.family("clamsim_build_info", "gauge", "The server's version; always 1.");
+  m.sample("clamsim_build_info", 1, std::string("version=\"") + CLAMSIM_VERSION + "\"");
+
+  std::map<std::string, std::size_t> live = registry.sessions_by_transport();
+  for (const char* t : kTransports) live.emplace(t, 0);
+  m.family("clamsim_sessions", "gauge", "Live sessions by transport.");
+  for (const auto& [transport, n] : live)
+    m.sample("clamsim_sessions", static_cast<double>(n), "transport=\"" + transport + "\"");
+  m.single("clamsim_session_capacity", "gauge", "Session limit.",
+           static_cast<double>(registry.capacity()));
+  const session::Readiness ready = registry.readiness();
+  m.single("clamsim_ready", "gauge", "1 while new sessions are taken (/readyz 200).",
+           ready.ready ? 1 : 0);
+  m.single("clamsim_draining", "gauge", "1 while the server drains after SIGTERM.",
+           registry.draining() ? 1 : 0);
+  m.single("clamsim_sessions_created_total", "counter", "Sessions started.",
+           static_cast<double>(registry.sessions_created()));
+  m.single("clamsim_sessions_reaped_total", "counter", "Sessions ended because sends failed.",
+           static_cast<double>(registry.sessions_reaped()));
+  // every counter of the shutdown printout, from the same list (session/counters.h)
+  const session::CounterSnapshot t = registry.totals();
+  for (const session::CounterField& f : session::kCounterFields)
+    m.single(std::string("clamsim_") + f.name + "_total", "counter", f.help,
+             static_cast<double>(t.*f.value));
+  m.histogram("clamsim_frame_lateness_seconds",
+              "How long after its deadline each frame was handed to its transport.",
+              registry.wide().lateness_s.snapshot());
+  m.histogram("clamsim_frame_compute_seconds",
+              "Session-thread time to integrate, score and package one frame.",
+              registry.wide().compute_s.snapshot());
+
+  // the web front end's own counters
+  const struct {
+    const char* name;
+    const char* type;
+    const char* help;
+    std::uint64_t value;
+  } web_metrics[] = {
+      {"clamsim_ws_connections", "gauge", "Open WebSocket connections.", web.ws_open},
+      {"clamsim_ws_connections_total", "counter", "WebSocket upgrades accepted.",
+       web.ws_connections},
+      {"clamsim_ws_messages_received_total", "counter", "WebSocket messages received.",
+       web.ws_messages_received},
+      {"clamsim_ws_errors_sent_total", "counter", "error messages sent.", web.ws_errors_sent},
+      {"clamsim_ws_dropped_frames_total", "counter",
+       "display frames dropped for browsers that read slowly.", web.ws_frames_dropped},
+      {"clamsim_ws_dropped_messages_total", "counter",
+       "Other messages dropped (send queue full of them).", web.ws_messages_dropped},
+      {"clamsim_http_requests_total", "counter", "HTTP requests.", web.http_requests},
+      {"clamsim_http_not_found_total", "counter", "HTTP 404 answers.", web.http_not_found},
+      {"clamsim_http_bad_requests_total", "counter", "HTTP 400 and 405 answers.",
+       web.http_bad_requests},
+      {"clamsim_connections_refused_total", "counter",
+       "TCP connections refused over the connection limit.", web.connections_refused},
+  };
+  for (const auto& w : web_metrics) m.single(w.name, w.type, w.help, static_cast<double>(w.value));
+  m.family("clamsim_ws_closed_total", "counter", "WebSocket connections closed by the server.");
+  const std::pair<const char*, std::uint64_t> closes[] = {
+      {"too_big", web.ws_closed_too_big}, {"flood", web.ws_closed_flood},
+      {"policy", web.ws_closed_policy},   {"binary", web.ws_closed_binary},
+      {"full", web.ws_closed_full},       {"stalled", web.ws_closed_stalled}};
+  for (const auto& [reason, n] : closes)
+    m.sample("clamsim_ws_closed_total", static_cast<double>(n),
+             std::string("reason=\"") + reason + "\"");
+  return m.text();
 }
 
 }  // namespace clamsim::web

@@ -59,6 +59,8 @@ struct WebOptions {
                                             // (the registry then reaps the session)
   double http_timeout_s = 10.0;             // one HTTP request (or WebSocket handshake),
                                             // from connection or last answer to written
+  double stall_limit_s = 5.0;               // /livez fails when a session thread has made
+                                            // no progress this long (100 frame periods)
   // SO_SNDBUF of accepted sockets (0 = the OS default, up to 4 MiB with autotuning): a
   // browser that stops reading can pin only this much kernel memory.
   int socket_send_buffer_bytes = 65536;

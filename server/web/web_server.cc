@@ -94,8 +94,14 @@ void WebServer::stop() {
   // connection then sends its close frame before it joins its (already ending) session.
   // Joining one at a time on the I/O threads took a frame each: with 100 sessions under
   // load most browsers got no close frame before the shutdown budget ran out (issue 18).
+  session::SessionRegistry& registry = m.state->registry();
   for (const std::uint64_t id : m.state->owned_sessions())
-    if (auto s = m.state->registry().find(id)) s->request_stop();
+    if (auto s = registry.find(id)) {
+      // as the registry's own removal would on a server stop: the running task is
+      // reported "interrupted", flagged before the thread is asked to end
+      if (registry.stopping()) s->interrupt_task();
+      s->request_stop();
+    }
   for (const auto& weak : m.state->connections())
     if (auto ws = weak.lock()) ws->shutdown();
   const auto deadline = std::chrono::steady_clock::now() + kCloseGrace;

@@ -4,6 +4,7 @@
 #include <sys/ioctl.h>
 
 #include <cassert>
+#include <cmath>
 
 #include "session/trainee_name.h"
 #include "web/client_message.h"
@@ -32,10 +33,12 @@ std::chrono::steady_clock::duration seconds(double s) {
 
 WebSocketSink::WebSocketSink(std::shared_ptr<SharedState> state, net::any_io_executor strand,
                              std::weak_ptr<WebSocketSession> ws, double write_stall_s,
-                             std::size_t max_queued_bytes, nlohmann::ordered_json load_ids)
+                             std::size_t max_queued_bytes, nlohmann::ordered_json load_ids,
+                             std::string peer)
     : state_(std::move(state)), strand_(std::move(strand)), ws_(std::move(ws)),
       stall_ns_(static_cast<std::int64_t>(write_stall_s * 1e9)),
-      max_queued_bytes_(max_queued_bytes), load_ids_(std::move(load_ids)) {}
+      max_queued_bytes_(max_queued_bytes), load_ids_(std::move(load_ids)),
+      peer_(std::move(peer)) {}
 
 bool WebSocketSink::deliver(const session::Frame& frame) {
   if (closed_) return false;
@@ -55,12 +58,19 @@ bool WebSocketSink::deliver(const session::Frame& frame) {
   // that is never dropped for a slow reader, right after its frame
   std::shared_ptr<const std::string> report;
   if (frame.report) report = std::make_shared<const std::string>(report_json(frame));
+  // a drain notice once a second while the server drains, queued like a report
+  std::shared_ptr<const std::string> notice;
+  const long drain_s = session::drain_whole_seconds(frame.drain_s_left);
+  if (drain_s >= 0 && drain_s != drain_notice_s_)
+    notice = std::make_shared<const std::string>(drain_json(frame.drain_s_left));
+  drain_notice_s_ = drain_s;
   // only a weak reference crosses: the connection is never destroyed on this thread
-  return state_->post(strand_, [ws = ws_, text = std::move(text),
-                                report = std::move(report)]() mutable {
+  return state_->post(strand_, [ws = ws_, text = std::move(text), report = std::move(report),
+                                notice = std::move(notice)]() mutable {
     if (auto s = ws.lock()) {
       s->send_display(std::move(text));
       if (report) s->send_message(std::move(report));
+      if (notice) s->send_message(std::move(notice));
     }
   });
 }
@@ -169,7 +179,7 @@ bool WebSocketSession::start_session() {
   const nlohmann::ordered_json& scene = world_ ? world_->client_scene : state_->scene();
   sink_ = std::make_shared<WebSocketSink>(state_, ws_.get_executor(), weak_from_this(),
                                           o.write_stall_s, o.max_queued_bytes,
-                                          scene_load_ids(scene));
+                                          scene_load_ids(scene), peer_text());
   std::weak_ptr<WebSocketSession> weak = weak_from_this();
   session::ReapHandler on_reap = [state = state_, ex = ws_.get_executor(),
                                   weak](const std::shared_ptr<session::Session>&) {
@@ -198,6 +208,14 @@ bool WebSocketSession::start_session() {
   send(std::make_shared<const std::string>(hello_json(hello, *params, scene)),
        SendQueue::Kind::Other);
   return true;
+}
+
+std::string WebSocketSession::peer_text() {
+  beast::error_code ec;
+  const tcp::endpoint peer = beast::get_lowest_layer(ws_).socket().remote_endpoint(ec);
+  if (ec) return "";
+  const std::string host = peer.address().to_string();
+  return (peer.address().is_v6() ? "[" + host + "]" : host) + ":" + std::to_string(peer.port());
 }
 
 void WebSocketSession::do_read() {

@@ -31,11 +31,14 @@ class WebSocketSink final : public session::FrameSink {
   // load_ids: the ids of the session's world's loads (display.loads[i].id)
   WebSocketSink(std::shared_ptr<SharedState> state, net::any_io_executor strand,
                 std::weak_ptr<WebSocketSession> ws, double write_stall_s,
-                std::size_t max_queued_bytes, nlohmann::ordered_json load_ids);
+                std::size_t max_queued_bytes, nlohmann::ordered_json load_ids,
+                std::string peer);
   // False once the connection is closing, while one write has been stuck longer than the
   // stall limit, or while more than max_queued_bytes wait for the browser (the registry
   // then reaps the session after its grace period).
   bool deliver(const session::Frame& frame) override;
+  const char* transport() const override { return "websocket"; }
+  std::string peer() const override { return peer_; }
 
   // From the strand.
   void close() { closed_ = true; }
@@ -51,6 +54,8 @@ class WebSocketSink final : public session::FrameSink {
   const std::size_t max_queued_bytes_;
   const nlohmann::ordered_json load_ids_;
   std::atomic<std::size_t> queued_bytes_{0};
+  const std::string peer_;
+  long drain_notice_s_ = -1;   // whole seconds last announced (session thread only)
   std::atomic<bool> closed_{false};
   std::atomic<std::int64_t> write_started_ns_{0};   // 0 = no write in flight
 };
@@ -76,6 +81,7 @@ class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
  private:
   void on_accept(beast::error_code ec);
   bool start_session();
+  std::string peer_text();   // "127.0.0.1:40312" of the browser; "" once it is gone
   void do_read();
   void on_read(beast::error_code ec, std::size_t bytes);
   void on_frames(std::size_t n);

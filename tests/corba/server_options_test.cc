@@ -13,10 +13,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-ServerOptions parse(std::vector<std::string> args) {
+// Flags and an environment of the test's own (never the process's).
+ServerOptions parse(std::vector<std::string> args, const Environment& env = {}) {
   std::vector<const char*> argv = {"clamsim-server"};
   for (const auto& a : args) argv.push_back(a.c_str());
-  return parse_server_options(static_cast<int>(argv.size()), argv.data());
+  return parse_server_options(static_cast<int>(argv.size()), argv.data(), env);
 }
 
 class ServerOptionsTest : public ::testing::Test {
@@ -135,6 +136,75 @@ TEST_F(ServerOptionsTest, HardeningSettings) {
       EXPECT_NE(std::string(e.what()).find(bad[0]), std::string::npos) << e.what();
     }
   }
+  // and each one from the environment too, named by its variable
+  EXPECT_EQ(parse({}, {{"CLAMSIM_HTTP_MAX_CONNECTIONS_PER_CLIENT", "3"}}).web.max_connections_per_client,
+            3u);
+}
+
+TEST_F(ServerOptionsTest, EnvironmentSitsBetweenFlagsAndTheFile) {
+  const std::string cfg = write(R"({"max_sessions": 5, "corba_port": 3000, "world": "none"})");
+  const ServerOptions o =
+      parse({"--config", cfg, "--corba-port", "4000"},
+            {{"CLAMSIM_MAX_SESSIONS", "40"}, {"CLAMSIM_CORBA_PORT", "5000"},
+             {"CLAMSIM_HTTP_ALL_INTERFACES", "yes"}, {"PATH", "/bin"}});
+  EXPECT_EQ(o.max_sessions, 40u) << "environment over the file";
+  EXPECT_EQ(o.corba.port, 4000) << "flag over the environment";
+  EXPECT_EQ(o.world, "none") << "the file over the default";
+  EXPECT_TRUE(o.web.all_interfaces);
+  EXPECT_EQ(parse({}, {{"CLAMSIM_LOG_FORMAT", "json"}}).log_format, session::LogFormat::Json);
+  EXPECT_DOUBLE_EQ(parse({}, {{"CLAMSIM_DRAIN_SECONDS", "0"}}).drain_seconds, 0.0);
+}
+
+TEST_F(ServerOptionsTest, EnvironmentNamesTheConfigFileAndItsErrorsNameTheVariable) {
+  const std::string cfg = write(R"({"max_sessions": 7})");
+  EXPECT_EQ(parse({}, {{"CLAMSIM_CONFIG", cfg}}).max_sessions, 7u);
+  EXPECT_EQ(parse({}, {{"CLAMSIM_CONFIG", cfg}}).config_path, cfg);
+  try {
+    parse({}, {{"CLAMSIM_MAX_SESSIONS", "lots"}});
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "environment CLAMSIM_MAX_SESSIONS: 'lots' is not an integer in [1, 100000]");
+  }
+  EXPECT_THROW(parse({}, {{"CLAMSIM_LOG_FORMAT", "xml"}}), UsageError);
+  EXPECT_THROW(parse({}, {{"CLAMSIM_DRAIN_SECONDS", "-1"}}), UsageError);
+}
+
+TEST_F(ServerOptionsTest, UnknownClamsimVariablesAreNotedNotFatal) {
+  // Kubernetes sets CLAMSIM_SERVICE_HOST and the like for a Service named clamsim
+  const ServerOptions o = parse({}, {{"CLAMSIM_SERVICE_HOST", "10.0.0.1"}});
+  ASSERT_FALSE(o.notes.empty());
+  EXPECT_NE(o.notes.front().find("CLAMSIM_SERVICE_HOST"), std::string::npos);
+}
+
+TEST_F(ServerOptionsTest, EveryFlagHasItsVariableInHelpAndInTheDeployDocs) {
+  EXPECT_EQ(env_name("--max-sessions"), "CLAMSIM_MAX_SESSIONS");
+  EXPECT_EQ(env_name("--http-all-interfaces"), "CLAMSIM_HTTP_ALL_INTERFACES");
+  const std::string help = server_usage();
+  const std::string table = settings_markdown();
+  for (const char* flag : {"--host", "--corba-port", "--max-sessions", "--drain-seconds",
+                           "--log-format", "--report-dir", "--exit-with-parent"}) {
+    EXPECT_NE(help.find(env_name(flag)), std::string::npos) << flag;
+    EXPECT_NE(table.find("`" + env_name(flag) + "`"), std::string::npos) << flag;
+  }
+  EXPECT_NE(help.find("(default 250; env CLAMSIM_MAX_SESSIONS; config max_sessions)"),
+            std::string::npos)
+      << "defaults come from ServerOptions itself";
+  // docs/deploy.md carries the generated table verbatim: regenerate it with
+  // clamsim-server --help-settings-markdown when a setting changes
+  std::ifstream in(std::string(CLAMSIM_SOURCE_DIR) + "/docs/deploy.md");
+  const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(doc.find(table), std::string::npos)
+      << "docs/deploy.md's settings table is out of date; paste this:\n" << table;
+}
+
+TEST_F(ServerOptionsTest, TheImagesConfigIsValid) {
+  const ServerOptions o =
+      parse({"--config", std::string(CLAMSIM_SOURCE_DIR) + "/deploy/container/server.json"});
+  EXPECT_EQ(o.corba.host, "0.0.0.0");
+  EXPECT_TRUE(o.web.all_interfaces);
+  EXPECT_EQ(o.report_dir, "/var/lib/clamsim/reports");
+  EXPECT_EQ(o.web.vendor_three_dir, "/usr/share/clamsim/three");
 }
 
 }  // namespace

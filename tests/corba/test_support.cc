@@ -217,6 +217,15 @@ void FrameRecorder::getFrame(const CLAMX::Frame& f) {
   cv_.notify_all();
 }
 
+void FrameRecorder::notify(const CLAMX::ServerNotice& n) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++s_.notices;
+  s_.last_notice_kind = n.kind.in();
+  s_.last_notice_seconds = n.seconds_left;
+  s_.last_notice_message = n.message.in();
+  cv_.notify_all();
+}
+
 void FrameRecorder::getDisplayData(const CLAM::DisplayData) {
   std::lock_guard<std::mutex> lock(mutex_);
   ++s_.displays;

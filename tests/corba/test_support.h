@@ -76,11 +76,13 @@ class ServerProcess {
 CORBA::ORB_ptr orb();
 PortableServer::POA_ptr poa();
 
-// A receiver implementing CLAMX::FrameClient; counts, checks sequence continuity.
-class FrameRecorder final : public POA_CLAMX::FrameClient {
+// A receiver implementing CLAMX::NoticeClient (a FrameClient that also takes the server's
+// notices); counts, checks sequence continuity.
+class FrameRecorder final : public POA_CLAMX::NoticeClient {
  public:
   void getFrame(const CLAMX::Frame& f) override;
   void getDisplayData(const CLAM::DisplayData d) override;
+  void notify(const CLAMX::ServerNotice& n) override;
 
   struct Summary {
     std::size_t frames = 0;
@@ -93,6 +95,10 @@ class FrameRecorder final : public POA_CLAMX::FrameClient {
     CLAMX::Frame last{};             // zeroed until the first frame (its enums too)
     std::size_t reports = 0;         // frames that carried a task report
     std::string last_report;         // the latest of them
+    std::size_t notices = 0;         // notify calls
+    std::string last_notice_kind;
+    double last_notice_seconds = -1.0;
+    std::string last_notice_message;
   };
   Summary summary() const;
   // Forget everything received so far (start a measurement window).

@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <mutex>
 #include <thread>
 
 #include "test_setup.h"
@@ -86,6 +91,122 @@ TEST(Registry, CloseStopsEverySessionAndRefusesNewOnes) {
   EXPECT_EQ(r.create(testing::shipped_setup(), std::make_shared<CountingSink>(true), 0, {}, &why),
             nullptr);
   EXPECT_EQ(why, "server is shutting down");
+}
+
+
+// A sink that blocks in deliver() until released: a session thread stuck in its transport.
+class BlockingSink : public FrameSink {
+ public:
+  bool deliver(const Frame&) override {
+    std::unique_lock<std::mutex> lock(mutex_);
+    entered_ = true;
+    cv_.notify_all();
+    cv_.wait(lock, [this] { return released_; });
+    return true;
+  }
+  void wait_entered() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    cv_.wait(lock, [this] { return entered_; });
+  }
+  void release() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    released_ = true;
+    cv_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool entered_ = false;
+  bool released_ = false;
+};
+
+TEST(Registry, ReadinessSaysFullDrainingAndStopping) {
+  SteadyClock clock;
+  RegistryOptions o;
+  o.max_sessions = 1;
+  SessionRegistry r(o, clock);
+  EXPECT_TRUE(r.readiness().ready);
+  EXPECT_EQ(r.readiness().status, "ready");
+  std::string why;
+  auto a = r.create(testing::shipped_setup(), std::make_shared<CountingSink>(true), 0, {}, &why);
+  ASSERT_NE(a, nullptr);
+  EXPECT_FALSE(r.readiness().ready);
+  EXPECT_EQ(r.readiness().status, "full");
+  EXPECT_NE(r.readiness().reason.find("1 sessions"), std::string::npos) << r.readiness().reason;
+  r.remove(a->id());
+  EXPECT_TRUE(r.readiness().ready);
+
+  r.begin_drain(30.0);
+  EXPECT_TRUE(r.draining());
+  EXPECT_EQ(r.readiness().status, "draining");
+  EXPECT_EQ(r.create(testing::shipped_setup(), std::make_shared<CountingSink>(true), 0, {}, &why),
+            nullptr);
+  EXPECT_NE(why.find("draining"), std::string::npos) << why;
+  r.close();
+  EXPECT_EQ(r.readiness().status, "stopping");
+}
+
+TEST(Registry, DrainDeadlineReachesEveryFrame) {
+  ManualClock clock;
+  SessionRegistry r(RegistryOptions{}, clock);
+  const ServerWide& wide = r.wide();
+  EXPECT_LT(wide.drain_seconds_left(clock.now()), 0.0) << "not draining";
+  r.begin_drain(30.0);
+  EXPECT_NEAR(wide.drain_seconds_left(clock.now()), 30.0, 1e-9);
+  clock.advance(std::chrono::seconds(12));
+  EXPECT_NEAR(wide.drain_seconds_left(clock.now()), 18.0, 1e-9);
+  clock.advance(std::chrono::seconds(40));
+  EXPECT_EQ(wide.drain_seconds_left(clock.now()), 0.0) << "over, never negative";
+  EXPECT_EQ(drain_whole_seconds(17.2), 18) << "rounded up: never promises less than is left";
+  EXPECT_EQ(drain_whole_seconds(-1.0), -1);
+}
+
+TEST(Registry, StalledSessionsAreTheOnesStuckInTheirSink) {
+  SteadyClock clock;
+  SessionRegistry r(RegistryOptions{}, clock);
+  std::string why;
+  auto healthy = r.create(testing::shipped_setup(), std::make_shared<CountingSink>(true), 0, {},
+                          &why);
+  auto sink = std::make_shared<BlockingSink>();
+  auto stuck = r.create(testing::shipped_setup(), sink, 0, {}, &why);
+  ASSERT_NE(stuck, nullptr);
+  sink->wait_entered();
+  const auto limit = std::chrono::milliseconds(300);
+  EXPECT_TRUE(r.stalled_sessions(limit).empty()) << "not yet: it only just blocked";
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  EXPECT_EQ(r.stalled_sessions(limit), std::vector<std::uint64_t>{stuck->id()});
+  sink->release();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (!r.stalled_sessions(limit).empty() && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_TRUE(r.stalled_sessions(limit).empty()) << "moving again";
+}
+
+TEST(Registry, SessionsByTransportAndTheLogOfTheirLives) {
+  SteadyClock clock;
+  char* text = nullptr;
+  std::size_t size = 0;
+  std::FILE* out = open_memstream(&text, &size);
+  {
+    const EventLog log(LogFormat::Text, out);
+    RegistryOptions o;
+    o.log = &log;
+    SessionRegistry r(o, clock);
+    std::string why;
+    auto a = r.create(testing::shipped_setup(), std::make_shared<CountingSink>(true), 0, {}, &why);
+    EXPECT_EQ(r.sessions_by_transport(), (std::map<std::string, std::size_t>{{"other", 1}}));
+    r.remove(a->id());
+    EXPECT_TRUE(r.sessions_by_transport().empty());
+  }
+  std::fclose(out);
+  const std::string lines(text, size);
+  std::free(text);
+  EXPECT_NE(lines.find(" session_start id=1 transport=other peer=\"\" model=t250"),
+            std::string::npos) << lines;
+  EXPECT_NE(lines.find(" session_end id=1 transport=other"), std::string::npos) << lines;
+  EXPECT_NE(lines.find("outcome=client_left"), std::string::npos) << lines;
+  EXPECT_NE(lines.find("duration_s="), std::string::npos) << lines;
 }
 
 }  // namespace

@@ -692,7 +692,7 @@ TEST(WebServer, HealthzAndMetrics) {
   r = testing::http_request(h.port(), "/metrics");
   ASSERT_EQ(r.status, 200);
   EXPECT_EQ(r.content_type.rfind("text/plain", 0), 0u);
-  for (const char* name : {"clamsim_sessions 1\n", "clamsim_session_capacity 7\n",
+  for (const char* name : {"clamsim_sessions{transport=\"websocket\"} 1\n", "clamsim_session_capacity 7\n",
                            "clamsim_frames_sent_total ", "clamsim_send_failures_total ",
                            "clamsim_controls_received_total ", "clamsim_controls_rejected_total ",
                            "clamsim_ws_dropped_frames_total ", "clamsim_ws_connections 1\n"})

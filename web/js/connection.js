@@ -15,7 +15,7 @@ export function describeClose(code, reason) {
     case 1008: return `refused by the server (policy${why})`;
     case 1009: return `closed by the server (message too big${why})`;
     case 1003: return `closed by the server (unsupported data${why})`;
-    case 1013: return `server full${why}`;
+    case 1013: return `not taking sessions now${why}`;
     case 1001: return `server going away${why}`;
     default: return reason ? `closed${why}` : '';
   }

@@ -175,7 +175,7 @@ export function workArea(machine, scene) {
       max[k] = Math.max(max[k], b.center_m[k] + r);
     }
   }
-  let zMin = scene.water_level_m, zMax = machine.crane.d1_m + machine.crane.telescope_max_m;
+  let zMin = scene.water_level_m ?? 0, zMax = machine.crane.d1_m + machine.crane.telescope_max_m;
   for (const b of boxes) {
     zMin = Math.min(zMin, b.center_m[2] - b.size_m[2] / 2);
     zMax = Math.max(zMax, b.center_m[2] + b.size_m[2] / 2);

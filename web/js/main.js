@@ -93,6 +93,7 @@ let markers = [];             // contact markers (markers.js)
 let warnings = [];
 let lastScore = null;
 let lastReport = null;
+let drainNotice = null;       // the server's latest drain message while it shuts down
 let restartId = 0;
 const restartStats = { sent: 0, acknowledged: 0, reports: 0 };
 let confirmRestartUntil = 0;  // "press R again" shown until then
@@ -241,6 +242,11 @@ const handlers = {
     traineeUi.show(trainee.view());
     hud.note(`trainee: the server records "${m.name}"`);
   },
+  drain(m) {
+    // the server counts down once a second; the banner shows its own words
+    drainNotice = m;
+    showLink();
+  },
   error(m) {
     hud.note(`server: ${m.code}${m.message ? `: ${m.message}` : ''}`);
     if (traineeErrorKind(m)) {
@@ -266,6 +272,7 @@ function showStats(now = performance.now()) {
 }
 
 function onOpen() {
+  drainNotice = null;
   Object.assign(stats, { frames: 0, dropped: 0, lastSeq: -1, session: null, arrivals: [], latencyMs: NaN });
   stats.connections += 1;
   showStats();
@@ -275,6 +282,8 @@ function onOpen() {
 
 function describeLink() {
   const s = linkState;
+  if (drainNotice && s.status === 'connected')
+    return [`server stopping in ${drainNotice.secondsLeft} s`, 'warn', drainNotice.message];
   const secs = s.retryAt ? Math.max(0, Math.ceil((s.retryAt - Date.now()) / 1000)) : 0;
   const why = s.reason ? ` (${s.reason})` : '';
   switch (s.status) {
@@ -282,8 +291,8 @@ function describeLink() {
     case 'connecting': return [`connecting…`, 'warn', ''];
     case 'reconnecting': return [`connection lost${why}, reconnecting in ${secs} s`, 'warn',
       `Connection to the server lost${why}. Reconnecting in ${secs} s…`];
-    case 'full': return [`server full, retry in ${secs} s`, 'error',
-      `The server is full (too many sessions). Retrying in ${secs} s…`];
+    case 'full': return [`no session free, retry in ${secs} s`, 'error',
+      `The server takes no new session now${why}. Retrying in ${secs} s…`];
     case 'unreachable': return [`unreachable, retry in ${secs} s`, 'error',
       `Server unreachable at ${s.url}${why}. Retrying in ${secs} s (attempt ${s.attempt}). Controls are not reaching the machine.`];
     default: return [s.status, 'warn', ''];

@@ -241,7 +241,8 @@ function scene(h, warnings) {
     }
   }
   return {
-    water_level_m: num(s, 'water_level_m', p),
+    // an empty scene ({}: --world none) has no water
+    water_level_m: s.water_level_m === undefined ? null : num(s, 'water_level_m', p),
     water: isObject(s.water) ? { density_kg_per_m3: optNum(s.water, 'density_kg_per_m3', `${p}.water`) ?? 1000 } : { density_kg_per_m3: 1000 },
     loads: sceneLoads(s, p, warnings),
     task: sceneTask(s, p, warnings),
@@ -406,7 +407,16 @@ function trainee(m) {
   return { type: 'trainee', name: m.name };
 }
 
-const validators = { hello, display, pong, error, report, restarting, trainee };
+// The server is draining (SIGTERM): this session ends in seconds_left whole seconds unless
+// it ends first; `message` is the sentence to show, written by the server.
+function drain(m) {
+  if (!Number.isInteger(m.seconds_left) || m.seconds_left < 0)
+    fail('drain.seconds_left', m.seconds_left === undefined ? 'missing' : 'expected a whole number >= 0');
+  return { type: 'drain', secondsLeft: m.seconds_left,
+    message: typeof m.message === 'string' ? m.message : '' };
+}
+
+const validators = { hello, display, pong, error, report, restarting, trainee, drain };
 
 // Returns {ok: true, msg} or {ok: false, error: "what was wrong"}; never throws.
 export function parseServerMessage(text) {

@@ -207,15 +207,17 @@ export function buildWorld(hello) {
   const res = sc.reservoir;
   const waterSize = res ? [res.size_m[0], res.size_m[1]] : [area.size[0] * 1.6, area.size[1] * 1.6];
   const waterAt = res ? res.center_m : [area.center[0], area.center[1]];
+  const wet = sc.water_level_m !== null;  // an empty scene has no water
   const water = new THREE.Mesh(new THREE.PlaneGeometry(...waterSize),
     new THREE.MeshPhongMaterial({ color: COLORS.water, transparent: true, opacity: 0.5,
       side: THREE.DoubleSide, depthWrite: false, shininess: 80 }));
-  water.position.set(waterAt[0], waterAt[1], sc.water_level_m);
+  water.position.set(waterAt[0], waterAt[1], sc.water_level_m ?? 0);
+  water.visible = wet;
   water.rotation.z = res ? res.yaw_deg * DEG : 0;
   water.renderOrder = 2;
   root.add(water);
   const bedZ = res ? res.center_m[2] - res.size_m[2] / 2 : area.zMin - 0.01;
-  if (bedZ < sc.water_level_m) {
+  if (wet && bedZ < sc.water_level_m) {
     const bed = new THREE.Mesh(new THREE.PlaneGeometry(...waterSize), materials.bottom);
     bed.position.set(waterAt[0], waterAt[1], bedZ);
     bed.rotation.z = water.rotation.z;
@@ -350,7 +352,7 @@ export function buildWorld(hello) {
     // contact markers (markers.js) at `now` [ms]; the number drawn
     updateMarkers: (markers, now) => loads.updateMarkers(markers, now),
     counts: () => loads.counts(),
-    waterLevel: sc.water_level_m,
+    waterLevel: sc.water_level_m ?? ground,
     groundLevel: ground,
     toThree,
     colors: COLORS,

@@ -11,7 +11,8 @@ test('backoff doubles from 250 ms and stops at 5 s', () => {
 });
 
 test('close codes are said plainly', () => {
-  assert.match(describeClose(1013, ''), /server full/);
+  assert.match(describeClose(1013, ''), /not taking sessions now/);
+  assert.match(describeClose(1013, 'server is draining'), /draining/);
   assert.match(describeClose(1008, 'flooding'), /policy: flooding/);
   assert.equal(describeClose(1006, ''), '');
 });

@@ -203,8 +203,15 @@ test('hello: wrong protocol version and missing dimensions are named', () => {
   h3.scene.deck.size_m = [1, -2, 3];
   assert.match(parse(h3).error, /hello\.scene\.deck\.size_m/);
   const h4 = helloObject();
-  delete h4.scene.water_level_m;
-  assert.match(parse(h4).error, /water_level_m: missing/);
+  h4.scene.water_level_m = 'high';
+  assert.match(parse(h4).error, /water_level_m/);
+  // an empty world (--world none): no water, nothing around the machine
+  const h6 = helloObject();
+  h6.scene = {};
+  const empty = parse(h6);
+  assert.equal(empty.ok, true, empty.error);
+  assert.equal(empty.msg.scene.water_level_m, null);
+  assert.deepEqual(empty.msg.scene.loads, []);
   const h5 = helloObject();
   h5.machine.cables = [h5.machine.cables[0]];
   assert.match(parse(h5).error, /cables: expected two cables/);
@@ -242,4 +249,13 @@ test('trainee: the name the session now holds', () => {
   assert.match(parse({ type: 'trainee', name: 7 }).error, /trainee\.name: expected a string/);
   const e = parse({ type: 'error', code: 'bad_trainee', message: 'the trainee\'s name is empty' });
   assert.deepEqual(e.msg, { type: 'error', code: 'bad_trainee', message: 'the trainee\'s name is empty' });
+});
+
+test('drain: seconds left and the server\'s sentence', () => {
+  assert.deepEqual(parse({ type: 'drain', seconds_left: 42, message: 'ends in 42 s' }).msg,
+    { type: 'drain', secondsLeft: 42, message: 'ends in 42 s' });
+  assert.match(parse({ type: 'drain' }).error, /drain\.seconds_left: missing/);
+  assert.match(parse({ type: 'drain', seconds_left: -1 }).error, /whole number/);
+  assert.match(parse({ type: 'drain', seconds_left: 1.5 }).error, /whole number/);
+  assert.equal(parse({ type: 'drain', seconds_left: 0 }).msg.message, '');
 });

@@ -54,6 +54,14 @@ class FrameObserver {
  public:
   virtual ~FrameObserver() = default;
   virtual void on_frame(const ReceivedFrame& frame) = 0;
+  // The server's notices (CLAMX::NoticeClient::notify): kind "drain" while it shuts down,
+  // with the whole seconds left and the sentence to show.
+  virtual void on_notice(const std::string& kind, double seconds_left,
+                         const std::string& message) {
+    (void)kind;
+    (void)seconds_left;
+    (void)message;
+  }
 };
 
 // Monotonic seconds, the clock arrival_s is read from.

@@ -60,6 +60,10 @@ void FrameServant::getDisplayData(const CLAM::DisplayData data) {
   observer_->on_frame(from_idl(data, t));
 }
 
+void FrameServant::notify(const CLAMX::ServerNotice& notice) {
+  observer_->on_notice(notice.kind.in(), notice.seconds_left, notice.message.in());
+}
+
 DisplayServant::DisplayServant(std::shared_ptr<FrameObserver> observer)
     : observer_(std::move(observer)) {}
 

@@ -14,12 +14,14 @@
 
 namespace clamsim::client {
 
-// CLAMX::FrameClient: receives getFrame (and getDisplayData, should a server send it).
-class FrameServant : public POA_CLAMX::FrameClient {
+// CLAMX::NoticeClient: receives getFrame and the server's notices (and getDisplayData,
+// should a server send it).
+class FrameServant : public POA_CLAMX::NoticeClient {
  public:
   explicit FrameServant(std::shared_ptr<FrameObserver> observer);
   void getFrame(const CLAMX::Frame& f) override;
   void getDisplayData(const CLAM::DisplayData data) override;
+  void notify(const CLAMX::ServerNotice& notice) override;
 
  private:
   std::shared_ptr<FrameObserver> observer_;  // shared: a call may outlive deactivation

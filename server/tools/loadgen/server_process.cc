@@ -129,7 +129,7 @@ bool ServerProcess::running() {
 int ServerProcess::stop() {
   if (pid_ <= 0 || status_ >= 0) return status_;
   if (!running()) return status_;
-  kill(pid_, SIGTERM);
+  kill(pid_, SIGINT);  // at once: SIGTERM would drain, waiting for the clients to leave
   // the server stops every session and prints their counters: give it a few seconds
   for (int i = 0; i < 100; ++i) {
     if (!running()) return status_;

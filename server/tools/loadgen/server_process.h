@@ -27,14 +27,14 @@ class ServerProcess {
   // std::runtime_error (with the server's output so far) when it exits or times out.
   ServerProcess(const std::string& path, const std::vector<std::string>& args,
                 double ready_timeout_s);
-  // Stops the server if still running (SIGTERM, then SIGKILL after 5 s).
+  // Stops the server if still running (SIGINT, then SIGKILL after 5 s).
   ~ServerProcess();
   ServerProcess(const ServerProcess&) = delete;
   ServerProcess& operator=(const ServerProcess&) = delete;
 
   pid_t pid() const { return pid_; }
   const std::string& reference() const { return reference_; }
-  // SIGTERM and wait; returns the exit status (128 + signal when killed). Idempotent.
+  // SIGINT and wait; returns the exit status (128 + signal when killed). Idempotent.
   int stop();
   // Whether the process is still alive (not reaped).
   bool running();

@@ -1,5 +1,7 @@
 #include "tools/receiver/frame_monitor.h"
 
+#include <cmath>
+#include <cstdio>
 #include <utility>
 
 namespace clamsim::receiver {
@@ -60,6 +62,17 @@ bool FrameMonitor::close_csv() {
   const bool ok = csv_->close();
   csv_.reset();
   return ok;
+}
+
+void FrameMonitor::on_notice(const std::string& kind, double seconds_left,
+                              const std::string& message) {
+  const long whole = std::lround(seconds_left);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (noticed_ && whole % 30 != 0 && whole > 10) return;
+    noticed_ = true;
+  }
+  std::fprintf(stderr, "clamsim-receiver: server %s: %s\n", kind.c_str(), message.c_str());
 }
 
 }  // namespace clamsim::receiver

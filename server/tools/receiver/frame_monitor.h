@@ -32,6 +32,10 @@ class FrameMonitor : public client::FrameObserver {
   void start(double t0_s);                            // the subscription's moment
   void set_volts(const std::array<float, 5>& volts);  // what is being sent now
   void on_frame(const client::ReceivedFrame& frame) override;
+  // Prints the server's drain notice on stderr: the first, then every 30 s and each of the
+  // last 10 s.
+  void on_notice(const std::string& kind, double seconds_left,
+                 const std::string& message) override;
 
   MonitorSnapshot snapshot(double now_s) const;
   // The task report a frame brought since the last call (the server sends it once, on the
@@ -50,6 +54,7 @@ class FrameMonitor : public client::FrameObserver {
   std::optional<client::ReceivedFrame> latest_;
   std::deque<double> recent_;  // arrival times within the last second
   std::optional<std::string> report_;
+  bool noticed_ = false;
   std::unique_ptr<FrameCsv> csv_;
 };
 
