@@ -25,7 +25,7 @@ void print_summary(std::FILE* out, const RunReport& r) {
   const client::ArrivalStats& f = r.frames;
   std::fprintf(out, "clamsim-receiver: %.2f s, %s at %.1f Hz\n", r.duration_s,
                r.legacy ? "CLAM::CraneClamClient (getDisplayData, 2001 interface)"
-                        : "CLAMX::FrameClient (getFrame)",
+                        : "CLAMX::NoticeClient (getFrame, notify)",
                1.0 / r.period_s);
   std::fprintf(out, "oneway calls (thesis Table 5.2)        sent  received\n");
   if (r.legacy) {
