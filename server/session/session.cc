@@ -143,7 +143,7 @@ void Session::run() {
     scorer.reset();
   };
   begin_attempt();
-  mark_progress();
+  mark_progress(clock_.now());
   const auto period = std::chrono::duration_cast<Duration>(
       std::chrono::duration<double>(options_.frame_period_s));
   const Instant t0 = clock_.now();
@@ -185,11 +185,12 @@ void Session::run() {
     }
     frame.report = std::move(report);
     report.reset();
+    const Instant computed = clock_.now();  // one reading for the histogram, drain, liveness
     if (options_.wide) {
-      options_.wide->compute_s.observe(seconds(clock_.now() - computing));
-      frame.drain_s_left = options_.wide->drain_seconds_left(clock_.now());
+      options_.wide->compute_s.observe(seconds(computed - computing));
+      frame.drain_s_left = options_.wide->drain_seconds_left(computed);
     }
-    mark_progress();
+    mark_progress(computed);
 
     const Instant due = t0 + static_cast<Duration::rep>(k) * period;
     while (!stop_requested_ && clock_.now() < due) clock_.sleep_until(due);
@@ -207,7 +208,7 @@ void Session::run() {
       failing_since_ns_.compare_exchange_strong(none, to_ns(sent_at));
     }
     sim_time_s_ = state.time_s;
-    mark_progress();
+    mark_progress(clock_.now());
 
     // Fallen more than two periods behind (machine overloaded, sink slow): skip frames
     // rather than replay a burst; the model still integrates every step.
@@ -222,7 +223,7 @@ void Session::run() {
         if (scorer.score().enabled) score(core::outputs(model, state, env));
         ++seq;  // receivers see the gap
       }
-      mark_progress();
+      mark_progress(clock_.now());
     }
   }
   // stopped by the server with the task under way: its report says so

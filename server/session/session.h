@@ -95,7 +95,7 @@ class Session {
 
  private:
   void run();
-  void mark_progress() { progress_ns_ = clock_.now().time_since_epoch().count(); }
+  void mark_progress(Instant t) { progress_ns_ = t.time_since_epoch().count(); }
   ControlVerdict accept(ControlVerdict v);
   // The report of a task that just ended, also written to options_.report_dir.
   std::shared_ptr<const std::string> publish_report(const std::string& json_text);
