@@ -155,6 +155,11 @@ const std::vector<Setting>& settings() {
        "where finished tasks' reports are written, created when\nmissing", true,
        [](O& o, S n, S v) { o.report_dir = non_empty(n, v); },
        [](const O& o) { return o.report_dir; }},
+      {"--state-dir", "state_dir", "DIR",
+       "the server's own files (instructor accounts, the\nself-signed certificate), created "
+       "when missing", true,
+       [](O& o, S n, S v) { o.state_dir = non_empty(n, v); },
+       [](const O& o) { return o.state_dir; }},
       {"--concurrency", "concurrency", "MODEL", "thread-per-connection or thread-pool", false,
        [](O& o, S n, S v) {
          if (!corba::parse_concurrency(v, &o.corba.concurrency))

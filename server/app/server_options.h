@@ -26,6 +26,7 @@ struct ServerOptions {
   std::string default_model = "t250";
   std::string world = "dam_intake";     // world scenario of every session; "none" = empty
   std::string report_dir = "reports";   // finished tasks' reports (docs/training-task.md)
+  std::string state_dir = "state";      // accounts, generated TLS key (docs/security.md)
   std::size_t max_sessions = 250;
   double drain_seconds = 120.0;         // SIGTERM: running sessions may go on this long
   session::LogFormat log_format = session::LogFormat::Text;
