@@ -29,9 +29,10 @@ std::string peer_text(beast::tcp_stream& stream) {
 
 }  // namespace
 
-HttpSession::HttpSession(tcp::socket&& socket, std::shared_ptr<SharedState> state,
-                         ConnectionSlot slot)
-    : stream_(std::move(socket)), state_(std::move(state)), slot_(std::move(slot)) {}
+HttpSession::HttpSession(WebStream&& stream, beast::flat_buffer&& buffer,
+                         std::shared_ptr<SharedState> state, ConnectionSlot slot)
+    : stream_(std::move(stream)), buffer_(std::move(buffer)), state_(std::move(state)),
+      slot_(std::move(slot)) {}
 
 void HttpSession::run() {
   // the accept handler ran on the listener's strand; continue on this socket's own
@@ -44,7 +45,7 @@ void HttpSession::do_read() {
   parser_.emplace();
   parser_->body_limit(kMaxRequestBody);
   parser_->header_limit(kMaxHeaderBytes);
-  stream_.expires_after(std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+  beast::get_lowest_layer(stream_).expires_after(std::chrono::duration_cast<std::chrono::steady_clock::duration>(
       std::chrono::duration<double>(state_->options().http_timeout_s)));
   http::async_read(stream_, buffer_, *parser_,
                    beast::bind_front_handler(&HttpSession::on_read, shared_from_this()));
@@ -53,7 +54,7 @@ void HttpSession::do_read() {
 void HttpSession::on_read(beast::error_code ec, std::size_t) {
   assert(on_strand(stream_.get_executor()));
   if (ec == http::error::end_of_stream) {
-    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    beast::get_lowest_layer(stream_).socket().shutdown(tcp::socket::shutdown_send, ec);
     return;
   }
   if (ec) {
@@ -89,7 +90,7 @@ void HttpSession::handle(Request&& req) {
     }
     // the WebSocket session takes the socket (and the connection slot) over
     beast::get_lowest_layer(stream_).expires_never();
-    std::make_shared<WebSocketSession>(stream_.release_socket(), state_, std::move(slot_))
+    std::make_shared<WebSocketSession>(std::move(stream_), state_, std::move(slot_))
         ->run(std::move(req));
     return;
   }
@@ -176,7 +177,6 @@ void HttpSession::send_file(const Request& req) {
     http::response<http::empty_body> res{http::status::ok, req.version()};
     res.set(http::field::content_type, beast::string_view(type.data(), type.size()));
     res.set(http::field::cache_control, "no-cache");
-    res.set("X-Content-Type-Options", "nosniff");
     res.content_length(size);
     res.keep_alive(req.keep_alive());
     return send(std::move(res));
@@ -185,7 +185,6 @@ void HttpSession::send_file(const Request& req) {
                                       std::make_tuple(http::status::ok, req.version())};
   res.set(http::field::content_type, beast::string_view(type.data(), type.size()));
   res.set(http::field::cache_control, "no-cache");
-  res.set("X-Content-Type-Options", "nosniff");
   res.content_length(size);
   res.keep_alive(req.keep_alive());
   send(std::move(res));
@@ -193,7 +192,8 @@ void HttpSession::send_file(const Request& req) {
 
 void HttpSession::refuse_host(const Request& req, const HostVerdict& host) {
   state_->counters().http_bad_requests.fetch_add(1);
-  state_->log("web: refused a request from " + peer_text(stream_) + ": " + host.reason);
+  state_->log("web: refused a request from " + peer_text(beast::get_lowest_layer(stream_)) +
+              ": " + host.reason);
   http::response<http::string_body> res{host.kind == HostVerdict::Kind::NotAllowed
                                             ? http::status::misdirected_request
                                             : http::status::bad_request,
@@ -208,6 +208,7 @@ void HttpSession::refuse_host(const Request& req, const HostVerdict& host) {
 template <class Body>
 void HttpSession::send(http::response<Body>&& res) {
   if (!state_->server_header().empty()) res.set(http::field::server, state_->server_header());
+  state_->security_headers().apply(res, stream_.tls());
   const bool close = res.need_eof();
   // the response must live until the write completes
   auto sp = std::make_shared<http::response<Body>>(std::move(res));
@@ -221,7 +222,7 @@ void HttpSession::on_write(bool close, beast::error_code ec, std::size_t) {
   assert(on_strand(stream_.get_executor()));
   if (ec) return;
   if (close) {
-    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    beast::get_lowest_layer(stream_).socket().shutdown(tcp::socket::shutdown_send, ec);
     return;
   }
   do_read();

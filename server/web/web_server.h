@@ -37,6 +37,15 @@ class WebServer {
   // "127.0.0.1:8080", the bound address; "" before start().
   std::string endpoint() const;
 
+  // Whether the port speaks TLS (WebOptions::tls_cert_file), and "https://HOST:PORT/" or
+  // "http://HOST:PORT/" once started.
+  bool tls() const;
+  std::string url() const;
+  std::string tls_cert_file() const;   // "" without TLS
+  // Reads the TLS certificate and key again (SIGHUP): new connections get them, open ones
+  // keep theirs. "" when done (or when TLS is off); otherwise why not, the old ones kept.
+  std::string reload_tls();
+
   WebStats stats() const;
   std::string metrics_text() const;   // the body of GET /metrics
 
