@@ -10,7 +10,7 @@ FROM ${BASE} AS build
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       g++ make cmake pkg-config libeigen3-dev nlohmann-json3-dev libboost-dev \
-      libomniorb4-dev omniidl \
+      libomniorb4-dev omniidl libssl-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY CMakeLists.txt CMakePresets.json ./
@@ -25,7 +25,7 @@ RUN cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCLAMSIM_BUILD_TESTS=OFF \
 FROM ${BASE}
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      libomniorb4-2 libomnithread4 \
+      libomniorb4-2 libomnithread4 libssl3 \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin \
  && useradd --system --uid 10001 --user-group --home-dir /var/lib/clamsim \
       --shell /usr/sbin/nologin clamsim \

@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "web/http_session.h"
+#include "web/status_pages.h"
 
 namespace clamsim::web {
 
@@ -86,6 +87,16 @@ void TlsAccept::on_plain_request(beast::error_code ec, std::size_t) {
     return answer_plain(http::status::bad_request, "",
                         note + "https://" + local + "/ (" + verdict.reason + ")\n");
   std::string target = to_std(req.target());
+  // the probes stay readable in plain HTTP from this machine: the container's HEALTHCHECK
+  // (bash /dev/tcp) speaks no TLS, and they reveal nothing a session would
+  beast::error_code peer_ec;
+  const auto peer = tcp_.socket().remote_endpoint(peer_ec);
+  if (!peer_ec && peer.address().is_loopback() && (target == "/livez" || target == "/readyz")) {
+    const Probe p = target == "/livez"
+                        ? liveness(state_->registry(), state_->options().stall_limit_s)
+                        : readiness(state_->registry());
+    return answer_plain(static_cast<http::status>(p.status), "", p.body + "\n");
+  }
   if (target.empty() || target[0] != '/') target = "/";
   const std::string url = "https://" + host + target;
   answer_plain(http::status::permanent_redirect, url, note + url + "\n");

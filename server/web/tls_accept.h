@@ -2,7 +2,9 @@
 // plain HTTP by its first bytes (beast::async_detect_ssl, as Beast's advanced_server_flex),
 // does the TLS handshake and hands the stream to an HttpSession. A plain HTTP request gets
 // a redirect to the same address over https:// (or, with a Host this server does not
-// answer for, a 400 naming the https:// address), then the connection closes.
+// answer for, a 400 naming the https:// address), then the connection closes; only the
+// probes /livez and /readyz from loopback are answered in plain HTTP (the container's
+// HEALTHCHECK).
 #pragma once
 
 #include <memory>

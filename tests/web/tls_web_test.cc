@@ -173,11 +173,19 @@ TEST_F(TlsWeb, PlainHttpOnTheTlsPortIsAnsweredWithTheHttpsAddress) {
     EXPECT_TRUE(raw.closed_by_peer(Seconds(5)));
     EXPECT_EQ(raw.status(), 400) << raw.received();
   }
+  {  // the probes from this machine in plain HTTP (the container's HEALTHCHECK)
+    RawConnection raw;
+    ASSERT_TRUE(raw.connect(h.port()));
+    ASSERT_TRUE(raw.send("GET /livez HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n"));
+    EXPECT_TRUE(raw.closed_by_peer(Seconds(5)));
+    EXPECT_EQ(raw.status(), 200) << raw.received();
+    EXPECT_NE(raw.received().find("\"status\":\"ok\""), std::string::npos);
+  }
   // and the TLS port still serves
   TlsClient c(pki.file("ca.pem"));
   ASSERT_EQ(c.connect(h.port()), "");
   EXPECT_EQ(c.request("/livez").status, 200);
-  EXPECT_EQ(h.server.stats().tls_plain_http, 3u);
+  EXPECT_EQ(h.server.stats().tls_plain_http, 4u);
 }
 
 TEST_F(TlsWeb, ReloadServesTheNewCertificateWhileAnOpenWssSessionKeepsItsFrames) {
