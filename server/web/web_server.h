@@ -1,7 +1,8 @@
 // The web front end: HTTP (the browser client's static files, /vendor/three/, /healthz,
 // /metrics) and the WebSocket endpoint /ws, one session::Session per connection
 // (docs/websocket-protocol.md). Runs its own I/O threads; sessions come from the shared
-// registry, so CORBA and WebSocket subscribers count against the same limit.
+// registry, so CORBA and WebSocket subscribers count against the same limit. With a TLS
+// certificate (WebOptions::tls_cert_file) the port speaks HTTPS and WSS only.
 #pragma once
 
 #include <cstdint>
@@ -17,7 +18,8 @@ namespace clamsim::web {
 class WebServer {
  public:
   // options.scene must be a JSON object (null counts as empty); otherwise throws
-  // std::invalid_argument. The registry and catalog must outlive the server; stop the
+  // std::invalid_argument. A TLS certificate or key that does not load throws TlsError
+  // (tls_context.h) naming the file. The registry and catalog must outlive the server; stop the
   // server before closing the registry.
   WebServer(WebOptions options, session::SessionRegistry& registry,
             const session::Catalog& catalog);
