@@ -5,6 +5,7 @@
 
 #include "session/report_index.h"
 #include "web/static_files.h"
+#include "web/http_limits.h"
 #include "web/status_pages.h"
 #include "web/url.h"
 #include "web/websocket_session.h"
@@ -13,8 +14,6 @@ namespace clamsim::web {
 
 namespace {
 
-constexpr std::size_t kMaxRequestBody = 1024;   // we take no uploads
-constexpr std::uint32_t kMaxHeaderBytes = 8192;
 constexpr const char* kReportPrefix = "/api/reports/";  // + a report's file name
 
 HostVerdict check_host(const http::request<http::string_body>& req, const SharedState& state) {
