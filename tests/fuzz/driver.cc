@@ -1,6 +1,10 @@
 #include "driver.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <chrono>
+#include <csignal>
 #include <exception>
 
 #include "mutator.h"
@@ -25,6 +29,30 @@ Mutator mutator_for(Target target, std::uint64_t seed) {
   return Mutator(seed, {}, {});
 }
 
+// A crash (an assertion in a library, a sanitizer report) ends the process before run()
+// can return the input: the handlers write it to kCrashFile first.
+constexpr const char* kCrashFile = "fuzz-crash-input.bin";
+const std::string* volatile g_current = nullptr;
+
+void save_current_input() {
+  const std::string* input = g_current;
+  if (!input) return;
+  const int fd = ::open(kCrashFile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return;
+  const ssize_t ignored = ::write(fd, input->data(), input->size());
+  (void)ignored;
+  ::close(fd);
+  static const char note[] = "clamsim-fuzz: crashed; the input is in fuzz-crash-input.bin\n";
+  const ssize_t ignored2 = ::write(2, note, sizeof note - 1);
+  (void)ignored2;
+}
+
+extern "C" void on_crash_signal(int sig) {
+  save_current_input();
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
 }  // namespace
 
 RunResult run(Target target, std::uint64_t inputs, std::uint64_t seed,
@@ -33,8 +61,11 @@ RunResult run(Target target, std::uint64_t inputs, std::uint64_t seed,
   const WebRootFixture fixture;
   Mutator mutator = mutator_for(target, seed);
   RunResult result;
+  for (int sig : {SIGABRT, SIGSEGV, SIGBUS, SIGFPE}) std::signal(sig, on_crash_signal);
+  std::string input;
+  g_current = &input;
   for (std::uint64_t i = 0; i < inputs; ++i) {
-    const std::string input = mutator.next();
+    input = mutator.next();
     const std::uint64_t split_seed = mutator.random();
     try {
       std::string label;
@@ -53,6 +84,7 @@ RunResult run(Target target, std::uint64_t inputs, std::uint64_t seed,
     if (result.failure) break;
     if (progress && (i + 1) % 4096 == 0) progress(i + 1);
   }
+  g_current = nullptr;
   result.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
