@@ -213,6 +213,7 @@ int run_server(const ServerOptions& o) {
   session::RegistryOptions ro;
   ro.log = &log;
   ro.max_sessions = o.max_sessions;
+  ro.max_sessions_per_client = o.max_sessions_per_client;
   ro.send_grace_s = o.send_grace_s;
   ro.report_dir = o.report_dir;
   // Destroyed (reaper joined) before the transports: a reap racing the shutdown may still

@@ -37,13 +37,25 @@ long integer(const std::string& name, const std::string& text, long lo, long hi)
   return v;
 }
 
-double positive(const std::string& name, const std::string& text) {
+std::string number(double v) {
+  std::ostringstream out;
+  out << v;
+  return out.str();
+}
+
+// A finite number that is at least `lo` (or, when `open`, more than it).
+double number_from(const std::string& name, const std::string& text, double lo, bool open) {
   double v = 0.0;
   const char* last = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), last, v);
-  if (ec != std::errc() || ptr != last || !std::isfinite(v) || v <= 0.0)
-    throw UsageError(name + ": '" + text + "' is not a number > 0");
+  if (ec != std::errc() || ptr != last || !std::isfinite(v) || v < lo || (open && v == lo))
+    throw UsageError(name + ": '" + text + "' is not a number " + (open ? "> " : ">= ") +
+                     number(lo));
   return v;
+}
+
+double positive(const std::string& name, const std::string& text) {
+  return number_from(name, text, 0.0, true);
 }
 
 std::string non_empty(const std::string& name, const std::string& text) {
@@ -76,12 +88,6 @@ std::string yes_no(bool b) { return b ? "yes" : "no"; }
 bool parse_yes_no(const std::string& name, const std::string& v) {
   if (v != "yes" && v != "no") throw UsageError(name + ": '" + v + "' is not yes or no");
   return v == "yes";
-}
-
-std::string number(double v) {
-  std::ostringstream out;
-  out << v;
-  return out.str();
 }
 
 std::string joined(const std::vector<std::string>& items) {
@@ -134,6 +140,15 @@ const std::vector<Setting>& settings() {
        false,
        [](O& o, S n, S v) { o.max_sessions = static_cast<std::size_t>(integer(n, v, 1, 100000)); },
        [](const O& o) { return std::to_string(o.max_sessions); }},
+      {"--max-sessions-per-client", "max_sessions_per_client", "N",
+       "of those, from one client address (0 = no cap; raise it\nfor a classroom behind one "
+       "NAT address). Browsers\nare counted by their connection's address; CORBA\nreceivers "
+       "are not counted (docs/security.md)",
+       false,
+       [](O& o, S n, S v) {
+         o.max_sessions_per_client = static_cast<std::size_t>(integer(n, v, 0, 100000));
+       },
+       [](const O& o) { return std::to_string(o.max_sessions_per_client); }},
       {"--models-dir", "models_dir", "DIR", "machine files *.json", true,
        [](O& o, S n, S v) { o.models_dir = non_empty(n, v); },
        [](const O& o) { return o.models_dir; }},
@@ -297,6 +312,16 @@ const std::vector<Setting>& settings() {
          o.web.max_connections_per_client = static_cast<std::size_t>(integer(n, v, 1, 1000000));
        },
        [](const O& o) { return std::to_string(o.web.max_connections_per_client); }},
+      {"--http-connection-rate-per-client", "http_connection_rate_per_client", "N",
+       "new connections per second from one client address;\nmore are refused (0 = no "
+       "limit; raise it for a\nclassroom behind one NAT address)",
+       false, [](O& o, S n, S v) { o.web.connection_rate_per_client = number_from(n, v, 0.0, false); },
+       [](const O& o) { return number(o.web.connection_rate_per_client); }},
+      {"--http-connection-burst-per-client", "http_connection_burst_per_client", "N",
+       "connections one address may open at once after a quiet\nspell (a page load opens "
+       "up to ~7)",
+       false, [](O& o, S n, S v) { o.web.connection_burst_per_client = number_from(n, v, 1.0, false); },
+       [](const O& o) { return number(o.web.connection_burst_per_client); }},
       {"--http-timeout-s", "http_timeout_s", "S",
        "an HTTP request or WebSocket handshake must arrive\nwithin S seconds of the "
        "connection or the last answer",

@@ -28,6 +28,7 @@ struct ServerOptions {
   std::string report_dir = "reports";   // finished tasks' reports (docs/training-task.md)
   std::string state_dir = "state";      // accounts, generated TLS key (docs/security.md)
   std::size_t max_sessions = 250;
+  std::size_t max_sessions_per_client = 4;   // from one client address (0 = no cap)
   double drain_seconds = 120.0;         // SIGTERM: running sessions may go on this long
   session::LogFormat log_format = session::LogFormat::Text;
   double send_grace_s = 2.0;

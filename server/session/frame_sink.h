@@ -33,6 +33,9 @@ class FrameSink {
   // ("127.0.0.1:40312"; "" when not known) this sink sends to.
   virtual const char* transport() const { return "other"; }
   virtual std::string peer() const { return ""; }
+  // The address whose sessions count against RegistryOptions::max_sessions_per_client:
+  // where the connection really comes from, never what the client says ("" = not counted).
+  virtual std::string client_address() const { return ""; }
 };
 
 }  // namespace clamsim::session

@@ -32,6 +32,7 @@ std::shared_ptr<Session> SessionRegistry::create(MachineSetup machine,
       *refused = "frame period " + std::to_string(period) + " s is not a whole number of the " +
                  "model's " + std::to_string(step) + " s steps between " + std::to_string(step) +
                  " s and 1 s";
+    refused_[static_cast<std::size_t>(Refusal::Period)].fetch_add(1);
     return nullptr;
   }
   SessionOptions so;
@@ -42,20 +43,10 @@ std::shared_ptr<Session> SessionRegistry::create(MachineSetup machine,
   std::shared_ptr<Session> s;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (closed_) {
-      if (refused) *refused = "server is shutting down";
-      return nullptr;
-    }
-    if (draining_) {
-      if (refused)
-        *refused = "server is draining: it takes no new sessions and stops once the running "
-                   "ones end; try another server or again later";
-      return nullptr;
-    }
-    if (sessions_.size() >= options_.max_sessions) {
-      if (refused)
-        *refused = "server full: " + std::to_string(sessions_.size()) + " of " +
-                   std::to_string(options_.max_sessions) + " sessions in use";
+    std::string reason;
+    if (const auto why = refusal_for(sink ? sink->client_address() : "", &reason)) {
+      refused_[static_cast<std::size_t>(*why)].fetch_add(1);
+      if (refused) *refused = reason;
       return nullptr;
     }
     s = std::make_shared<Session>(next_id_++, std::move(machine), std::move(sink), so, clock_);
@@ -70,6 +61,48 @@ std::shared_ptr<Session> SessionRegistry::create(MachineSetup machine,
                                           {"model", s->machine().name},
                                           {"world", s->machine().world_name}});
   return s;
+}
+
+const char* to_string(Refusal r) {
+  switch (r) {
+    case Refusal::Period: return "period";
+    case Refusal::Stopping: return "stopping";
+    case Refusal::Draining: return "draining";
+    case Refusal::Full: return "full";
+    case Refusal::PerClient: return "per_client";
+  }
+  return "?";
+}
+
+std::optional<Refusal> SessionRegistry::refusal_for(const std::string& client,
+                                                    std::string* reason) const {
+  if (closed_) {
+    *reason = "server is shutting down";
+    return Refusal::Stopping;
+  }
+  if (draining_) {
+    *reason = "server is draining: it takes no new sessions and stops once the running "
+              "ones end; try another server or again later";
+    return Refusal::Draining;
+  }
+  if (sessions_.size() >= options_.max_sessions) {
+    *reason = "server full: " + std::to_string(sessions_.size()) + " of " +
+              std::to_string(options_.max_sessions) + " sessions in use";
+    return Refusal::Full;
+  }
+  const std::size_t cap = options_.max_sessions_per_client;
+  if (cap > 0 && !client.empty() && sessions_from(client) >= cap) {
+    *reason = "too many sessions from " + client + ": " + std::to_string(cap) + " of " +
+              std::to_string(cap) + " allowed per client address are running";
+    return Refusal::PerClient;
+  }
+  return std::nullopt;
+}
+
+std::size_t SessionRegistry::sessions_from(const std::string& client) const {
+  std::size_t n = 0;
+  for (const auto& [id, s] : sessions_) n += s->sink().client_address() == client ? 1 : 0;
+  return n;
 }
 
 bool SessionRegistry::remove(std::uint64_t id, EndReason reason) {

@@ -2,6 +2,7 @@
 // receiver is dead or hung, and server-wide counters. Shared by every transport.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -21,6 +23,9 @@ namespace clamsim::session {
 
 struct RegistryOptions {
   std::size_t max_sessions = 250;
+  // Sessions at once from one client address (FrameSink::client_address; 0 = no cap): one
+  // classroom PC cannot take the whole class's share.
+  std::size_t max_sessions_per_client = 0;
   double default_frame_period_s = 0.05;
   double send_grace_s = 2.0;       // a session whose sends fail this long is reaped
   double reap_interval_s = 0.2;    // how often the reaper looks
@@ -37,6 +42,11 @@ struct Readiness {
   std::string status = "ready";
   std::string reason;
 };
+
+// Why create() refused a session; counted per reason for /metrics.
+enum class Refusal { Period, Stopping, Draining, Full, PerClient };
+inline constexpr std::size_t kRefusalKinds = 5;
+const char* to_string(Refusal r);   // "period", "stopping", "draining", "full", "per_client"
 
 // Called (on the reaper thread, never a session thread) after a session was reaped, so
 // the transport can release what it holds for it (e.g. deactivate the CORBA servant).
@@ -84,11 +94,17 @@ class SessionRegistry {
   CounterSnapshot totals() const;         // live sessions plus every ended one
   std::uint64_t sessions_reaped() const { return reaped_.load(); }
   std::uint64_t sessions_created() const { return next_id_.load() - 1; }
+  std::uint64_t sessions_refused(Refusal why) const {
+    return refused_[static_cast<std::size_t>(why)].load();
+  }
   std::vector<std::shared_ptr<Session>> sessions() const;
 
  private:
   enum class EndReason { ClientLeft, Reaped, ServerStop };
   bool remove(std::uint64_t id, EndReason reason);
+  // Why a session for `client` cannot start now, or nothing (mutex_ held).
+  std::optional<Refusal> refusal_for(const std::string& client, std::string* reason) const;
+  std::size_t sessions_from(const std::string& client) const;   // mutex_ held
   void reap_loop();
   void log_end(const Session& s, EndReason reason) const;
 
@@ -101,6 +117,7 @@ class SessionRegistry {
   CounterSnapshot retired_;
   std::atomic<std::uint64_t> next_id_{1};
   std::atomic<std::uint64_t> reaped_{0};
+  std::array<std::atomic<std::uint64_t>, kRefusalKinds> refused_{};
   std::atomic<bool> closed_{false};
   std::atomic<bool> draining_{false};
   std::atomic<bool> server_stop_{false};   // begin_stop() was called

@@ -26,6 +26,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   using Request = http::request<http::string_body>;
 
   void do_read();
+  void on_header(beast::error_code ec, std::size_t bytes);
   void on_read(beast::error_code ec, std::size_t bytes);
   void handle(Request&& req);
   template <class Body>

@@ -1,5 +1,6 @@
 #include "web/listener.h"
 
+#include <sstream>
 #include <stdexcept>
 
 #include "session/fd_budget.h"
@@ -12,6 +13,35 @@ namespace {
 
 std::string describe(const tcp::endpoint& e) {
   return e.address().to_string() + ":" + std::to_string(e.port());
+}
+
+std::string number(double v) {
+  std::ostringstream out;
+  out << v;
+  return out.str();
+}
+
+// Counts a refusal under its reason and says why, for the log.
+std::string note_refusal(ClientLimits::Admit admit, const std::string& client,
+                         const ClientLimits& l, WebCounters& c) {
+  switch (admit) {
+    case ClientLimits::Admit::TotalFull:
+      c.refused_limit.fetch_add(1);
+      return "web: refused a connection: " + std::to_string(l.total_limit()) +
+             " open (the limit)";
+    case ClientLimits::Admit::ClientFull:
+      c.refused_per_client.fetch_add(1);
+      return "web: refused a connection from " + client + ": it has " +
+             std::to_string(l.per_client_limit()) + " open (the per-client limit)";
+    case ClientLimits::Admit::ClientRate:
+      c.refused_rate.fetch_add(1);
+      return "web: refused a connection from " + client + ": more than " +
+             number(l.rate().per_second) + " new connections a second (burst " +
+             number(l.rate().burst) + ")";
+    case ClientLimits::Admit::Ok:
+      break;
+  }
+  return "";
 }
 
 }  // namespace
@@ -81,7 +111,7 @@ void Listener::on_accept(beast::error_code ec, tcp::socket socket) {
   const std::string client = peer.address().to_string();
   if (session::fd_budget_exhausted()) {
     // keep the reserve for files and the other transport (fd_budget.h)
-    c.connections_refused.fetch_add(1);
+    c.refused_descriptors.fetch_add(1);
     state_->log("web: refused a connection from " + client +
                 ": out of file descriptors (keeping " + std::to_string(session::kFdReserve) +
                 " in reserve)");
@@ -91,13 +121,7 @@ void Listener::on_accept(beast::error_code ec, tcp::socket socket) {
   }
   const ClientLimits::Admit admit = state_->limits().admit(client);
   if (admit != ClientLimits::Admit::Ok) {
-    c.connections_refused.fetch_add(1);
-    ClientLimits& l = state_->limits();
-    state_->log(admit == ClientLimits::Admit::ClientFull
-                    ? "web: refused a connection from " + client + ": it has " +
-                          std::to_string(l.per_client_limit()) + " open (the per-client limit)"
-                    : "web: refused a connection: " + std::to_string(l.total_limit()) +
-                          " open (the limit)");
+    state_->log(note_refusal(admit, client, state_->limits(), c));
     beast::error_code ignored;
     socket.close(ignored);
   } else {

@@ -45,7 +45,8 @@ SharedState::SharedState(WebOptions options, session::SessionRegistry& registry,
                ? nullptr
                : std::make_unique<TlsContextHolder>(options_.tls_cert_file,
                                                     options_.tls_key_file)),
-      limits_(options_.max_connections, options_.max_connections_per_client),
+      limits_(options_.max_connections, options_.max_connections_per_client,
+              {options_.connection_rate_per_client, options_.connection_burst_per_client}),
       log_limit_(kLogBurst, kLogWindow) {
   mounts_.push_back({"/", options_.web_root});
   mounts_.push_back({"/vendor/three/", options_.vendor_three_dir});
@@ -57,7 +58,12 @@ WebStats SharedState::stats() const {
   s.http_requests = c.http_requests.load();
   s.http_not_found = c.http_not_found.load();
   s.http_bad_requests = c.http_bad_requests.load();
-  s.connections_refused = c.connections_refused.load();
+  s.refused_limit = c.refused_limit.load();
+  s.refused_per_client = c.refused_per_client.load();
+  s.refused_rate = c.refused_rate.load();
+  s.refused_descriptors = c.refused_descriptors.load();
+  s.connections_refused =
+      s.refused_limit + s.refused_per_client + s.refused_rate + s.refused_descriptors;
   s.ws_connections = c.ws_connections.load();
   s.ws_open = open_websockets();
   s.ws_messages_received = c.ws_messages_received.load();

@@ -36,7 +36,11 @@ struct WebCounters {
   std::atomic<std::uint64_t> http_requests{0};
   std::atomic<std::uint64_t> http_not_found{0};
   std::atomic<std::uint64_t> http_bad_requests{0};
-  std::atomic<std::uint64_t> connections_refused{0};
+  // TCP connections refused, by reason (listener.cc)
+  std::atomic<std::uint64_t> refused_limit{0};         // max_connections open
+  std::atomic<std::uint64_t> refused_per_client{0};    // the address has its share open
+  std::atomic<std::uint64_t> refused_rate{0};          // the address opens them too fast
+  std::atomic<std::uint64_t> refused_descriptors{0};   // the process is short of descriptors
   std::atomic<std::uint64_t> connections_open{0};
   std::atomic<std::uint64_t> ws_connections{0};
   std::atomic<std::uint64_t> ws_messages_received{0};
@@ -145,6 +149,7 @@ class ConnectionSlot {
   ConnectionSlot& operator=(ConnectionSlot&&) = delete;
   ConnectionSlot(const ConnectionSlot&) = delete;
   ConnectionSlot& operator=(const ConnectionSlot&) = delete;
+  const std::string& client() const { return client_; }   // the address it was admitted for
   ~ConnectionSlot() {
     if (!state_) return;
     state_->counters().connections_open.fetch_sub(1);

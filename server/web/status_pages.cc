@@ -167,6 +167,13 @@ std::string metrics_text(const session::SessionRegistry& registry, const WebStat
            static_cast<double>(registry.sessions_created()));
   m.single("clamsim_sessions_reaped_total", "counter", "Sessions ended because sends failed.",
            static_cast<double>(registry.sessions_reaped()));
+  m.family("clamsim_sessions_refused_total", "counter", "Sessions refused, by reason.");
+  for (std::size_t i = 0; i < session::kRefusalKinds; ++i) {
+    const auto why = static_cast<session::Refusal>(i);
+    m.sample("clamsim_sessions_refused_total",
+             static_cast<double>(registry.sessions_refused(why)),
+             std::string("reason=\"") + session::to_string(why) + "\"");
+  }
   // every counter of the shutdown printout, from the same list (session/counters.h)
   const session::CounterSnapshot t = registry.totals();
   for (const session::CounterField& f : session::kCounterFields)
@@ -200,8 +207,6 @@ std::string metrics_text(const session::SessionRegistry& registry, const WebStat
       {"clamsim_http_not_found_total", "counter", "HTTP 404 answers.", web.http_not_found},
       {"clamsim_http_bad_requests_total", "counter", "HTTP 400 and 405 answers.",
        web.http_bad_requests},
-      {"clamsim_connections_refused_total", "counter",
-       "TCP connections refused over the connection limit.", web.connections_refused},
       {"clamsim_tls_handshakes_total", "counter", "TLS handshakes completed on the web port.",
        web.tls_handshakes},
       {"clamsim_tls_handshake_failures_total", "counter",
@@ -212,6 +217,16 @@ std::string metrics_text(const session::SessionRegistry& registry, const WebStat
        web.tls_plain_http},
   };
   for (const auto& w : web_metrics) m.single(w.name, w.type, w.help, static_cast<double>(w.value));
+  m.family("clamsim_connections_refused_total", "counter",
+           "Web connections refused at accept, by reason (docs/security.md).");
+  const std::pair<const char*, std::uint64_t> refusals[] = {
+      {"limit", web.refused_limit},
+      {"per_client", web.refused_per_client},
+      {"rate", web.refused_rate},
+      {"descriptors", web.refused_descriptors}};
+  for (const auto& [reason, n] : refusals)
+    m.sample("clamsim_connections_refused_total", static_cast<double>(n),
+             std::string("reason=\"") + reason + "\"");
   m.family("clamsim_ws_closed_total", "counter", "WebSocket connections closed by the server.");
   const std::pair<const char*, std::uint64_t> closes[] = {
       {"too_big", web.ws_closed_too_big}, {"flood", web.ws_closed_flood},

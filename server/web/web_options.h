@@ -53,6 +53,10 @@ struct WebOptions {
   std::size_t max_connections = 1024;   // open TCP connections, HTTP and WebSocket together
   std::size_t max_connections_per_client = 32;  // of those, from one address (a classroom
                                                 // behind one NAT address: raise it)
+  // New connections per second from one address, and the burst allowed after a quiet
+  // spell (a page load opens up to ~7 at once); 0 = no rate limit.
+  double connection_rate_per_client = 20.0;
+  double connection_burst_per_client = 40.0;
 
   // Abuse limits (docs/websocket-protocol.md, "Abuse").
   std::size_t max_message_bytes = 4096;     // larger: close 1009
@@ -84,7 +88,11 @@ struct WebStats {
   std::uint64_t http_requests = 0;
   std::uint64_t http_not_found = 0;         // 404
   std::uint64_t http_bad_requests = 0;      // 400, 405
-  std::uint64_t connections_refused = 0;    // over max_connections or the per-client cap
+  std::uint64_t connections_refused = 0;    // the four below together
+  std::uint64_t refused_limit = 0;          // max_connections open
+  std::uint64_t refused_per_client = 0;     // max_connections_per_client open
+  std::uint64_t refused_rate = 0;           // over connection_rate_per_client
+  std::uint64_t refused_descriptors = 0;    // short of file descriptors
   std::uint64_t ws_connections = 0;         // upgrades accepted
   std::uint64_t ws_open = 0;
   std::uint64_t ws_messages_received = 0;

@@ -34,11 +34,11 @@ std::chrono::steady_clock::duration seconds(double s) {
 WebSocketSink::WebSocketSink(std::shared_ptr<SharedState> state, net::any_io_executor strand,
                              std::weak_ptr<WebSocketSession> ws, double write_stall_s,
                              std::size_t max_queued_bytes, nlohmann::ordered_json load_ids,
-                             std::string peer)
+                             std::string peer, std::string client_address)
     : state_(std::move(state)), strand_(std::move(strand)), ws_(std::move(ws)),
       stall_ns_(static_cast<std::int64_t>(write_stall_s * 1e9)),
       max_queued_bytes_(max_queued_bytes), load_ids_(std::move(load_ids)),
-      peer_(std::move(peer)) {}
+      peer_(std::move(peer)), client_address_(std::move(client_address)) {}
 
 bool WebSocketSink::deliver(const session::Frame& frame) {
   if (closed_) return false;
@@ -180,7 +180,7 @@ bool WebSocketSession::start_session() {
   const nlohmann::ordered_json& scene = world_ ? world_->client_scene : state_->scene();
   sink_ = std::make_shared<WebSocketSink>(state_, ws_.get_executor(), weak_from_this(),
                                           o.write_stall_s, o.max_queued_bytes,
-                                          scene_load_ids(scene), peer_text());
+                                          scene_load_ids(scene), peer_text(), slot_.client());
   std::weak_ptr<WebSocketSession> weak = weak_from_this();
   session::ReapHandler on_reap = [state = state_, ex = ws_.get_executor(),
                                   weak](const std::shared_ptr<session::Session>&) {

@@ -32,13 +32,14 @@ class WebSocketSink final : public session::FrameSink {
   WebSocketSink(std::shared_ptr<SharedState> state, net::any_io_executor strand,
                 std::weak_ptr<WebSocketSession> ws, double write_stall_s,
                 std::size_t max_queued_bytes, nlohmann::ordered_json load_ids,
-                std::string peer);
+                std::string peer, std::string client_address);
   // False once the connection is closing, while one write has been stuck longer than the
   // stall limit, or while more than max_queued_bytes wait for the browser (the registry
   // then reaps the session after its grace period).
   bool deliver(const session::Frame& frame) override;
   const char* transport() const override { return "websocket"; }
   std::string peer() const override { return peer_; }
+  std::string client_address() const override { return client_address_; }
 
   // From the strand.
   void close() { closed_ = true; }
@@ -55,6 +56,7 @@ class WebSocketSink final : public session::FrameSink {
   const nlohmann::ordered_json load_ids_;
   std::atomic<std::size_t> queued_bytes_{0};
   const std::string peer_;
+  const std::string client_address_;   // the connection's address (its ConnectionSlot's)
   long drain_notice_s_ = -1;   // whole seconds last announced (session thread only)
   std::atomic<bool> closed_{false};
   std::atomic<std::int64_t> write_started_ns_{0};   // 0 = no write in flight

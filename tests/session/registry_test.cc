@@ -47,6 +47,49 @@ TEST(Registry, RefusesPastTheLimitWithAReason) {
             nullptr);
 }
 
+// A sink whose connection comes from `address` (FrameSink::client_address).
+class AddressedSink : public CountingSink {
+ public:
+  explicit AddressedSink(std::string address) : CountingSink(true), address_(std::move(address)) {}
+  std::string client_address() const override { return address_; }
+
+ private:
+  std::string address_;
+};
+
+TEST(Registry, CapsSessionsPerClientAddressAndCountsEveryRefusalByReason) {
+  SteadyClock clock;
+  RegistryOptions o;
+  o.max_sessions = 5;
+  o.max_sessions_per_client = 2;
+  SessionRegistry r(o, clock);
+  std::string why;
+  const auto start = [&](const std::string& address) {
+    return r.create(testing::shipped_setup(), std::make_shared<AddressedSink>(address), 0, {},
+                    &why);
+  };
+  auto a1 = start("10.0.0.1");
+  auto a2 = start("10.0.0.1");
+  ASSERT_TRUE(a1 && a2);
+  EXPECT_EQ(start("10.0.0.1"), nullptr);
+  EXPECT_EQ(why, "too many sessions from 10.0.0.1: 2 of 2 allowed per client address are running");
+  EXPECT_NE(start("10.0.0.2"), nullptr) << "another address";
+  // sinks that name no address (CORBA receivers) are not counted per client
+  EXPECT_NE(start(""), nullptr);
+  EXPECT_NE(start(""), nullptr);
+  EXPECT_EQ(start("10.0.0.3"), nullptr);
+  EXPECT_EQ(why, "server full: 5 of 5 sessions in use") << "the total is checked first";
+  EXPECT_TRUE(r.remove(a1->id()));
+  EXPECT_NE(start("10.0.0.1"), nullptr) << "a freed slot is taken again";
+  EXPECT_EQ(r.create(testing::shipped_setup(), std::make_shared<CountingSink>(true), 0.0333, {},
+                     &why),
+            nullptr);
+  EXPECT_EQ(r.sessions_refused(Refusal::PerClient), 1u);
+  EXPECT_EQ(r.sessions_refused(Refusal::Full), 1u);
+  EXPECT_EQ(r.sessions_refused(Refusal::Period), 1u);
+  EXPECT_EQ(r.sessions_refused(Refusal::Draining), 0u);
+}
+
 TEST(Registry, RefusesAFramePeriodThatDoesNotFitTheStep) {
   SteadyClock clock;
   SessionRegistry r(RegistryOptions{}, clock);

@@ -93,6 +93,9 @@ class WsClient {
     beast::error_code ec;
   };
 
+  // Connect from this local address (any 127.x.y.z is this machine, seen as another client).
+  void connect_from(const std::string& address) { from_ = address; }
+
   // Opens the connection and does the handshake. rcvbuf > 0 shrinks the socket's receive
   // buffer first (a slow reader that fills up quickly).
   bool connect(std::uint16_t port, const std::string& target = "/ws",
@@ -101,6 +104,7 @@ class WsClient {
     auto& sock = beast::get_lowest_layer(ws_).socket();
     sock.open(tcp::v4(), ec);
     if (rcvbuf > 0) sock.set_option(net::socket_base::receive_buffer_size(rcvbuf), ec);
+    if (!from_.empty()) sock.bind(tcp::endpoint(net::ip::make_address(from_), 0), ec);
     sock.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port), ec);
     if (ec) return false;
     if (!origin.empty())
@@ -197,6 +201,7 @@ class WsClient {
   }
 
  private:
+  std::string from_;   // local address to connect from; "" = any
   net::io_context ioc_;
   websocket::stream<beast::tcp_stream> ws_{ioc_};
   beast::flat_buffer buffer_;

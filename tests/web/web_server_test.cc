@@ -97,6 +97,8 @@ struct Harness {
     o.web_root = (site.base / "root").string();
     o.vendor_three_dir = (site.base / "three").string();
     o.scene = test_scene();
+    // tests connect far faster than browsers do; the rate limit has tests of its own
+    o.connection_rate_per_client = 0.0;
     if (tweak) tweak(o);
     return o;
   }
@@ -1054,6 +1056,147 @@ TEST(WebServer, StopSendsEveryBrowserItsCloseFrame) {
   for (int code : codes) closed_1001 += code == 1001;
   EXPECT_EQ(closed_1001, kClients);
   EXPECT_EQ(h.registry.size(), 0u);
+}
+
+
+// Reads display frames until `stop` is set; counts them and the gaps in their sequence
+// numbers (a frame the session did not deliver). Bounded by 600 frames.
+struct FrameWatch {
+  int frames = 0;
+  int gaps = 0;
+  void watch(WsClient& c, const std::atomic<bool>& stop) {
+    long last = -1;
+    while (!stop && frames < 600) {
+      const auto f = c.read_type("display");
+      if (!f) break;
+      const long seq = (*f)["seq"].get<long>();
+      if (last >= 0 && seq != last + 1) ++gaps;
+      last = seq;
+      ++frames;
+    }
+  }
+};
+
+// A client opening connections in a loop is refused past its rate; another address still
+// gets in, and a browser's session elsewhere misses no frame.
+TEST(WebServer, ConnectionRatePerClientStopsALoopAndNoOneElse) {
+  constexpr double kRate = 0.2, kBurst = 5;
+  Harness h(16, [&](WebOptions& o) {
+    o.connection_rate_per_client = kRate;
+    o.connection_burst_per_client = kBurst;
+  });
+  const std::uint16_t port = h.port();
+  WsClient browser;
+  browser.connect_from("127.0.0.9");
+  open_session(browser, port);
+  std::atomic<bool> stop{false};
+  FrameWatch watch;
+  std::thread reader([&] { watch.watch(browser, stop); });
+
+  const auto start = std::chrono::steady_clock::now();
+  int answered = 0, refused = 0;
+  double elapsed = 0.0;
+  // a reconnect loop for a second (at most 2000 attempts) while the browser plays on
+  for (int i = 0; i < 2000 && elapsed < 1.0; ++i) {
+    (raw_request(port, get_with_host("/healthz", "127.0.0.1")).status == 200 ? answered
+                                                                             : refused)++;
+    elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  EXPECT_EQ(raw_request(port, get_with_host("/healthz", "127.0.0.1"), "127.0.0.2").status, 200)
+      << "another address is not limited";
+  stop = true;
+  reader.join();
+
+  EXPECT_GE(answered, static_cast<int>(kBurst)) << "the burst is let through";
+  EXPECT_LE(answered, static_cast<int>(kBurst + kRate * elapsed) + 1) << "then the rate";
+  EXPECT_EQ(static_cast<int>(h.server.stats().refused_rate), refused);
+  EXPECT_GT(refused, 0);
+  EXPECT_GT(watch.frames, 0);
+  EXPECT_EQ(watch.gaps, 0) << "the other client's session lost frames";
+  const RawReply metrics = raw_request(port, get_with_host("/metrics", "127.0.0.1"), "127.0.0.3");
+  EXPECT_NE(metrics.text.find("clamsim_connections_refused_total{reason=\"rate\"} " +
+                              std::to_string(refused)),
+            std::string::npos);
+}
+
+// One address runs at most its share of sessions: the next is refused with the reason,
+// another address still starts one, and a freed slot is taken again.
+TEST(WebServer, SessionsPerClientAreCappedAndOthersUnaffected) {
+  Harness h(16, nullptr, [](session::RegistryOptions& r) { r.max_sessions_per_client = 2; });
+  const std::uint16_t port = h.port();
+  WsClient a1, a2, a3, b1;
+  open_session(a1, port);
+  open_session(a2, port);
+  ASSERT_TRUE(a3.connect(port));
+  EXPECT_EQ(a3.read_until_closed(), 1013);
+  EXPECT_NE(a3.close_reason().find("too many sessions from 127.0.0.1"), std::string::npos)
+      << a3.close_reason();
+  b1.connect_from("127.0.0.2");
+  const auto hello = open_session(b1, port);
+  EXPECT_EQ(hello.value("type", ""), "hello") << "another address";
+  EXPECT_TRUE(b1.read_type("display").has_value());
+  EXPECT_EQ(h.registry.sessions_refused(session::Refusal::PerClient), 1u);
+
+  a1.close();
+  bool started = false;
+  for (int i = 0; i < 50 && !started; ++i) {   // the registry forgets a1's session promptly
+    WsClient again;
+    if (again.connect(port) && again.read_type("hello").has_value()) started = true;
+    if (!started) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_TRUE(started) << "a freed slot is taken again";
+}
+
+// Slowloris: headers or a body sent a byte at a time are cut at http_timeout_s, however
+// steadily the bytes come; a browser's session meanwhile misses no frame.
+TEST(WebServer, SlowHeadersAndSlowBodiesAreCutAtTheRequestTimeout) {
+  Harness h(16, [](WebOptions& o) { o.http_timeout_s = 1.0; });
+  const std::uint16_t port = h.port();
+  WsClient browser;
+  browser.connect_from("127.0.0.9");
+  open_session(browser, port);
+  std::atomic<bool> stop{false};
+  FrameWatch watch;
+  std::thread reader([&] { watch.watch(browser, stop); });
+
+  const std::vector<std::pair<std::string, std::string>> attacks = {
+      {"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n", "X-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"},
+      {"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 900\r\n\r\n",
+       std::string(900, 'b')}};
+  for (const auto& [head, trickle] : attacks) {
+    RawConnection c;
+    ASSERT_TRUE(c.connect(port, "127.0.0.4"));
+    ASSERT_TRUE(c.send(head));
+    // a byte every 100 ms would take 3.4 s or 90 s; the server cuts it after about 1 s
+    std::size_t sent = 0;
+    bool cut = false;
+    for (; sent < trickle.size() && !cut; ++sent) {
+      cut = !c.send(trickle.substr(sent, 1)) || c.closed_by_peer(Seconds(0.1));
+    }
+    EXPECT_TRUE(cut || c.closed_by_peer(Seconds(3))) << "still open after " << sent << " bytes";
+    EXPECT_LT(sent, trickle.size()) << head;
+  }
+  stop = true;
+  reader.join();
+  EXPECT_GT(watch.frames, 0);
+  EXPECT_EQ(watch.gaps, 0) << "the other client's session lost frames";
+}
+
+// A chunked body is refused before any of it is parsed: Boost 1.74's parser asserts on chunk
+// trailers fed a few bytes at a time (clamsim-fuzz found it). Sent a byte at a time.
+TEST(WebServer, ChunkedBodiesAreRefusedBeforeTheirChunksAreParsed) {
+  Harness h;
+  RawConnection c;
+  ASSERT_TRUE(c.connect(h.port()));
+  const std::string request =
+      "POST /api/logout HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n"
+      "0\r\n{ chunked\r\n\r\n";
+  for (char byte : request) ASSERT_TRUE(c.send(std::string(1, byte)) || c.status() == 411);
+  c.read_until([](const std::string& in) { return in.find("\r\n\r\n") != std::string::npos; },
+               Seconds(5));
+  EXPECT_EQ(c.status(), 411);
+  EXPECT_NE(c.received().find("send Content-Length"), std::string::npos) << c.received();
+  EXPECT_EQ(raw_request(h.port(), get_with_host("/healthz", "127.0.0.1")).status, 200);
 }
 
 }  // namespace

@@ -46,7 +46,8 @@ N browser-like WebSocket clients in one process (docs/wsload.md).
   --server-pid PID        the server's process, for its CPU time (/proc/PID/stat)
   --spawn-server PATH     start PATH (clamsim-server) from the current directory with
                           --host 127.0.0.1 --corba-port 0 --http-host 127.0.0.1
-                          --http-port 0 --max-sessions max(N,250); SIGTERM at the end
+                          --http-port 0 --max-sessions max(N,250), per-client
+                          limits off (every client is this machine); SIGTERM at the end
   --server-arg ARG        one more argument for the spawned server (repeatable)
   --sessions N            clients, 1..10000
   --duration S            the measurement window, default 10
@@ -181,7 +182,9 @@ int run_main(int argc, char** argv) {
                           {"--max-sessions", std::to_string(std::max(opt.sessions, 250))},
                           // every client comes from this one address
                           {"--http-max-connections-per-client",
-                           std::to_string(std::max(opt.sessions, 250) + 16)}});
+                           std::to_string(std::max(opt.sessions, 250) + 16)},
+                          {"--max-sessions-per-client", "0"},
+                          {"--http-connection-rate-per-client", "0"}});
     try {
       spawned =
           std::make_unique<loadgen::ServerProcess>(opt.spawn_server, args, kServerReadyTimeoutS);
