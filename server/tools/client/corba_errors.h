@@ -19,7 +19,11 @@ class ClientError : public std::runtime_error {
 // "OBJECT_NOT_EXIST", or the user exception's repository name.
 std::string describe(const CORBA::Exception& e);
 
-// A hint for the usual causes, or "" ("is the server running at that address?").
+// A hint for the usual causes, or "" ("is the server running at that address?"). Over
+// TLS it names a certificate the handshake refused.
 std::string hint(const CORBA::Exception& e);
+
+// This process talks IIOP over TLS (ClientOrb with a CA): hints then mention the handshake.
+void note_tls_in_use();
 
 }  // namespace clamsim::client
