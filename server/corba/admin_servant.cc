@@ -1,5 +1,6 @@
 #include "corba/admin_servant.h"
 
+#include <omniORB4/callHandle.h>
 #include <omniORB4/omniORB.h>
 
 #include <utility>

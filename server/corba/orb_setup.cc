@@ -106,6 +106,8 @@ CORBA::ORB_ptr init_orb(const CorbaOptions& o) {
     const std::string problem = check_tls_files(tls);
     if (!problem.empty()) throw TlsConfigError(problem);
     install_tls_context(tls);
+  } else {
+    install_tls_off();
   }
   const auto args = orb_arguments(o);
   auto table = std::make_unique<const char* [][2]>(args.size() + 1);  // null-terminated

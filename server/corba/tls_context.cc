@@ -17,6 +17,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <utility>
 
 namespace clamsim::corba {
 
@@ -86,7 +87,8 @@ int record_verify(int ok, X509_STORE_CTX* store) {
   throw CORBA::INITIALIZE(0, CORBA::COMPLETED_NO);
 }
 
-// omniORB's context, fed from separate files, TLS 1.2 or later.
+// omniORB's context, fed from separate files, TLS 1.2 or later. Without a CA (TLS off)
+// it loads nothing and verifies against nothing.
 class ClamSslContext final : public sslContext {
  public:
   explicit ClamSslContext(TlsSetup setup)
@@ -97,7 +99,7 @@ class ClamSslContext final : public sslContext {
     if (SSL_CTX_set_min_proto_version(get_SSL_CTX(), TLS1_2_VERSION) != 1) fail_init();
   }
   void set_certificate() override {
-    if (setup_.cert.empty()) return;  // a receiver without a client certificate
+    if (setup_.cert.empty()) return;  // a receiver without a client certificate, or TLS off
     if (SSL_CTX_use_certificate_chain_file(get_SSL_CTX(), setup_.cert.c_str()) != 1) fail_init();
   }
   void set_privatekey() override {
@@ -107,6 +109,7 @@ class ClamSslContext final : public sslContext {
       fail_init();
   }
   void set_CA() override {
+    if (setup_.ca.empty()) return;  // TLS off: trust no one
     SSL_CTX* ctx = get_SSL_CTX();
     if (SSL_CTX_load_verify_locations(ctx, setup_.ca.c_str(), nullptr) != 1) fail_init();
     // the CAs a client may choose its certificate from
@@ -168,6 +171,8 @@ void install_tls_context(const TlsSetup& setup) {
   sslContext::verify_callback = record_verify;
   sslContext::singleton = new ClamSslContext(setup);  // omniORB deletes it at ORB destroy
 }
+
+void install_tls_off() { sslContext::singleton = new ClamSslContext(TlsSetup{}); }
 
 std::string last_verify_failure() {
   std::lock_guard<std::mutex> lock(g_verify_mutex);

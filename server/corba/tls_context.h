@@ -37,6 +37,12 @@ std::string check_tls_files(const TlsSetup& setup);
 // before CORBA::ORB_init (omniORB builds the context during ORB_init).
 void install_tls_context(const TlsSetup& setup);
 
+// Without TLS: omniORB's SSL transport (linked in) gets a context that trusts no one and
+// has no certificate, instead of warning at every start that it has none; nothing in
+// such a process can connect over TLS. Call before CORBA::ORB_init, instead of
+// install_tls_context.
+void install_tls_off();
+
 // The latest certificate verification failure seen in a handshake, e.g. "certificate of
 // CN=clamsim test server: unable to get local issuer certificate"; "" when none. omniORB
 // reports a failed handshake only as TRANSIENT, so error messages add this.

@@ -12,6 +12,8 @@
 
 #include <omniORB4/omniORB.h>
 
+#include "corba/tls_context.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -177,6 +179,7 @@ struct TestOrb {
                                 {nullptr, nullptr}};
     int argc = 0;
     char* argv[] = {nullptr};
+    corba::install_tls_off();  // plain IIOP only, and omniORB's SSL transport kept quiet
     orb = CORBA::ORB_init(argc, argv, "omniORB4", options);
     CORBA::Object_var obj = orb->resolve_initial_references("RootPOA");
     poa = PortableServer::POA::_narrow(obj);

@@ -81,6 +81,8 @@ ClientOrb::ClientOrb(const OrbSettings& settings)
     if (!problem.empty()) throw ClientError(problem);
     corba::install_tls_context(tls);
     note_tls_in_use();
+  } else {
+    corba::install_tls_off();
   }
   const std::string call_timeout = std::to_string(settings.call_timeout_ms);
   const std::string connect_timeout = std::to_string(settings.connect_timeout_ms);
