@@ -57,6 +57,17 @@ int count_certificates(const std::string& path) {
   return n;
 }
 
+// No passphrase prompt: an encrypted key is refused, not asked for on a terminal.
+int no_passphrase(char*, int, int, void*) { return 0; }
+
+EVP_PKEY* read_key(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "re");
+  if (f == nullptr) return nullptr;
+  EVP_PKEY* key = PEM_read_PrivateKey(f, nullptr, no_passphrase, nullptr);
+  std::fclose(f);
+  return key;
+}
+
 std::string subject_of(X509* cert) {
   if (cert == nullptr) return "";
   std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new(BIO_s_mem()), BIO_free);
@@ -151,10 +162,12 @@ std::string check_tls_files(const TlsSetup& s) {
     if (SSL_CTX_use_certificate_chain_file(ctx.get(), s.cert.c_str()) != 1)
       return named(s.cert_flag, s.cert, "not a PEM certificate chain (" + openssl_error() + ")");
     if (auto why = unreadable(s.key); !why.empty()) return named(s.key_flag, s.key, why);
-    if (SSL_CTX_use_PrivateKey_file(ctx.get(), s.key.c_str(), SSL_FILETYPE_PEM) != 1)
+    std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)> key(read_key(s.key), EVP_PKEY_free);
+    if (!key)
       return named(s.key_flag, s.key,
                    "not an unencrypted PEM private key (" + openssl_error() + ")");
-    if (SSL_CTX_check_private_key(ctx.get()) != 1) {
+    if (SSL_CTX_use_PrivateKey(ctx.get(), key.get()) != 1 ||
+        SSL_CTX_check_private_key(ctx.get()) != 1) {
       ERR_clear_error();
       return named(s.key_flag, s.key, "does not belong to the certificate in " + s.cert_flag +
                                           " '" + s.cert + "'");

@@ -279,7 +279,7 @@ TestPki::TestPki() {
   std::string tmpl = (std::filesystem::temp_directory_path() / "clamsim-pki-XXXXXX").string();
   if (mkdtemp(tmpl.data()) == nullptr) return;
   dir_ = tmpl;
-  ChildProcess script({"/bin/sh", source_dir() + "/tests/tls/make-test-pki.sh", dir_});
+  ChildProcess script({"/bin/bash", source_dir() + "/tests/tls/make-test-pki.sh", dir_});
   ok_ = script.wait_exit(Ms(30000)) == 0;
 }
 

@@ -165,7 +165,7 @@ std::string source_dir();                // the repository root
 
 // A fresh test PKI (tests/tls/make-test-pki.sh) in a temporary directory, removed at the
 // end: ca.pem, server.pem/.key (localhost, 127.0.0.1), client.pem/.key (CN=test-instructor),
-// other-ca.pem/.key.
+// other-ca.pem (a CA that signed none of them).
 class TestPki {
  public:
   TestPki();
