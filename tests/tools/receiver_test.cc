@@ -386,6 +386,21 @@ TEST_F(ReceiverCli, UnreachableServerFailsWithExitOne) {
   EXPECT_NE(r.err.find("TRANSIENT"), std::string::npos) << r.err;
 }
 
+TEST_F(ReceiverCli, TlsFlagsAreCheckedBeforeConnecting) {
+  Result r = run({"--server", "corbaloc:ssliop:127.0.0.1:1/CraneClamAdmin", "--tls-ca",
+                  path("no-such-ca.pem"), "--duration", "1"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--tls-ca '" + path("no-such-ca.pem") + "': cannot be read"),
+            std::string::npos)
+      << r.err;
+  r = run({"--server", server_->reference(), "--tls-cert", "c.pem", "--tls-key", "k.pem"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--tls-cert and --tls-key need --tls-ca"), std::string::npos) << r.err;
+  r = run({"--server", server_->reference(), "--tls-ca", "ca.pem", "--legacy"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--legacy cannot be used with --tls-ca"), std::string::npos) << r.err;
+}
+
 TEST_F(ReceiverCli, ConflictingInputsAreAUsageError) {
   const Result r = run({"--server", server_->reference(), "--keyboard", "--controls", "x.ctl"});
   EXPECT_EQ(r.exit_code, 2);

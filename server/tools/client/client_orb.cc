@@ -78,7 +78,7 @@ ClientOrb::ClientOrb(const OrbSettings& settings)
     tls.key_flag = "--tls-key";
     tls.expected_host = tls_host(settings.server);
     const std::string problem = corba::check_tls_files(tls);
-    if (!problem.empty()) throw ClientError(problem);
+    if (!problem.empty()) throw ClientFileError(problem);
     corba::install_tls_context(tls);
     note_tls_in_use();
   } else {

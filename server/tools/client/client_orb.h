@@ -31,7 +31,8 @@ struct OrbSettings {
 
 class ClientOrb {
  public:
-  // Throws ClientError when omniORB rejects an option or cannot listen.
+  // Throws ClientError when omniORB rejects an option or cannot listen, ClientFileError
+  // when a TLS file is missing, unreadable or does not fit (naming the flag and the file).
   explicit ClientOrb(const OrbSettings& settings);
   ~ClientOrb();  // orb->destroy(): waits for calls in progress, deletes the servants
   ClientOrb(const ClientOrb&) = delete;

@@ -15,6 +15,13 @@ class ClientError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A local file the client was pointed at cannot be used (a TLS certificate, key or CA):
+// the user's mistake, not the server's.
+class ClientFileError : public ClientError {
+ public:
+  using ClientError::ClientError;
+};
+
 // "TRANSIENT (TRANSIENT_ConnectFailed)", "TIMEOUT (TIMEOUT_CallTimedOutOnClient)",
 // "OBJECT_NOT_EXIST", or the user exception's repository name.
 std::string describe(const CORBA::Exception& e);

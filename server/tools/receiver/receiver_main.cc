@@ -316,6 +316,9 @@ int run_main(int argc, char** argv) {
     if (!sub->unsubscribe(&error)) std::fprintf(stderr, "clamsim-receiver: %s\n", error.c_str());
     orb.deactivate(servant_id.in());
     report.frames = monitor->stats();
+  } catch (const client::ClientFileError& e) {
+    std::fprintf(stderr, "clamsim-receiver: %s\n", e.what());
+    return kExitUsage;
   } catch (const client::ClientError& e) {
     std::fprintf(stderr, "clamsim-receiver: %s\n", e.what());
     return kExitFailed;

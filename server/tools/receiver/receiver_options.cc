@@ -84,6 +84,10 @@ ReceiverOptions parse_receiver_options(int argc, const char* const* argv) {
   if (a.has("--tls-cert") != a.has("--tls-key"))
     throw client::UsageError(a.has("--tls-cert") ? "--tls-cert needs --tls-key"
                                                  : "--tls-key needs --tls-cert");
+  if (a.has("--tls-ca") && a.has("--legacy"))
+    throw client::UsageError("--legacy cannot be used with --tls-ca: the server's question to "
+                             "a 2001 receiver over its own connection times out "
+                             "(docs/corba.md, \"Known limitation\")");
   if (a.has("--tls-ca") && a.has("--listen"))
     throw client::UsageError("--listen cannot be used with --tls-ca: over TLS the server "
                              "sends frames back over this receiver's own connection");
