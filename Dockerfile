@@ -22,6 +22,7 @@ RUN cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCLAMSIM_BUILD_TESTS=OFF \
  && strip build/server/app/clamsim-server build/server/tools/clamsim-sim
 
 # ---- runtime: the runtime libraries, the binaries and the data they read ----
+# libomniorb4-2 holds libomnisslTP4 (IIOP over TLS) and pulls in libssl3.
 FROM ${BASE}
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \

@@ -15,8 +15,11 @@ class CorbaTransport final : public Transport {
   const char* name() const override { return "corba"; }
   void start() override { server_.start(); }
   std::vector<std::string> ready_lines() const override {
-    return {server_.naming_report(), "corba: references carry " + server_.published(),
-            "ready " + server_.corbaloc()};
+    std::vector<std::string> lines = {server_.naming_report(),
+                                      "corba: references carry " + server_.published()};
+    if (!server_.corbaloc().empty()) lines.push_back("ready " + server_.corbaloc());
+    if (!server_.tls_corbaloc().empty()) lines.push_back("ready " + server_.tls_corbaloc());
+    return lines;
   }
   void begin_drain() override { server_.withdraw_from_naming(); }
   void stop_accepting() override { server_.stop_accepting(); }

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "app/transport.h"
+#include "corba/corba_server.h"
 #include "model/json_fields.h"
 #include "session/catalog.h"
 #include "session/clock.h"
@@ -129,7 +130,11 @@ void print_banner(const ServerOptions& o, const session::Catalog& catalog,
               o.max_sessions, corba::to_string(o.corba.concurrency));
   if (o.corba.concurrency == corba::Concurrency::ThreadPool)
     std::printf(" (%d threads)", o.corba.pool_threads);
-  if (o.corba.bidir) std::printf(", bidirectional GIOP accepted");
+  if (o.corba.bidir_on()) std::printf(", bidirectional GIOP accepted");
+  if (o.corba.tls_on())
+    std::printf(", IIOP over TLS (client certificates %s)%s",
+                o.corba.tls_require_client_cert ? "required" : "optional",
+                o.corba.plain_on() ? " and plain IIOP" : " only");
   std::printf("%s%s\n", o.config_path.empty() ? "" : ", config ", o.config_path.c_str());
   for (const auto& note : o.notes) std::printf("%s\n", note.c_str());
   if (!catalog.default_world().empty())
@@ -225,6 +230,9 @@ int run_server(const ServerOptions& o) {
     transports.push_back(make_corba_transport(o, *registry, *catalog));
     if (o.web_enabled) transports.push_back(make_web_transport(o, *registry, *catalog, log));
     for (auto& t : transports) t->start();
+  } catch (const corba::CorbaConfigError& e) {
+    std::fprintf(stderr, "clamsim-server: %s\n", e.what());
+    return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "clamsim-server: %s\n", e.what());
     return 1;

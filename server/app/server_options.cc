@@ -226,6 +226,48 @@ const std::vector<Setting>& settings() {
          o.corba.request_timeout_ms = static_cast<int>(integer(n, v, 1, 600000));
        },
        [](const O& o) { return std::to_string(o.corba.request_timeout_ms); }},
+      {"--corba-tls-cert", "corba_tls_cert", "FILE",
+       "IIOP over TLS: the server's PEM certificate chain; with\n--corba-tls-key and "
+       "--corba-tls-ca it opens\ncorbaloc:ssliop:HOST:TLS_PORT/CraneClamAdmin",
+       true, [](O& o, S, S v) { o.corba.tls_cert = v; },
+       [](const O& o) { return o.corba.tls_cert; }},
+      {"--corba-tls-key", "corba_tls_key", "FILE",
+       "the unencrypted PEM private key of --corba-tls-cert", true,
+       [](O& o, S, S v) { o.corba.tls_key = v; }, [](const O& o) { return o.corba.tls_key; }},
+      {"--corba-tls-ca", "corba_tls_ca", "FILE",
+       "PEM certificate(s) of the CA that signs receivers'\nclient certificates", true,
+       [](O& o, S, S v) { o.corba.tls_ca = v; }, [](const O& o) { return o.corba.tls_ca; }},
+      {"--corba-tls-port", "corba_tls_port", "N",
+       "port of IIOP over TLS (0 = any free port)", false,
+       [](O& o, S n, S v) { o.corba.tls_port = static_cast<int>(integer(n, v, 0, 65535)); },
+       [](const O& o) { return std::to_string(o.corba.tls_port); }},
+      {"--corba-tls-client-cert", "corba_tls_client_cert", "optional|required",
+       "required: refuse TLS receivers without a client\ncertificate from --corba-tls-ca; "
+       "optional: accept them,\nbut only verified ones see trainee names",
+       false,
+       [](O& o, S n, S v) {
+         if (v != "optional" && v != "required")
+           throw UsageError(n + ": '" + v + "' is not optional or required");
+         o.corba.tls_require_client_cert = v == "required";
+       },
+       [](const O& o) {
+         return std::string(o.corba.tls_require_client_cert ? "required" : "optional");
+       }},
+      {"--corba-plain", "corba_plain", "auto|yes|no",
+       "plain IIOP on --corba-port: auto = only while TLS is\noff; yes = beside TLS too (a "
+       "legacy receiver on a\ntrusted LAN); no = never",
+       false,
+       [](O& o, S n, S v) {
+         using P = corba::CorbaOptions::Plain;
+         if (v == "auto") o.corba.plain = P::Auto;
+         else if (v == "yes") o.corba.plain = P::Yes;
+         else if (v == "no") o.corba.plain = P::No;
+         else throw UsageError(n + ": '" + v + "' is not auto, yes or no");
+       },
+       [](const O& o) {
+         using P = corba::CorbaOptions::Plain;
+         return std::string(o.corba.plain == P::Yes ? "yes" : o.corba.plain == P::No ? "no" : "auto");
+       }},
       {"--naming-service", "naming_service", "REF",
        "also bind the admin in this CORBA Naming Service, e.g.\n"
        "corbaloc::host:2809/NameService (\"\" = none)",
@@ -550,6 +592,9 @@ ServerOptions parse_server_options(int argc, const char* const* argv,
   }
   for (const auto& [flag, value] : flags) find_flag(flag)->apply(o, flag, value);
   check_tls(o);
+  if (o.corba.plain == corba::CorbaOptions::Plain::No && !o.corba.tls_on())
+    throw UsageError("--corba-plain no: without --corba-tls-cert, --corba-tls-key and "
+                     "--corba-tls-ca the CORBA side would have no endpoint");
   // A default that is not there (server started outside the checkout) is dropped with a
   // note; a path that was configured must exist, and the web layer says so if not.
   std::error_code ec;

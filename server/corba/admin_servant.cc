@@ -1,14 +1,43 @@
 #include "corba/admin_servant.h"
 
+#include <omniORB4/callHandle.h>
 #include <omniORB4/omniORB.h>
 
+#include <utility>
+
 #include "corba/minor_codes.h"
+#include "corba/tls_context.h"
 
 namespace clamsim::corba {
 
+namespace {
+
+// The connection of the request this thread is dispatching (set by _dispatch).
+thread_local PeerIdentity t_caller;
+
+}  // namespace
+
+CORBA::Boolean AdminServant::_dispatch(omniCallHandle& handle) {
+  // peeraddress() is null for an in-process call: no connection, nothing proved
+  struct Scope {
+    explicit Scope(PeerIdentity id) { t_caller = std::move(id); }
+    ~Scope() { t_caller = PeerIdentity{}; }  // also when the operation throws
+  } scope(peer_identity(handle.peeraddress(), handle.peerdetails()));
+  return POA_CLAMX::Admin::_dispatch(handle);
+}
+
+SubscribeRequest AdminServant::with_caller(SubscribeRequest request) const {
+  request.authenticated = t_caller.verified;
+  request.caller = !t_caller.tls            ? "plain IIOP"
+                   : t_caller.verified      ? "TLS, client certificate " + t_caller.subject
+                   : t_caller.subject.empty() ? "TLS without a client certificate"
+                                              : "TLS, unverified certificate " + t_caller.subject;
+  return request;
+}
+
 CLAM::CraneClam_ptr AdminServant::subscribe(CLAM::CraneClamClient_ptr client) {
   try {
-    return host_.open_session(client, SubscribeRequest{});
+    return host_.open_session(client, with_caller(SubscribeRequest{}));
   } catch (const Refusal& r) {
     switch (r.kind) {
       case Refusal::Kind::ServerFull:
@@ -36,7 +65,7 @@ CLAMX::Session_ptr AdminServant::subscribeWith(CLAM::CraneClamClient_ptr client,
   std::string error;
   if (!from_options(options, &request, &error)) throw CLAMX::Refused(error.c_str());
   try {
-    return host_.open_session(client, request);
+    return host_.open_session(client, with_caller(request));
   } catch (const Refusal& r) {
     throw CLAMX::Refused(r.reason.c_str());
   }

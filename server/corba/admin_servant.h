@@ -20,7 +20,12 @@ class AdminServant final : public POA_CLAMX::Admin {
                                    const CLAMX::SubscribeOptions& options) override;
   CLAMX::ServerStatus* status() override;
 
+  // Every request passes here first: notes what the calling connection proved (TLS, a
+  // verified client certificate) for the operation, which runs on this same thread.
+  CORBA::Boolean _dispatch(omniCallHandle& handle) override;
+
  private:
+  SubscribeRequest with_caller(SubscribeRequest request) const;
   SessionHost& host_;
 };
 

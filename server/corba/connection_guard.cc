@@ -35,6 +35,7 @@ struct Guard {
   std::size_t refused_unlogged = 0;
   Clock::time_point last_log{};
   std::atomic<int> port{0};
+  std::atomic<int> tls_port{-1};
   bool installed = false;
 };
 
@@ -83,6 +84,7 @@ CORBA::Boolean on_accept(omni::omniInterceptors::serverAcceptConnection_T::info_
     if (g.open >= cap && now - g.last_scan >= std::chrono::milliseconds(100)) {
       // this connection is open already and counted by the scan
       g.open = count_connections(g.port.load());
+      if (g.tls_port.load() >= 0) g.open += count_connections(g.tls_port.load());
       g.last_scan = now;
       if (g.open > 0) --g.open;
     }
@@ -126,12 +128,16 @@ void install_connection_guard(const ConnectionGuardOptions& options) {
   std::lock_guard<std::mutex> lock(g.mutex);
   g.options = options;
   g.port = options.port;
+  g.tls_port = options.tls_port;
   g.open = 0;
   if (g.installed) return;
   g.installed = true;
   omniORB::getInterceptors()->serverAcceptConnection.add(on_accept);
 }
 
-void set_connection_guard_port(int port) { guard().port = port; }
+void set_connection_guard_ports(int port, int tls_port) {
+  guard().port = port;
+  guard().tls_port = tls_port;
+}
 
 }  // namespace clamsim::corba

@@ -18,15 +18,16 @@
 namespace clamsim::corba {
 
 struct ConnectionGuardOptions {
-  int port = 0;                 // the IIOP port whose accepted connections count
+  int port = 0;                 // the plain IIOP port whose accepted connections count (-1 none)
+  int tls_port = -1;            // the TLS port, counted with it (-1 none)
   std::size_t max_connections = 0;   // 0 = no cap (the descriptor reserve still applies)
 };
 
 // Installs the interceptor; call after ORB_init and before the endpoint opens. One per
 // process (omniORB's interceptors are global); a second call replaces the options.
 void install_connection_guard(const ConnectionGuardOptions& options);
-// The port is known only once the endpoint is open (port 0 = any).
-void set_connection_guard_port(int port);
+// The ports are known only once the endpoints are open (port 0 = any); -1 = not open.
+void set_connection_guard_ports(int port, int tls_port);
 
 // The accepted IIOP connections open now on `port`, counted from the process's
 // descriptors (sockets bound to `port` with a peer). For the guard and for tests.

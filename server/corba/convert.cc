@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include <nlohmann/json.hpp>
+
 namespace clamsim::corba {
 
 namespace {
@@ -196,6 +198,15 @@ bool from_options(const CLAMX::SubscribeOptions& o, SubscribeRequest* out, std::
   out->model = o.model.in();
   out->scenario = o.scenario.in();
   return true;
+}
+
+std::string without_trainee(const std::string& report_json) {
+  // ordered: the report keeps its fields in the order the server wrote them
+  const auto report = nlohmann::ordered_json::parse(report_json, nullptr, false);
+  if (!report.is_object()) return "";
+  auto redacted = report;
+  if (redacted.contains("trainee")) redacted["trainee"] = nullptr;
+  return redacted.dump(2);
 }
 
 std::string describe(const CORBA::Exception& e) {

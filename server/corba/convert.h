@@ -34,9 +34,17 @@ struct SubscribeRequest {
   std::string model;             // "" = the server's default
   std::string scenario;          // "" = the model's initial pose
   double frame_period_s = 0.0;   // 0 = the server's default
+  // Who subscribed: a client certificate the configured CA verified (IIOP over TLS). Only
+  // then do the session's frames carry the trainee's name (docs/security.md).
+  bool authenticated = false;
+  std::string caller;            // "TLS, CN=..." / "TLS" / "plain IIOP", for the log
 };
 // Returns false and sets *error (naming the field) when an option is unusable.
 bool from_options(const CLAMX::SubscribeOptions& o, SubscribeRequest* out, std::string* error);
+
+// A task report (clamsim-report/1) with its "trainee" set to null, for receivers that may
+// not learn names; "" when the text is not a JSON object (nothing of it is passed on).
+std::string without_trainee(const std::string& report_json);
 
 // "TRANSIENT (minor 0x41540002, COMPLETED_NO)" and the like, for logs and refusal reasons.
 std::string describe(const CORBA::Exception& e);

@@ -44,6 +44,8 @@ class CorbaServer::Impl final : public SessionHost {
       : options_(std::move(options)), registry_(registry), catalog_(catalog) {
     try {
       orb_ = init_orb(options_);
+    } catch (const TlsConfigError& e) {
+      throw CorbaConfigError(e.what());
     } catch (const CORBA::Exception& e) {
       throw CorbaError("cannot start the ORB: " + describe(e));
     }
@@ -59,7 +61,8 @@ class CorbaServer::Impl final : public SessionHost {
   void close_session(std::uint64_t id) override;
   ServerFigures figures() const override;
 
-  std::string corbaloc_;
+  std::string corbaloc_;       // plain IIOP; "" when it is closed
+  std::string tls_corbaloc_;   // IIOP over TLS; "" without TLS
   std::string published_;
   std::string naming_report_ = "naming service: not configured";
 
@@ -105,9 +108,9 @@ void CorbaServer::Impl::start() {
     // be found from the session id alone. With --bidir yes also BiDirPolicy BOTH, like
     // the admin's POA (below), so a session may be reached over a bidirectional connection.
     CORBA::PolicyList policies;
-    policies.length(options_.bidir ? 2 : 1);
+    policies.length(options_.bidir_on() ? 2 : 1);
     policies[0] = root->create_id_assignment_policy(PortableServer::USER_ID);
-    if (options_.bidir) {
+    if (options_.bidir_on()) {
       CORBA::Any both;
       both <<= BiDirPolicy::BOTH;
       policies[1] = orb_->create_policy(BiDirPolicy::BIDIRECTIONAL_POLICY_TYPE, both);
@@ -121,7 +124,7 @@ void CorbaServer::Impl::start() {
     PortableServer::ObjectId_var oid = PortableServer::string_to_ObjectId(kAdminKey);
     CORBA::Object_var ins_ref;
     auto* admin = new AdminServant(*this);
-    if (options_.bidir) {
+    if (options_.bidir_on()) {
       // omniORB ties the client reference a receiver passes to subscribe to the receiver's
       // bidirectional connection only when the admin's POA has BiDirPolicy BOTH, and
       // omniINSPOA's policies are fixed: the admin lives in "admin" (same policies as the
@@ -147,12 +150,20 @@ void CorbaServer::Impl::start() {
     manager->activate();
 
     const Address a = first_address(ins_ref);
+    const Address tls = tls_address(ins_ref);
     const bool any = options_.host.empty() || options_.host == "0.0.0.0";
-    const unsigned port = options_.port > 0 ? static_cast<unsigned>(options_.port) : a.port;
-    set_connection_guard_port(static_cast<int>(port));  // the one chosen when it was 0
-    corbaloc_ = "corbaloc::" + uri_host(any ? a.host : options_.host) + ":" +
-                std::to_string(port) + "/" + kAdminKey;
-    published_ = uri_host(a.host) + ":" + std::to_string(a.port);
+    const std::string host = uri_host(any ? a.host : options_.host);
+    // the ones chosen when they were 0
+    const int port = !options_.plain_on() ? -1 : options_.port > 0 ? options_.port
+                                                                    : static_cast<int>(a.port);
+    const int tls_port = options_.tls_on() ? static_cast<int>(tls.port) : -1;
+    set_connection_guard_ports(port, tls_port);
+    if (port >= 0) corbaloc_ = "corbaloc::" + host + ":" + std::to_string(port) + "/" + kAdminKey;
+    if (tls_port >= 0)
+      tls_corbaloc_ = "corbaloc:ssliop:" + host + ":" + std::to_string(tls_port) + "/" + kAdminKey;
+    published_ = uri_host(a.host) + ":" + std::to_string(port >= 0 ? a.port : tls.port);
+    if (tls_port >= 0) published_ += port >= 0 ? " (TLS on port " + std::to_string(tls_port) + ")"
+                                               : " (TLS only)";
   } catch (const CORBA::Exception& e) {
     throw CorbaError("cannot activate the admin object: " + describe(e));
   }
@@ -247,7 +258,8 @@ CLAMX::Session_ptr CorbaServer::Impl::open_session(CLAM::CraneClamClient_ptr cli
   const SinkTimeouts timeouts{static_cast<CORBA::ULong>(options_.call_timeout_ms),
                               static_cast<CORBA::ULong>(options_.setup_timeout_ms)};
   std::shared_ptr<OnewaySink> sink =
-      OnewaySink::connect(client, timeouts, stopping_, setup.scenario, &problem);
+      OnewaySink::connect(client, timeouts, stopping_, setup.scenario, request.authenticated,
+                          &problem);
   if (!sink) throw Refusal{refusal_kind(problem.kind), problem.reason};
 
   std::shared_ptr<session::Session> s = registry_.create(
@@ -280,6 +292,13 @@ CLAMX::Session_ptr CorbaServer::Impl::open_session(CLAM::CraneClamClient_ptr cli
     throw;
   }
   servant->_remove_ref();  // the POA owns it now
+  if (options_.tls_on()) {
+    // who may see names is decided here, once per session (docs/security.md)
+    std::printf("corba: session %llu subscribed over %s: trainee names %s\n",
+                static_cast<unsigned long long>(id), request.caller.c_str(),
+                request.authenticated ? "shown" : "hidden");
+    std::fflush(stdout);
+  }
   // reaped between create and activation (only if the receiver died at once): undo
   if (!registry_.find(id)) deactivate(id);
   return CLAMX::Session::_unchecked_narrow(ref);
@@ -338,6 +357,7 @@ CorbaServer::~CorbaServer() { impl_->shutdown(); }
 
 void CorbaServer::start() { impl_->start(); }
 std::string CorbaServer::corbaloc() const { return impl_->corbaloc_; }
+std::string CorbaServer::tls_corbaloc() const { return impl_->tls_corbaloc_; }
 std::string CorbaServer::published() const { return impl_->published_; }
 std::string CorbaServer::naming_report() const { return impl_->naming_report_; }
 void CorbaServer::stop_accepting() { impl_->stop_accepting(); }

@@ -17,10 +17,16 @@ class CorbaError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+// A setting the transport cannot use (a TLS file missing, unreadable or mismatched).
+class CorbaConfigError : public CorbaError {
+ public:
+  using CorbaError::CorbaError;
+};
 
 class CorbaServer {
  public:
-  // Initialises the ORB and opens the endpoint. Throws CorbaError (port in use, bad host).
+  // Initialises the ORB and opens the endpoint. Throws CorbaError (port in use, bad host),
+  // CorbaConfigError (a TLS file).
   // registry and catalog must outlive this object.
   CorbaServer(CorbaOptions options, session::SessionRegistry& registry,
               const session::Catalog& catalog);
@@ -32,7 +38,9 @@ class CorbaServer {
   // is configured (failure there is reported, not fatal). Throws CorbaError.
   void start();
 
-  std::string corbaloc() const;        // corbaloc::HOST:PORT/CraneClamAdmin (listening address)
+  std::string corbaloc() const;        // corbaloc::HOST:PORT/CraneClamAdmin (listening address);
+                                       // "" when plain IIOP is closed
+  std::string tls_corbaloc() const;    // corbaloc:ssliop:HOST:TLS_PORT/CraneClamAdmin; "" no TLS
   std::string published() const;       // HOST:PORT the references carry
   std::string naming_report() const;   // one line about the Naming Service
 

@@ -32,12 +32,13 @@ class OnewaySink final : public session::FrameSink {
   // Checks the reference once (nil, is_a CraneClamClient, is_a FrameClient) with the setup
   // timeout, then arms the frame timeout. Returns null and fills *problem when refused.
   // Runs on an ORB thread (the subscribe call), never on a session thread. scenario is the
-  // session's world (null = none): the frames' load poses carry its masses.
+  // session's world (null = none): the frames' load poses carry its masses. reveal_names
+  // false: task reports reach the receiver with the trainee's name taken out.
   static std::shared_ptr<OnewaySink> connect(CLAM::CraneClamClient_ptr client,
                                              const SinkTimeouts& timeouts,
                                              std::shared_ptr<const std::atomic<bool>> stopping,
                                              std::shared_ptr<const model::Scenario> scenario,
-                                             ClientProblem* problem);
+                                             bool reveal_names, ClientProblem* problem);
 
   // Session thread only. False when the call failed (timeout, connection refused, ...) or
   // the server is stopping; never throws.
@@ -53,7 +54,7 @@ class OnewaySink final : public session::FrameSink {
   OnewaySink(CLAM::CraneClamClient_ptr client, CLAMX::FrameClient_ptr frame_client,
              CLAMX::NoticeClient_ptr notice_client,
              std::shared_ptr<const std::atomic<bool>> stopping,
-             std::shared_ptr<const model::Scenario> scenario);
+             std::shared_ptr<const model::Scenario> scenario, bool reveal_names);
   void send_drain_notice(double seconds_left);
 
   CLAM::CraneClamClient_var client_;
@@ -63,6 +64,7 @@ class OnewaySink final : public session::FrameSink {
   long drain_notice_s_ = -1;                // whole seconds last announced
   std::shared_ptr<const std::atomic<bool>> stopping_;
   std::shared_ptr<const model::Scenario> scenario_;
+  bool reveal_names_;                       // the subscriber proved who it is (TLS)
   CLAMX::Frame frame_;                      // reused: only the session thread touches it
   CLAM::DisplayData display_{};
 };

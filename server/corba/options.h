@@ -39,6 +39,25 @@ struct CorbaOptions {
                                     // closed (a receiver's ORB reopens it transparently)
   int request_timeout_ms = 2000;    // a request must arrive whole within this; a truncated
                                     // or never-finished message closes the connection
+
+  // IIOP over TLS (docs/security.md "IIOP over TLS"): on when any of the three files is
+  // given. Receivers then connect to corbaloc:ssliop:HOST:TLS_PORT/CraneClamAdmin and get
+  // their frames back over that connection (bidirectional GIOP).
+  std::string tls_cert;             // PEM certificate chain of the server
+  std::string tls_key;              // its unencrypted PEM private key
+  std::string tls_ca;               // the CA that signs client certificates
+  int tls_port = 10151;             // 0 = any
+  bool tls_require_client_cert = false;  // refuse TLS clients without a certificate
+  // The plain IIOP endpoint on `port`: open without TLS; with TLS only when asked (a
+  // legacy receiver on a trusted LAN), otherwise TLS is the only way in and out.
+  enum class Plain { Auto, Yes, No };
+  Plain plain = Plain::Auto;
+
+  bool tls_on() const { return !tls_cert.empty() || !tls_key.empty() || !tls_ca.empty(); }
+  bool plain_on() const { return plain == Plain::Yes || (plain == Plain::Auto && !tls_on()); }
+  // Receivers are called back over their own connection: --bidir, or TLS (a receiver
+  // would otherwise need a certificate of its own for the server to call it).
+  bool bidir_on() const { return bidir || tls_on(); }
 };
 
 }  // namespace clamsim::corba

@@ -1,6 +1,7 @@
 #include "corba/orb_setup.h"
 
 #include "corba/connection_guard.h"
+#include "corba/tls_context.h"
 
 #include <omniORB4/IIOP.h>
 #include <omniORB4/omniIOR.h>
@@ -35,8 +36,13 @@ std::string uri_host(const std::string& host) {
 std::vector<std::pair<std::string, std::string>> orb_arguments(const CorbaOptions& o) {
   const std::string host = o.host == "0.0.0.0" ? "" : uri_host(o.host);
   const std::string port = o.port > 0 ? std::to_string(o.port) : "";
-  std::vector<std::pair<std::string, std::string>> args = {
-      {"endPoint", "giop:tcp:" + host + ":" + port},
+  std::vector<std::pair<std::string, std::string>> args;
+  if (o.plain_on()) args.emplace_back("endPoint", "giop:tcp:" + host + ":" + port);
+  if (o.tls_on()) {
+    const std::string tls_port = o.tls_port > 0 ? std::to_string(o.tls_port) : "";
+    args.emplace_back("endPoint", "giop:ssl:" + host + ":" + tls_port);
+  }
+  const std::vector<std::pair<std::string, std::string>> common = {
       // One upcall at a time per connection: a receiver's oneways are applied in the order
       // it sent them (ORBacus's thread-per-client / thread-pool did the same).
       {"maxServerThreadPerConnection", "1"},
@@ -52,12 +58,18 @@ std::vector<std::pair<std::string, std::string>> orb_arguments(const CorbaOption
       // block far beyond the call timeout (measured here). Oneways then only ever send.
       {"verifyObjectExistsAndType", "0"},
   };
+  args.insert(args.end(), common.begin(), common.end());
   if (!o.endpoint_publish.empty()) args.emplace_back("endPointPublish", o.endpoint_publish);
-  if (o.bidir) {
+  if (o.bidir_on()) {
     // Accept the BI_DIR_IIOP service context receivers send, and let every client address
     // use a bidirectional connection (omniORB's default rule has no "bidir").
     args.emplace_back("acceptBiDirectionalGIOP", "1");
     args.emplace_back("serverTransportRule", "* unix,ssl,tcp,bidir");
+  }
+  if (o.tls_on() && !o.plain_on()) {
+    // TLS only: frames go back over a receiver's own TLS connection or to a TLS endpoint
+    // of its own, never in clear to an address its reference publishes
+    args.emplace_back("clientTransportRule", "* ssl");
   }
   // Idle and half-sent connections are closed (issue 18: a truncated GIOP message was
   // held 177 s), and threads idle after a refused connection go soon.
@@ -81,6 +93,22 @@ std::vector<std::pair<std::string, std::string>> orb_arguments(const CorbaOption
 }
 
 CORBA::ORB_ptr init_orb(const CorbaOptions& o) {
+  if (o.tls_on()) {
+    TlsSetup tls;
+    tls.cert = o.tls_cert;
+    tls.key = o.tls_key;
+    tls.ca = o.tls_ca;
+    tls.cert_flag = "--corba-tls-cert";
+    tls.key_flag = "--corba-tls-key";
+    tls.ca_flag = "--corba-tls-ca";
+    tls.server = true;
+    tls.require_peer_cert = o.tls_require_client_cert;
+    const std::string problem = check_tls_files(tls);
+    if (!problem.empty()) throw TlsConfigError(problem);
+    install_tls_context(tls);
+  } else {
+    install_tls_off();
+  }
   const auto args = orb_arguments(o);
   auto table = std::make_unique<const char* [][2]>(args.size() + 1);  // null-terminated
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -92,8 +120,36 @@ CORBA::ORB_ptr init_orb(const CorbaOptions& o) {
   CORBA::ORB_ptr orb = CORBA::ORB_init(argc, argv, "omniORB4", table.get());
   omniORB::setClientConnectTimeout(static_cast<CORBA::ULong>(o.connect_timeout_ms));
   // before the endpoint opens (resolving RootPOA), so no connection escapes the cap
-  install_connection_guard({o.port, static_cast<std::size_t>(std::max(0, o.max_connections))});
+  install_connection_guard({o.plain_on() ? o.port : -1, o.tls_on() ? o.tls_port : -1,
+                            static_cast<std::size_t>(std::max(0, o.max_connections))});
   return orb;
+}
+
+Address tls_address(CORBA::Object_ptr obj) {
+  Address a;
+  omniIOR* ior = obj->_PR_getobj()->_getIOR();
+  const IOP::TaggedProfileList& profiles = ior->iopProfiles();
+  for (CORBA::ULong i = 0; i < profiles.length() && a.port == 0; ++i) {
+    if (profiles[i].tag != IOP::TAG_INTERNET_IOP) continue;
+    IIOP::ProfileBody body;
+    IIOP::unmarshalProfile(profiles[i], body);
+    for (CORBA::ULong c = 0; c < body.components.length(); ++c) {
+      if (body.components[c].tag != IOP::TAG_SSL_SEC_TRANS) continue;
+      // CSIIOP's SSL struct, a CDR encapsulation: target_supports, target_requires, port
+      IOP::TaggedComponent& component = body.components[c];
+      cdrEncapsulationStream stream(component.component_data.get_buffer(),
+                                    component.component_data.length(), 1);
+      CORBA::UShort supports = 0, requires_ = 0, port = 0;
+      supports <<= stream;
+      requires_ <<= stream;
+      port <<= stream;
+      a.host = body.address.host.in();
+      a.port = port;
+      break;
+    }
+  }
+  ior->release();
+  return a;
 }
 
 Address first_address(CORBA::Object_ptr obj) {

@@ -96,6 +96,34 @@ TEST_F(ServerOptionsTest, ErrorsNameTheSetting) {
   EXPECT_TRUE(parse({"--corba-port", "1", "--help"}).help);
 }
 
+// Issue 10: IIOP over TLS. Off by default (plain IIOP as before); TLS-only once configured.
+TEST_F(ServerOptionsTest, IiopTlsSettings) {
+  const ServerOptions d = parse({});
+  EXPECT_FALSE(d.corba.tls_on());
+  EXPECT_TRUE(d.corba.plain_on());
+  EXPECT_FALSE(d.corba.bidir_on());
+  EXPECT_EQ(d.corba.tls_port, 10151);
+
+  const ServerOptions tls = parse({"--corba-tls-cert", "s.pem", "--corba-tls-key", "s.key",
+                                   "--corba-tls-ca", "ca.pem", "--corba-tls-client-cert",
+                                   "required"});
+  EXPECT_TRUE(tls.corba.tls_on());
+  EXPECT_FALSE(tls.corba.plain_on()) << "TLS only unless asked";
+  EXPECT_TRUE(tls.corba.bidir_on()) << "frames go back over the receiver's TLS connection";
+  EXPECT_TRUE(tls.corba.tls_require_client_cert);
+  EXPECT_TRUE(parse({"--corba-tls-ca", "ca.pem", "--corba-plain", "yes"}).corba.plain_on());
+
+  try {
+    parse({"--corba-tls-client-cert", "sometimes"});
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("is not optional or required"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(parse({"--corba-plain", "maybe"}), UsageError);
+  EXPECT_THROW(parse({"--corba-plain", "no"}), UsageError) << "no endpoint at all";
+}
+
 // Issue 18: the hardening settings, their defaults and their checks.
 TEST_F(ServerOptionsTest, HardeningSettings) {
   const ServerOptions d = parse({});

@@ -54,7 +54,8 @@ TEST(ClamsimServer, HelpListsEveryFlag) {
         "--exit-with-parent", "--http-allowed-hosts", "--http-server-header",
         "--http-max-connections", "--http-max-connections-per-client", "--http-timeout-s",
         "--corba-max-connections", "--corba-idle-timeout-s", "--corba-request-timeout-ms",
-        "--help"})
+        "--corba-tls-cert", "--corba-tls-key", "--corba-tls-ca", "--corba-tls-port",
+        "--corba-tls-client-cert", "--corba-plain", "--help"})
     EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
 }
 

@@ -12,9 +12,12 @@
 
 #include <omniORB4/omniORB.h>
 
+#include "corba/tls_context.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <stdexcept>
 
 extern char** environ;
@@ -176,6 +179,7 @@ struct TestOrb {
                                 {nullptr, nullptr}};
     int argc = 0;
     char* argv[] = {nullptr};
+    corba::install_tls_off();  // plain IIOP only, and omniORB's SSL transport kept quiet
     orb = CORBA::ORB_init(argc, argv, "omniORB4", options);
     CORBA::Object_var obj = orb->resolve_initial_references("RootPOA");
     poa = PortableServer::POA::_narrow(obj);
@@ -268,5 +272,20 @@ CLAMX::ServerStatus status_of(CLAMX::Admin_ptr admin) {
 std::string server_binary() { return CLAMSIM_SERVER_BINARY; }
 std::string receiver_binary() { return CLAMSIM_RECEIVER_BINARY; }
 std::string legacy_receiver_binary() { return CLAMSIM_LEGACY_RECEIVER_BINARY; }
+std::string clamsim_receiver_binary() { return CLAMSIM_REAL_RECEIVER_BINARY; }
+std::string source_dir() { return CLAMSIM_SOURCE_DIR; }
+
+TestPki::TestPki() {
+  std::string tmpl = (std::filesystem::temp_directory_path() / "clamsim-pki-XXXXXX").string();
+  if (mkdtemp(tmpl.data()) == nullptr) return;
+  dir_ = tmpl;
+  ChildProcess script({"/bin/bash", source_dir() + "/tests/tls/make-test-pki.sh", dir_});
+  ok_ = script.wait_exit(Ms(30000)) == 0;
+}
+
+TestPki::~TestPki() {
+  std::error_code ec;
+  if (!dir_.empty()) std::filesystem::remove_all(dir_, ec);
+}
 
 }  // namespace clamsim::corba::test

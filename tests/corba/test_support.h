@@ -160,5 +160,24 @@ constexpr bool kSanitized = false;
 std::string server_binary();
 std::string receiver_binary();
 std::string legacy_receiver_binary();
+std::string clamsim_receiver_binary();   // the real classroom receiver (server/tools/receiver)
+std::string source_dir();                // the repository root
+
+// A fresh test PKI (tests/tls/make-test-pki.sh) in a temporary directory, removed at the
+// end: ca.pem, server.pem/.key (localhost, 127.0.0.1), client.pem/.key (CN=test-instructor),
+// other-ca.pem (a CA that signed none of them).
+class TestPki {
+ public:
+  TestPki();
+  ~TestPki();
+  TestPki(const TestPki&) = delete;
+  TestPki& operator=(const TestPki&) = delete;
+  bool ok() const { return ok_; }
+  std::string path(const std::string& file) const { return dir_ + "/" + file; }
+
+ private:
+  std::string dir_;
+  bool ok_ = false;
+};
 
 }  // namespace clamsim::corba::test

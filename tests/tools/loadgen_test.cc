@@ -172,6 +172,16 @@ TEST(ClientCorbaloc, BidirNeedsGiop12) {
   EXPECT_EQ(with_giop_1_2("corbaloc:iiop:a:1,:b:2/K"), "corbaloc:iiop:1.2@a:1,:1.2@b:2/K");
   EXPECT_EQ(with_giop_1_2("corbaloc::1.0@h:1/K"), "corbaloc::1.0@h:1/K");
   EXPECT_EQ(with_giop_1_2("IOR:0123"), "IOR:0123");
+  EXPECT_EQ(with_giop_1_2("corbaloc:ssliop:h:10151/K"), "corbaloc:ssliop:1.2@h:10151/K");
+}
+
+TEST(ClientCorbaloc, TlsHostIsWhatTheCertificateMustName) {
+  using clamsim::client::tls_host;
+  EXPECT_EQ(tls_host("corbaloc:ssliop:sim.example:10151/CraneClamAdmin"), "sim.example");
+  EXPECT_EQ(tls_host("corbaloc:ssliop:1.2@10.0.0.5:10151/K"), "10.0.0.5");
+  EXPECT_EQ(tls_host("corbaloc:ssliop:[::1]:10151/K"), "::1");
+  EXPECT_EQ(tls_host("corbaloc::h:10150/K"), "") << "plain IIOP: no certificate";
+  EXPECT_EQ(tls_host("IOR:0123"), "");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "corba/tls_context.h"
 #include "tools/client/corba_errors.h"
 
 namespace clamsim::client {
@@ -41,7 +42,8 @@ std::string with_giop_1_2(const std::string& reference) {
         addresses.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     const std::size_t colon = a.find(':');
     const std::string protocol = colon == std::string::npos ? "" : a.substr(0, colon);
-    if (colon != std::string::npos && (protocol.empty() || protocol == "iiop") &&
+    if (colon != std::string::npos &&
+        (protocol.empty() || protocol == "iiop" || protocol == "ssliop") &&
         a.find('@') == std::string::npos) {
       a.insert(colon + 1, "1.2@");
     }
@@ -53,7 +55,35 @@ std::string with_giop_1_2(const std::string& reference) {
   return out + key;
 }
 
-ClientOrb::ClientOrb(const OrbSettings& settings) : bidir_(settings.bidir) {
+std::string tls_host(const std::string& reference) {
+  if (!starts_with_nocase(reference, "corbaloc:")) return "";
+  const std::size_t at = reference.find("ssliop:");
+  if (at == std::string::npos) return "";
+  std::string address = reference.substr(at + 7);
+  address = address.substr(0, address.find_first_of(",/"));
+  if (const std::size_t v = address.find('@'); v != std::string::npos) address.erase(0, v + 1);
+  if (!address.empty() && address.front() == '[') return address.substr(1, address.find(']') - 1);
+  return address.substr(0, address.find(':'));
+}
+
+ClientOrb::ClientOrb(const OrbSettings& settings)
+    : bidir_(settings.bidir || !settings.tls_ca.empty()) {
+  if (!settings.tls_ca.empty()) {
+    corba::TlsSetup tls;
+    tls.ca = settings.tls_ca;
+    tls.cert = settings.tls_cert;
+    tls.key = settings.tls_key;
+    tls.ca_flag = "--tls-ca";
+    tls.cert_flag = "--tls-cert";
+    tls.key_flag = "--tls-key";
+    tls.expected_host = tls_host(settings.server);
+    const std::string problem = corba::check_tls_files(tls);
+    if (!problem.empty()) throw ClientFileError(problem);
+    corba::install_tls_context(tls);
+    note_tls_in_use();
+  } else {
+    corba::install_tls_off();
+  }
   const std::string call_timeout = std::to_string(settings.call_timeout_ms);
   const std::string connect_timeout = std::to_string(settings.connect_timeout_ms);
   const std::string endpoint = endpoint_of(settings.listen);
@@ -62,7 +92,11 @@ ClientOrb::ClientOrb(const OrbSettings& settings) : bidir_(settings.bidir) {
       {"clientConnectTimeOutPeriod", connect_timeout.c_str()},
   };
   if (!settings.listen.empty()) options.emplace_back("endPoint", endpoint.c_str());
-  if (settings.bidir) {
+  if (!settings.tls_ca.empty()) {
+    // TLS only, never plain IIOP; the server's frames come back over our connection
+    options.emplace_back("offerBiDirectionalGIOP", "1");
+    options.emplace_back("clientTransportRule", "* ssl,bidir");
+  } else if (settings.bidir) {
     // GIOP 1.2 is omniORB's default; bidir needs it. The rule lets every server address
     // use a bidirectional connection.
     options.emplace_back("offerBiDirectionalGIOP", "1");
@@ -91,7 +125,7 @@ ClientOrb::ClientOrb(const OrbSettings& settings) : bidir_(settings.bidir) {
     PortableServer::POA_var root = PortableServer::POA::_narrow(obj);
     PortableServer::POAManager_var manager = root->the_POAManager();
     CORBA::PolicyList policies;
-    if (settings.bidir) {
+    if (bidir_) {
       // omniORB refuses callbacks arriving over a bidirectional connection unless the
       // target's POA has this policy (OBJ_ADAPTER_BiDirNotAllowed)
       CORBA::Any value;

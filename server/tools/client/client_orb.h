@@ -19,11 +19,20 @@ struct OrbSettings {
   unsigned call_timeout_ms = 5000;     // every call to the server, so none blocks forever
   unsigned connect_timeout_ms = 3000;  // opening a connection
   std::vector<std::string> orb_args;   // "-ORBname value" pairs; they win over the above
+  // IIOP over TLS (tls_ca given): the server's CA, optionally a client certificate. Implies
+  // bidirectional GIOP (the server sends frames back over our TLS connection) and never
+  // talks plain IIOP.
+  std::string tls_ca;
+  std::string tls_cert;
+  std::string tls_key;
+  std::string server;                  // the server's reference: the host its certificate
+                                       // must name comes from a corbaloc:ssliop: address
 };
 
 class ClientOrb {
  public:
-  // Throws ClientError when omniORB rejects an option or cannot listen.
+  // Throws ClientError when omniORB rejects an option or cannot listen, ClientFileError
+  // when a TLS file is missing, unreadable or does not fit (naming the flag and the file).
   explicit ClientOrb(const OrbSettings& settings);
   ~ClientOrb();  // orb->destroy(): waits for calls in progress, deletes the servants
   ClientOrb(const ClientOrb&) = delete;
@@ -49,8 +58,12 @@ class ClientOrb {
   bool bidir_ = false;
 };
 
-// "corbaloc::host:port/key" -> "corbaloc::1.2@host:port/key" (every iiop address without a
-// version); anything else unchanged. Used for --bidir.
+// "corbaloc::host:port/key" -> "corbaloc::1.2@host:port/key" (every iiop and ssliop
+// address without a version); anything else unchanged. Used for --bidir.
 std::string with_giop_1_2(const std::string& reference);
+
+// The host of the first ssliop address of a corbaloc ("" when there is none), without the
+// brackets of an IPv6 literal: what the server's certificate must name.
+std::string tls_host(const std::string& reference);
 
 }  // namespace clamsim::client

@@ -1,5 +1,9 @@
 #include "tools/client/corba_errors.h"
 
+#include <atomic>
+
+#include "corba/tls_context.h"
+
 #include <cstring>
 
 #include "corba/minor_codes.h"
@@ -35,9 +39,24 @@ std::string describe(const CORBA::Exception& e) {
   return text;
 }
 
+namespace {
+std::atomic<bool> g_tls{false};
+}  // namespace
+
+void note_tls_in_use() { g_tls = true; }
+
 std::string hint(const CORBA::Exception& e) {
   if (clamsim_refusal(e) != nullptr) return "";  // describe() already says why
   const std::string name = e._name();
+  if (g_tls && (name == "TRANSIENT" || name == "COMM_FAILURE")) {
+    // omniORB reports a failed handshake as a failed connection; say which side refused
+    const std::string refused = corba::last_verify_failure();
+    if (!refused.empty())
+      return "the TLS handshake failed: the server's " + refused +
+             " (is --tls-ca the CA that signed it, and does it name the host?)";
+    return "is the server running with TLS at that address? If so, it refused this "
+           "receiver's certificate or wants one (--tls-cert, --tls-key from its CA)";
+  }
   if (name == "TRANSIENT") return "is the server running and reachable at that address?";
   if (name == "TIMEOUT") return "the server did not answer in time";
   if (name == "OBJECT_NOT_EXIST") return "the address is right but no such object is there";

@@ -176,6 +176,10 @@ int run_main(int argc, char** argv) {
   client::OrbSettings orb_settings;
   orb_settings.bidir = opt.bidir;
   orb_settings.listen = opt.listen;
+  orb_settings.tls_ca = opt.tls_ca;
+  orb_settings.tls_cert = opt.tls_cert;
+  orb_settings.tls_key = opt.tls_key;
+  orb_settings.server = opt.server;
   orb_settings.call_timeout_ms = kAdminTimeoutMs;
   orb_settings.orb_args = opt.orb_args;
 
@@ -277,7 +281,7 @@ int run_main(int argc, char** argv) {
         // the server takes our controls but its frames do not reach us
         std::fprintf(stderr, "clamsim-receiver: no frame from the server for %.0f s; giving up%s\n",
                      snap.since_last_s,
-                     opt.bidir || failing_since >= 0.0
+                     opt.bidir || !opt.tls_ca.empty() || failing_since >= 0.0
                          ? ""
                          : " (behind NAT or a firewall? try --bidir, or --listen with a "
                            "reachable address)");
@@ -312,6 +316,9 @@ int run_main(int argc, char** argv) {
     if (!sub->unsubscribe(&error)) std::fprintf(stderr, "clamsim-receiver: %s\n", error.c_str());
     orb.deactivate(servant_id.in());
     report.frames = monitor->stats();
+  } catch (const client::ClientFileError& e) {
+    std::fprintf(stderr, "clamsim-receiver: %s\n", e.what());
+    return kExitUsage;
   } catch (const client::ClientError& e) {
     std::fprintf(stderr, "clamsim-receiver: %s\n", e.what());
     return kExitFailed;

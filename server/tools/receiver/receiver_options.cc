@@ -21,6 +21,11 @@ Connection:
                        receiver's own connection (behind NAT or a firewall); the server
                        must accept it (docs/receiver.md)
   --listen HOST[:PORT] the address the server calls back (default: omniORB's choice)
+  --tls-ca FILE        IIOP over TLS (--server corbaloc:ssliop:HOST:PORT/CraneClamAdmin):
+                       the PEM CA that signed the server's certificate, which must
+                       also name HOST; frames come back over the same connection
+  --tls-cert FILE      with --tls-key: this receiver's client certificate (PEM), so
+  --tls-key FILE       the server knows who it is (needed when it requires one)
   --rate HZ            frames per second to ask for (default: the server's, 20)
   --model NAME         machine model to ask for (default: the server's)
   --scenario NAME      from the server's config/scenarios: a world (its loads and
@@ -58,7 +63,7 @@ ReceiverOptions parse_receiver_options(int argc, const char* const* argv) {
   const client::FlagSet flags{
       {"--server", "--listen", "--rate", "--model", "--scenario", "--controls", "--joystick",
        "--mapping", "--key-step", "--csv", "--duration", "--report", "--restart-at",
-       "--trainee"},
+       "--trainee", "--tls-ca", "--tls-cert", "--tls-key"},
       {"--legacy", "--bidir", "--keyboard", "--quiet", "--help", "-h"},
       {}};
   const client::Args a(argc, argv, flags);
@@ -71,6 +76,21 @@ ReceiverOptions parse_receiver_options(int argc, const char* const* argv) {
   o.legacy = a.has("--legacy");
   o.bidir = a.has("--bidir");
   o.listen = a.text("--listen").value_or("");
+  o.tls_ca = a.text("--tls-ca").value_or("");
+  o.tls_cert = a.text("--tls-cert").value_or("");
+  o.tls_key = a.text("--tls-key").value_or("");
+  if ((a.has("--tls-cert") || a.has("--tls-key")) && !a.has("--tls-ca"))
+    throw client::UsageError("--tls-cert and --tls-key need --tls-ca (the server's CA)");
+  if (a.has("--tls-cert") != a.has("--tls-key"))
+    throw client::UsageError(a.has("--tls-cert") ? "--tls-cert needs --tls-key"
+                                                 : "--tls-key needs --tls-cert");
+  if (a.has("--tls-ca") && a.has("--legacy"))
+    throw client::UsageError("--legacy cannot be used with --tls-ca: the server's question to "
+                             "a 2001 receiver over its own connection times out "
+                             "(docs/corba.md, \"Known limitation\")");
+  if (a.has("--tls-ca") && a.has("--listen"))
+    throw client::UsageError("--listen cannot be used with --tls-ca: over TLS the server "
+                             "sends frames back over this receiver's own connection");
   o.rate_hz = a.number("--rate", 0.1, 1000.0).value_or(0.0);
   o.model = a.text("--model").value_or("");
   o.scenario = a.text("--scenario").value_or("");

@@ -14,6 +14,9 @@ struct ReceiverOptions {
   bool legacy = false;   // --legacy: the 2001 interface only
   bool bidir = false;    // --bidir: bidirectional GIOP
   std::string listen;    // --listen HOST[:PORT]: callback endpoint
+  std::string tls_ca;    // --tls-ca FILE: IIOP over TLS, the server's CA
+  std::string tls_cert;  // --tls-cert FILE: client certificate (with --tls-key)
+  std::string tls_key;   // --tls-key FILE
   double rate_hz = 0.0;  // --rate: frames/s to ask for; 0 = server default
   std::string model;     // --model NAME
   std::string scenario;  // --scenario NAME
