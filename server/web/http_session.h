@@ -11,6 +11,8 @@
 
 namespace clamsim::web {
 
+struct HttpAnswer;  // auth_routes.h
+
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
  public:
   HttpSession(tcp::socket&& socket, std::shared_ptr<SharedState> state, ConnectionSlot slot);
@@ -28,6 +30,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void send_text(const Request& req, http::status status, std::string body,
                  const char* content_type);
   void send_file(const Request& req);
+  // the login routes (auth_routes.h), answered through send_answer
+  void serve_auth(Request&& req, const std::string& path);
+  void send_answer(const Request& req, HttpAnswer&& answer);
   // 421 for a Host this server does not answer for, 400 for none or a malformed one
   void refuse_host(const Request& req, const HostVerdict& host);
 

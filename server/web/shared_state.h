@@ -24,6 +24,7 @@
 #include "web/host_check.h"
 #include "web/log_limit.h"
 #include "web/static_files.h"
+#include "web/web_auth.h"
 #include "web/web_options.h"
 
 namespace clamsim::web {
@@ -54,6 +55,9 @@ struct WebCounters {
 inline constexpr std::size_t kLogBurst = 20;
 inline constexpr std::chrono::seconds kLogWindow{10};
 
+// Not on a wildcard address or a non-loopback one: only this machine can connect.
+bool listens_on_loopback_only(const WebOptions& o);
+
 class SharedState {
  public:
   SharedState(WebOptions options, session::SessionRegistry& registry,
@@ -72,6 +76,8 @@ class SharedState {
   const std::string& server_header() const { return server_header_; }
   const HostPolicy& hosts() const { return hosts_; }
   ClientLimits& limits() { return limits_; }
+  // Instructor logins and the class code (WebOptions::access).
+  WebAuth& auth() { return *auth_; }
   // Through a LogLimit: at most kLogBurst lines per kLogWindow, the rest counted.
   void log(const std::string& line) const;
 
@@ -110,6 +116,7 @@ class SharedState {
   ClientLimits limits_;
   mutable LogLimit log_limit_;
   WebCounters counters_;
+  std::unique_ptr<WebAuth> auth_;
 
   mutable std::mutex mutex_;
   std::unordered_map<WebSocketSession*, std::weak_ptr<WebSocketSession>> websockets_;
