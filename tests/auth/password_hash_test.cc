@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <regex>
+#include <vector>
 
 #include "auth/random.h"
 
@@ -67,7 +68,7 @@ TEST(PasswordHash, DummyNeverPasses) {
 }
 
 TEST(Random, Base64RoundTripAndStrictDecoding) {
-  for (const std::string s : {"", "a", "ab", "abc", "abcd", std::string("\0\xff\x10", 3)})
+  for (const std::string& s : std::vector<std::string>{"", "a", "ab", "abc", "abcd", std::string("\0\xff\x10", 3)})
     EXPECT_EQ(base64_decode(base64_encode(s)), s);
   EXPECT_FALSE(base64_decode("QUJD\n").has_value());
   EXPECT_FALSE(base64_decode("QUJ").has_value());
