@@ -10,7 +10,7 @@ FROM ${BASE} AS build
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       g++ make cmake pkg-config libeigen3-dev nlohmann-json3-dev libboost-dev \
-      libomniorb4-dev omniidl \
+      libomniorb4-dev omniidl libssl-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY CMakeLists.txt CMakePresets.json ./
@@ -18,20 +18,21 @@ COPY idl idl
 COPY server server
 RUN cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCLAMSIM_BUILD_TESTS=OFF \
       -DCLAMSIM_BUILD_BENCHMARKS=OFF \
- && cmake --build build -j"$(nproc)" --target clamsim-server clamsim-sim \
- && strip build/server/app/clamsim-server build/server/tools/clamsim-sim
+ && cmake --build build -j"$(nproc)" --target clamsim-server clamsim-sim clamsim-accounts \
+ && strip build/server/app/clamsim-server build/server/tools/clamsim-sim \
+      build/server/tools/accounts/clamsim-accounts
 
 # ---- runtime: the runtime libraries, the binaries and the data they read ----
 FROM ${BASE}
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      libomniorb4-2 libomnithread4 \
+      libomniorb4-2 libomnithread4 libssl3 \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin \
  && useradd --system --uid 10001 --user-group --home-dir /var/lib/clamsim \
       --shell /usr/sbin/nologin clamsim \
  && install -d -o clamsim -g clamsim -m 0750 /var/lib/clamsim
 COPY --from=build /src/build/server/app/clamsim-server /src/build/server/tools/clamsim-sim \
-     /usr/local/bin/
+     /src/build/server/tools/accounts/clamsim-accounts /usr/local/bin/
 COPY deploy/container/clamsim-healthcheck /usr/local/bin/
 COPY models /usr/share/clamsim/models
 COPY config/scenarios /usr/share/clamsim/scenarios
