@@ -320,9 +320,11 @@ const connection = new Connection({
   onState(s) {
     const refused = classCodeRefusal(s.code, s.rawReason);
     if (refused) {
+      // no retry with a refused code: ask again (stop() reports the link as closed)
       window.sessionStorage.removeItem(CLASS_CODE_KEY);
-      connection.stop();
       classCodeForm.ask(`Refused by the server: ${refused}`);
+      connection.stop();
+      return;
     }
     linkState = s;
     if (s.status !== 'connected') {
