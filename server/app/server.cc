@@ -11,6 +11,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -28,29 +29,37 @@ namespace {
 
 constexpr auto kShutdownBudget = std::chrono::milliseconds(1900);  // the promise is 2 s
 
-sigset_t stop_signals() {
+// The signals run_server() takes with sigwait: SIGINT and SIGTERM stop, SIGHUP reloads.
+sigset_t handled_signals() {
   sigset_t set;
   sigemptyset(&set);
   sigaddset(&set, SIGINT);
   sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGHUP);
   return set;
 }
 
-int wait_for_stop_signal() {
-  const sigset_t set = stop_signals();
-  int sig = 0;
-  while (sigwait(&set, &sig) != 0) {
+using HupHandler = std::function<void()>;
+
+// The next stop signal; SIGHUPs on the way are handed to on_hup.
+int wait_for_stop_signal(const HupHandler& on_hup) {
+  const sigset_t set = handled_signals();
+  for (;;) {
+    int sig = 0;
+    if (sigwait(&set, &sig) != 0) continue;
+    if (sig != SIGHUP) return sig;
+    on_hup();
   }
-  return sig;
 }
 
-// A stop signal within `timeout`, or 0.
-int wait_for_stop_signal(std::chrono::milliseconds timeout) {
-  const sigset_t set = stop_signals();
+// A stop signal within `timeout`, or 0 (also after a SIGHUP, handed to on_hup).
+int wait_for_stop_signal(std::chrono::milliseconds timeout, const HupHandler& on_hup) {
+  const sigset_t set = handled_signals();
   timespec ts{static_cast<time_t>(timeout.count() / 1000),
               static_cast<long>(timeout.count() % 1000) * 1000000L};
   const int sig = sigtimedwait(&set, nullptr, &ts);
-  return sig > 0 ? sig : 0;
+  if (sig == SIGHUP) on_hup();
+  return sig > 0 && sig != SIGHUP ? sig : 0;
 }
 
 // Exits the process if the ordered shutdown overruns its budget: a hung shutdown must not
@@ -95,7 +104,7 @@ void print_counters(const char* what, const session::CounterSnapshot& c) {
 }  // namespace
 
 void block_stop_signals() {
-  const sigset_t set = stop_signals();
+  const sigset_t set = handled_signals();
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
   signal(SIGPIPE, SIG_IGN);
 }
@@ -134,7 +143,8 @@ void print_banner(const ServerOptions& o, const session::Catalog& catalog,
 // how long it has, until the last session ends, the time is up, or another stop signal
 // comes. Returns the signal that cut it short, or 0.
 int drain(const ServerOptions& o, session::SessionRegistry& registry,
-          std::vector<std::unique_ptr<Transport>>& transports, const session::EventLog& log) {
+          std::vector<std::unique_ptr<Transport>>& transports, const session::EventLog& log,
+          const HupHandler& on_hup) {
   const auto started = std::chrono::steady_clock::now();
   registry.begin_drain(o.drain_seconds);
   for (auto& t : transports) t->begin_drain();
@@ -143,7 +153,7 @@ int drain(const ServerOptions& o, session::SessionRegistry& registry,
                                       std::chrono::duration<double>(o.drain_seconds));
   int sig = 0;
   while (registry.size() > 0 && std::chrono::steady_clock::now() < deadline && sig == 0)
-    sig = wait_for_stop_signal(std::chrono::milliseconds(100));
+    sig = wait_for_stop_signal(std::chrono::milliseconds(100), on_hup);
   const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
                           .count();
   log.write("drain_end", {{"sessions_left", registry.size()},
@@ -153,6 +163,15 @@ int drain(const ServerOptions& o, session::SessionRegistry& registry,
                                        : registry.size() > 0 ? "time up"
                                                              : "last session ended"}});
   return sig;
+}
+
+// SIGHUP: every transport reads its certificates again; live sessions go on.
+void reload_certificates(std::vector<std::unique_ptr<Transport>>& transports,
+                         const session::EventLog& log) {
+  for (auto& t : transports) {
+    const std::string why = t->reload();
+    log.write("reload", {{"transport", t->name()}, {"ok", why.empty()}, {"reason", why}});
+  }
 }
 
 // Stop accepting -> stop every session -> print their counters -> release the transports.
@@ -211,12 +230,13 @@ int run_server(const ServerOptions& o) {
   }
   print_banner(o, *catalog, transports);
 
-  int sig = wait_for_stop_signal();
+  const HupHandler on_hup = [&] { reload_certificates(transports, log); };
+  int sig = wait_for_stop_signal(on_hup);
   if (sig == SIGTERM && o.drain_seconds > 0.0 && registry->size() > 0) {
     std::printf("drain: SIGTERM, up to %g s for %zu session(s); SIGINT or SIGTERM again "
                 "stops at once\n", o.drain_seconds, registry->size());
     std::fflush(stdout);
-    if (const int again = drain(o, *registry, transports, log)) sig = again;
+    if (const int again = drain(o, *registry, transports, log, on_hup)) sig = again;
   }
   const Watchdog watchdog(kShutdownBudget);
   std::printf("shutdown: %s\n", sig == SIGINT ? "SIGINT" : "SIGTERM");

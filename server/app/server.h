@@ -8,8 +8,9 @@
 
 namespace clamsim::app {
 
-// Block SIGINT and SIGTERM in the calling thread, before any other thread exists, so every
-// thread inherits the mask and run_server() receives them with sigwait. Ignores SIGPIPE.
+// Block SIGINT, SIGTERM and SIGHUP in the calling thread, before any other thread exists,
+// so every thread inherits the mask and run_server() receives them with sigwait. Ignores
+// SIGPIPE.
 void block_stop_signals();
 
 // --exit-with-parent: have the kernel send SIGTERM (an ordered stop) when the process

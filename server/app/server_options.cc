@@ -271,6 +271,19 @@ const std::vector<Setting>& settings() {
          else throw UsageError(n + ": '" + v + "' is not auto, version or off");
        },
        [](const O& o) { return std::string(to_string(o.web.server_header)); }},
+      {"--tls-cert", "tls_cert", "FILE",
+       "HTTPS and WSS on the web port: the certificate (PEM,\nfull chain: the server's, then "
+       "its intermediates); with\n--tls-key; SIGHUP reloads both (docs/security.md)",
+       true, [](O& o, S n, S v) { o.web.tls_cert_file = non_empty(n, v); },
+       [](const O& o) { return o.web.tls_cert_file; }},
+      {"--tls-key", "tls_key", "FILE", "the certificate's private key (PEM)", true,
+       [](O& o, S n, S v) { o.web.tls_key_file = non_empty(n, v); },
+       [](const O& o) { return o.web.tls_key_file; }},
+      {"--tls-self-signed", "tls_self_signed", "yes|no",
+       "HTTPS and WSS with a self-signed certificate made once\nunder STATE_DIR/tls/ and kept; "
+       "its SHA-256 fingerprint\nis printed at start-up",
+       false, [](O& o, S n, S v) { o.tls_self_signed = parse_yes_no(n, v); },
+       [](const O& o) { return yes_no(o.tls_self_signed); }},
       {"--http-max-connections", "http_max_connections", "N",
        "open web connections, HTTP and WebSocket together", false,
        [](O& o, S n, S v) {
@@ -379,6 +392,18 @@ void apply_config_file(ServerOptions& o, const std::string& path) {
   }
 }
 
+// The TLS settings that only make sense together, or not at all.
+void check_tls(const ServerOptions& o) {
+  const bool cert = !o.web.tls_cert_file.empty(), key = !o.web.tls_key_file.empty();
+  if (cert != key)
+    throw UsageError(std::string(cert ? "--tls-cert" : "--tls-key") + " needs " +
+                     (cert ? "--tls-key" : "--tls-cert") + " too");
+  if (cert && o.tls_self_signed)
+    throw UsageError("--tls-self-signed yes and --tls-cert: choose one");
+  if ((cert || o.tls_self_signed) && !o.web_enabled)
+    throw UsageError("TLS is for the web port, and --http-port is off");
+}
+
 ServerOptions defaults() {
   ServerOptions o;
   o.web.web_root = kDefaultWebRoot;
@@ -432,8 +457,9 @@ its default (docs/deploy.md lists them all):
   out += R"(  --help
       this text
 
-Prints "ready corbaloc::..." and "ready http://..." when serving; the event log (session
-start and end, drain) goes to stderr. SIGTERM drains: /readyz turns 503, new sessions are
+Prints "ready corbaloc::..." and "ready http://..." (https:// with TLS) when serving; the
+event log (session start and end, drain) goes to stderr. SIGHUP reloads the TLS
+certificate and key (open connections keep theirs). SIGTERM drains: /readyz turns 503, new sessions are
 refused, connected clients are told how long they have, and the server stops once the
 last session ends or --drain-seconds runs out. SIGINT, or a second SIGTERM, stops at once:
 every session stopped, counters printed, exit 0. Exit status 2: bad flag, environment or
@@ -530,6 +556,7 @@ ServerOptions parse_server_options(int argc, const char* const* argv,
     s->apply(o, "environment " + env_name(s->flag), value);
   }
   for (const auto& [flag, value] : flags) find_flag(flag)->apply(o, flag, value);
+  check_tls(o);
   // A default that is not there (server started outside the checkout) is dropped with a
   // note; a path that was configured must exist, and the web layer says so if not.
   std::error_code ec;

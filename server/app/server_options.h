@@ -34,7 +34,9 @@ struct ServerOptions {
   bool exit_with_parent = false;        // SIGTERM ourselves when the launching process ends
   corba::CorbaOptions corba = loopback_corba();  // host, port, publish, timeouts, naming
   bool web_enabled = true;              // --http-port off disables the web front end
-  web::WebOptions web;                  // HTTP + WebSocket: address, port, files, origins
+  web::WebOptions web;                  // HTTP + WebSocket: address, port, files, origins,
+                                        // TLS certificate and key
+  bool tls_self_signed = false;         // make (once) and use STATE_DIR/tls/{cert,key}.pem
   bool help = false;
   bool help_markdown = false;           // --help-settings-markdown (docs/deploy.md's table)
   std::vector<std::string> notes;       // defaults that were dropped, printed at start-up

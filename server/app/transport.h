@@ -24,6 +24,9 @@ class Transport {
   // SIGTERM's drain began: sessions go on, no new ones (the registry refuses them); a
   // transport withdraws what advertises it (the CORBA Naming Service binding).
   virtual void begin_drain() {}
+  // SIGHUP: read certificates again; "" when done or nothing to reload, else why not (the
+  // old ones are kept).
+  virtual std::string reload() { return ""; }
   virtual void stop_accepting() = 0;
   // After the registry is closed: release every per-session object, stop the threads.
   virtual void shutdown() = 0;

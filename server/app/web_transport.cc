@@ -1,9 +1,12 @@
 // The HTTP + WebSocket front end behind the app's Transport interface.
 #include <cstdio>
+#include <filesystem>
 
 #include "app/transport.h"
 #include "auth/instructor_access.h"
+#include "web/self_signed.h"
 #include "web/shared_state.h"
+#include "web/tls_context.h"
 #include "web/web_server.h"
 
 namespace clamsim::app {
@@ -40,7 +43,21 @@ web::WebOptions with_scene(const ServerOptions& o, const session::Catalog& catal
                            const session::EventLog& log) {
   web::WebOptions w = o.web;
   if (const auto world = catalog.world()) w.scene = world->client_scene;
+  if (o.tls_self_signed) {
+    // made once, reused on every start (web/self_signed.h); printed by ready_lines()
+    const web::SelfSignedFiles files = web::ensure_self_signed(
+        std::filesystem::path(o.state_dir) / "tls",
+        web::self_signed_names(o.web.all_interfaces ? "0.0.0.0" : o.web.address,
+                               o.web.allowed_hosts));
+    w.tls_cert_file = files.cert_file;
+    w.tls_key_file = files.key_file;
+    log.write("tls", {{"message", std::string(files.created ? "created" : "using") +
+                                      " the self-signed certificate " + files.cert_file},
+                      {"sha256", files.fingerprint}});
+  }
   plan_access(o, w, log);
+  // the login cookie goes over https only when the page came over it
+  w.access.secure_cookie = !w.tls_cert_file.empty();
   w.log = [&log](const std::string& line) {
     const std::string prefix = "web: ";  // the web layer's lines name their layer
     log.write("web", {{"message", line.rfind(prefix, 0) == 0 ? line.substr(prefix.size()) : line}});
@@ -57,8 +74,15 @@ class WebTransport final : public Transport {
   const char* name() const override { return "web"; }
   void start() override { server_.start(); }
   std::vector<std::string> ready_lines() const override {
-    return {"ready http://" + server_.endpoint() + "/"};
+    std::vector<std::string> lines;
+    // the certificate browsers will show, so it can be checked on a classroom PC
+    if (server_.tls())
+      lines.push_back("tls: certificate " + server_.tls_cert_file() + ", SHA-256 " +
+                      web::sha256_fingerprint(server_.tls_cert_file()));
+    lines.push_back("ready " + server_.url());
+    return lines;
   }
+  std::string reload() override { return server_.reload_tls(); }
   // Closing the listener also closes every browser connection and removes its sessions,
   // so nothing is left for shutdown().
   void stop_accepting() override { server_.stop(); }

@@ -1,5 +1,6 @@
-// The WebSocket's next layer: a beast::tcp_stream plus two checks Beast cannot make
-// (docs/security.md, "WebSocket abuse").
+// The WebSocket's next layer: the connection's WebStream (plain or TLS, web_stream.h) plus
+// two checks Beast cannot make (docs/security.md, "WebSocket abuse"). It sits above TLS,
+// so it sees the decrypted bytes.
 //
 // Frames in. Beast answers every ping and silently skips empty continuation frames, and
 // reports neither, so a rate limit on messages never sees them (555,250 pings in 5 s were
@@ -24,6 +25,7 @@
 #include <boost/asio/write.hpp>
 
 #include "web/beast.h"
+#include "web/web_stream.h"
 
 namespace clamsim::web {
 
@@ -46,13 +48,13 @@ class FrameCounter {
 
 class GuardedStream {
  public:
-  using executor_type = beast::tcp_stream::executor_type;
+  using executor_type = WebStream::executor_type;
 
-  explicit GuardedStream(tcp::socket&& socket) : next_(std::move(socket)) {}
+  explicit GuardedStream(WebStream&& stream) : next_(std::move(stream)) {}
 
   executor_type get_executor() noexcept { return next_.get_executor(); }
-  beast::tcp_stream& next_layer() noexcept { return next_; }
-  const beast::tcp_stream& next_layer() const noexcept { return next_; }
+  WebStream& next_layer() noexcept { return next_; }
+  const WebStream& next_layer() const noexcept { return next_; }
 
   // Called on the reading strand with the number of frames that just arrived.
   void on_frames(std::function<void(std::size_t)> fn) { on_frames_ = std::move(fn); }
@@ -111,21 +113,19 @@ class GuardedStream {
     if (frames > 0 && on_frames_) on_frames_(frames);
   }
 
-  beast::tcp_stream next_;
+  WebStream next_;
   FrameCounter counter_;
   std::function<void(std::size_t)> on_frames_;
 };
 
 // Beast tears the connection down through these (found by argument-dependent lookup).
 inline void teardown(beast::role_type role, GuardedStream& s, beast::error_code& ec) {
-  using websocket::teardown;
-  teardown(role, s.next_layer().socket(), ec);
+  teardown(role, s.next_layer(), ec);
 }
 
 template <class TeardownHandler>
 void async_teardown(beast::role_type role, GuardedStream& s, TeardownHandler&& handler) {
-  using websocket::async_teardown;
-  async_teardown(role, s.next_layer().socket(), std::forward<TeardownHandler>(handler));
+  async_teardown(role, s.next_layer(), std::forward<TeardownHandler>(handler));
 }
 
 }  // namespace clamsim::web

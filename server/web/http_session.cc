@@ -30,9 +30,10 @@ std::string peer_text(beast::tcp_stream& stream) {
 
 }  // namespace
 
-HttpSession::HttpSession(tcp::socket&& socket, std::shared_ptr<SharedState> state,
-                         ConnectionSlot slot)
-    : stream_(std::move(socket)), state_(std::move(state)), slot_(std::move(slot)) {}
+HttpSession::HttpSession(WebStream&& stream, beast::flat_buffer&& buffer,
+                         std::shared_ptr<SharedState> state, ConnectionSlot slot)
+    : stream_(std::move(stream)), buffer_(std::move(buffer)), state_(std::move(state)),
+      slot_(std::move(slot)) {}
 
 void HttpSession::run() {
   // the accept handler ran on the listener's strand; continue on this socket's own
@@ -45,7 +46,7 @@ void HttpSession::do_read() {
   parser_.emplace();
   parser_->body_limit(kMaxRequestBody);
   parser_->header_limit(kMaxHeaderBytes);
-  stream_.expires_after(std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+  beast::get_lowest_layer(stream_).expires_after(std::chrono::duration_cast<std::chrono::steady_clock::duration>(
       std::chrono::duration<double>(state_->options().http_timeout_s)));
   http::async_read(stream_, buffer_, *parser_,
                    beast::bind_front_handler(&HttpSession::on_read, shared_from_this()));
@@ -54,7 +55,7 @@ void HttpSession::do_read() {
 void HttpSession::on_read(beast::error_code ec, std::size_t) {
   assert(on_strand(stream_.get_executor()));
   if (ec == http::error::end_of_stream) {
-    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    beast::get_lowest_layer(stream_).socket().shutdown(tcp::socket::shutdown_send, ec);
     return;
   }
   if (ec) {
@@ -90,7 +91,7 @@ void HttpSession::handle(Request&& req) {
     }
     // the WebSocket session takes the socket (and the connection slot) over
     beast::get_lowest_layer(stream_).expires_never();
-    std::make_shared<WebSocketSession>(stream_.release_socket(), state_, std::move(slot_))
+    std::make_shared<WebSocketSession>(std::move(stream_), state_, std::move(slot_))
         ->run(std::move(req));
     return;
   }
@@ -200,7 +201,6 @@ void HttpSession::send_file(const Request& req) {
     http::response<http::empty_body> res{http::status::ok, req.version()};
     res.set(http::field::content_type, beast::string_view(type.data(), type.size()));
     res.set(http::field::cache_control, "no-cache");
-    res.set("X-Content-Type-Options", "nosniff");
     res.content_length(size);
     res.keep_alive(req.keep_alive());
     return send(std::move(res));
@@ -209,7 +209,6 @@ void HttpSession::send_file(const Request& req) {
                                       std::make_tuple(http::status::ok, req.version())};
   res.set(http::field::content_type, beast::string_view(type.data(), type.size()));
   res.set(http::field::cache_control, "no-cache");
-  res.set("X-Content-Type-Options", "nosniff");
   res.content_length(size);
   res.keep_alive(req.keep_alive());
   send(std::move(res));
@@ -217,7 +216,8 @@ void HttpSession::send_file(const Request& req) {
 
 void HttpSession::refuse_host(const Request& req, const HostVerdict& host) {
   state_->counters().http_bad_requests.fetch_add(1);
-  state_->log("web: refused a request from " + peer_text(stream_) + ": " + host.reason);
+  state_->log("web: refused a request from " + peer_text(beast::get_lowest_layer(stream_)) +
+              ": " + host.reason);
   http::response<http::string_body> res{host.kind == HostVerdict::Kind::NotAllowed
                                             ? http::status::misdirected_request
                                             : http::status::bad_request,
@@ -232,6 +232,7 @@ void HttpSession::refuse_host(const Request& req, const HostVerdict& host) {
 template <class Body>
 void HttpSession::send(http::response<Body>&& res) {
   if (!state_->server_header().empty()) res.set(http::field::server, state_->server_header());
+  state_->security_headers().apply(res, stream_.tls());
   const bool close = res.need_eof();
   // the response must live until the write completes
   auto sp = std::make_shared<http::response<Body>>(std::move(res));
@@ -245,7 +246,7 @@ void HttpSession::on_write(bool close, beast::error_code ec, std::size_t) {
   assert(on_strand(stream_.get_executor()));
   if (ec) return;
   if (close) {
-    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    beast::get_lowest_layer(stream_).socket().shutdown(tcp::socket::shutdown_send, ec);
     return;
   }
   do_read();

@@ -8,6 +8,7 @@
 
 #include "web/beast.h"
 #include "web/shared_state.h"
+#include "web/web_stream.h"
 
 namespace clamsim::web {
 
@@ -15,8 +16,13 @@ struct HttpAnswer;  // auth_routes.h
 
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
  public:
-  HttpSession(tcp::socket&& socket, std::shared_ptr<SharedState> state, ConnectionSlot slot);
+  // stream: plain, or TLS with its handshake done (tls_accept.h); buffer: bytes already
+  // read from it that belong to the first request.
+  HttpSession(WebStream&& stream, beast::flat_buffer&& buffer, std::shared_ptr<SharedState> state,
+              ConnectionSlot slot);
   void run();
+  // Whether this connection speaks TLS: route code uses it (cookies get Secure under TLS).
+  bool tls() const { return stream_.tls(); }
 
  private:
   using Request = http::request<http::string_body>;
@@ -36,7 +42,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   // 421 for a Host this server does not answer for, 400 for none or a malformed one
   void refuse_host(const Request& req, const HostVerdict& host);
 
-  beast::tcp_stream stream_;
+  WebStream stream_;
   beast::flat_buffer buffer_;
   std::shared_ptr<SharedState> state_;
   ConnectionSlot slot_;

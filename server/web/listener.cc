@@ -4,6 +4,7 @@
 
 #include "session/fd_budget.h"
 #include "web/http_session.h"
+#include "web/tls_accept.h"
 
 namespace clamsim::web {
 
@@ -107,7 +108,12 @@ void Listener::on_accept(beast::error_code ec, tcp::socket socket) {
     }
     beast::error_code ignored;
     socket.set_option(tcp::no_delay(true), ignored);
-    std::make_shared<HttpSession>(std::move(socket), state_, std::move(slot))->run();
+    if (state_->tls())
+      std::make_shared<TlsAccept>(std::move(socket), state_, std::move(slot))->run();
+    else
+      std::make_shared<HttpSession>(WebStream(beast::tcp_stream(std::move(socket))),
+                                    beast::flat_buffer(), state_, std::move(slot))
+          ->run();
   }
   do_accept();
 }

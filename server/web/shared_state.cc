@@ -40,6 +40,11 @@ SharedState::SharedState(WebOptions options, session::SessionRegistry& registry,
       scene_(std::move(scene)), server_name_(std::string("clamsim ") + CLAMSIM_VERSION),
       server_header_(server_header_of(options_, server_name_)),
       hosts_(options_.allowed_hosts, listen_addresses(options_)),
+      security_headers_(options_.web_root),
+      tls_(options_.tls_cert_file.empty() && options_.tls_key_file.empty()
+               ? nullptr
+               : std::make_unique<TlsContextHolder>(options_.tls_cert_file,
+                                                    options_.tls_key_file)),
       limits_(options_.max_connections, options_.max_connections_per_client),
       log_limit_(kLogBurst, kLogWindow) {
   // the accounts file's warnings are rare and matter: past the log limit
@@ -67,6 +72,9 @@ WebStats SharedState::stats() const {
   s.ws_closed_binary = c.ws_closed_binary.load();
   s.ws_closed_full = c.ws_closed_full.load();
   s.ws_closed_stalled = c.ws_closed_stalled.load();
+  s.tls_handshakes = c.tls_handshakes.load();
+  s.tls_handshake_failures = c.tls_handshake_failures.load();
+  s.tls_plain_http = c.tls_plain_http.load();
   return s;
 }
 

@@ -23,7 +23,9 @@
 #include "web/client_limits.h"
 #include "web/host_check.h"
 #include "web/log_limit.h"
+#include "web/security_headers.h"
 #include "web/static_files.h"
+#include "web/tls_context.h"
 #include "web/web_auth.h"
 #include "web/web_options.h"
 
@@ -48,6 +50,9 @@ struct WebCounters {
   std::atomic<std::uint64_t> ws_closed_binary{0};
   std::atomic<std::uint64_t> ws_closed_full{0};
   std::atomic<std::uint64_t> ws_closed_stalled{0};
+  std::atomic<std::uint64_t> tls_handshakes{0};
+  std::atomic<std::uint64_t> tls_handshake_failures{0};
+  std::atomic<std::uint64_t> tls_plain_http{0};
 };
 
 // Abuse is logged, but an attacker must not be able to flood the log: a burst of lines,
@@ -60,6 +65,7 @@ bool listens_on_loopback_only(const WebOptions& o);
 
 class SharedState {
  public:
+  // Loads the TLS certificate and key when options name them (throws TlsError).
   SharedState(WebOptions options, session::SessionRegistry& registry,
               const session::Catalog& catalog, nlohmann::ordered_json scene);
 
@@ -75,6 +81,10 @@ class SharedState {
   // The Server header's value; "" = send none (WebOptions::server_header).
   const std::string& server_header() const { return server_header_; }
   const HostPolicy& hosts() const { return hosts_; }
+  // The headers every answer carries (security_headers.h).
+  const SecurityHeaders& security_headers() const { return security_headers_; }
+  // The TLS context holder; null when the port speaks plain HTTP.
+  TlsContextHolder* tls() const { return tls_.get(); }
   ClientLimits& limits() { return limits_; }
   // Instructor logins and the class code (WebOptions::access).
   WebAuth& auth() { return *auth_; }
@@ -113,6 +123,8 @@ class SharedState {
   const std::string server_name_;
   const std::string server_header_;
   const HostPolicy hosts_;
+  const SecurityHeaders security_headers_;
+  const std::unique_ptr<TlsContextHolder> tls_;
   ClientLimits limits_;
   mutable LogLimit log_limit_;
   WebCounters counters_;

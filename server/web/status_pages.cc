@@ -202,6 +202,14 @@ std::string metrics_text(const session::SessionRegistry& registry, const WebStat
        web.http_bad_requests},
       {"clamsim_connections_refused_total", "counter",
        "TCP connections refused over the connection limit.", web.connections_refused},
+      {"clamsim_tls_handshakes_total", "counter", "TLS handshakes completed on the web port.",
+       web.tls_handshakes},
+      {"clamsim_tls_handshake_failures_total", "counter",
+       "TLS handshakes refused or cut off (old protocol version, no common suite).",
+       web.tls_handshake_failures},
+      {"clamsim_tls_plain_http_total", "counter",
+       "Plain HTTP requests on the TLS port (answered with the https:// address).",
+       web.tls_plain_http},
   };
   for (const auto& w : web_metrics) m.single(w.name, w.type, w.help, static_cast<double>(w.value));
   m.family("clamsim_ws_closed_total", "counter", "WebSocket connections closed by the server.");

@@ -64,6 +64,11 @@ struct WebOptions {
   ServerHeader server_header = ServerHeader::Auto;
   AccessOptions access;
 
+  // TLS on the web port (docs/security.md, "TLS on the web port"). Both set: HTTPS and
+  // WSS only; a plain HTTP request is answered with the https:// address. Both "": plain.
+  std::string tls_cert_file;   // PEM: the certificate, then its intermediates
+  std::string tls_key_file;    // PEM: its private key
+
   // Sessions.
   double frame_period_s = 0.05;         // passed to the registry (20 Hz, section 4.3)
   std::size_t max_connections = 1024;   // open TCP connections, HTTP and WebSocket together
@@ -113,6 +118,9 @@ struct WebStats {
   std::uint64_t ws_closed_binary = 0;       // 1003
   std::uint64_t ws_closed_full = 0;         // 1013
   std::uint64_t ws_closed_stalled = 0;      // session reaped: the browser stopped reading
+  std::uint64_t tls_handshakes = 0;         // TLS handshakes completed
+  std::uint64_t tls_handshake_failures = 0; // refused (old protocol, no common suite) or cut
+  std::uint64_t tls_plain_http = 0;         // plain HTTP on the TLS port (answered, closed)
 };
 
 }  // namespace clamsim::web

@@ -80,7 +80,7 @@ void WebServer::start() {
   const int n = o.threads > 0 ? o.threads : 1;
   for (int i = 0; i < n; ++i) m.threads.emplace_back([&ioc = m.ioc] { ioc.run(); });
   m.started = true;
-  m.state->log("web: listening on http://" + m.endpoint_text + "/");
+  m.state->log("web: listening on " + url());
 }
 
 void WebServer::stop() {
@@ -123,6 +123,26 @@ void WebServer::stop() {
 std::uint16_t WebServer::port() const { return impl_->started ? impl_->bound.port() : 0; }
 
 std::string WebServer::endpoint() const { return impl_->started ? impl_->endpoint_text : ""; }
+
+bool WebServer::tls() const { return impl_->state->tls() != nullptr; }
+
+std::string WebServer::url() const {
+  if (!impl_->started) return "";
+  return std::string(tls() ? "https://" : "http://") + impl_->endpoint_text + "/";
+}
+
+std::string WebServer::tls_cert_file() const {
+  return tls() ? impl_->state->tls()->cert_file() : "";
+}
+
+std::string WebServer::reload_tls() {
+  TlsContextHolder* holder = impl_->state->tls();
+  if (!holder) return "";
+  std::string why = holder->reload();
+  impl_->state->log(why.empty() ? "web: TLS certificate reloaded from " + holder->cert_file()
+                                : "web: TLS reload failed, keeping the old certificate: " + why);
+  return why;
+}
 
 WebStats WebServer::stats() const { return impl_->state->stats(); }
 

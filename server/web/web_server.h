@@ -1,7 +1,8 @@
 // The web front end: HTTP (the browser client's static files, /vendor/three/, /healthz,
 // /metrics) and the WebSocket endpoint /ws, one session::Session per connection
 // (docs/websocket-protocol.md). Runs its own I/O threads; sessions come from the shared
-// registry, so CORBA and WebSocket subscribers count against the same limit.
+// registry, so CORBA and WebSocket subscribers count against the same limit. With a TLS
+// certificate (WebOptions::tls_cert_file) the port speaks HTTPS and WSS only.
 #pragma once
 
 #include <cstdint>
@@ -17,7 +18,8 @@ namespace clamsim::web {
 class WebServer {
  public:
   // options.scene must be a JSON object (null counts as empty); otherwise throws
-  // std::invalid_argument. The registry and catalog must outlive the server; stop the
+  // std::invalid_argument. A TLS certificate or key that does not load throws TlsError
+  // (tls_context.h) naming the file. The registry and catalog must outlive the server; stop the
   // server before closing the registry.
   WebServer(WebOptions options, session::SessionRegistry& registry,
             const session::Catalog& catalog);
@@ -36,6 +38,15 @@ class WebServer {
   std::uint16_t port() const;
   // "127.0.0.1:8080", the bound address; "" before start().
   std::string endpoint() const;
+
+  // Whether the port speaks TLS (WebOptions::tls_cert_file), and "https://HOST:PORT/" or
+  // "http://HOST:PORT/" once started.
+  bool tls() const;
+  std::string url() const;
+  std::string tls_cert_file() const;   // "" without TLS
+  // Reads the TLS certificate and key again (SIGHUP): new connections get them, open ones
+  // keep theirs. "" when done (or when TLS is off); otherwise why not, the old ones kept.
+  std::string reload_tls();
 
   WebStats stats() const;
   std::string metrics_text() const;   // the body of GET /metrics

@@ -82,9 +82,9 @@ void WebSocketSink::write_started() {
 
 // ---- connection (its strand) ----
 
-WebSocketSession::WebSocketSession(tcp::socket&& socket, std::shared_ptr<SharedState> state,
+WebSocketSession::WebSocketSession(WebStream&& stream, std::shared_ptr<SharedState> state,
                                    ConnectionSlot slot)
-    : ws_(std::move(socket)), state_(std::move(state)), slot_(std::move(slot)),
+    : ws_(std::move(stream)), state_(std::move(state)), slot_(std::move(slot)),
       queue_(state_->options().send_queue_limit),
       rate_(state_->options().max_messages_per_s, std::chrono::seconds(1)) {}
 
@@ -113,11 +113,12 @@ void WebSocketSession::run(http::request<http::string_body> req) {
   ws_.set_option(t);
   // every frame that arrives, of any kind, counts against the rate limit (guarded_stream.h)
   ws_.next_layer().on_frames([this](std::size_t n) { on_frames(n); });
-  if (!state_->server_header().empty())
-    ws_.set_option(websocket::stream_base::decorator(
-        [name = state_->server_header()](websocket::response_type& res) {
-          res.set(http::field::server, name);
-        }));
+  ws_.set_option(websocket::stream_base::decorator(
+      [state = state_, tls = ws_.next_layer().next_layer().tls()](
+          websocket::response_type& res) {
+        if (!state->server_header().empty()) res.set(http::field::server, state->server_header());
+        state->security_headers().apply(res, tls);
+      }));
   ws_.read_message_max(o.max_message_bytes);
   ws_.text(true);
   ws_.async_accept(req_, beast::bind_front_handler(&WebSocketSession::on_accept,

@@ -62,7 +62,8 @@ class WebSocketSink final : public session::FrameSink {
 
 class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
  public:
-  WebSocketSession(tcp::socket&& socket, std::shared_ptr<SharedState> state, ConnectionSlot slot);
+  // stream: the HTTP session's connection (plain or TLS), handed over on upgrade
+  WebSocketSession(WebStream&& stream, std::shared_ptr<SharedState> state, ConnectionSlot slot);
   ~WebSocketSession();
 
   // On the strand, with the upgrade request read by the HTTP session.

@@ -77,14 +77,16 @@ async function httpOk(url) {
 // The real server on 127.0.0.1: start(), stop(), same ports across restarts.
 export class ServerProcess {
   // extraArgs: more flags for this server (e.g. another --world), after CLAMSIM_SERVER_ARGS
-  constructor({ httpPort, corbaPort, logName = 'server.log', extraArgs = [] }) {
-    Object.assign(this, { httpPort, corbaPort, extraArgs, logName });
+  // tls: the port speaks HTTPS (extraArgs carry --tls-cert/--tls-key); readiness is then
+  // the "ready https://" line, since node's fetch does not trust the test CA
+  constructor({ httpPort, corbaPort, logName = 'server.log', extraArgs = [], tls = false }) {
+    Object.assign(this, { httpPort, corbaPort, extraArgs, logName, tls });
     this.child = null;
     mkdirSync(ARTIFACTS, { recursive: true });
     this.log = createWriteStream(path.join(ARTIFACTS, logName), { flags: 'a' });
   }
 
-  get url() { return `http://127.0.0.1:${this.httpPort}/`; }
+  get url() { return `${this.tls ? 'https' : 'http'}://127.0.0.1:${this.httpPort}/`; }
 
   async start() {
     const args = ['--host', '127.0.0.1', '--http-port', String(this.httpPort), '--corba-port', String(this.corbaPort),
@@ -95,12 +97,15 @@ export class ServerProcess {
     this.log.write(`\n--- ${new Date().toISOString()} ${process.env.CLAMSIM_SERVER} ${args.join(' ')}\n`);
     const child = spawn(process.env.CLAMSIM_SERVER, args, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
+    let out = '';
+    child.stdout.on('data', (d) => { out += d; });
     child.stdout.pipe(this.log, { end: false });
     child.stderr.pipe(this.log, { end: false });
     let exited = null;
     child.once('exit', (code, signal) => { exited = { code, signal }; });
     await waitFor(`the server to answer on ${this.url}`, async () => {
       if (exited) throw new Error(`server exited early (${JSON.stringify(exited)}); see ${path.join(ARTIFACTS, this.logName)}`);
+      if (this.tls) return out.includes(`ready ${this.url}`);
       return (await httpOk(`${this.url}healthz`)) || (await httpOk(this.url));
     }, { timeoutMs: 20000, everyMs: 150 });
   }
@@ -151,12 +156,13 @@ export function serverHas(flag) {
   return serverHelp.includes(flag);
 }
 
-export async function launchBrowser() {
+// extraArgs: more Chromium flags (e.g. --ignore-certificate-errors-spki-list=...)
+export async function launchBrowser(extraArgs = []) {
   const { chromium } = await import('playwright-core');
   return chromium.launch({
     executablePath: chromiumPath(),
     timeout: 30000,
-    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--enable-unsafe-swiftshader',
+    args: [...extraArgs, '--headless=new', '--no-sandbox', '--disable-gpu', '--enable-unsafe-swiftshader',
       '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', '--disable-renderer-backgrounding',
       '--disable-background-timer-throttling', '--disable-backgrounding-occluded-windows'],

@@ -1058,3 +1058,39 @@ TEST(WebServer, StopSendsEveryBrowserItsCloseFrame) {
 
 }  // namespace
 }  // namespace clamsim::web
+
+namespace clamsim::web {
+namespace {
+
+// docs/security.md, "Security headers": on every answer of the plain port too - pages,
+// probes, metrics, errors, refusals, the WebSocket upgrade - and HSTS only under TLS
+// (tls_web_test.cc).
+TEST(WebServer, EveryAnswerCarriesTheSecurityHeaders) {
+  Harness h;
+  const std::uint16_t port = h.port();
+  const std::string host = "127.0.0.1:" + std::to_string(port);
+  const std::pair<std::string, int> requests[] = {
+      {get_with_host("/", host), 200},
+      {get_with_host("/livez", host), 200},
+      {get_with_host("/metrics", host), 200},
+      {get_with_host("/no-such-file", host), 404},
+      {"POST / HTTP/1.1\r\nHost: " + host + "\r\nContent-Length: 0\r\n\r\n", 405},
+      {get_with_host("/", "evil.example"), 421},
+      {"GET /%zz HTTP/1.1\r\nHost: " + host + "\r\n\r\n", 400},
+      {testing::ws_upgrade_request(port), 101},
+  };
+  for (const auto& [request, status] : requests) {
+    const RawReply r = raw_request(port, request);
+    SCOPED_TRACE(request);
+    EXPECT_EQ(r.status, status) << r.text;
+    EXPECT_NE(r.text.find("Content-Security-Policy: default-src 'none'; script-src 'self'"),
+              std::string::npos) << r.text;
+    EXPECT_NE(r.text.find("frame-ancestors 'none'"), std::string::npos);
+    EXPECT_NE(r.text.find("X-Content-Type-Options: nosniff\r\n"), std::string::npos);
+    EXPECT_NE(r.text.find("Referrer-Policy: no-referrer\r\n"), std::string::npos);
+    EXPECT_EQ(r.text.find("Strict-Transport-Security"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace clamsim::web

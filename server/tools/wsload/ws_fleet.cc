@@ -5,6 +5,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/ssl.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/beast/core.hpp>
@@ -19,6 +20,7 @@
 #include <thread>
 
 #include "tools/client/received_frame.h"
+#include "web/web_stream.h"
 
 namespace clamsim::wsload {
 namespace {
@@ -38,6 +40,7 @@ struct Fleet::Impl {
   net::io_context ioc;
   net::executor_work_guard<net::io_context::executor_type> work{ioc.get_executor()};
   tcp::resolver::results_type endpoints;
+  std::shared_ptr<net::ssl::context> tls;   // null: plain ws://
   std::vector<std::thread> threads;
   std::atomic<std::size_t> settled{0};
   std::atomic<std::size_t> open{0};
@@ -58,7 +61,8 @@ class Fleet::Impl::Client : public std::enable_shared_from_this<Client> {
   Client(Impl& fleet, std::size_t index)
       : fleet_(fleet),
         index_(index),
-        ws_(net::make_strand(fleet.ioc)),
+        ws_(fleet.tls ? web::WebStream(beast::tcp_stream(net::make_strand(fleet.ioc)), fleet.tls)
+                      : web::WebStream(beast::tcp_stream(net::make_strand(fleet.ioc)))),
         timer_(ws_.get_executor()) {}
 
   void start() {
@@ -92,6 +96,25 @@ class Fleet::Impl::Client : public std::enable_shared_from_this<Client> {
     beast::get_lowest_layer(ws_).socket().set_option(tcp::no_delay(true), ignored);
     ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
     ws_.text(true);
+    if (fleet_.tls) return tls_handshake();
+    ws_handshake();
+  }
+
+  void tls_handshake() {
+    auto& tls = ws_.next_layer().tls_stream();
+    SSL_set_tlsext_host_name(tls.native_handle(), fleet_.config.host.c_str());
+    if (!fleet_.config.tls_insecure)
+      tls.set_verify_callback(net::ssl::host_name_verification(fleet_.config.host));
+    beast::get_lowest_layer(ws_).expires_after(std::chrono::seconds(10));
+    tls.async_handshake(net::ssl::stream_base::client,
+                        [self = shared_from_this()](const error_code& ec) {
+                          if (ec) return self->fail("TLS handshake: " + ec.message());
+                          beast::get_lowest_layer(self->ws_).expires_never();
+                          self->ws_handshake();
+                        });
+  }
+
+  void ws_handshake() {
     ws_.async_handshake(fleet_.config.host + ":" + fleet_.config.port, fleet_.config.target,
                         [self = shared_from_this()](const error_code& e) {
                           self->on_handshake(e);
@@ -265,7 +288,7 @@ class Fleet::Impl::Client : public std::enable_shared_from_this<Client> {
 
   Impl& fleet_;
   std::size_t index_;
-  websocket::stream<beast::tcp_stream> ws_;
+  websocket::stream<web::WebStream> ws_;   // plain or TLS (web/web_stream.h)
   net::steady_timer timer_;
   beast::flat_buffer buffer_;
   std::deque<std::string> queue_;
@@ -295,6 +318,16 @@ void Fleet::start() {
   if (ec) {
     throw std::runtime_error("cannot resolve " + impl_->config.host + ":" + impl_->config.port +
                              ": " + ec.message());
+  }
+  if (impl_->config.tls) {
+    auto ctx = std::make_shared<net::ssl::context>(net::ssl::context::tls_client);
+    if (!impl_->config.tls_insecure) {
+      ctx->load_verify_file(impl_->config.tls_ca, ec);
+      if (ec)
+        throw std::runtime_error("--tls-ca " + impl_->config.tls_ca + ": " + ec.message());
+      ctx->set_verify_mode(net::ssl::verify_peer);
+    }
+    impl_->tls = std::move(ctx);
   }
   const int n = std::max(1, std::min(2, impl_->config.threads));
   for (int i = 0; i < n; ++i) impl_->threads.emplace_back([this] { impl_->ioc.run(); });

@@ -21,6 +21,11 @@ struct FleetConfig {
   double ping_hz = 1.0;      // 0 = no pings
   double swing_volts = 0.0;  // amplitude of a slow swing command (0 = all zeros)
   int threads = 1;           // io_context threads, 1..2
+  // wss://: TLS under the WebSocket, the server's certificate checked against tls_ca (the
+  // host name too) unless tls_insecure
+  bool tls = false;
+  std::string tls_ca;
+  bool tls_insecure = false;
 };
 
 // What one client saw. Read only after Fleet::stop() returned.
@@ -49,7 +54,7 @@ class Fleet {
   Fleet(const Fleet&) = delete;
   Fleet& operator=(const Fleet&) = delete;
 
-  // Resolves the host; throws std::runtime_error when it cannot.
+  // Resolves the host and loads tls_ca; throws std::runtime_error when it cannot.
   void start();
   // Starts client i (0-based, in call order) connecting.
   void add_client();

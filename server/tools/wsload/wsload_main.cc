@@ -34,10 +34,15 @@ constexpr int kExitFailed = 1;
 constexpr int kExitUsage = 2;
 constexpr double kServerReadyTimeoutS = 20.0;
 
-const char* kUsage = R"(Usage: clamsim-wsload --url ws://HOST:PORT/ws --sessions N [options]
+const char* kUsage = R"(Usage: clamsim-wsload --url ws[s]://HOST:PORT/ws --sessions N [options]
        clamsim-wsload --spawn-server PATH --sessions N [options]
 N browser-like WebSocket clients in one process (docs/wsload.md).
-  --url URL               the server's WebSocket endpoint, ws://HOST:PORT/PATH
+  --url URL               the server's WebSocket endpoint, ws://HOST:PORT/PATH, or
+                          wss:// for TLS
+  --tls                   TLS (wss://) even with a ws:// URL; a spawned server that
+                          prints "ready https://" is reached over TLS anyway
+  --tls-ca FILE           trust this CA (PEM) for the server's certificate and name
+  --tls-insecure          take any certificate (a self-signed test server)
   --server-pid PID        the server's process, for its CPU time (/proc/PID/stat)
   --spawn-server PATH     start PATH (clamsim-server) from the current directory with
                           --host 127.0.0.1 --corba-port 0 --http-host 127.0.0.1
@@ -75,14 +80,17 @@ struct Options {
   double control_hz = 20.0, ping_hz = 1.0, swing_volts = 0.0;
   int threads = 1;
   bool help = false;
+  bool tls = false, tls_insecure = false;
+  std::string tls_ca;
 };
 
 Options parse(int argc, char** argv) {
   client::FlagSet flags;
   flags.valued = {"--url",         "--server-pid", "--spawn-server", "--server-arg",
                   "--sessions",    "--duration",   "--warmup",       "--connect-rate",
-                  "--control-rate", "--ping-rate", "--swing-volts",  "--threads", "--csv"};
-  flags.switches = {"--help"};
+                  "--control-rate", "--ping-rate", "--swing-volts",  "--threads", "--csv",
+                  "--tls-ca"};
+  flags.switches = {"--help", "--tls", "--tls-insecure"};
   flags.repeatable = {"--server-arg"};
   client::Args a(argc, argv, flags);
   Options o;
@@ -112,6 +120,14 @@ Options parse(int argc, char** argv) {
   o.swing_volts = a.number("--swing-volts", 0, 5).value_or(o.swing_volts);
   o.threads = static_cast<int>(a.integer("--threads", 1, 2).value_or(1));
   o.csv = a.text("--csv").value_or("");
+  o.tls = a.has("--tls") || o.url.rfind("wss://", 0) == 0;
+  o.tls_ca = a.text("--tls-ca").value_or("");
+  o.tls_insecure = a.has("--tls-insecure");
+  if (!o.tls_ca.empty() && o.tls_insecure)
+    throw client::UsageError("--tls-ca and --tls-insecure exclude each other");
+  if (o.tls && o.tls_ca.empty() && !o.tls_insecure)
+    throw client::UsageError("TLS needs --tls-ca FILE (or --tls-insecure for a self-signed "
+                             "test server)");
   return o;
 }
 
@@ -120,10 +136,10 @@ struct Url {
 };
 
 Url parse_url(const std::string& url) {
-  static const std::regex re(R"(ws://([^/:]+|\[[^\]]+\]):([0-9]+)(/.*)?)");
+  static const std::regex re(R"(wss?://([^/:]+|\[[^\]]+\]):([0-9]+)(/.*)?)");
   std::smatch m;
   if (!std::regex_match(url, m, re)) {
-    throw client::UsageError("--url: '" + url + "' is not ws://HOST:PORT/PATH");
+    throw client::UsageError("--url: '" + url + "' is not ws://HOST:PORT/PATH or wss://...");
   }
   return {m[1].str(), m[2].str(), m[3].matched ? m[3].str() : "/"};
 }
@@ -170,24 +186,30 @@ int run_main(int argc, char** argv) {
       spawned =
           std::make_unique<loadgen::ServerProcess>(opt.spawn_server, args, kServerReadyTimeoutS);
       // the corbaloc line came first; the http line follows it
-      static const std::regex ready(R"(ready http://([^/\s]+)/)");
+      static const std::regex ready(R"(ready (https?)://([^/\s]+)/)");
       std::smatch m;
       const double deadline = client::now_s() + 5.0;
       std::string out;
       while (!std::regex_search(out = spawned->output(), m, ready)) {
         if (client::now_s() > deadline || !spawned->running()) {
-          throw std::runtime_error("the server printed no 'ready http://' line:\n" + out);
+          throw std::runtime_error("the server printed no 'ready http(s)://' line:\n" + out);
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
       }
-      url = parse_url("ws://" + m[1].str() + "/ws");
+      if (m[1].str() == "https" && !opt.tls) {
+        if (opt.tls_ca.empty() && !opt.tls_insecure)
+          throw std::runtime_error("the server speaks https: give --tls-ca FILE or --tls-insecure");
+        opt.tls = true;
+      }
+      url = parse_url("ws://" + m[2].str() + "/ws");
     } catch (const std::exception& e) {
       std::fprintf(stderr, "clamsim-wsload: %s\n", e.what());
       return kExitFailed;
     }
     opt.server_pid = spawned->pid();
   }
-  const std::string url_text = "ws://" + url.host + ":" + url.port + url.target;
+  const std::string url_text =
+      (opt.tls ? "wss://" : "ws://") + url.host + ":" + url.port + url.target;
 
   wsload::FleetConfig fc;
   fc.host = url.host;
@@ -197,6 +219,9 @@ int run_main(int argc, char** argv) {
   fc.ping_hz = opt.ping_hz;
   fc.swing_volts = opt.swing_volts;
   fc.threads = opt.threads;
+  fc.tls = opt.tls;
+  fc.tls_ca = opt.tls_ca;
+  fc.tls_insecure = opt.tls_insecure;
   wsload::Fleet fleet(fc);
   try {
     fleet.start();
