@@ -160,7 +160,8 @@ void HttpSession::send_text(const Request& req, http::status status, std::string
 void HttpSession::serve_auth(Request&& req, const std::string& path) {
   // a login answers later, from its password check: the request lives until then
   auto held = std::make_shared<Request>(std::move(req));
-  serve_auth_route(*held, path, peer_text(stream_), *state_, stream_.get_executor(),
+  serve_auth_route(*held, path, peer_text(beast::get_lowest_layer(stream_)), *state_,
+                   stream_.get_executor(),
                    [self = shared_from_this(), held](HttpAnswer a) {
                      self->send_answer(*held, std::move(a));
                    });
