@@ -18,8 +18,9 @@ COPY idl idl
 COPY server server
 RUN cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCLAMSIM_BUILD_TESTS=OFF \
       -DCLAMSIM_BUILD_BENCHMARKS=OFF \
- && cmake --build build -j"$(nproc)" --target clamsim-server clamsim-sim \
- && strip build/server/app/clamsim-server build/server/tools/clamsim-sim
+ && cmake --build build -j"$(nproc)" --target clamsim-server clamsim-sim clamsim-accounts \
+ && strip build/server/app/clamsim-server build/server/tools/clamsim-sim \
+      build/server/tools/accounts/clamsim-accounts
 
 # ---- runtime: the runtime libraries, the binaries and the data they read ----
 # libomniorb4-2 holds libomnisslTP4 (IIOP over TLS) and pulls in libssl3.
@@ -32,7 +33,7 @@ RUN apt-get update \
       --shell /usr/sbin/nologin clamsim \
  && install -d -o clamsim -g clamsim -m 0750 /var/lib/clamsim
 COPY --from=build /src/build/server/app/clamsim-server /src/build/server/tools/clamsim-sim \
-     /usr/local/bin/
+     /src/build/server/tools/accounts/clamsim-accounts /usr/local/bin/
 COPY deploy/container/clamsim-healthcheck /usr/local/bin/
 COPY models /usr/share/clamsim/models
 COPY config/scenarios /usr/share/clamsim/scenarios

@@ -369,6 +369,38 @@ const std::vector<Setting>& settings() {
        "connection or the last answer",
        false, [](O& o, S n, S v) { o.web.http_timeout_s = positive(n, v); },
        [](const O& o) { return number(o.web.http_timeout_s); }},
+      {"--accounts", "accounts", "FILE",
+       "instructor accounts (clamsim-accounts); with it the\ninstructor data needs a login, "
+       "loopback included (\"\" =\nnone; beyond loopback STATE_DIR/accounts.json is used)",
+       true, [](O& o, S, S v) { o.web.access.accounts_file = v; },
+       [](const O& o) { return o.web.access.accounts_file; }},
+      {"--login-idle-timeout-s", "login_idle_timeout_s", "S",
+       "an instructor's login ends after S seconds without a\nrequest", false,
+       [](O& o, S n, S v) { o.web.access.login_idle_s = positive(n, v); },
+       [](const O& o) { return number(o.web.access.login_idle_s); }},
+      {"--login-max-lifetime-s", "login_max_lifetime_s", "S",
+       "and S seconds after logging in, whatever happens", false,
+       [](O& o, S n, S v) { o.web.access.login_max_s = positive(n, v); },
+       [](const O& o) { return number(o.web.access.login_max_s); }},
+      {"--login-failures-before-lockout", "login_failures_before_lockout", "N",
+       "failed logins (or class codes) from one address before\nit is locked out; answers "
+       "slow down from N/3", false,
+       [](O& o, S n, S v) {
+         o.web.access.failures_before_lockout = static_cast<int>(integer(n, v, 1, 1000));
+       },
+       [](const O& o) { return std::to_string(o.web.access.failures_before_lockout); }},
+      {"--login-lockout-s", "login_lockout_s", "S",
+       "how long a locked-out address is refused (429)", false,
+       [](O& o, S n, S v) { o.web.access.lockout_s = positive(n, v); },
+       [](const O& o) { return number(o.web.access.lockout_s); }},
+      {"--class-code", "class_code", "CODE",
+       "a browser trainee must give this code to start a\nsession (\"\" = none needed)",
+       false,
+       [](O& o, S n, S v) {
+         if (v.size() > 64) throw UsageError(n + ": longer than 64 characters");
+         o.web.access.class_code = v;
+       },
+       [](const O& o) { return o.web.access.class_code; }},
       {"--drain-seconds", "drain_seconds", "S",
        "on SIGTERM, how long running sessions may go on while\nno new ones start (0 = stop "
        "at once, like SIGINT)",

@@ -1,14 +1,41 @@
 // The HTTP + WebSocket front end behind the app's Transport interface.
+#include <cstdio>
 #include <filesystem>
 
 #include "app/transport.h"
+#include "auth/instructor_access.h"
 #include "web/self_signed.h"
+#include "web/shared_state.h"
 #include "web/tls_context.h"
 #include "web/web_server.h"
 
 namespace clamsim::app {
 
 namespace {
+
+// Who may read instructor data (auth/instructor_access.h): an accounts file when one is
+// configured; listening beyond loopback without one, STATE_DIR/accounts.json, created with
+// a first instructor whose password is printed here once. Throws auth::AccountsError.
+void plan_access(const ServerOptions& o, web::WebOptions& w, const session::EventLog& log) {
+  const auth::AccessPlan plan = auth::plan_instructor_access(
+      o.web.access.accounts_file, !web::listens_on_loopback_only(o.web), o.state_dir);
+  w.access.accounts_file = plan.accounts_file;
+  w.access.event_log = &log;
+  if (plan.create_if_missing) {
+    if (const auto password = auth::create_first_instructor(plan.accounts_file)) {
+      std::fprintf(stderr,
+                   "clamsim-server: created %s with the instructor account '%s', password: %s\n"
+                   "clamsim-server: this password is shown only this once; change it now:\n"
+                   "  clamsim-accounts --file %s passwd %s\n",
+                   plan.accounts_file.c_str(), auth::kFirstInstructor, password->c_str(),
+                   plan.accounts_file.c_str(), auth::kFirstInstructor);
+      std::fflush(stderr);
+    }
+  }
+  log.write("instructor_access",
+            {{"login", plan.accounts_file.empty() ? "not required (loopback only)" : "required"},
+             {"accounts", plan.accounts_file}});
+}
 
 // The browser draws the world the sessions work in: the default world's client scene
 // (an empty object without one).
@@ -28,6 +55,9 @@ web::WebOptions with_scene(const ServerOptions& o, const session::Catalog& catal
                                       " the self-signed certificate " + files.cert_file},
                       {"sha256", files.fingerprint}});
   }
+  plan_access(o, w, log);
+  // the login cookie goes over https only when the page came over it
+  w.access.secure_cookie = !w.tls_cert_file.empty();
   w.log = [&log](const std::string& line) {
     const std::string prefix = "web: ";  // the web layer's lines name their layer
     log.write("web", {{"message", line.rfind(prefix, 0) == 0 ? line.substr(prefix.size()) : line}});

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "session/report_index.h"
+#include "web/auth_routes.h"
 #include "web/static_files.h"
 #include "web/http_limits.h"
 #include "web/status_pages.h"
@@ -115,6 +116,7 @@ void HttpSession::handle(Request&& req) {
         ->run(std::move(req));
     return;
   }
+  if (is_auth_route(path)) return serve_auth(std::move(req), path);
   if (req.method() != http::verb::get && req.method() != http::verb::head) {
     c.http_bad_requests.fetch_add(1);
     http::response<http::string_body> res{http::status::method_not_allowed, req.version()};
@@ -136,6 +138,8 @@ void HttpSession::handle(Request&& req) {
     return send_text(req, http::status::ok,
                      metrics_text(state_->registry(), state_->stats()),
                      "text/plain; version=0.0.4; charset=utf-8");
+  if (is_instructor_route(path))
+    if (auto denied = require_instructor(req, *state_)) return send_answer(req, std::move(*denied));
   if (path == "/api/sessions")
     return send_text(req, http::status::ok, sessions_json(state_->registry()), "application/json");
   if (path == "/api/reports")
@@ -171,6 +175,27 @@ void HttpSession::send_text(const Request& req, http::status status, std::string
     head.content_length(res.body().size());
     return send(std::move(head));
   }
+  send(std::move(res));
+}
+
+void HttpSession::serve_auth(Request&& req, const std::string& path) {
+  // a login answers later, from its password check: the request lives until then
+  auto held = std::make_shared<Request>(std::move(req));
+  serve_auth_route(*held, path, peer_text(beast::get_lowest_layer(stream_)), *state_,
+                   stream_.get_executor(),
+                   [self = shared_from_this(), held](HttpAnswer a) {
+                     self->send_answer(*held, std::move(a));
+                   });
+}
+
+void HttpSession::send_answer(const Request& req, HttpAnswer&& a) {
+  http::response<http::string_body> res{a.status, req.version()};
+  res.set(http::field::content_type, a.content_type);
+  res.set(http::field::cache_control, "no-store");
+  for (const auto& [name, value] : a.headers) res.insert(name, value);
+  res.keep_alive(req.keep_alive());
+  res.body() = std::move(a.body);
+  res.prepare_payload();
   send(std::move(res));
 }
 

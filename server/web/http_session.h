@@ -12,6 +12,8 @@
 
 namespace clamsim::web {
 
+struct HttpAnswer;  // auth_routes.h
+
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
  public:
   // stream: plain, or TLS with its handshake done (tls_accept.h); buffer: bytes already
@@ -35,6 +37,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void send_text(const Request& req, http::status status, std::string body,
                  const char* content_type);
   void send_file(const Request& req);
+  // the login routes (auth_routes.h), answered through send_answer
+  void serve_auth(Request&& req, const std::string& path);
+  void send_answer(const Request& req, HttpAnswer&& answer);
   // 421 for a Host this server does not answer for, 400 for none or a malformed one
   void refuse_host(const Request& req, const HostVerdict& host);
 

@@ -4,14 +4,14 @@
 
 namespace clamsim::web {
 
-namespace {
-
 bool listens_on_loopback_only(const WebOptions& o) {
   if (o.all_interfaces) return false;
   boost::system::error_code ec;
   const auto a = boost::asio::ip::make_address(o.address, ec);
   return !ec && a.is_loopback();
 }
+
+namespace {
 
 std::string server_header_of(const WebOptions& o, const std::string& name) {
   switch (o.server_header) {
@@ -48,6 +48,8 @@ SharedState::SharedState(WebOptions options, session::SessionRegistry& registry,
       limits_(options_.max_connections, options_.max_connections_per_client,
               {options_.connection_rate_per_client, options_.connection_burst_per_client}),
       log_limit_(kLogBurst, kLogWindow) {
+  // the accounts file's warnings are rare and matter: past the log limit
+  auth_ = std::make_unique<WebAuth>(options_.access, options_.log);
   mounts_.push_back({"/", options_.web_root});
   mounts_.push_back({"/vendor/three/", options_.vendor_three_dir});
 }

@@ -26,6 +26,7 @@
 #include "web/security_headers.h"
 #include "web/static_files.h"
 #include "web/tls_context.h"
+#include "web/web_auth.h"
 #include "web/web_options.h"
 
 namespace clamsim::web {
@@ -63,6 +64,9 @@ struct WebCounters {
 inline constexpr std::size_t kLogBurst = 20;
 inline constexpr std::chrono::seconds kLogWindow{10};
 
+// Not on a wildcard address or a non-loopback one: only this machine can connect.
+bool listens_on_loopback_only(const WebOptions& o);
+
 class SharedState {
  public:
   // Loads the TLS certificate and key when options name them (throws TlsError).
@@ -86,6 +90,8 @@ class SharedState {
   // The TLS context holder; null when the port speaks plain HTTP.
   TlsContextHolder* tls() const { return tls_.get(); }
   ClientLimits& limits() { return limits_; }
+  // Instructor logins and the class code (WebOptions::access).
+  WebAuth& auth() { return *auth_; }
   // Through a LogLimit: at most kLogBurst lines per kLogWindow, the rest counted.
   void log(const std::string& line) const;
 
@@ -126,6 +132,7 @@ class SharedState {
   ClientLimits limits_;
   mutable LogLimit log_limit_;
   WebCounters counters_;
+  std::unique_ptr<WebAuth> auth_;
 
   mutable std::mutex mutex_;
   std::unordered_map<WebSocketSession*, std::weak_ptr<WebSocketSession>> websockets_;

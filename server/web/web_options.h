@@ -10,7 +10,27 @@
 
 #include <nlohmann/json.hpp>
 
+#include "session/event_log.h"
+
 namespace clamsim::web {
+
+// Who may see instructor data and start a session (docs/security.md, "Instructor
+// accounts"). The app decides the accounts file by the rule of auth/instructor_access.h.
+struct AccessOptions {
+  // "" = no accounts: /api/sessions and /api/reports are open (the app allows that only
+  // while the server listens on loopback alone). Otherwise they need a login.
+  std::string accounts_file;
+  double login_idle_s = 1800.0;       // a login ends after this long without a request
+  double login_max_s = 43200.0;       // and this long after it began (the cookie's Max-Age)
+  int failures_before_lockout = 10;   // failed logins (or class codes) from one address
+  double lockout_s = 300.0;           // how long that address is then refused (429)
+  // Mark the login cookie Secure (sent over https only): true when the page came over TLS.
+  bool secure_cookie = false;
+  // "" = none; else a trainee's browser must give it to start a session (/ws?class_code=).
+  std::string class_code;
+  // Lockouts go here as login_lockout events; null = not logged (tests).
+  const session::EventLog* event_log = nullptr;
+};
 
 // The Server header of answers (docs/security.md, "Fingerprinting"): Auto sends the name
 // and version only while the server listens on loopback alone.
@@ -42,6 +62,7 @@ struct WebOptions {
   // addresses it listens on (host_check.h). Anything else gets 421, no Host 400.
   std::vector<std::string> allowed_hosts;
   ServerHeader server_header = ServerHeader::Auto;
+  AccessOptions access;
 
   // TLS on the web port (docs/security.md, "TLS on the web port"). Both set: HTTPS and
   // WSS only; a plain HTTP request is answered with the https:// address. Both "": plain.

@@ -163,6 +163,7 @@ bool WebSocketSession::start_session() {
   }
   const std::string target = to_std(req_.target());
   const std::string_view query = split_target(target).query;
+  if (!class_code_accepted(query_value(query, "class_code").value_or(""))) return false;
   const std::string model = query_value(query, "model").value_or("");
   const std::string scenario = query_value(query, "scenario").value_or("");
   session::MachineSetup setup;
@@ -209,6 +210,36 @@ bool WebSocketSession::start_session() {
   send(std::make_shared<const std::string>(hello_json(hello, *params, scene)),
        SendQueue::Kind::Other);
   return true;
+}
+
+// With --class-code, a session starts only with the right code. Wrong codes count as
+// failed logins of the peer's address (auth/login_throttle.h), so it cannot be guessed.
+bool WebSocketSession::class_code_accepted(const std::string& given) {
+  WebAuth& auth = state_->auth();
+  if (auth.options().class_code.empty()) return true;
+  std::string address = peer_text();
+  address = address.substr(0, address.rfind(':'));  // the tracker's key, as for logins
+  if (address.size() > 2 && address.front() == '[') address = address.substr(1, address.size() - 2);
+  std::string refusal;
+  if (const auth::ThrottleVerdict v = auth.throttle().check(address); v.locked) {
+    refusal = "class code: too many wrong codes from this address; try again in " +
+              std::to_string(static_cast<long>(v.retry_after_s)) + " s";
+  } else if (given.empty()) {
+    refusal = "class code required: ask your instructor";
+  } else if (!auth.class_code_matches(given)) {
+    const auth::ThrottleVerdict after = auth.throttle().failed(address, "class code");
+    refusal = after.locked ? "class code: wrong code; too many wrong codes from this address, "
+                             "try again in " + std::to_string(static_cast<long>(after.retry_after_s)) + " s"
+                           : std::string("class code: wrong code");
+  } else {
+    // not succeeded(): the code is shared by a class, and must not clear the address's
+    // failed logins
+    return true;
+  }
+  state_->counters().ws_closed_policy.fetch_add(1);
+  state_->log("web: refused a session from " + address + ": " + refusal);
+  close_with(websocket::close_code::policy_error, refusal);
+  return false;
 }
 
 std::string WebSocketSession::peer_text() {

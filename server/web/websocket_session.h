@@ -84,6 +84,7 @@ class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
  private:
   void on_accept(beast::error_code ec);
   bool start_session();
+  bool class_code_accepted(const std::string& given);  // else closes with 1008 and why
   std::string peer_text();   // "127.0.0.1:40312" of the browser; "" once it is gone
   void do_read();
   void on_read(beast::error_code ec, std::size_t bytes);

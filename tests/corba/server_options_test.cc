@@ -125,6 +125,34 @@ TEST_F(ServerOptionsTest, IiopTlsSettings) {
 }
 
 // Issue 18: the hardening settings, their defaults and their checks.
+TEST_F(ServerOptionsTest, AccountSettings) {
+  const ServerOptions d = parse({});
+  EXPECT_EQ(d.web.access.accounts_file, "");
+  EXPECT_DOUBLE_EQ(d.web.access.login_idle_s, 1800.0);
+  EXPECT_DOUBLE_EQ(d.web.access.login_max_s, 43200.0);
+  EXPECT_EQ(d.web.access.failures_before_lockout, 10);
+  EXPECT_DOUBLE_EQ(d.web.access.lockout_s, 300.0);
+  EXPECT_EQ(d.web.access.class_code, "");
+  EXPECT_FALSE(d.web.access.secure_cookie);
+
+  // a path in the config file is relative to the file
+  const std::string cfg = write(R"({"accounts": "state/accounts.json", "login_lockout_s": 60})");
+  const ServerOptions o = parse({"--config", cfg, "--login-failures-before-lockout", "5",
+                                 "--login-idle-timeout-s", "600", "--class-code", "crane-42"},
+                                {{"CLAMSIM_LOGIN_MAX_LIFETIME_S", "3600"}});
+  EXPECT_EQ(o.web.access.accounts_file,
+            (std::filesystem::path(cfg).parent_path() / "state/accounts.json").string());
+  EXPECT_DOUBLE_EQ(o.web.access.lockout_s, 60.0);
+  EXPECT_EQ(o.web.access.failures_before_lockout, 5);
+  EXPECT_DOUBLE_EQ(o.web.access.login_idle_s, 600.0);
+  EXPECT_DOUBLE_EQ(o.web.access.login_max_s, 3600.0);
+  EXPECT_EQ(o.web.access.class_code, "crane-42");
+
+  EXPECT_THROW(parse({"--login-failures-before-lockout", "0"}), UsageError);
+  EXPECT_THROW(parse({"--login-lockout-s", "-1"}), UsageError);
+  EXPECT_THROW(parse({"--class-code", std::string(65, 'x')}), UsageError);
+}
+
 TEST_F(ServerOptionsTest, HardeningSettings) {
   const ServerOptions d = parse({});
   EXPECT_TRUE(d.web.allowed_hosts.empty());

@@ -3,7 +3,7 @@
 // runs *.test.js here).
 
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, createWriteStream, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, createWriteStream, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -136,6 +136,19 @@ export function writeShortTaskScenario(dir, optimumS = 4) {
   src.task.optimum_s = optimumS;
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'short_task.json'), `${JSON.stringify(src, null, 1)}\n`);
+}
+
+// clamsim-accounts beside the server under test (build/<preset>/server/tools/accounts/).
+export function accountsTool() {
+  return path.resolve(path.dirname(process.env.CLAMSIM_SERVER), '../tools/accounts/clamsim-accounts');
+}
+
+// A fresh accounts file at `file` holding `name`, made by the real clamsim-accounts with the
+// password on its standard input, as an administrator would.
+export function createAccount(file, name, password) {
+  rmSync(file, { force: true });
+  mkdirSync(path.dirname(file), { recursive: true });
+  execFileSync(accountsTool(), ['--file', file, 'add', name], { input: `${password}\n`, stdio: ['pipe', 'ignore', 'pipe'] });
 }
 
 // Whether the server knows a flag (its --help lists it).

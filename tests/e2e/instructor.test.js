@@ -1,6 +1,8 @@
-// The instructor's overview (web/instructor.html) against the real clamsim-server: a
-// trainee's page is open, the overview lists that session with the task's live score, the
-// task times out, and the finished report appears with a link to its JSON.
+// The instructor's overview (web/instructor.html) against the real clamsim-server with an
+// accounts file made by clamsim-accounts: the page asks for a login, a wrong password shows
+// the server's message, the right one brings the overview back; a trainee's page is open,
+// the overview lists that session with the task's live score, the task times out, and the
+// finished report appears with a link to its JSON.
 // Needs CLAMSIM_SERVER and Debian's Chromium, like client.test.js; skips otherwise.
 
 import { describe, test, before, after } from 'node:test';
@@ -9,8 +11,10 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import {
   skipReason, freePort, waitFor, ServerProcess, launchBrowser, VIRTUAL_JOYSTICK, ARTIFACTS,
-  writeShortTaskScenario,
+  writeShortTaskScenario, createAccount,
 } from './harness.js';
+
+const PASSWORD = 'e2e instructor password';
 
 const skip = skipReason();
 if (skip) {
@@ -23,12 +27,17 @@ describe('instructor overview', { skip: skip ?? false }, () => {
   const consoleErrors = [];
   const scenarios = path.join(ARTIFACTS, 'scenarios-instructor');
   const reports = path.join(ARTIFACTS, 'reports-instructor');
+  const accounts = path.join(ARTIFACTS, 'state-instructor', 'accounts.json');
+  // the browser logs every 401 (the page's first look, the wrong password) as a console error
+  const expected401 = [];
 
   before(async () => {
     writeShortTaskScenario(scenarios, 4);  // times out at 6 s
     rmSync(reports, { recursive: true, force: true });
+    createAccount(accounts, 'ada', PASSWORD);
     server = new ServerProcess({ httpPort: await freePort(), corbaPort: await freePort(), logName: 'server-instructor.log',
-      extraArgs: ['--scenarios-dir', scenarios, '--world', 'short_task', '--report-dir', reports] });
+      extraArgs: ['--scenarios-dir', scenarios, '--world', 'short_task', '--report-dir', reports,
+        '--accounts', accounts] });
     process.once('exit', () => server.killNow());
     await server.start();
     browser = await launchBrowser();
@@ -37,7 +46,11 @@ describe('instructor overview', { skip: skip ?? false }, () => {
     for (const name of ['trainee', 'instructor']) {
       const page = await context.newPage();
       page.on('pageerror', (e) => consoleErrors.push(`${name} pageerror: ${e.message}`));
-      page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(`${name}: ${m.text()}`); });
+      page.on('console', (m) => {
+        if (m.type() !== 'error') return;
+        if (name === 'instructor' && /status of 401/.test(m.text())) expected401.push(m.location().url);
+        else consoleErrors.push(`${name}: ${m.text()}`);
+      });
       if (name === 'trainee') trainee = page; else instructor = page;
     }
   });
@@ -45,6 +58,31 @@ describe('instructor overview', { skip: skip ?? false }, () => {
   after(async () => {
     await browser?.close().catch(() => {});
     await server?.stop();
+  });
+
+  test('asks for a login; a wrong password is refused, the right one opens the overview', async () => {
+    await instructor.goto(`${server.url}instructor.html`, { waitUntil: 'load', timeout: 20000 });
+    await waitFor('the login page', async () => new URL(instructor.url()).pathname === '/login.html',
+      { timeoutMs: 10000 });
+    assert.equal(new URL(instructor.url()).searchParams.get('next'), '/instructor.html');
+    await instructor.screenshot({ path: path.join(ARTIFACTS, 'login.png') });
+
+    await instructor.fill('#name', 'ada');
+    await instructor.fill('#password', 'not the password');
+    await instructor.click('#submit');
+    await waitFor('the refusal', async () => instructor.isVisible('#message'), { timeoutMs: 10000 });
+    assert.equal(await instructor.textContent('#message'), 'wrong name or password');
+    assert.equal(new URL(instructor.url()).pathname, '/login.html');
+
+    await instructor.fill('#password', PASSWORD);
+    await instructor.click('#submit');
+    await waitFor('the overview again', async () => new URL(instructor.url()).pathname === '/instructor.html',
+      { timeoutMs: 10000 });
+    await waitFor('who is logged in', async () => instructor.isVisible('#who'), { timeoutMs: 10000 });
+    assert.equal(await instructor.textContent('#who'), 'logged in as ada');
+    assert.ok(await instructor.isVisible('#logout'));
+    assert.ok(expected401.every((u) => /\/api\/(me|sessions|reports|login)$/.test(new URL(u).pathname)),
+      `only the API answered 401: ${expected401.join(', ')}`);
   });
 
   test('lists the trainee live, then the finished task with its report', async (t) => {
@@ -94,5 +132,13 @@ describe('instructor overview', { skip: skip ?? false }, () => {
       { timeoutMs: 10000, everyMs: 200 });
     assert.equal(await instructor.locator('#reports tbody tr').count(), 1);
     assert.deepEqual(consoleErrors, []);
+  });
+
+  test('"Log out" ends the login: the page asks for it again', async () => {
+    await instructor.click('#logout');
+    await waitFor('the login page after logging out', async () =>
+      new URL(instructor.url()).pathname === '/login.html', { timeoutMs: 10000 });
+    const res = await instructor.request.get(`${server.url}api/sessions`);
+    assert.equal(res.status(), 401);
   });
 });

@@ -68,11 +68,11 @@ struct ToolResult {
   std::string err;
 };
 
-// Runs `binary args...` (in `cwd` when given) to completion, or kills its whole process
-// group after `timeout`.
+// Runs `binary args...` (in `cwd` when given, standard input from `stdin_path` when
+// given) to completion, or kills its whole process group after `timeout`.
 inline ToolResult run_tool(const std::string& binary, const std::vector<std::string>& args,
                            const ScratchDir& scratch, std::chrono::seconds timeout,
-                           const std::string& cwd = "") {
+                           const std::string& cwd = "", const std::string& stdin_path = "") {
   const std::string out_path = scratch.path("stdout.txt");
   const std::string err_path = scratch.path("stderr.txt");
   posix_spawn_file_actions_t actions;
@@ -82,6 +82,8 @@ inline ToolResult run_tool(const std::string& binary, const std::vector<std::str
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path.c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
+  if (!stdin_path.empty())
+    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, stdin_path.c_str(), O_RDONLY, 0);
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);  // a timeout kills its server too

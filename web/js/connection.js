@@ -102,7 +102,8 @@ export class Connection {
       if (this.ws !== ws) return;
       this.ws = null;
       this.clearTimer(this.watchdog);
-      this.scheduleRetry(opened, { code: ev.code, reason: describeClose(ev.code, ev.reason) });
+      this.scheduleRetry(opened, { code: ev.code, reason: describeClose(ev.code, ev.reason),
+        rawReason: ev.reason });
     };
     ws.onerror = () => { /* a close event follows; it carries what we can know */ };
   }

@@ -68,7 +68,15 @@ export function reportRows(body) {
   }));
 }
 
+// The login page's address that brings the user back to `path` afterwards.
+export function loginUrl(path = '/instructor.html') {
+  return `/login.html?next=${encodeURIComponent(path)}`;
+}
+
 // ---- page glue ---------------------------------------------------------------------------
+
+// Instructor data needs a login when the server has accounts: a 401 sends the user to it.
+class LoginNeeded extends Error {}
 
 function renderRows(tbody, rows, key) {
   const doc = tbody.ownerDocument;
@@ -102,11 +110,32 @@ async function fetchJson(url) {
   const timer = setTimeout(() => ctl.abort(), POLL.timeoutMs);
   try {
     const res = await fetch(url, { cache: 'no-store', signal: ctl.signal });
+    if (res.status === 401) throw new LoginNeeded(url);
     if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
     return await res.json();
   } finally {
     clearTimeout(timer);
   }
+}
+
+function toLogin() {
+  location.assign(loginUrl(location.pathname));
+}
+
+// Who is logged in, and the "Log out" button (hidden while the server needs no login).
+async function showWho(doc) {
+  const me = await fetchJson('api/me');
+  if (!me.login_required) return;
+  const who = doc.getElementById('who');
+  who.textContent = `logged in as ${me.name}`;
+  who.hidden = false;
+  const logout = doc.getElementById('logout');
+  logout.hidden = false;
+  logout.addEventListener('click', async () => {
+    await fetch('/api/logout', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: '{}', cache: 'no-store' }).catch(() => {});
+    toLogin();
+  });
 }
 
 function startPage(doc) {
@@ -130,6 +159,7 @@ function startPage(doc) {
       state.sessions = body;
       setLink('ok', 'server connected');
     } catch (e) {
+      if (e instanceof LoginNeeded) return toLogin();
       setLink('lost', `server not answering (${e.message ?? e})`);
     }
     setTimeout(pollSessions, POLL.sessionsMs);
@@ -141,13 +171,20 @@ function startPage(doc) {
       renderRows(reports, rows, 'name');
       doc.getElementById('reports-empty').hidden = rows.length > 0;
       state.reports = body;
-    } catch {
+    } catch (e) {
+      if (e instanceof LoginNeeded) return;  // the sessions poll goes to the login page
       // the sessions poll reports the link; keep the last list
     }
     setTimeout(pollReports, POLL.reportsMs);
   }
-  pollSessions();
-  pollReports();
+  showWho(doc).then(() => {
+    pollSessions();
+    pollReports();
+  }, (e) => {
+    if (e instanceof LoginNeeded) return toLogin();
+    pollSessions();  // the server is not answering: the polls say so and retry
+    pollReports();
+  });
 }
 
 if (typeof document !== 'undefined' && document.getElementById('live')) startPage(document);

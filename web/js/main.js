@@ -3,7 +3,7 @@
 // dispatch table; the canvas is redrawn only when something changed.
 
 import * as THREE from 'three';
-import { parseServerMessage, controlMessage, pingMessage, restartMessage, ZERO_VOLTS } from './protocol.js';
+import { parseServerMessage, parseClientConfig, controlMessage, pingMessage, restartMessage, ZERO_VOLTS } from './protocol.js';
 import { Connection } from './connection.js';
 import { buildWorld } from './scene.js';
 import { createViews, VIEWS } from './views.js';
@@ -16,6 +16,7 @@ import { updateMarkers } from './markers.js';
 import { makeRumbleTracker, loadRumbleEnabled, saveRumbleEnabled, RUMBLES } from './haptics.js';
 import { makeTraineeSync, traineeErrorKind } from './trainee.js';
 import { createTraineeUi } from './trainee-ui.js';
+import { withClassCode, classCodeRefusal, createClassCodeForm } from './class-code.js';
 
 const CONTROL_PERIOD_MS = 50;   // 20 Hz, as the thesis's multimedia timer (3.3)
 const PING_PERIOD_MS = 1000;
@@ -305,9 +306,26 @@ function showLink() {
   hud.banner(banner);
 }
 
+// the class code, when the server asks for one: kept for this tab, asked again if refused
+const CLASS_CODE_KEY = 'clamsim.classCode';
+const classCodeForm = createClassCodeForm({ form: document.getElementById('class-code'),
+  onCode(code) {
+    window.sessionStorage.setItem(CLASS_CODE_KEY, code);
+    connection.url = withClassCode(wsUrl, code);
+    connection.start();
+  } });
+
 const connection = new Connection({
   url: wsUrl, onMessage, onOpen,
   onState(s) {
+    const refused = classCodeRefusal(s.code, s.rawReason);
+    if (refused) {
+      // no retry with a refused code: ask again (stop() reports the link as closed)
+      window.sessionStorage.removeItem(CLASS_CODE_KEY);
+      classCodeForm.ask(`Refused by the server: ${refused}`);
+      connection.stop();
+      return;
+    }
     linkState = s;
     if (s.status !== 'connected') {
       stats.session = null;
@@ -466,6 +484,22 @@ window.clamsim = {
   setContinuous(on) { continuous = Boolean(on); },
 };
 
+// The server's rules come first (GET /api/client-config): a class code is asked for only
+// when the server requires one.
+async function startConnection() {
+  let config = { classCodeRequired: false };
+  try {
+    const res = await fetch('/api/client-config', { cache: 'no-store' });
+    config = parseClientConfig(await res.json());
+  } catch (e) {
+    hud.note(`client-config: ${e.message ?? e}; connecting without a class code`);
+  }
+  const saved = window.sessionStorage.getItem(CLASS_CODE_KEY);
+  if (config.classCodeRequired && !saved) return classCodeForm.ask();
+  if (config.classCodeRequired) connection.url = withClassCode(wsUrl, saved);
+  connection.start();
+}
+
 setView(view);
-connection.start();
+startConnection();
 sendControls();

@@ -462,3 +462,15 @@ export function restartMessage(id) {
 }
 
 export const ZERO_VOLTS = Object.freeze([0, 0, 0, 0, 0]);
+
+// GET /api/client-config (docs/websocket-protocol.md, "Connecting"): the rules this server
+// sets for the page before it connects. Throws naming the field.
+export function parseClientConfig(body) {
+  if (!isObject(body)) fail('client-config', 'expected an object');
+  for (const key of ['class_code_required', 'instructor_login_required']) {
+    if (typeof body[key] !== 'boolean') {
+      fail(`client-config.${key}`, body[key] === undefined ? 'missing' : `expected a boolean, got ${JSON.stringify(body[key])}`);
+    }
+  }
+  return { classCodeRequired: body.class_code_required, instructorLoginRequired: body.instructor_login_required };
+}
