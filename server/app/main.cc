@@ -6,6 +6,7 @@
 #include "app/server.h"
 #include "app/server_options.h"
 #include "session/fd_budget.h"
+#include "version/version.h"
 
 int main(int argc, char** argv) {
   using namespace clamsim::app;
@@ -26,7 +27,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "clamsim-server: --exit-with-parent: the parent process is gone\n");
     return 1;
   }
-  options.corba.version = CLAMSIM_VERSION;
+  options.corba.version = clamsim::kVersion;
   // as many descriptors as allowed, the transports keep a reserve (session/fd_budget.h)
   options.notes.push_back(clamsim::session::describe(clamsim::session::raise_fd_limit()));
   return run_server(options);

@@ -2,6 +2,8 @@
 
 #include <boost/asio/ip/address.hpp>
 
+#include "version/version.h"
+
 namespace clamsim::web {
 
 bool listens_on_loopback_only(const WebOptions& o) {
@@ -37,7 +39,7 @@ std::vector<std::string> listen_addresses(const WebOptions& o) {
 SharedState::SharedState(WebOptions options, session::SessionRegistry& registry,
                          const session::Catalog& catalog, nlohmann::ordered_json scene)
     : options_(std::move(options)), registry_(registry), catalog_(catalog),
-      scene_(std::move(scene)), server_name_(std::string("clamsim ") + CLAMSIM_VERSION),
+      scene_(std::move(scene)), server_name_(std::string("clamsim ") + kVersion),
       server_header_(server_header_of(options_, server_name_)),
       hosts_(options_.allowed_hosts, listen_addresses(options_)),
       security_headers_(options_.web_root),

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "session/report_index.h"
+#include "version/version.h"
 
 namespace clamsim::web {
 
@@ -149,7 +150,7 @@ constexpr const char* kTransports[] = {"corba", "websocket"};
 std::string metrics_text(const session::SessionRegistry& registry, const WebStats& web) {
   MetricsWriter m;
   m.family("clamsim_build_info", "gauge", "The server's version; always 1.");
-  m.sample("clamsim_build_info", 1, std::string("version=\"") + CLAMSIM_VERSION + "\"");
+  m.sample("clamsim_build_info", 1, std::string("version=\"") + kVersion + "\"");
 
   std::map<std::string, std::size_t> live = registry.sessions_by_transport();
   for (const char* t : kTransports) live.emplace(t, 0);
