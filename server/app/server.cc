@@ -5,9 +5,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <ctime>
+#include <filesystem>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
@@ -18,6 +21,7 @@
 #include <vector>
 
 #include "app/transport.h"
+#include "cli/exit_codes.h"
 #include "corba/corba_server.h"
 #include "model/json_fields.h"
 #include "session/catalog.h"
@@ -74,7 +78,7 @@ class Watchdog {
             std::fprintf(stderr, "clamsim-server: shutdown took longer than %lld ms, exiting\n",
                          static_cast<long long>(budget.count()));
             std::fflush(stdout);
-            std::_Exit(1);
+            std::_Exit(cli::kExitFailure);
           }
         }) {}
   ~Watchdog() {
@@ -111,11 +115,14 @@ void block_stop_signals() {
 }
 
 bool stop_with_parent(pid_t parent) {
+  // A launcher that ended before main() ran left us to init (PID 1): the parent read
+  // first thing is then already the adopter, and no death signal would ever come.
+  if (parent == 1) return false;
   // PR_SET_PDEATHSIG follows the parent thread that forked us; the harnesses spawn from
   // their main thread. SIGINT (stop at once, no drain) is blocked and taken by
   // run_server's sigwait like any other.
   if (prctl(PR_SET_PDEATHSIG, SIGINT) != 0) return false;
-  return getppid() == parent;
+  return getppid() == parent;  // it may have ended between main() and the request
 }
 
 namespace {
@@ -203,14 +210,47 @@ void shut_down_in_order(session::SessionRegistry& registry,
 
 }  // namespace
 
-int run_server(const ServerOptions& o) {
-  std::unique_ptr<session::Catalog> catalog;
+namespace {
+
+// "" when reports can be written to dir (created when missing), else why not. Checked at
+// start so that a wrong directory is found by whoever starts the server, not when the
+// first trainee's report is lost.
+std::string report_dir_problem(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return "cannot create " + dir + ": " + ec.message();
+  std::string probe = (fs::path(dir) / ".clamsim-write-check-XXXXXX").string();
+  const int fd = mkstemp(probe.data());
+  if (fd < 0) return "cannot write in " + dir + ": " + std::strerror(errno);
+  close(fd);
+  unlink(probe.c_str());
+  return "";
+}
+
+// The catalog, or the exit status when it cannot be loaded (its message printed).
+int load_catalog(const ServerOptions& o, std::unique_ptr<session::Catalog>* out) {
   try {
-    catalog = std::make_unique<session::Catalog>(o.models_dir, o.scenarios_dir, o.default_model,
-                                                 o.world == "none" ? "" : o.world);
+    *out = std::make_unique<session::Catalog>(o.models_dir, o.scenarios_dir, o.default_model,
+                                              o.world == "none" ? "" : o.world);
+    return cli::kExitOk;
+  } catch (const session::UnknownDefault& e) {
+    std::fprintf(stderr, "clamsim-server: %s\n", e.what());
+    return cli::kExitUsage;
   } catch (const model::ModelError& e) {
     std::fprintf(stderr, "clamsim-server: %s\n", e.what());
-    return 2;
+    return cli::kExitBadModel;
+  }
+}
+
+}  // namespace
+
+int run_server(const ServerOptions& o) {
+  std::unique_ptr<session::Catalog> catalog;
+  if (const int status = load_catalog(o, &catalog); status != cli::kExitOk) return status;
+  if (const std::string problem = report_dir_problem(o.report_dir); !problem.empty()) {
+    std::fprintf(stderr, "clamsim-server: --report-dir: %s\n", problem.c_str());
+    return cli::kExitUsage;
   }
 
   session::SteadyClock clock;
@@ -232,10 +272,10 @@ int run_server(const ServerOptions& o) {
     for (auto& t : transports) t->start();
   } catch (const corba::CorbaConfigError& e) {
     std::fprintf(stderr, "clamsim-server: %s\n", e.what());
-    return 2;
+    return cli::kExitUsage;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "clamsim-server: %s\n", e.what());
-    return 1;
+    return cli::kExitFailure;
   }
   print_banner(o, *catalog, transports);
 
@@ -251,7 +291,7 @@ int run_server(const ServerOptions& o) {
   std::printf("shutdown: %s\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
   shut_down_in_order(*registry, transports);
   registry.reset();
-  return 0;
+  return cli::kExitOk;
 }
 
 }  // namespace clamsim::app

@@ -15,11 +15,14 @@ void block_stop_signals();
 
 // --exit-with-parent: have the kernel send SIGTERM (an ordered stop) when the process
 // that started us ends. `parent` is getppid() read first thing in main(); false when that
-// parent is already gone (we were reparented before the request took effect).
+// parent is already gone: reparented before the request took effect, or before main()
+// ran (the parent read is then init, PID 1, which a launcher never is).
 bool stop_with_parent(pid_t parent);
 
-// Returns the exit status: 0 after a clean stop, 1 when the server could not start, 2 for
-// an unusable model or scenario directory.
+// Returns the exit status (cli/exit_codes.h): kExitOk after a clean stop, kExitFailure
+// when a transport could not start (port in use), kExitUsage for a setting that names
+// something unusable (default model or world not there, report directory not writable,
+// a TLS file), kExitBadModel for a model or scenario file that does not load.
 int run_server(const ServerOptions& options);
 
 }  // namespace clamsim::app

@@ -12,6 +12,10 @@
 #include <sstream>
 #include <vector>
 
+#include <arpa/inet.h>
+
+#include "cli/exit_codes.h"
+#include "cli/version_flag.h"
 #include "model/json_fields.h"
 #include "model/cli_flag.h"
 #include "web/host_check.h"
@@ -70,6 +74,34 @@ std::string object_url(const std::string& name, const std::string& text) {
   return text;
 }
 
+bool ip_literal(const std::string& text) {
+  unsigned char buf[sizeof(in6_addr)];
+  return inet_pton(AF_INET, text.c_str(), buf) == 1 || inet_pton(AF_INET6, text.c_str(), buf) == 1;
+}
+
+// The web side binds an address as written: an IPv4 or IPv6 literal.
+std::string ip_address(const std::string& name, const std::string& text) {
+  if (!ip_literal(text))
+    throw UsageError(name + ": '" + text + "' is not an IP address (for example 127.0.0.1, ::1, "
+                     "0.0.0.0)");
+  return text;
+}
+
+// The CORBA side also takes a host name, which omniORB resolves; digits and dots alone
+// are meant as an IPv4 address and must be one.
+std::string host_or_address(const std::string& name, const std::string& text) {
+  if (ip_literal(text)) return text;
+  const bool dotted = text.find_first_not_of("0123456789.") == std::string::npos;
+  const bool hostname = !text.empty() && text.size() <= 253 && !dotted &&
+                        text.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
+                                               "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-") ==
+                            std::string::npos;
+  if (!hostname)
+    throw UsageError(name + ": '" + text + "' is not an IP address or a host name (for example "
+                     "127.0.0.1, ::1, 0.0.0.0)");
+  return text;
+}
+
 // One setting: its flag, its config-file key, its environment variable (derived from the
 // flag by env_name()), the help text, how a value is applied and how the current one reads.
 // The --help text and the table in docs/deploy.md are both generated from this list.
@@ -123,7 +155,8 @@ const std::vector<Setting>& settings() {
   static const std::vector<Setting> table = {
       {"--host", "host", "ADDR",
        "CORBA listen address: 127.0.0.1 = this machine only,\n0.0.0.0 = every interface",
-       false, [](O& o, S, S v) { o.corba.host = v; }, [](const O& o) { return o.corba.host; }},
+       false, [](O& o, S n, S v) { o.corba.host = host_or_address(n, v); },
+       [](const O& o) { return o.corba.host; }},
       {"--corba-port", "corba_port", "N",
        "fixed IIOP port of corbaloc::HOST:PORT/CraneClamAdmin\n(0 = any free port)", false,
        [](O& o, S n, S v) { o.corba.port = static_cast<int>(integer(n, v, 0, 65535)); },
@@ -279,7 +312,7 @@ const std::vector<Setting>& settings() {
        [](const O& o) { return o.corba.naming_name; }},
       {"--http-host", "http_host", "ADDR",
        "web front end (browser client, /ws, probes, /metrics)\nlisten address", false,
-       [](O& o, S n, S v) { o.web.address = non_empty(n, v); },
+       [](O& o, S n, S v) { o.web.address = ip_address(n, v); },
        [](const O& o) { return o.web.address; }},
       {"--http-all-interfaces", "http_all_interfaces", "yes|no",
        "listen on every interface instead of --http-host", false,
@@ -431,6 +464,41 @@ const Setting* find_flag(const std::string& flag) {
   return nullptr;
 }
 
+// A config-file key that is no setting: named, with the nearest setting when it looks like
+// a typo of one.
+[[noreturn]] void unknown_setting(const std::string& path, const std::string& key) {
+  std::vector<std::string> keys;
+  for (const Setting& s : settings()) keys.emplace_back(s.key);
+  const std::string guess = model::nearest(key, keys);
+  throw UsageError(path + ": " + key + ": unknown setting" +
+                   (guess.empty() ? std::string(" (see --help)")
+                                  : " (did you mean \"" + guess + "\"?)"));
+}
+
+// The value of a config-file key as the text a flag would give. Numbers are JSON numbers
+// and everything else JSON strings: "corba_port": "10150" is refused, not guessed at, so
+// that a quoted number never hides a value that was meant to be something else.
+std::string config_text(const std::string& where, const Setting& s, const nlohmann::json& value) {
+  const std::string kind = s.value_name;
+  const bool numeric = kind == "N" || kind == "S";
+  const bool number_or_word = kind.rfind("N|", 0) == 0;  // "N|off": a number or the word
+  if (value.is_number_integer() || value.is_number_float()) {
+    if (numeric || number_or_word) return value.dump();
+    throw UsageError(where + ": expected a string (" + kind + "), got the number " +
+                     value.dump() + "; write it in quotes");
+  }
+  if (value.is_string()) {
+    const std::string text = value.get<std::string>();
+    if (numeric || (number_or_word && text != kind.substr(2)))
+      throw UsageError(where + ": expected a number" +
+                       (number_or_word ? " or \"" + kind.substr(2) + "\"" : std::string()) +
+                       ", got the string " + value.dump() + "; write numbers without quotes");
+    return text;
+  }
+  throw UsageError(where + ": expected " + (numeric ? "a number" : "a string") + ", got " +
+                   value.dump());
+}
+
 void apply_config_file(ServerOptions& o, const std::string& path) {
   nlohmann::json doc;
   try {
@@ -445,14 +513,8 @@ void apply_config_file(ServerOptions& o, const std::string& path) {
     const Setting* s = nullptr;
     for (const auto& candidate : settings())
       if (key == candidate.key) s = &candidate;
-    if (!s) throw UsageError(path + ": " + key + ": unknown setting");
-    std::string text;
-    if (value.is_string())
-      text = value.get<std::string>();
-    else if (value.is_number_integer() || value.is_number_float())
-      text = value.dump();
-    else
-      throw UsageError(path + ": " + key + ": expected a string or a number, got " + value.dump());
+    if (!s) unknown_setting(path, key);
+    std::string text = config_text(path + ": " + key, *s, value);
     if (s->is_path && !text.empty() && fs::path(text).is_relative())
       text = (dir / text).lexically_normal().string();
     s->apply(o, path + ": " + key, text);
@@ -523,16 +585,18 @@ its default (docs/deploy.md lists them all):
   }
   out += R"(  --help
       this text
-
+)";
+  out += cli::kVersionHelp;
+  out += R"(
 Prints "ready corbaloc::..." and "ready http://..." (https:// with TLS) when serving; the
 event log (session start and end, drain) goes to stderr. SIGHUP reloads the TLS
 certificate and key (open connections keep theirs). SIGTERM drains: /readyz turns 503, new sessions are
 refused, connected clients are told how long they have, and the server stops once the
 last session ends or --drain-seconds runs out. SIGINT, or a second SIGTERM, stops at once:
-every session stopped, counters printed, exit 0. Exit status 2: bad flag, environment or
-config value; 1: could not start (port in use, broken model file).
+every session stopped, counters printed, exit 0.
+
 )";
-  return out;
+  return out + cli::exit_codes_help();
 }
 
 std::string settings_markdown() {

@@ -14,6 +14,7 @@
 
 #include "corba/admin_servant.h"
 #include "corba/connection_guard.h"
+#include "corba/listen_check.h"
 #include "corba/object_key.h"
 #include "corba/oneway_sink.h"
 #include "corba/orb_setup.h"
@@ -95,10 +96,18 @@ class CorbaServer::Impl final : public SessionHost {
 void CorbaServer::Impl::start() {
   CORBA::Object_var obj;
   try {
-    obj = orb_->resolve_initial_references("RootPOA");  // opens the endpoint
+    HeldOrbLog held;  // omniORB's own lines only when ours cannot say what went wrong
+    try {
+      obj = orb_->resolve_initial_references("RootPOA");  // opens the endpoint
+    } catch (const CORBA::INITIALIZE&) {
+      const std::string problem = listen_problem(options_);
+      if (problem.empty()) throw;
+      held.discard();
+      throw CorbaError(problem);
+    }
   } catch (const CORBA::INITIALIZE& e) {
-    throw CorbaError("cannot listen on " + orb_arguments(options_).front().second +
-                     " (port in use or address not local?): " + describe(e));
+    throw CorbaError("cannot listen on " + orb_arguments(options_).front().second + ": " +
+                     describe(e));
   }
   try {
     PortableServer::POA_var root = PortableServer::POA::_narrow(obj);

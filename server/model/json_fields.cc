@@ -1,5 +1,7 @@
 #include "model/json_fields.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -59,6 +61,52 @@ std::string format_number(double v) {
   return os.str();
 }
 
+namespace {
+
+std::string lowered(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// Edit distance counting a swap of two neighbours as one edit (optimal string alignment).
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1,
+                          d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.size()][b.size()];
+}
+
+// Short keys tolerate one slip, long ones up to three (a unit suffix misspelt).
+std::size_t slips_allowed(const std::string& key) {
+  return key.size() <= 4 ? 1 : key.size() <= 10 ? 2 : 3;
+}
+
+}  // namespace
+
+bool near_miss(const std::string& written, const std::string& known) {
+  if (written == known) return false;
+  return edit_distance(lowered(written), lowered(known)) <= slips_allowed(known);
+}
+
+std::string nearest(const std::string& written, const std::vector<std::string>& candidates) {
+  std::string best;
+  std::size_t best_distance = 0;
+  for (const auto& c : candidates) {
+    if (!near_miss(written, c)) continue;
+    const std::size_t d = edit_distance(lowered(written), lowered(c));
+    if (best.empty() || d < best_distance) best = c, best_distance = d;
+  }
+  return best;
+}
+
 json read_json_file(const std::string& path) {
   std::error_code ec;
   // a directory opens fine on Linux and then reads as empty: say what it is instead
@@ -98,29 +146,61 @@ void Section::fail(const std::string& key, const std::string& what) const {
   throw_at(origin_, key.empty() ? path_ : path_of(key), what);
 }
 
-bool Section::has(const std::string& key) const { return object_->contains(key); }
+bool Section::has(const std::string& key) const {
+  asked_.insert(key);
+  return object_->contains(key);
+}
 
-void Section::allow(const std::string& key) { read_.insert(key); }
+void Section::allow(const std::string& key) {
+  asked_.insert(key);
+  read_.insert(key);
+}
 
 void Section::finish() const {
+  const std::vector<std::string> known(asked_.begin(), asked_.end());
   for (const auto& item : object_->items()) {
-    if (read_.count(item.key()) == 0) fail(item.key(), "unknown key");
+    if (read_.count(item.key()) != 0) continue;
+    const auto stood_in = stand_ins_.find(item.key());
+    const std::string guess = stood_in != stand_ins_.end() ? stood_in->second
+                                                           : nearest(item.key(), known);
+    fail(item.key(), guess.empty() ? "unknown key" : "unknown key (did you mean \"" + guess + "\"?)");
   }
 }
 
-const json& Section::leaf(const std::string& key) {
+std::string Section::stand_in_for(const std::string& key) const {
+  std::vector<std::string> unread;
+  for (const auto& item : object_->items())
+    if (read_.count(item.key()) == 0 && stand_ins_.count(item.key()) == 0)
+      unread.push_back(item.key());
+  return nearest(key, unread);
+}
+
+const json& Section::value_of(const std::string& key) {
+  asked_.insert(key);
   const auto it = object_->find(key);
-  if (it == object_->end()) fail(key, "missing");
+  if (it == object_->end()) {
+    const std::string written = stand_in_for(key);
+    if (written.empty()) fail(key, "missing");
+    stand_ins_[written] = key;
+    read_.insert(key);
+    return object_->at(written);
+  }
+  // a key that stood in for a missing one is real after all: that one is missing
+  const auto stood_in = stand_ins_.find(key);
+  if (stood_in != stand_ins_.end()) fail(stood_in->second, "missing");
   read_.insert(key);
-  if (!it->is_object()) return *it;
+  return *it;
+}
+
+const json& Section::leaf(const std::string& key) {
+  const json& v = value_of(key);
+  if (!v.is_object()) return v;
   // {"value": ..., "source": "..."}: the source is documentation, but it must be text.
-  Section wrapped(*it, origin_, path_of(key));
-  const auto v = it->find("value");
-  if (v == it->end()) wrapped.fail("value", "missing");
-  wrapped.allow("value");
+  Section wrapped(v, origin_, path_of(key));
+  const json& value = wrapped.value_of("value");
   if (wrapped.has("source")) wrapped.text("source");
   wrapped.finish();
-  return *v;
+  return value;
 }
 
 double Section::checked(const json& v, const std::string& where, double scale,
@@ -148,18 +228,13 @@ std::array<double, 3> Section::vec3(const std::string& key, double scale, const 
 }
 
 std::string Section::text(const std::string& key) {
-  const auto it = object_->find(key);
-  if (it == object_->end()) fail(key, "missing");
-  if (!it->is_string()) fail(key, "expected a string, got " + shown(*it));
-  read_.insert(key);
-  return it->get<std::string>();
+  const json& v = value_of(key);
+  if (!v.is_string()) fail(key, "expected a string, got " + shown(v));
+  return v.get<std::string>();
 }
 
 Section Section::child(const std::string& key) {
-  const auto it = object_->find(key);
-  if (it == object_->end()) fail(key, "missing");
-  read_.insert(key);
-  return Section(*it, origin_, path_of(key));
+  return Section(value_of(key), origin_, path_of(key));
 }
 
 namespace {
@@ -180,9 +255,7 @@ std::string array_of(std::size_t min_count, std::size_t max_count, const char* w
 
 std::vector<Section> Section::objects(const std::string& key, std::size_t min_count,
                                       std::size_t max_count) {
-  const auto it = object_->find(key);
-  if (it == object_->end()) fail(key, "missing");
-  read_.insert(key);
+  const json* it = &value_of(key);
   if (!it->is_array() || it->size() < min_count || it->size() > max_count) {
     fail(key, "expected " + array_of(min_count, max_count, "objects") + ", got " +
                   (it->is_array() ? std::to_string(it->size()) + " elements" : shown(*it)));
@@ -197,9 +270,7 @@ std::vector<Section> Section::objects(const std::string& key, std::size_t min_co
 
 std::vector<std::string> Section::texts(const std::string& key, std::size_t min_count,
                                         std::size_t max_count) {
-  const auto it = object_->find(key);
-  if (it == object_->end()) fail(key, "missing");
-  read_.insert(key);
+  const json* it = &value_of(key);
   if (!it->is_array() || it->size() < min_count || it->size() > max_count) {
     fail(key, "expected " + array_of(min_count, max_count, "strings") + ", got " +
                   (it->is_array() ? std::to_string(it->size()) + " elements" : shown(*it)));

@@ -5,7 +5,9 @@
 //     the reader is told the key's unit factor and returns SI;
 //   - a numeric leaf is either a plain number, 25, or {"value": 25, "source": "Table 2.1"}
 //     so that every value can say where it comes from;
-//   - a key the reader never asked for is an error (a typo must not pass silently).
+//   - a key the reader never asked for is an error (a typo must not pass silently), named
+//     as unknown with the nearest key the reader knows: `clam.link2_mas_kg: unknown key (did
+//     you mean "link2_mass_kg"?)`, not as the correct key "missing".
 // Messages read "<origin>: <path>: <what>", e.g.
 //   models/t250.json: clam.link2_mass_kg: expected a number > 0, got "abc"
 #pragma once
@@ -14,6 +16,7 @@
 
 #include <array>
 #include <limits>
+#include <map>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -60,6 +63,13 @@ struct Bounds {
   // "a number > 0", "a number in [0, 90]", with the bounds shown in the key's unit.
   std::string describe(double scale) const;
 };
+
+// Whether `written` is close enough to `known` to be a typo of it (case, a letter or two
+// dropped, doubled or swapped).
+bool near_miss(const std::string& written, const std::string& known);
+
+// The candidate nearest to `written` that is a near_miss of it, or "" when none is.
+std::string nearest(const std::string& written, const std::vector<std::string>& candidates);
 
 // Shortest round-trip-ish text for a number in a message ("50", "0.003", "1e-06").
 std::string format_number(double v);
@@ -115,6 +125,13 @@ class Section {
   Section(const nlohmann::json& object, std::string origin, std::string path);
   // The key's value with a {value, source} wrapper removed; marks the key read.
   const nlohmann::json& leaf(const std::string& key);
+  // The value of a key the reader asks for, marked read. A missing key may be a typo: the
+  // nearest unread key that is a near miss stands in for it, so reading goes on and
+  // finish() can call the typo unknown. If the stand-in is later read under its own name,
+  // it was a real key after all and the asked-for key is reported missing.
+  const nlohmann::json& value_of(const std::string& key);
+  // The unread key that is a near miss of `key` and stands in for nothing yet, or "".
+  std::string stand_in_for(const std::string& key) const;
   double checked(const nlohmann::json& v, const std::string& where, double scale,
                  const Bounds& bounds) const;
 
@@ -122,6 +139,8 @@ class Section {
   std::string origin_;
   std::string path_;
   std::set<std::string> read_;
+  mutable std::set<std::string> asked_;         // every key the reader named, for suggestions
+  std::map<std::string, std::string> stand_ins_;  // written key -> the missing key it stood in for
 };
 
 }  // namespace clamsim::model

@@ -23,6 +23,13 @@ std::vector<fs::path> files_with(const std::string& dir, const std::string& ext)
   return out;
 }
 
+// "dam_intake, quarry" or "none there"
+std::string listed(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out.empty() ? "none there" : out;
+}
+
 }  // namespace
 
 Catalog::Catalog(const std::string& models_dir, const std::string& scenarios_dir,
@@ -39,8 +46,9 @@ Catalog::Catalog(const std::string& models_dir, const std::string& scenarios_dir
   }
   const auto machine = machines_.find(default_model_);
   if (machine == machines_.end())
-    throw model::ModelError(models_dir + ": default model \"" + default_model_ +
-                            "\" not found (no " + default_model_ + ".json)");
+    throw UnknownDefault(models_dir + ": default model \"" + default_model_ +
+                         "\" not found (no " + default_model_ + ".json); models: " +
+                         listed(models()));
   for (const auto& path : files_with(scenarios_dir, ".ctl")) {
     const model::ControlScript script = model::load_control_script(path.string());
     if (script.initial()) poses_.emplace(path.stem().string(), *script.initial());
@@ -54,8 +62,9 @@ Catalog::Catalog(const std::string& models_dir, const std::string& scenarios_dir
                               path.string(), *machine->second.params)));
   }
   if (!default_world_.empty() && !worlds_.count(default_world_))
-    throw model::ModelError(scenarios_dir + ": default world \"" + default_world_ +
-                            "\" not found (no " + default_world_ + ".json)");
+    throw UnknownDefault(scenarios_dir + ": default world \"" + default_world_ +
+                         "\" not found (no " + default_world_ + ".json); worlds: " +
+                         listed(worlds()) + ", or none for empty space");
 }
 
 std::shared_ptr<const model::Scenario> Catalog::world(const std::string& name) const {

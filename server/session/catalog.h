@@ -13,12 +13,20 @@
 
 namespace clamsim::session {
 
+// The default model or world names a file that is not there: a setting to correct, not a
+// broken file. what() lists the names there are.
+class UnknownDefault : public model::ModelError {
+ public:
+  using model::ModelError::ModelError;
+};
+
 class Catalog {
  public:
   // default_world names the world scenario (a *.json stem) every session works in unless
   // it asks for another; "" = empty space. World scenarios are checked against the
   // default model (their start pose must fit it). Throws model::ModelError naming the file
-  // when a model or scenario is broken, or when the default model or world is missing.
+  // when a model or scenario is broken, UnknownDefault when the default model or world is
+  // missing.
   Catalog(const std::string& models_dir, const std::string& scenarios_dir,
           const std::string& default_model, const std::string& default_world = "");
 

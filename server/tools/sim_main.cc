@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/exit_codes.h"
+#include "cli/version_flag.h"
 #include "core/machine.h"
 #include "model/control_script.h"
 #include "model/json_fields.h"
@@ -30,8 +32,10 @@ namespace {
 
 using namespace clamsim;
 
-constexpr int kExitFailed = 1;
-constexpr int kExitUsage = 2;
+using cli::kExitBadModel;
+using cli::kExitFailure;
+using cli::kExitOk;
+using cli::kExitUsage;
 
 constexpr double kPickPlaceLimit_s = 600.0;   // --pick-place without --duration
 constexpr double kSettle_s = 5.0;             // run on after the operator is done
@@ -180,7 +184,8 @@ int run_main(int argc, char** argv) {
     opt = tools::parse_sim_options(argc, argv);
     if (opt.help) {
       std::fputs(tools::sim_usage(), stdout);
-      return 0;
+      std::fputs(("\n" + cli::exit_codes_help()).c_str(), stdout);
+      return kExitOk;
     }
     run = prepare(opt);
   } catch (const tools::UsageError& e) {
@@ -188,7 +193,7 @@ int run_main(int argc, char** argv) {
     return kExitUsage;
   } catch (const model::ModelError& e) {
     std::fprintf(stderr, "clamsim-sim: %s\n", e.what());
-    return kExitUsage;
+    return kExitBadModel;
   }
 
   const bool to_stdout = opt.csv_path == "-";
@@ -266,13 +271,13 @@ int run_main(int argc, char** argv) {
   if (!ok) {
     std::fprintf(stderr, "clamsim-sim: writing '%s' failed: %s\n", opt.csv_path.c_str(),
                  std::strerror(errno));
-    return kExitFailed;
+    return kExitFailure;
   }
   if (!opt.quiet) {
     print_summary(state, state.time_s, wall_s, written);
     if (run.world) print_world_summary(state);
   }
-  if (pilot && !report_errand(run, *pilot, state)) return kExitFailed;
+  if (pilot && !report_errand(run, *pilot, state)) return kExitFailure;
 
   if (!opt.plot_path.empty()) {
     const tools::PlotResult plot = tools::draw_plot(
@@ -282,7 +287,7 @@ int run_main(int argc, char** argv) {
     if (!plot.ok) {
       std::fprintf(stderr, "clamsim-sim: --plot: %s (the CSV '%s' was written)\n",
                    plot.message.c_str(), opt.csv_path.c_str());
-      return kExitFailed;
+      return kExitFailure;
     }
     if (!opt.quiet) {
       if (!plot.message.empty()) std::fprintf(stderr, "%s\n", plot.message.c_str());
@@ -297,10 +302,11 @@ int run_main(int argc, char** argv) {
 int main(int argc, char** argv) {
   // a closed pipe (| head) must fail a write, not kill the process mid-file
   std::signal(SIGPIPE, SIG_IGN);
+  if (cli::print_version_if_asked(argc, argv, "clamsim-sim")) return kExitOk;
   try {
     return run_main(argc, argv);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "clamsim-sim: %s\n", e.what());
-    return kExitFailed;
+    return kExitFailure;
   }
 }

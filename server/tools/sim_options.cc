@@ -55,10 +55,10 @@ Options:
                      run ends 5 s after the operator is done (or at --duration)
   --quiet            no progress and no summary on stderr
   --help             this text
+  --version          print the version and exit
 
 The initial pose comes from the script's 'initial' line, else the world's "start"
-(with --world), else the machine file's "initial" section. Exit status: 0 ok, 1 run or
-plot failed, 2 bad arguments or files.
+(with --world), else the machine file's "initial" section.
 )";
 }
 

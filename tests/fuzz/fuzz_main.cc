@@ -9,6 +9,8 @@
 #include <iostream>
 #include <string>
 
+#include "cli/exit_codes.h"
+#include "cli/version_flag.h"
 #include "driver.h"
 
 namespace {
@@ -16,11 +18,27 @@ namespace {
 using clamsim::fuzz::RunResult;
 using clamsim::fuzz::Target;
 
+namespace cli = clamsim::cli;
+
+constexpr const char* kUsage =
+    "usage: clamsim-fuzz [--inputs N] [--target http|ws-message|ws-frames|all] [--seed N]\n";
+
 int usage(const std::string& why) {
-  std::cerr << "clamsim-fuzz: " << why << "\n"
-            << "usage: clamsim-fuzz [--inputs N] [--target http|ws-message|ws-frames|all] "
-               "[--seed N]\n";
-  return 2;
+  std::cerr << "clamsim-fuzz: " << why << "\n" << kUsage;
+  return cli::kExitUsage;
+}
+
+int help() {
+  std::cout << "Fuzzes the HTTP request and WebSocket parsers (docs/security.md, \"Fuzzing\").\n"
+            << kUsage
+            << "  --inputs N     inputs per target (default 100000)\n"
+               "  --target T     http, ws-message, ws-frames or all (default all)\n"
+               "  --seed N       the random seed (default 1)\n"
+               "  --help         this text\n"
+            << cli::kVersionHelp
+            << "An input that breaks a property is saved and is a failure (1 below).\n\n"
+            << cli::exit_codes_help();
+  return cli::kExitOk;
 }
 
 bool parse_count(const char* text, std::uint64_t* out) {
@@ -49,9 +67,10 @@ void print_summary(const std::string& name, const RunResult& r) {
 int main(int argc, char** argv) {
   std::uint64_t inputs = 100000, seed = 1;
   std::string which = "all";
+  if (cli::print_version_if_asked(argc, argv, "clamsim-fuzz")) return cli::kExitOk;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--help") return usage("fuzzes the HTTP request and WebSocket parsers"), 0;
+    if (a == "--help") return help();
     if (i + 1 >= argc) return usage(a + " needs a value");
     const char* v = argv[++i];
     if (a == "--inputs") {
@@ -86,8 +105,8 @@ int main(int argc, char** argv) {
       std::cerr << "clamsim-fuzz: " << name << " input " << r.failure->input_number
                 << " broke a property: " << r.failure->what << "\n  input saved to " << file
                 << "\n";
-      return 1;
+      return cli::kExitFailure;
     }
   }
-  return 0;
+  return cli::kExitOk;
 }

@@ -376,7 +376,7 @@ TEST_F(ReceiverCli, BadMappingIsRejectedNamingTheField) {
   write("js.events", "");
   const Result r = run({"--server", server_->reference(), "--joystick", path("js.events"),
                         "--mapping", path("map.json")});
-  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.exit_code, 3);  // a data file that does not load (cli/exit_codes.h)
   EXPECT_NE(r.err.find("signals.boom.deadzone"), std::string::npos) << r.err;
 }
 

@@ -16,10 +16,14 @@
 
 extern char** environ;
 
+#include "cli/exit_codes.h"
 #include "tool_run.h"
+#include "version/version.h"
 
 namespace {
 
+namespace cli = clamsim::cli;
+using clamsim::kVersion;
 using clamsim::testing::slurp;
 
 namespace fs = std::filesystem;
@@ -113,12 +117,21 @@ class SimCli : public ::testing::Test {
     std::ofstream(dir_ / name) << text;
   }
 
-  // Expects exit code 2 and a one-line message containing `problem`.
-  void expect_usage_error(const std::vector<std::string>& args, const std::string& problem) const {
+  // Expects exit status `code` and a one-line message containing `problem`.
+  void expect_error(int code, const std::vector<std::string>& args,
+                    const std::string& problem) const {
     const Result r = run(args);
-    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(r.exit_code, code) << r.err;
     EXPECT_NE(r.err.find(problem), std::string::npos) << "stderr: " << r.err;
     EXPECT_EQ(r.out, "");
+  }
+  // A bad flag: cli::kExitUsage.
+  void expect_usage_error(const std::vector<std::string>& args, const std::string& problem) const {
+    expect_error(cli::kExitUsage, args, problem);
+  }
+  // A machine, scenario or control-script file that does not load: cli::kExitBadModel.
+  void expect_file_error(const std::vector<std::string>& args, const std::string& problem) const {
+    expect_error(cli::kExitBadModel, args, problem);
   }
 
   fs::path dir_;
@@ -220,13 +233,13 @@ TEST_F(SimCli, WorldRunsTheScenarioAndRecordsTheLoads) {
   EXPECT_NE(r.err.find("world: rack_gate_hits=0"), std::string::npos) << r.err;
 }
 
-TEST_F(SimCli, WorldByNameAndBrokenWorldsExitTwo) {
+TEST_F(SimCli, WorldByNameAndBrokenWorldsExitThree) {
   // a bare name is config/scenarios/NAME.json under the working directory
-  expect_usage_error({"--model", kModel, "--controls", kCraneSteps, "--csv", path("x.csv"),
+  expect_file_error({"--model", kModel, "--controls", kCraneSteps, "--csv", path("x.csv"),
                       "--world", "atlantis"},
                      "config/scenarios/atlantis.json: cannot open file");
   write("w.json", R"({"schema": "clamsim-scenario/1", "name": "w"})");
-  expect_usage_error({"--model", kModel, "--controls", kCraneSteps, "--csv", path("x.csv"),
+  expect_file_error({"--model", kModel, "--controls", kCraneSteps, "--csv", path("x.csv"),
                       "--world", path("w.json")},
                      "w.json: water_level_m: missing");
 }
@@ -271,9 +284,16 @@ TEST_F(SimCli, HelpDocumentsEveryFlag) {
   const Result r = run({"--help"});
   EXPECT_EQ(r.exit_code, 0);
   for (const char* flag : {"--model", "--controls", "--duration", "--csv", "--rate", "--plot",
-                           "--world", "--pick-place", "--quiet", "--help"}) {
+                           "--world", "--pick-place", "--quiet", "--help", "--version"}) {
     EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
   }
+  EXPECT_NE(r.out.find(cli::exit_codes_help()), std::string::npos) << r.out;
+}
+
+TEST_F(SimCli, VersionPrintsTheOneVersion) {
+  const Result r = run({"--version"});
+  EXPECT_EQ(r.exit_code, cli::kExitOk);
+  EXPECT_EQ(r.out, std::string("clamsim-sim ") + kVersion + "\n");
 }
 
 TEST_F(SimCli, BadFlagsExitTwoNamingTheProblem) {
@@ -298,24 +318,24 @@ TEST_F(SimCli, BadFlagsExitTwoNamingTheProblem) {
   EXPECT_FALSE(fs::exists(path("x.csv")));
 }
 
-TEST_F(SimCli, FileErrorsExitTwoWithTheLoadersMessage) {
+TEST_F(SimCli, FileErrorsExitThreeWithTheLoadersMessage) {
   const std::string csv = path("x.csv");
-  expect_usage_error({"--model", path("none.json"), "--controls", kCraneSteps, "--csv", csv},
+  expect_file_error({"--model", path("none.json"), "--controls", kCraneSteps, "--csv", csv},
                      "none.json");
-  expect_usage_error({"--model", kModel, "--controls", path("none.ctl"), "--csv", csv},
+  expect_file_error({"--model", kModel, "--controls", path("none.ctl"), "--csv", csv},
                      "none.ctl");
   write("bad.ctl", "step 0 0 0 0 0 0\nstep 1 0 0 0 9 0\n");
-  expect_usage_error({"--model", kModel, "--controls", path("bad.ctl"), "--csv", csv},
+  expect_file_error({"--model", kModel, "--controls", path("bad.ctl"), "--csv", csv},
                      "bad.ctl:2: voltage 3");
   write("far.ctl", "initial swing_deg=0 boom_deg=80 telescope_m=12 clam_depth_m=8 "
                    "clam_theta2_deg=40\nstep 0 0 0 0 0 0\n");
-  expect_usage_error({"--model", kModel, "--controls", path("far.ctl"), "--csv", csv},
+  expect_file_error({"--model", kModel, "--controls", path("far.ctl"), "--csv", csv},
                      "far.ctl:1: initial boom_deg=80 is outside");
   write("nodur.ctl", "step 0 0 0 0 0 0\n");
   expect_usage_error({"--model", kModel, "--controls", path("nodur.ctl"), "--csv", csv},
                      "--duration is required");
   write("bad.json", "{ not json");
-  expect_usage_error({"--model", path("bad.json"), "--controls", kCraneSteps, "--csv", csv},
+  expect_file_error({"--model", path("bad.json"), "--controls", kCraneSteps, "--csv", csv},
                      "bad.json");
   expect_usage_error({"--model", kModel, "--controls", kCraneSteps, "--csv",
                       path("no/such/dir/x.csv")},

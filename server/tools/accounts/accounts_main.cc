@@ -13,12 +13,15 @@
 #include <vector>
 
 #include "auth/accounts_file.h"
+#include "cli/exit_codes.h"
+#include "cli/version_flag.h"
 #include "auth/password_hash.h"
 #include "session/utc_time.h"
 
 namespace {
 
 using namespace clamsim::auth;
+namespace cli = clamsim::cli;
 
 constexpr std::size_t kMinPassword = 10;
 constexpr std::size_t kMaxPassword = 256;
@@ -35,9 +38,13 @@ Commands:
   remove NAME    delete an instructor; their logins end at their next request
   list           names and creation dates (never the hashes)
 
+Options:
+  --help         this text
+  --version      print the version and exit
+
 Names: 1-64 letters, digits and . _ - @. The file is written atomically with mode 0600.
-Exit status: 0 done, 1 the file could not be read or written (or the name is taken or
-unknown), 2 usage error.
+A file that cannot be read or written, a name taken (add) or unknown (passwd, remove) is
+a failure (1 below).
 
 Example:
   printf '%s\n' "$PASSWORD" | clamsim-accounts --file state/accounts.json add ada
@@ -126,17 +133,17 @@ int run(const Args& a) {
                                   [&](const Account& x) { return x.name == a.name; });
   if (a.command == "list") {
     for (const Account& x : accounts) std::printf("%s\t%s\n", x.name.c_str(), x.created.c_str());
-    return 0;
+    return cli::kExitOk;
   }
   if (a.command == "add" && found != accounts.end()) {
     std::fprintf(stderr, "clamsim-accounts: %s: '%s' exists already (passwd changes its "
                  "password)\n", a.file.c_str(), a.name.c_str());
-    return 1;
+    return cli::kExitFailure;
   }
   if (a.command != "add" && found == accounts.end()) {
     std::fprintf(stderr, "clamsim-accounts: %s: no account '%s'\n", a.file.c_str(),
                  a.name.c_str());
-    return 1;
+    return cli::kExitFailure;
   }
   if (a.command == "remove") {
     accounts.erase(found);
@@ -152,7 +159,7 @@ int run(const Args& a) {
   std::fprintf(stderr, "%s: %s %s\n", a.file.c_str(),
                a.command == "add" ? "added" : a.command == "remove" ? "removed" : "new password for",
                a.name.c_str());
-  return 0;
+  return cli::kExitOk;
 }
 
 }  // namespace
@@ -161,15 +168,17 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
     if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
       std::fputs(kUsage, stdout);
-      return 0;
+      std::fputs(("\n" + cli::exit_codes_help()).c_str(), stdout);
+      return cli::kExitOk;
     }
+  if (cli::print_version_if_asked(argc, argv, "clamsim-accounts")) return cli::kExitOk;
   try {
     return run(parse_args(argc, argv));
   } catch (const UsageError& e) {
     std::fprintf(stderr, "clamsim-accounts: %s (see --help)\n", e.message.c_str());
-    return 2;
+    return cli::kExitUsage;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "clamsim-accounts: %s\n", e.what());
-    return 1;
+    return cli::kExitFailure;
   }
 }

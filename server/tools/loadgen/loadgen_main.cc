@@ -10,6 +10,8 @@
 #include <memory>
 #include <thread>
 
+#include "cli/exit_codes.h"
+#include "cli/version_flag.h"
 #include "model/json_fields.h"
 #include "tools/client/args.h"
 #include "tools/client/client_orb.h"
@@ -24,8 +26,10 @@ namespace {
 
 using namespace clamsim;
 
-constexpr int kExitFailed = 1;
-constexpr int kExitUsage = 2;
+using clamsim::cli::kExitBadModel;
+using clamsim::cli::kExitOk;
+using clamsim::cli::kExitUsage;
+constexpr int kExitFailed = clamsim::cli::kExitFailure;
 constexpr double kServerReadyTimeoutS = 20.0;
 
 std::atomic<bool> g_stop{false};
@@ -65,7 +69,8 @@ int run_main(int argc, char** argv) {
     opt = loadgen::parse_loadgen_options(argc, argv);
     if (opt.help) {
       std::fputs(loadgen::loadgen_usage(), stdout);
-      return 0;
+      std::fputs(("\n" + clamsim::cli::exit_codes_help()).c_str(), stdout);
+      return kExitOk;
     }
     if (!opt.controls_path.empty()) {
       script =
@@ -76,7 +81,7 @@ int run_main(int argc, char** argv) {
     return kExitUsage;
   } catch (const model::ModelError& e) {
     std::fprintf(stderr, "clamsim-loadgen: %s\n", e.what());
-    return kExitUsage;
+    return kExitBadModel;
   }
   install_signal_handlers();
 
@@ -197,6 +202,7 @@ int run_main(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);
+  if (clamsim::cli::print_version_if_asked(argc, argv, "clamsim-loadgen")) return kExitOk;
   try {
     return run_main(argc, argv);
   } catch (const std::exception& e) {

@@ -40,10 +40,10 @@ Report:
   --late-limit-ms MS       a session is "held" at its rate with p99 lateness <= MS (2)
   --csv FILE               one row per session
   --help                   this text
+  --version                print the version and exit
 omniORB options (-ORBname value) are passed to the ORB.
 
-Exit status: 0 every session subscribed and was measured, 1 some subscription failed or
-the server went away, 2 bad arguments.
+A run fails (1 below) when some subscription fails or the server goes away.
 )";
 }
 

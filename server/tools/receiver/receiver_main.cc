@@ -17,6 +17,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/exit_codes.h"
+#include "cli/version_flag.h"
 #include "model/json_fields.h"
 #include "tools/client/args.h"
 #include "tools/client/client_orb.h"
@@ -35,8 +37,10 @@ namespace {
 
 using namespace clamsim;
 
-constexpr int kExitFailed = 1;
-constexpr int kExitUsage = 2;
+using clamsim::cli::kExitBadModel;
+using clamsim::cli::kExitOk;
+using clamsim::cli::kExitUsage;
+constexpr int kExitFailed = clamsim::cli::kExitFailure;
 constexpr double kControlPeriodS = 0.05;  // 20 Hz, the thesis's sampling rate
 constexpr unsigned kAdminTimeoutMs = 5000;
 constexpr unsigned kSessionTimeoutMs = 1000;
@@ -116,7 +120,8 @@ int run_main(int argc, char** argv) {
     opt = receiver::parse_receiver_options(argc, argv);
     if (opt.help) {
       std::fputs(receiver::receiver_usage(), stdout);
-      return 0;
+      std::fputs(("\n" + clamsim::cli::exit_codes_help()).c_str(), stdout);
+      return kExitOk;
     }
     source = make_source(opt);
     duration_s = opt.duration_s;
@@ -138,7 +143,7 @@ int run_main(int argc, char** argv) {
     return kExitUsage;
   } catch (const model::ModelError& e) {
     std::fprintf(stderr, "clamsim-receiver: %s\n", e.what());
-    return kExitUsage;
+    return kExitBadModel;
   } catch (const std::runtime_error& e) {
     std::fprintf(stderr, "clamsim-receiver: %s\n", e.what());
     return kExitUsage;
@@ -338,6 +343,7 @@ int run_main(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);  // a closed pipe fails a write instead of killing us
+  if (clamsim::cli::print_version_if_asked(argc, argv, "clamsim-receiver")) return kExitOk;
   try {
     return run_main(argc, argv);
   } catch (const std::exception& e) {

@@ -52,10 +52,11 @@ Output:
                        run until Ctrl-C or q)
   --quiet              no status line
   --help               this text
+  --version            print the version and exit
 omniORB options (-ORBname value, e.g. -ORBtraceLevel 10) are passed to the ORB.
 
-Exit status: 0 ok (also after Ctrl-C), 1 the server could not be reached, refused the
-subscription or stopped sending, 2 bad arguments or input files.
+Ctrl-C ends a run normally (exit status 0). A server that cannot be reached, refuses the
+subscription or stops sending is a failure at run time (1).
 )";
 }
 

@@ -19,6 +19,8 @@
 #include <thread>
 #include <vector>
 
+#include "cli/exit_codes.h"
+#include "cli/version_flag.h"
 #include "tools/client/args.h"
 #include "tools/client/arrival_stats.h"
 #include "tools/client/proc_stat.h"
@@ -30,8 +32,9 @@ namespace {
 
 using namespace clamsim;
 
-constexpr int kExitFailed = 1;
-constexpr int kExitUsage = 2;
+using clamsim::cli::kExitOk;
+using clamsim::cli::kExitUsage;
+constexpr int kExitFailed = clamsim::cli::kExitFailure;
 constexpr double kServerReadyTimeoutS = 20.0;
 
 const char* kUsage = R"(Usage: clamsim-wsload --url ws[s]://HOST:PORT/ws --sessions N [options]
@@ -59,8 +62,9 @@ N browser-like WebSocket clients in one process (docs/wsload.md).
   --threads N             io_context threads, 1 or 2 (default 1)
   --csv FILE              one row per session
   --help                  this text
-Exit status: 0 all connected and measured; 1 a session failed to connect, the server went
-away or the CSV could not be written; 2 a bad flag.
+  --version               print the version and exit
+A run fails (1 below) when a session fails to connect, the server goes away or the CSV
+cannot be written.
 )";
 
 std::atomic<bool> g_stop{false};
@@ -160,7 +164,8 @@ int run_main(int argc, char** argv) {
     opt = parse(argc, argv);
     if (opt.help) {
       std::fputs(kUsage, stdout);
-      return 0;
+      std::fputs(("\n" + clamsim::cli::exit_codes_help()).c_str(), stdout);
+      return kExitOk;
     }
     if (!opt.url.empty()) url = parse_url(opt.url);
   } catch (const std::exception& e) {
@@ -393,6 +398,7 @@ int run_main(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (clamsim::cli::print_version_if_asked(argc, argv, "clamsim-wsload")) return kExitOk;
   try {
     return run_main(argc, argv);
   } catch (const std::exception& e) {
