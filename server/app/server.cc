@@ -27,6 +27,7 @@
 #include "session/catalog.h"
 #include "session/clock.h"
 #include "session/registry.h"
+#include "web/tls_context.h"
 
 namespace clamsim::app {
 
@@ -270,7 +271,10 @@ int run_server(const ServerOptions& o) {
     transports.push_back(make_corba_transport(o, *registry, *catalog));
     if (o.web_enabled) transports.push_back(make_web_transport(o, *registry, *catalog, log));
     for (auto& t : transports) t->start();
-  } catch (const corba::CorbaConfigError& e) {
+  } catch (const corba::CorbaConfigError& e) {  // a TLS file named by a setting
+    std::fprintf(stderr, "clamsim-server: %s\n", e.what());
+    return cli::kExitUsage;
+  } catch (const web::TlsError& e) {  // the same on the web side
     std::fprintf(stderr, "clamsim-server: %s\n", e.what());
     return cli::kExitUsage;
   } catch (const std::exception& e) {

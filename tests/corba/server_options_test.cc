@@ -96,6 +96,79 @@ TEST_F(ServerOptionsTest, ErrorsNameTheSetting) {
   EXPECT_TRUE(parse({"--corba-port", "1", "--help"}).help);
 }
 
+// The message of the UsageError parse() throws, or "" when it does not.
+std::string usage_error(std::vector<std::string> args) {
+  try {
+    parse(std::move(args));
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Issue 17: without a config file both sides listen on this machine only, as --help says.
+TEST_F(ServerOptionsTest, WithoutAConfigFileBothSidesListenOnLoopback) {
+  ASSERT_FALSE(fs::exists("config/server.json")) << "run from a directory without one";
+  const ServerOptions o = parse({});
+  EXPECT_EQ(o.config_path, "");
+  EXPECT_EQ(o.corba.host, "127.0.0.1");
+  EXPECT_EQ(o.corba.endpoint_publish, "");  // references carry the listen address
+  EXPECT_EQ(o.web.address, "127.0.0.1");
+  EXPECT_FALSE(o.web.all_interfaces);
+  const std::string help = server_usage();
+  EXPECT_NE(help.find("  --host ADDR\n"), std::string::npos);
+  EXPECT_NE(help.find("(default 127.0.0.1; env CLAMSIM_HOST; config host)"), std::string::npos)
+      << help;
+}
+
+// Issue 17: "corba_port": "10150" is refused, naming the key and the type it wants.
+TEST_F(ServerOptionsTest, ConfigValuesMustHaveTheirJsonType) {
+  const std::string cfg = write(R"({"corba_port": "10150"})");
+  EXPECT_EQ(usage_error({"--config", cfg}),
+            cfg + ": corba_port: expected a number, got the string \"10150\"; write numbers "
+                  "without quotes");
+  write(R"({"http_port": "8080"})");
+  EXPECT_EQ(usage_error({"--config", cfg}),
+            cfg + ": http_port: expected a number or \"off\", got the string \"8080\"; write "
+                  "numbers without quotes");
+  write(R"({"class_code": 1234})");
+  EXPECT_EQ(usage_error({"--config", cfg}),
+            cfg + ": class_code: expected a string (CODE), got the number 1234; write it in "
+                  "quotes");
+  write(R"({"bidir": true})");
+  EXPECT_EQ(usage_error({"--config", cfg}), cfg + ": bidir: expected a string, got true");
+  write(R"({"http_port": "off", "corba_port": 0, "send_grace_s": 1.5, "bidir": "yes"})");
+  const ServerOptions o = parse({"--config", cfg});
+  EXPECT_FALSE(o.web_enabled);
+  EXPECT_DOUBLE_EQ(o.send_grace_s, 1.5);
+  EXPECT_TRUE(o.corba.bidir);
+}
+
+TEST_F(ServerOptionsTest, AnUnknownConfigKeyNamesTheNearestSetting) {
+  const std::string cfg = write(R"({"max_sesions": 3})");
+  EXPECT_EQ(usage_error({"--config", cfg}),
+            cfg + ": max_sesions: unknown setting (did you mean \"max_sessions\"?)");
+  write(R"({"corba-port": 3})");
+  EXPECT_EQ(usage_error({"--config", cfg}),
+            cfg + ": corba-port: unknown setting (did you mean \"corba_port\"?)");
+  write(R"({"frobnicate": 3})");
+  EXPECT_EQ(usage_error({"--config", cfg}), cfg + ": frobnicate: unknown setting (see --help)");
+}
+
+TEST_F(ServerOptionsTest, ListenAddressesMustBeAddresses) {
+  EXPECT_EQ(usage_error({"--http-host", "999.1.1.1"}),
+            "--http-host: '999.1.1.1' is not an IP address (for example 127.0.0.1, ::1, 0.0.0.0)");
+  EXPECT_EQ(usage_error({"--http-host", "localhost"}),
+            "--http-host: 'localhost' is not an IP address (for example 127.0.0.1, ::1, 0.0.0.0)");
+  EXPECT_EQ(usage_error({"--host", "999.1.1.1"}),
+            "--host: '999.1.1.1' is not an IP address or a host name (for example 127.0.0.1, "
+            "::1, 0.0.0.0)");
+  EXPECT_EQ(usage_error({"--host", "a b"}).rfind("--host: 'a b' is not", 0), 0u);
+  EXPECT_EQ(parse({"--http-host", "::1"}).web.address, "::1");
+  EXPECT_EQ(parse({"--host", "sim.example.org"}).corba.host, "sim.example.org");
+  EXPECT_EQ(parse({"--host", "0.0.0.0"}).corba.host, "0.0.0.0");
+}
+
 // Issue 10: IIOP over TLS. Off by default (plain IIOP as before); TLS-only once configured.
 TEST_F(ServerOptionsTest, IiopTlsSettings) {
   const ServerOptions d = parse({});

@@ -16,12 +16,15 @@
 
 #include <omniORB4/Naming.hh>
 
+#include "cli/exit_codes.h"
 #include "test_support.h"
+#include "version/version.h"
 
 namespace clamsim::corba::test {
 namespace {
 
 namespace fs = std::filesystem;
+namespace cli = clamsim::cli;
 
 struct Exit {
   int status = -1;
@@ -103,7 +106,8 @@ TEST(ClamsimServer, BadConfigFileValueNamesFileAndKey) {
   fs::remove_all(dir);
 }
 
-TEST(ClamsimServer, PortInUseFailsToStart) {
+// One line naming the port and its setting, not omniORB's own log lines.
+TEST(ClamsimServer, PortInUseFailsToStartInOneLineNamingPortAndSetting) {
   ServerProcess first;
   ASSERT_TRUE(first.ready()) << first.process().output();
   const std::string port = first.corbaloc().substr(first.corbaloc().rfind(':') + 1,
@@ -111,8 +115,93 @@ TEST(ClamsimServer, PortInUseFailsToStart) {
                                                        first.corbaloc().rfind(':') - 1);
   const Exit r = run_server({"--config", std::string(CLAMSIM_SOURCE_DIR) + "/config/server.json",
                             "--host", "127.0.0.1", "--corba-port", port, "--http-port", "0"});
-  EXPECT_EQ(r.status, 1) << r.out;
-  EXPECT_NE(r.out.find(port), std::string::npos) << r.out;
+  EXPECT_EQ(r.status, cli::kExitFailure) << r.out;
+  EXPECT_EQ(r.out, "clamsim-server: --corba-port " + port + ": port " + port +
+                       " on 127.0.0.1 is in use (another server?); choose another, or 0 for "
+                       "any free port\n");
+}
+
+// The exit statuses of cli/exit_codes.h, as --help lists them, from real runs.
+TEST(ClamsimServer, ExitStatusesAreTheDocumentedOnes) {
+  const fs::path dir = fs::temp_directory_path() / ("clamsim-exit-" + std::to_string(getpid()));
+  fs::create_directories(dir / "models");
+  std::ofstream(dir / "models" / "t250.json") << "{ \"schema\": ";
+  std::ofstream(dir / "a-file") << "not a directory";
+  const std::string config = std::string(CLAMSIM_SOURCE_DIR) + "/config/server.json";
+  const std::vector<std::string> free = {"--config", config, "--corba-port", "0", "--http-port",
+                                         "0"};
+  const auto with = [&free](std::vector<std::string> extra) {
+    extra.insert(extra.begin(), free.begin(), free.end());
+    return extra;
+  };
+  struct Case {
+    std::vector<std::string> args;
+    int status;
+    std::string says;
+  };
+  const std::vector<Case> cases = {
+      {with({"--models-dir", (dir / "models").string()}), cli::kExitBadModel,
+       (dir / "models" / "t250.json").string() + ": invalid JSON"},
+      {with({"--http-host", "999.1.1.1"}), cli::kExitUsage,
+       "--http-host: '999.1.1.1' is not an IP address"},
+      {with({"--world", "nosuch"}), cli::kExitUsage,
+       "default world \"nosuch\" not found (no nosuch.json); worlds: dam_intake, or none for "
+       "empty space"},
+      {with({"--default-model", "t2500"}), cli::kExitUsage,
+       "default model \"t2500\" not found (no t2500.json); models: t250"},
+      {with({"--report-dir", (dir / "a-file" / "reports").string()}), cli::kExitUsage,
+       "--report-dir: cannot create " + (dir / "a-file" / "reports").string() + ": Not a directory"},
+      {{"--no-such-flag"}, cli::kExitUsage, "unknown option '--no-such-flag'"},
+  };
+  for (const Case& c : cases) {
+    const Exit r = run_server(c.args);
+    EXPECT_EQ(r.status, c.status) << r.out;
+    EXPECT_EQ(lines(r.out), 1u) << r.out;
+    EXPECT_NE(r.out.find(c.says), std::string::npos) << r.out;
+  }
+  const Exit help = run_server({"--help"});
+  EXPECT_EQ(help.status, cli::kExitOk);
+  EXPECT_NE(help.out.find(cli::exit_codes_help()), std::string::npos) << help.out;
+  const Exit version = run_server({"--version"});
+  EXPECT_EQ(version.status, cli::kExitOk);
+  EXPECT_EQ(version.out, std::string("clamsim-server ") + kVersion + "\n");
+  fs::remove_all(dir);
+}
+
+// A report directory the server cannot write to is found at start, not at the first report.
+TEST(ClamsimServer, AnUnwritableReportDirectoryStopsTheStart) {
+  if (geteuid() == 0) GTEST_SKIP() << "root writes to a read-only directory";
+  const fs::path dir = fs::temp_directory_path() / ("clamsim-ro-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  fs::permissions(dir, fs::perms::owner_read | fs::perms::owner_exec);
+  const Exit r = run_server({"--config", std::string(CLAMSIM_SOURCE_DIR) + "/config/server.json",
+                             "--corba-port", "0", "--http-port", "0", "--report-dir",
+                             dir.string()});
+  fs::permissions(dir, fs::perms::owner_all);
+  fs::remove_all(dir);
+  EXPECT_EQ(r.status, cli::kExitUsage) << r.out;
+  EXPECT_NE(r.out.find("--report-dir: cannot write in " + dir.string() + ": Permission denied"),
+            std::string::npos)
+      << r.out;
+}
+
+// Issue 17: without a config file (none in the working directory, none named) the CORBA
+// side listens on loopback and its references carry the loopback address.
+TEST(ClamsimServer, WithoutAConfigFileCorbaIsLoopbackOnly) {
+  const fs::path dir = fs::temp_directory_path() / ("clamsim-noconf-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const std::string src = CLAMSIM_SOURCE_DIR;
+  ChildProcess server({"/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", dir.string(),
+                       server_binary(), "--models-dir", src + "/models", "--scenarios-dir",
+                       src + "/config/scenarios", "--corba-port", "0", "--http-port", "0"});
+  const std::string ready = server.wait_for_line("ready corbaloc::", Ms(15000));
+  EXPECT_EQ(ready.rfind("ready corbaloc::127.0.0.1:", 0), 0u) << server.output();
+  EXPECT_NE(server.output().find("corba: references carry 127.0.0.1:"), std::string::npos)
+      << server.output();
+  EXPECT_EQ(server.output().find(", config "), std::string::npos) << "no config file read";
+  server.signal(SIGINT);
+  EXPECT_EQ(server.wait_exit(Ms(5000)), cli::kExitOk) << server.output();
+  fs::remove_all(dir);
 }
 
 TEST(ClamsimServer, SigintStopsEverySessionPrintsCountersExitsZeroWithinTwoSeconds) {
@@ -160,6 +249,40 @@ TEST(ClamsimServer, ExitWithParentStopsTheServerWhenItsLauncherIsKilled) {
       << launcher.output();
   EXPECT_FALSE(launcher.wait_for_line("server: sessions_created=0", Ms(5000)).empty())
       << launcher.output();
+}
+
+// True when pid has exited (reaped, or a zombie its adopter has not reaped yet).
+bool gone_or_zombie(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text;
+  if (!std::getline(stat, text)) return true;
+  const auto paren = text.rfind(')');
+  return paren == std::string::npos || text.compare(paren + 1, 3, " Z ") == 0;
+}
+
+// A launcher that ends before the server has even started: the server must not serve on
+// as an orphan; it says why and exits.
+TEST(ClamsimServer, ExitWithParentHoldsWhenTheParentEndsBeforeTheServerStarts) {
+  // the outer shell forks an inner one and exits at once; the inner one waits until it
+  // has been orphaned, prints its pid and becomes the server
+  ChildProcess launcher({"/bin/sh", "-c",
+                         "/bin/sh -c 'sleep 0.5; echo \"server pid $$\"; exec \"$0\" \"$@\"' "
+                         "\"$0\" \"$@\" &",
+                         server_binary(), "--config",
+                         std::string(CLAMSIM_SOURCE_DIR) + "/config/server.json", "--corba-port",
+                         "0", "--http-port", "0", "--exit-with-parent", "yes"});
+  ASSERT_EQ(launcher.wait_exit(Ms(5000)), 0);
+  const std::string pid_line = launcher.wait_for_line("server pid ", Ms(5000));
+  ASSERT_FALSE(pid_line.empty()) << launcher.output();
+  const pid_t server = static_cast<pid_t>(std::stol(pid_line.substr(11)));
+  const bool ended = eventually([&] { return gone_or_zombie(server); }, Ms(15000));
+  if (!ended) kill(server, SIGKILL);  // never leave it serving
+  EXPECT_TRUE(ended) << launcher.output();
+  EXPECT_FALSE(launcher.wait_for_line("clamsim-server: --exit-with-parent: the process that "
+                                      "started the server has already ended", Ms(5000))
+                   .empty())
+      << launcher.output();
+  EXPECT_EQ(launcher.output().find("ready "), std::string::npos) << launcher.output();
 }
 
 bool ipv6_loopback_available() {

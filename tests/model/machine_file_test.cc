@@ -7,6 +7,7 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -188,6 +189,61 @@ TEST(MachineFile, EveryLeafIsRequired) {
     doc[leaf.ptr.parent_pointer()].erase(leaf.ptr.back());
     EXPECT_EQ(error_of(doc), std::string(kOrigin) + ": " + leaf.path + ": missing");
   }
+}
+
+// A misspelt key is reported as unknown, with the key it was meant to be, never as the
+// right key "missing": for every leaf, with sibling names one letter apart (link1_mass_kg,
+// link2_mass_kg) still read under their own names.
+TEST(MachineFile, EveryMisspeltLeafIsUnknownAndNamesTheRightKey) {
+  for (const Leaf& leaf : leaves_of(shipped())) {
+    json doc = shipped();
+    const std::string key = leaf.ptr.back();
+    std::string typo = key;
+    typo.insert(typo.size() / 2, 1, typo[typo.size() / 2]);  // one letter doubled
+    json& parent = doc[leaf.ptr.parent_pointer()];
+    parent[typo] = parent[key];
+    parent.erase(key);
+    const std::string at = leaf.path.substr(0, leaf.path.size() - key.size()) + typo;
+    EXPECT_EQ(error_of(doc),
+              std::string(kOrigin) + ": " + at + ": unknown key (did you mean \"" + key + "\"?)");
+  }
+}
+
+// A key that is not near any the reader knows is still named, with nothing suggested.
+TEST(MachineFile, AnUnknownKeyNearAKnownOneIsNamedWithIt) {
+  json doc = shipped();
+  doc["clam"]["link2_mass_kgs"] = 1;  // the right key is there as well
+  EXPECT_EQ(error_of(doc),
+            "t250.json: clam.link2_mass_kgs: unknown key (did you mean \"link2_mass_kg\"?)");
+  doc = shipped();
+  doc["clam"]["Link2_Mass_KG"] = doc["clam"]["link2_mass_kg"];  // case alone
+  doc["clam"].erase("link2_mass_kg");
+  EXPECT_EQ(error_of(doc),
+            "t250.json: clam.Link2_Mass_KG: unknown key (did you mean \"link2_mass_kg\"?)");
+  doc = shipped();
+  doc["clam"]["link2_mass_kg"] = {{"valeu", 350}, {"source", "Table 2.1"}};
+  EXPECT_EQ(error_of(doc),
+            "t250.json: clam.link2_mass_kg.valeu: unknown key (did you mean \"value\"?)");
+}
+
+// docs/machine-file.md shows what the loader prints.
+TEST(MachineFile, TheDocumentedMessagesAreTheOnesPrinted) {
+  std::ifstream in(std::string(CLAMSIM_SOURCE_DIR) + "/docs/machine-file.md");
+  const std::string docs((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  json doc = shipped();
+  doc["crane"].erase("boom_max_deg");
+  const auto shown = [&docs](const std::string& message) {
+    return docs.find("models/" + message + "\n") != std::string::npos;
+  };
+  EXPECT_TRUE(shown(error_of(doc))) << error_of(doc);
+  doc = shipped();
+  json& boom = doc["hydraulics"]["channels"]["boom"];
+  boom["pump_flow_L_per_mn"] = boom["pump_flow_L_per_min"];
+  boom.erase("pump_flow_L_per_min");
+  EXPECT_TRUE(shown(error_of(doc))) << error_of(doc);
+  doc = shipped();
+  doc["clam"]["link2_mass_kg"] = "abc";
+  EXPECT_TRUE(shown(error_of(doc))) << error_of(doc);
 }
 
 TEST(MachineFile, EveryLeafRejectsAString) {

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "model/json_fields.h"
@@ -152,7 +154,23 @@ TEST(ScenarioFile, ErrorsNameThePath) {
   };
   const Case cases[] = {
       {"unknown key", [](json& d) { d["water"]["densty_kg_per_m3"] = 1; },
-       "dam_intake.json: water.densty_kg_per_m3: unknown key"},
+       "dam_intake.json: water.densty_kg_per_m3: unknown key (did you mean "
+       "\"density_kg_per_m3\"?)"},
+      {"misspelt key",
+       [](json& d) {
+         d["water"]["densty_kg_per_m3"] = d["water"]["density_kg_per_m3"];
+         d["water"].erase("density_kg_per_m3");
+       },
+       "dam_intake.json: water.densty_kg_per_m3: unknown key (did you mean "
+       "\"density_kg_per_m3\"?)"},
+      {"misspelt optional key", [](json& d) { d["loads"][0]["nite"] = "a log"; },
+       "dam_intake.json: loads[0].nite: unknown key (did you mean \"note\"?)"},
+      {"misspelt section",
+       [](json& d) {
+         d["contacts"] = d["contact"];
+         d.erase("contact");
+       },
+       "dam_intake.json: contacts: unknown key (did you mean \"contact\"?)"},
       {"unknown key in a load", [](json& d) { d["loads"][3]["length_m"] = 1.0; },
        "dam_intake.json: loads[3].length_m: unknown key"},
       {"negative mass", [](json& d) { d["loads"][1]["mass_kg"] = -5; },
@@ -200,6 +218,25 @@ TEST(ScenarioFile, ErrorsNameThePath) {
     SCOPED_TRACE(c.what);
     EXPECT_CONTAINS(error_of(doc), c.expected);
   }
+}
+
+// docs/scenario-file.md shows what the loader prints.
+TEST(ScenarioFile, TheDocumentedMessagesAreTheOnesPrinted) {
+  std::ifstream in(kRoot + "/docs/scenario-file.md");
+  const std::string docs((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto shown = [&docs](const std::string& message) {
+    return docs.find("config/scenarios/" + message + "\n") != std::string::npos;
+  };
+  json doc = shipped();
+  doc["water"]["densty_kg_per_m3"] = doc["water"]["density_kg_per_m3"];
+  doc["water"].erase("density_kg_per_m3");
+  EXPECT_TRUE(shown(error_of(doc))) << error_of(doc);
+  doc = shipped();
+  doc["loads"][1]["mass_kg"] = -5;
+  EXPECT_TRUE(shown(error_of(doc))) << error_of(doc);
+  doc = shipped();
+  doc["loads"][3]["shape"] = "cone";
+  EXPECT_TRUE(shown(error_of(doc))) << error_of(doc);
 }
 
 TEST(ScenarioFile, FileErrorsNameTheFile) {

@@ -152,7 +152,7 @@ TEST(TlsServer, BadTlsSettingsStopTheStartWithTheReason) {
     int exit_code;
     std::string message;
   } cases[] = {
-      {{"--tls-cert", missing, "--tls-key", missing}, 1,
+      {{"--tls-cert", missing, "--tls-key", missing}, 2,
        "--tls-cert " + missing + ": No such file or directory"},
       {{"--tls-cert", missing}, 2, "--tls-cert needs --tls-key too"},
       {{"--tls-self-signed", "maybe"}, 2, "--tls-self-signed: 'maybe' is not yes or no"},
