@@ -102,7 +102,10 @@ std::string nearest(const std::string& written, const std::vector<std::string>& 
   for (const auto& c : candidates) {
     if (!near_miss(written, c)) continue;
     const std::size_t d = edit_distance(lowered(written), lowered(c));
-    if (best.empty() || d < best_distance) best = c, best_distance = d;
+    if (best.empty() || d < best_distance) {
+      best = c;
+      best_distance = d;
+    }
   }
   return best;
 }
@@ -192,6 +195,24 @@ const json& Section::value_of(const std::string& key) {
   return *it;
 }
 
+bool Section::borrowed(const std::string& key) const {
+  for (const auto& [written, missing] : stand_ins_)
+    if (missing == key) return true;
+  return false;
+}
+
+// A borrowed value that does not fit the key it stood in for was no typo of it: the key
+// asked for is simply missing.
+template <typename Read>
+auto Section::guarded(const std::string& key, Read read) {
+  try {
+    return read();
+  } catch (const ModelError&) {
+    if (borrowed(key)) fail(key, "missing");
+    throw;
+  }
+}
+
 const json& Section::leaf(const std::string& key) {
   const json& v = value_of(key);
   if (!v.is_object()) return v;
@@ -214,27 +235,35 @@ double Section::checked(const json& v, const std::string& where, double scale,
 }
 
 double Section::number(const std::string& key, double scale, const Bounds& bounds) {
-  return checked(leaf(key), path_of(key), scale, bounds);
+  return guarded(key, [&] {
+    return checked(leaf(key), path_of(key), scale, bounds);
+  });
 }
 
 std::array<double, 3> Section::vec3(const std::string& key, double scale, const Bounds& bounds) {
-  const json& v = leaf(key);
-  if (!v.is_array() || v.size() != 3) fail(key, "expected an array of 3 numbers, got " + shown(v));
-  std::array<double, 3> out{};
-  for (std::size_t i = 0; i < 3; ++i) {
-    out[i] = checked(v[i], path_of(key) + "[" + std::to_string(i) + "]", scale, bounds);
-  }
-  return out;
+  return guarded(key, [&] {
+    const json& v = leaf(key);
+    if (!v.is_array() || v.size() != 3) fail(key, "expected an array of 3 numbers, got " + shown(v));
+    std::array<double, 3> out{};
+    for (std::size_t i = 0; i < 3; ++i) {
+      out[i] = checked(v[i], path_of(key) + "[" + std::to_string(i) + "]", scale, bounds);
+    }
+    return out;
+  });
 }
 
 std::string Section::text(const std::string& key) {
-  const json& v = value_of(key);
-  if (!v.is_string()) fail(key, "expected a string, got " + shown(v));
-  return v.get<std::string>();
+  return guarded(key, [&] {
+    const json& v = value_of(key);
+    if (!v.is_string()) fail(key, "expected a string, got " + shown(v));
+    return v.get<std::string>();
+  });
 }
 
 Section Section::child(const std::string& key) {
-  return Section(value_of(key), origin_, path_of(key));
+  return guarded(key, [&] {
+    return Section(value_of(key), origin_, path_of(key));
+  });
 }
 
 namespace {
@@ -255,35 +284,39 @@ std::string array_of(std::size_t min_count, std::size_t max_count, const char* w
 
 std::vector<Section> Section::objects(const std::string& key, std::size_t min_count,
                                       std::size_t max_count) {
-  const json* it = &value_of(key);
-  if (!it->is_array() || it->size() < min_count || it->size() > max_count) {
-    fail(key, "expected " + array_of(min_count, max_count, "objects") + ", got " +
-                  (it->is_array() ? std::to_string(it->size()) + " elements" : shown(*it)));
-  }
-  std::vector<Section> out;
-  out.reserve(it->size());
-  for (std::size_t i = 0; i < it->size(); ++i) {
-    out.push_back(Section((*it)[i], origin_, path_of(key) + "[" + std::to_string(i) + "]"));
-  }
-  return out;
+  return guarded(key, [&] {
+    const json* it = &value_of(key);
+    if (!it->is_array() || it->size() < min_count || it->size() > max_count) {
+      fail(key, "expected " + array_of(min_count, max_count, "objects") + ", got " +
+                    (it->is_array() ? std::to_string(it->size()) + " elements" : shown(*it)));
+    }
+    std::vector<Section> out;
+    out.reserve(it->size());
+    for (std::size_t i = 0; i < it->size(); ++i) {
+      out.push_back(Section((*it)[i], origin_, path_of(key) + "[" + std::to_string(i) + "]"));
+    }
+    return out;
+  });
 }
 
 std::vector<std::string> Section::texts(const std::string& key, std::size_t min_count,
                                         std::size_t max_count) {
-  const json* it = &value_of(key);
-  if (!it->is_array() || it->size() < min_count || it->size() > max_count) {
-    fail(key, "expected " + array_of(min_count, max_count, "strings") + ", got " +
-                  (it->is_array() ? std::to_string(it->size()) + " elements" : shown(*it)));
-  }
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < it->size(); ++i) {
-    const json& v = (*it)[i];
-    if (!v.is_string()) {
-      fail(key + "[" + std::to_string(i) + "]", "expected a string, got " + shown(v));
+  return guarded(key, [&] {
+    const json* it = &value_of(key);
+    if (!it->is_array() || it->size() < min_count || it->size() > max_count) {
+      fail(key, "expected " + array_of(min_count, max_count, "strings") + ", got " +
+                    (it->is_array() ? std::to_string(it->size()) + " elements" : shown(*it)));
     }
-    out.push_back(v.get<std::string>());
-  }
-  return out;
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < it->size(); ++i) {
+      const json& v = (*it)[i];
+      if (!v.is_string()) {
+        fail(key + "[" + std::to_string(i) + "]", "expected a string, got " + shown(v));
+      }
+      out.push_back(v.get<std::string>());
+    }
+    return out;
+  });
 }
 
 void Section::note() {

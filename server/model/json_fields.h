@@ -132,6 +132,11 @@ class Section {
   const nlohmann::json& value_of(const std::string& key);
   // The unread key that is a near miss of `key` and stands in for nothing yet, or "".
   std::string stand_in_for(const std::string& key) const;
+  // Whether another key's value stood in for `key`.
+  bool borrowed(const std::string& key) const;
+  // read(), except that a ModelError from a borrowed value reports `key` missing.
+  template <typename Read>
+  auto guarded(const std::string& key, Read read);
   double checked(const nlohmann::json& v, const std::string& where, double scale,
                  const Bounds& bounds) const;
 

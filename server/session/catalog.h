@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "model/json_fields.h"
 #include "model/scenario_file.h"
 #include "session/session.h"
 

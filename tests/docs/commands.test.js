@@ -66,8 +66,12 @@ function shellLines(file) {
     }
     if (fence !== null) {
       if (SHELL_BLOCKS.has(fence)) push(i, raw);
+    } else if (pending && /^ {4,}\S/.test(raw)) {
+      push(i, raw);  // the indented command goes on
     } else if (/^ {4,}(\w+=\S+\s+)*(build\/\S+\/)?clamsim-[a-z]+(\s|$)/.test(raw)) {
       push(i, raw);
+    } else {
+      pending = null;
     }
   });
   return out;
@@ -94,7 +98,8 @@ const BINARY = /^(?:\w+=)?((?:build\/([^/\s]+)\/)?(?:[\w.<>-]+\/)*(clamsim-[a-z]
 
 // { name, index } of the clamsim binary a command runs, or null: its first word after
 // VAR=value assignments, or the first clamsim-* word of a podman/docker/kubectl command
-// (run in a container). A clamsim-* word elsewhere is a value (cmake --target, --spawn-server).
+// (run in a container) that names a shipped binary. A clamsim-* word elsewhere is a value
+// (cmake --target, --spawn-server, a volume's name).
 function binaryOf(argv) {
   let i = 0;
   while (i < argv.length && /^\w+=/.test(argv[i])) i += 1;
@@ -103,7 +108,7 @@ function binaryOf(argv) {
   if (m) return { name: m[3], index: i };
   if (!['podman', 'docker', 'kubectl'].includes(argv[i])) return null;
   for (let j = i + 1; j < argv.length; j += 1) {
-    if (/^clamsim-[a-z]+$/.test(argv[j])) return { name: argv[j], index: j };
+    if (SHIPPED.includes(argv[j])) return { name: argv[j], index: j };
   }
   return null;
 }
@@ -195,9 +200,10 @@ test('every documented flag is one the binary lists in --help', { skip }, () => 
     const where = built.get(c.bin.name);
     if (!where) continue;  // reported by the path test
     const help = helpOf(path.join(BUILD, where[0])).text;
-    for (const w of c.argv.slice(c.bin.index + 1)) {
-      if (!w.startsWith('--')) continue;
-      const flag = w.split('=')[0];
+    for (const word of c.argv.slice(c.bin.index + 1)) {
+      const w = word.replace(/^\[+/, '');  // a synopsis's [--flag VALUE]
+      if (!w.startsWith('--') || w === '--') continue;
+      const flag = w.split(/[=\]|]/)[0];
       checked += 1;
       if (!lists(help, flag)) problems.push(`${c.file}:${c.line}: ${c.bin.name} ${flag}: not in its --help`);
     }
