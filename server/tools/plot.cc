@@ -6,10 +6,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <optional>
 #include <sstream>
 
 #include "core/state.h"
@@ -116,7 +117,7 @@ void draw_panel(std::ostringstream& g, const PlotPlan& plan, const CsvTable& t, 
     g << ")\n";
   }
   axis_range(g, "y", p.y);
-  axis_range(g, "y2", right ? p.y2 : std::nullopt);
+  axis_range(g, "y2", right ? p.y2 : std::optional<Range>());
 
   const int time_col = t.column(plan.time_column);
   g << "plot ";

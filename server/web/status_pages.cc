@@ -41,12 +41,19 @@ std::string sessions_json(const session::SessionRegistry& registry) {
     j["frames_sent"] = c.frames_sent;
     j["restarts"] = c.restarts;
     if (t.enabled) {
-      j["task"] = {{"running", t.running},       {"finished", t.finished},
-                   {"completed", t.completed},   {"elapsed_s", t.elapsed_s},
-                   {"optimum_s", t.optimum_s},   {"limit_s", t.limit_s},
+      const auto fig = [](const char* field, double v) {
+        return session::round_figure(v, session::figure_decimals(field));
+      };
+      j["task"] = {{"running", t.running},
+                   {"finished", t.finished},
+                   {"completed", t.completed},
+                   {"elapsed_s", fig("elapsed_s", t.elapsed_s)},
+                   {"optimum_s", fig("optimum_s", t.optimum_s)},
+                   {"limit_s", fig("limit_s", t.limit_s)},
                    {"delivered", t.delivered},   {"required", t.required},
-                   {"time_points", t.time_points}, {"penalty_points", t.penalty_points},
-                   {"total", t.total},           {"rack_gate_hits", t.rack_gate_hits},
+                   {"time_points", fig("time_points", t.time_points)},
+                   {"penalty_points", fig("penalty_points", t.penalty_points)},
+                   {"total", fig("total", t.total)}, {"rack_gate_hits", t.rack_gate_hits},
                    {"structure_hits", t.structure_hits}, {"slack_cables", t.slack_cables},
                    {"overloads", t.overloads},   {"dropped_loads", t.dropped_loads}};
     } else {
