@@ -72,11 +72,11 @@ std::string using_clause(const CsvTable& t, int time_col, const Series& s) {
 
 // Where panel `index` sits, in screen fractions: two columns, the key to the right of
 // each plot (outside the data), the figure's caption under the last row.
-void place_panel(std::ostringstream& g, std::size_t index, std::size_t rows) {
+void place_panel(std::ostringstream& g, std::size_t index, std::size_t rows, bool right_axis) {
   const double height_px = static_cast<double>(rows * kRowPx + kTopPx + kCaptionPx);
   const std::size_t row = index / 2;
-  const double left = index % 2 == 0 ? 0.055 : 0.555;
-  const double right = left + 0.30;
+  const double left = index % 2 == 0 ? 0.05 : 0.55;
+  const double right = left + 0.28;
   const double top_px = kTopPx + static_cast<double>(row) * kRowPx + 34;   // title above
   const double bottom_px = kTopPx + static_cast<double>(row + 1) * kRowPx - 48;   // x tics, label
   g << "set lmargin at screen " << left << "\n"
@@ -84,7 +84,8 @@ void place_panel(std::ostringstream& g, std::size_t index, std::size_t rows) {
     << "set tmargin at screen " << 1.0 - top_px / height_px << "\n"
     << "set bmargin at screen " << 1.0 - bottom_px / height_px << "\n"
     // the key in the gap right of the plot (past the right axis' tics and label)
-    << "set key at screen " << right + 0.06 << ", screen " << 1.0 - top_px / height_px
+    << "set key at screen " << right + (right_axis ? 0.058 : 0.012) << ", screen "
+    << 1.0 - top_px / height_px
     << " left top vertical Left reverse box opaque samplen 2 spacing 1.1 width 1\n";
 }
 
@@ -98,11 +99,11 @@ void axis_range(std::ostringstream& g, const char* axis, const std::optional<Ran
 
 void draw_panel(std::ostringstream& g, const PlotPlan& plan, const CsvTable& t, const Panel& p,
                 std::size_t index) {
-  place_panel(g, index, (plan.panels.size() + 1) / 2);
-  g << "set title " << quoted(p.caption) << "\n"
-    << "set ylabel " << quoted(p.ylabel) << "\n";
   const bool right = std::any_of(p.series.begin(), p.series.end(),
                                  [](const Series& s) { return s.right_axis; });
+  place_panel(g, index, (plan.panels.size() + 1) / 2, right);
+  g << "set title " << quoted(p.caption) << "\n"
+    << "set ylabel " << quoted(p.ylabel) << "\n";
   if (right) {
     g << "set ytics nomirror\nset y2tics\nset y2label " << quoted(p.y2label) << "\n";
   } else {
@@ -163,6 +164,8 @@ std::string gnuplot_script(const PlotPlan& plan, const CsvTable& table, const Pl
     << "f = " << quoted(r.csv_path) << "\n"
     << "set grid\n"
     << "set xlabel " << quoted(plan.xlabel) << "\n"
+    // the axis ends where the run does (autoscale would round it up to the next tic)
+    << (plan.x ? "set xrange [" + number(plan.x->lo) + ":" + number(plan.x->hi) + "]\n" : "")
     << "set style data lines\n"
     << "set multiplot\n";
   // the caption under the figure, as in the thesis; the run it shows in smaller type

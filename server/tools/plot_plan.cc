@@ -224,7 +224,7 @@ std::vector<Panel> clam_panels() {
 // Each carried load's height (left) and horizontal distance from where it lay (right).
 std::optional<Panel> load_path_panel(const CsvTable& t, const std::vector<std::string>& carried) {
   if (carried.empty() || t.rows() == 0) return std::nullopt;
-  Panel p{"load_path", "", "height z [m]", "distance carried [m]", {}, {}, {}, false};
+  Panel p{"load_path", "", "height z, deck = 0 [m]", "distance carried [m]", {}, {}, {}, false};
   for (const std::string& name : carried) {
     Series z = value("", "", "lw 2");
     z.title = name + " height [m]";
@@ -285,6 +285,12 @@ PlotPlan plan_plot(const CsvTable& t) {
     throw std::runtime_error("no time column: expected time_s (clamsim-sim) or arrival_s "
                              "(clamsim-receiver)");
   }
+  double t_lo = std::numeric_limits<double>::infinity(), t_hi = -t_lo;
+  for (std::size_t r = 0; r < t.rows(); ++r) {
+    const double v = t.number(r, plan.time_column);
+    if (std::isfinite(v)) t_lo = std::min(t_lo, v), t_hi = std::max(t_hi, v);
+  }
+  if (t_hi > t_lo) plan.x = Range{t_lo, t_hi};
   plan.markers = find_markers(t, plan.time_column);
   const std::vector<std::string> carried = carried_loads(t);
   plan.experiment = classify(t, plan.markers, carried);

@@ -62,6 +62,7 @@ struct PlotPlan {
   Experiment experiment = Experiment::Run;
   std::string time_column;   // "time_s" (clamsim-sim) or "arrival_s" (receiver)
   std::string xlabel;
+  std::optional<Range> x;    // first to last time; none for fewer than two times
   std::string caption;       // the figure's caption: "Figures 5.1-5.4: ..."
   std::vector<Panel> panels;
   std::vector<Marker> markers;

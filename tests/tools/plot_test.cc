@@ -61,6 +61,9 @@ TEST_F(Plots, ClamStepsGetTheFiguresOf511WithTheWorkingStateOnItsOwnAxis) {
   EXPECT_EQ(plan.experiment, Experiment::ClamSteps);
   EXPECT_EQ(plan.caption.rfind("Figures 5.1-5.4: ", 0), 0u) << plan.caption;
   EXPECT_EQ(plan.time_column, "time_s");
+  ASSERT_TRUE(plan.x.has_value());
+  EXPECT_DOUBLE_EQ(plan.x->lo, 0.0);
+  EXPECT_DOUBLE_EQ(plan.x->hi, 20.0) << "the script's duration";
   EXPECT_EQ(keys(plan), (std::vector<std::string>{"controls", "joints", "rates", "tensions",
                                                   "theta2", "working", "speeds"}));
   EXPECT_EQ(plan.panel("controls")->caption, "Fig. 5.1: Control signal to the servo valves");
