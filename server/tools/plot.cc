@@ -58,9 +58,14 @@ std::string using_clause(const CsvTable& t, int time_col, const Series& s) {
       return s.scale == 1.0 ? x + c : x + "($" + c + "*" + number(s.scale) + ")";
     }
     case Series::Kind::WorkingLevel: {
+      // the state's name (core/names.cc) to its level: Free 0, Distributed 1, Full 2
       const std::string w = "strcol(" + std::to_string(t.column(s.column)) + ")";
-      return x + "(" + w + " eq 'Free' ? 0 : " + w + " eq 'Distributed' ? 1 : " + w +
-             " eq 'Full' ? 2 : NaN)";
+      std::string e = "(";
+      for (int level = 0; level < 3; ++level) {
+        e += w + " eq " + quoted(core::to_string(static_cast<core::WorkingState>(level))) +
+             " ? " + std::to_string(level) + " : ";
+      }
+      return x + e + "NaN)";
     }
     case Series::Kind::Distance:
       return x + "(sqrt(($" + std::to_string(t.column(s.column)) + "-(" + number(s.x0) +
