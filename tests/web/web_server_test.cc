@@ -261,10 +261,10 @@ TEST(WebServer, ReportListFiltersAndExportsCsv) {
   fs::create_directories(reports);
   const auto write = [&](const char* name, const char* trainee, const char* ended) {
     std::ofstream(reports / name)
-        << R"({"schema": "clamsim-report/1", "session": "session 1 (t250, dam_intake)", "trainee": ")"
-        << trainee << R"(", "task": "Clear", "ended_utc": ")" << ended
-        << R"(", "outcome": "completed", "elapsed_s": 60.00000000000001, "total": 84.96,)"
-        << R"( "delivered": 3, "required": 3})";
+        << R"j({"schema": "clamsim-report/1", "session": "session 1 (t250, dam_intake)", "trainee": ")j"
+        << trainee << R"j(", "task": "Clear", "ended_utc": ")j" << ended
+        << R"j(", "outcome": "completed", "elapsed_s": 60.00000000000001, "total": 84.96,)j"
+        << R"j( "delivered": 3, "required": 3})j";
   };
   write("report-1-20261120T090000Z.json", "Ada Lovelace", "2026-11-20T09:00:00Z");
   write("report-2-20261121T090000Z.json", "Grace Hopper", "2026-11-21T09:00:00Z");
