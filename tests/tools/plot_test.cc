@@ -57,7 +57,8 @@ class Plots : public ::testing::Test {
 };
 
 TEST_F(Plots, ClamStepsGetTheFiguresOf511WithTheWorkingStateOnItsOwnAxis) {
-  const CsvTable t = simulate({"--controls", kScenarios + "exp_5_1_1_clam_steps.ctl", "--rate", "20"});
+  const CsvTable t = simulate({"--controls", kScenarios + "exp_5_1_1_clam_steps.ctl", "--valve", "thesis",
+                               "--rate", "20"});
   const PlotPlan plan = plan_plot(t);
   EXPECT_EQ(plan.experiment, Experiment::ClamSteps);
   EXPECT_EQ(plan.caption.rfind("Figures 5.1-5.4: ", 0), 0u) << plan.caption;
