@@ -7,6 +7,7 @@
 #include "model/control_script.h"
 #include "model/json_fields.h"
 #include "model/machine_file.h"
+#include "session/file_digest.h"
 
 namespace clamsim::session {
 
@@ -42,6 +43,7 @@ Catalog::Catalog(const std::string& models_dir, const std::string& scenarios_dir
     m.params = std::make_shared<const core::MachineParams>(
         model::parse_machine_json(doc, path.string()));
     m.initial = model::parse_initial_conditions(doc, path.string());
+    m.model_sha256 = file_sha256(path.string());
     machines_.emplace(m.name, std::move(m));
   }
   const auto machine = machines_.find(default_model_);
@@ -60,6 +62,7 @@ Catalog::Catalog(const std::string& models_dir, const std::string& scenarios_dir
                               ".ctl; one name, one scenario");
     worlds_.emplace(name, std::make_shared<const model::Scenario>(model::load_scenario_file(
                               path.string(), *machine->second.params)));
+    world_sha256_.emplace(name, file_sha256(path.string()));
   }
   if (!default_world_.empty() && !worlds_.count(default_world_))
     throw UnknownDefault(scenarios_dir + ": default world \"" + default_world_ +
@@ -85,6 +88,7 @@ bool Catalog::resolve(const std::string& model, const std::string& scenario, Mac
     out->scenario = world(world_name);
     if (!out->scenario) return;
     out->world_name = world_name.empty() ? default_world_ : world_name;
+    out->world_sha256 = world_sha256_.at(out->world_name);
     if (its_start) out->initial = out->scenario->start;
   };
   if (scenario.empty()) {

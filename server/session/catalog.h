@@ -51,6 +51,7 @@ class Catalog {
   std::map<std::string, MachineSetup> machines_;
   std::map<std::string, core::InitialConditions> poses_;                  // *.ctl
   std::map<std::string, std::shared_ptr<const model::Scenario>> worlds_;  // *.json
+  std::map<std::string, std::string> world_sha256_;                       // *.json
   std::string default_model_;
   std::string default_world_;
 };

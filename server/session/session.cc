@@ -7,6 +7,7 @@
 
 #include "session/report_file.h"
 #include "session/task_score.h"
+#include "version/version.h"
 
 namespace clamsim::session {
 
@@ -113,6 +114,11 @@ std::string Session::label() const {
   return l + ")";
 }
 
+ReportVersions Session::report_versions() const {
+  return {kVersion, machine_.name, machine_.model_sha256, machine_.world_name,
+          machine_.world_sha256};
+}
+
 std::shared_ptr<const std::string> Session::publish_report(const std::string& json_text) {
   auto report = std::make_shared<const std::string>(json_text);
   if (options_.report_dir.empty()) return report;
@@ -157,7 +163,7 @@ void Session::run() {
   const auto score = [&](const core::Outputs& o) {
     const TaskScore& s = scorer.update(o);
     if (scorer.just_finished())
-      report = publish_report(scorer.report(label(), trainee()).dump(2));
+      report = publish_report(scorer.report(label(), report_versions(), trainee()).dump(2));
     return s;
   };
   // Frame k carries the state at k periods and is due at t0 + k periods: an absolute
@@ -228,7 +234,7 @@ void Session::run() {
   }
   // stopped by the server with the task under way: its report says so
   if (interrupt_task_ && scorer.interrupt()) {
-    publish_report(scorer.report(label(), trainee()).dump(2));
+    publish_report(scorer.report(label(), report_versions(), trainee()).dump(2));
     std::lock_guard<std::mutex> lock(score_mutex_);
     score_ = scorer.score();
   }

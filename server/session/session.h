@@ -28,6 +28,9 @@ struct MachineSetup {
   // experiments of 5.1.1-5.1.2. world_name is its catalog name ("dam_intake").
   std::shared_ptr<const model::Scenario> scenario;
   std::string world_name;
+  // The files' SHA-256, named in every report ("" when there is no world).
+  std::string model_sha256;
+  std::string world_sha256;
 };
 
 struct SessionOptions {
@@ -94,6 +97,8 @@ class Session {
   std::string trainee() const;
 
  private:
+  // The server's, model's and scenario's versions, for the task's report.
+  ReportVersions report_versions() const;
   void run();
   void mark_progress(Instant t) { progress_ns_ = t.time_since_epoch().count(); }
   ControlVerdict accept(ControlVerdict v);

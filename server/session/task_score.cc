@@ -4,6 +4,8 @@
 #include <cmath>
 #include <utility>
 
+#include "session/report_figures.h"
+
 namespace clamsim::session {
 
 namespace {
@@ -184,6 +186,7 @@ bool TaskScorer::interrupt() {
 }
 
 nlohmann::ordered_json TaskScorer::report(const std::string& session_label,
+                                          const ReportVersions& versions,
                                           const std::string& trainee) const {
   using ojson = nlohmann::ordered_json;
   const TaskScore& s = score_;
@@ -192,6 +195,10 @@ nlohmann::ordered_json TaskScorer::report(const std::string& session_label,
   r["session"] = session_label;
   r["trainee"] = trainee.empty() ? ojson(nullptr) : ojson(trainee);
   r["task"] = task_.title;
+  r["versions"] = {{"server", versions.server},
+                   {"model", {{"name", versions.model}, {"sha256", versions.model_sha256}}},
+                   {"scenario",
+                    {{"name", versions.scenario}, {"sha256", versions.scenario_sha256}}}};
   r["started_utc"] = started_ ? ojson(iso8601_utc(wall_start_)) : ojson(nullptr);
   r["ended_utc"] = s.finished ? ojson(iso8601_utc(wall_end_)) : ojson(nullptr);
   r["outcome"] = !s.finished    ? "running"
@@ -233,6 +240,7 @@ nlohmann::ordered_json TaskScorer::report(const std::string& session_label,
     timeline.push_back(std::move(e));
   }
   r["timeline"] = std::move(timeline);
+  round_report_figures(r);
   return r;
 }
 

@@ -44,6 +44,16 @@ struct TaskScore {
   int dropped_loads = 0;
 };
 
+// What a report was scored with, so two reports can be compared knowingly: the server's
+// build version, and the machine and scenario files by name and content hash.
+struct ReportVersions {
+  std::string server;            // clamsim::kVersion
+  std::string model;             // catalog name, e.g. "t250"
+  std::string model_sha256;      // of the machine file's bytes
+  std::string scenario;          // the world scenario's catalog name, e.g. "dam_intake"
+  std::string scenario_sha256;   // of its file's bytes
+};
+
 class TaskScorer {
  public:
   // load_names: the world's loads in order (names the dropped load in the timeline).
@@ -61,7 +71,8 @@ class TaskScorer {
   // True right after the update() in which the task finished (completed or timed out).
   bool just_finished() const { return just_finished_; }
   // The report, schema "clamsim-report/1" (docs/training-task.md); trainee "" = not given.
-  nlohmann::ordered_json report(const std::string& session_label,
+  // Its figures are rounded for people (report_figures.h).
+  nlohmann::ordered_json report(const std::string& session_label, const ReportVersions& versions,
                                 const std::string& trainee = "") const;
 
  private:

@@ -6,12 +6,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
-#include <initializer_list>
+#include <optional>
 #include <sstream>
 
-#include "tools/csv_writer.h"
+#include "core/state.h"
 
 extern char** environ;
 
@@ -32,142 +34,163 @@ bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-// "column 7" in gnuplot's own numbering, from the writer's column list
-std::string col(const char* name) { return std::to_string(csv_column_number(name)); }
-
-// using clause "1:N" for a numeric column, optionally scaled
-std::string use(const char* name, const char* scale = nullptr) {
-  if (scale == nullptr) return "1:" + col(name);
-  return "1:($" + col(name) + scale + ")";
+std::string number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", v);
+  return text;
 }
 
-// Autoscale `axis` (y or y2) over the columns, but never narrower than `span`: a quantity
-// that barely moves (telescope at rest) would otherwise get tics like 12, 12, 12.0001 from
-// numerical noise. Uses the statistics gathered before the multiplot (stats_for).
-std::string min_span(const char* axis, std::initializer_list<const char*> names, double span,
-                     double factor = 1.0) {
-  std::ostringstream g;
-  g << "lo = 1e300; hi = -1e300\n";
-  for (const char* name : names) {
-    const std::string c = "c" + col(name);
-    g << "lo = " << c << "_min * " << factor << " < lo ? " << c << "_min * " << factor
-      << " : lo; hi = " << c << "_max * " << factor << " > hi ? " << c << "_max * " << factor
-      << " : hi\n";
+constexpr const char* kGripColour = "#1a9850";
+constexpr const char* kReleaseColour = "#d73027";
+
+// The figure's size in pixels: two panels a row.
+constexpr int kWidthPx = 1800;
+constexpr int kRowPx = 330;
+constexpr int kTopPx = 20;
+constexpr int kCaptionPx = 90;
+
+// gnuplot's "using" for one curve: the time column, then the value.
+std::string using_clause(const CsvTable& t, int time_col, const Series& s) {
+  const std::string x = std::to_string(time_col) + ":";
+  switch (s.kind) {
+    case Series::Kind::Value: {
+      const std::string c = std::to_string(t.column(s.column));
+      return s.scale == 1.0 ? x + c : x + "($" + c + "*" + number(s.scale) + ")";
+    }
+    case Series::Kind::WorkingLevel: {
+      // the state's name (core/names.cc) to its level: Free 0, Distributed 1, Full 2
+      const std::string w = "strcol(" + std::to_string(t.column(s.column)) + ")";
+      std::string e = "(";
+      for (int level = 0; level < 3; ++level) {
+        e += w + " eq " + quoted(core::to_string(static_cast<core::WorkingState>(level))) +
+             " ? " + std::to_string(level) + " : ";
+      }
+      return x + e + "NaN)";
+    }
+    case Series::Kind::Distance:
+      return x + "(sqrt(($" + std::to_string(t.column(s.column)) + "-(" + number(s.x0) +
+             "))**2 + ($" + std::to_string(t.column(s.column_y)) + "-(" + number(s.y0) +
+             "))**2))";
   }
-  g << "if (hi - lo < " << span << ") {\n"
-    << "  set " << axis << "range [(hi + lo) / 2 - " << span / 2 << ":(hi + lo) / 2 + "
-    << span / 2 << "]\n"
-    << "} else {\n"
-    << "  set " << axis << "range [*:*]\n"
-    << "}\n";
-  return g.str();
+  return x + "(NaN)";
 }
 
-// stats obeys whatever ranges are set, so it runs once up front, before any panel sets one
-std::string stats_for(std::initializer_list<const char*> names) {
-  std::ostringstream g;
-  for (const char* name : names) {
-    g << "stats f skip 1 using " << col(name) << " nooutput name 'c" << col(name) << "'\n";
+// Where panel `index` sits, in screen fractions: two columns, the key to the right of
+// each plot (outside the data), the figure's caption under the last row.
+void place_panel(std::ostringstream& g, std::size_t index, std::size_t rows, bool right_axis) {
+  const double height_px = static_cast<double>(rows * kRowPx + kTopPx + kCaptionPx);
+  const std::size_t row = index / 2;
+  const double left = index % 2 == 0 ? 0.05 : 0.55;
+  const double right = left + 0.28;
+  const double top_px = kTopPx + static_cast<double>(row) * kRowPx + 34;   // title above
+  const double bottom_px = kTopPx + static_cast<double>(row + 1) * kRowPx - 48;   // x tics, label
+  g << "set lmargin at screen " << left << "\n"
+    << "set rmargin at screen " << right << "\n"
+    << "set tmargin at screen " << 1.0 - top_px / height_px << "\n"
+    << "set bmargin at screen " << 1.0 - bottom_px / height_px << "\n"
+    // the key in the gap right of the plot (past the right axis' tics and label)
+    << "set key at screen " << right + (right_axis ? 0.058 : 0.012) << ", screen "
+    << 1.0 - top_px / height_px
+    << " left top vertical Left reverse box opaque samplen 2 spacing 1.1 width 1\n";
+}
+
+void axis_range(std::ostringstream& g, const char* axis, const std::optional<Range>& r) {
+  if (r) {
+    g << "set " << axis << "range [" << number(r->lo) << ":" << number(r->hi) << "]\n";
+  } else {
+    g << "set " << axis << "range [*:*]\n";
   }
-  return g.str();
+}
+
+void draw_panel(std::ostringstream& g, const PlotPlan& plan, const CsvTable& t, const Panel& p,
+                std::size_t index) {
+  const bool right = std::any_of(p.series.begin(), p.series.end(),
+                                 [](const Series& s) { return s.right_axis; });
+  place_panel(g, index, (plan.panels.size() + 1) / 2, right);
+  g << "set title " << quoted(p.caption) << "\n"
+    << "set ylabel " << quoted(p.ylabel) << "\n";
+  if (right) {
+    g << "set ytics nomirror\nset y2tics\nset y2label " << quoted(p.y2label) << "\n";
+  } else {
+    g << "set ytics mirror\nunset y2tics\nunset y2label\n";
+  }
+  if (p.working_tics) {
+    g << "set ytics (";
+    for (int level = 0; level < 3; ++level) {
+      g << (level ? ", " : "")
+        << quoted(core::to_string(static_cast<core::WorkingState>(level))) << " " << level;
+    }
+    g << ")\n";
+  }
+  axis_range(g, "y", p.y);
+  axis_range(g, "y2", right ? p.y2 : std::optional<Range>());
+
+  const int time_col = t.column(plan.time_column);
+  g << "plot ";
+  for (std::size_t i = 0; i < p.series.size(); ++i) {
+    const Series& s = p.series[i];
+    g << (i ? ", \\\n     " : "") << "f skip 1 using " << using_clause(t, time_col, s)
+      << (s.right_axis ? " axes x1y2" : "") << " title " << quoted(s.title) << " " << s.style;
+  }
+  // the markers' key entries (the lines themselves are arrows, which have none)
+  const auto has = [&](Marker::Kind k) {
+    return std::any_of(plan.markers.begin(), plan.markers.end(),
+                       [&](const Marker& m) { return m.kind == k; });
+  };
+  if (has(Marker::Kind::Grip))
+    g << ", \\\n     NaN title 'grip' with lines lc rgb '" << kGripColour << "' dt 2 lw 2";
+  if (has(Marker::Kind::Release))
+    g << ", \\\n     NaN title 'release' with lines lc rgb '" << kReleaseColour
+      << "' dt 2 lw 2";
+  g << "\n";
+  if (p.working_tics) g << "set ytics autofreq\n";
 }
 
 }  // namespace
 
-std::string gnuplot_script(const PlotRequest& r) {
+std::string gnuplot_script(const PlotPlan& plan, const CsvTable& table, const PlotRequest& r) {
+  const std::size_t rows = (plan.panels.size() + 1) / 2;
+  const int height_px = static_cast<int>(rows) * kRowPx + kTopPx + kCaptionPx;
+  const std::string size = std::to_string(kWidthPx) + "," + std::to_string(height_px);
   std::ostringstream g;
   if (ends_with(r.out_path, ".png")) {
     // pngcairo draws anti-aliased; plain libgd png is the fallback on minimal builds
     g << "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
-         "  set terminal pngcairo size 1600,1200 font 'sans,10' noenhanced\n"
+         "  set terminal pngcairo size " << size << " font 'sans,10' noenhanced\n"
          "} else {\n"
-         "  set terminal png size 1600,1200 noenhanced\n"
+         "  set terminal png size " << size << " noenhanced\n"
          "}\n";
   } else {
-    g << "set terminal svg size 1600,1200 font 'sans,11' noenhanced background rgb 'white'\n";
+    g << "set terminal svg size " << size
+      << " font 'sans,11' noenhanced background rgb 'white'\n";
   }
   g << "set output " << quoted(r.out_path) << "\n"
     << "set datafile separator comma\n"
     << "f = " << quoted(r.csv_path) << "\n"
     << "set grid\n"
-    << "set key top right box opaque samplen 2\n"
-    << "set xlabel 'time [s]'\n"
+    << "set xlabel " << quoted(plan.xlabel) << "\n"
+    // the axis ends where the run does (autoscale would round it up to the next tic)
+    << (plan.x ? "set xrange [" + number(plan.x->lo) + ":" + number(plan.x->hi) + "]\n" : "")
     << "set style data lines\n"
-    << stats_for({"swing_deg", "boom_deg", "telescope_m", "swing_rate_deg_s", "boom_rate_deg_s",
-                  "telescope_rate_m_s", "T1_N", "T2_N", "theta2_clam_deg", "vA_up_m_s",
-                  "vC_up_m_s"})
-    << "set multiplot layout 3,2 title " << quoted(r.title) << " font ',13'\n";
-
-  // 1: what the operator commanded
-  g << "set title 'Control signals to the servo valves'\n"
-    << "set ylabel 'voltage [V]'\n"
-    << "set yrange [-5.5:5.5]\n"
-    // widths step down so channels driven with the same signal (5.1.2) stay visible
-    << "plot f skip 1 using " << use("swing_V") << " title 'swing' lw 5, \\\n"
-    << "     f skip 1 using " << use("boom_V") << " title 'boom' lw 3, \\\n"
-    << "     f skip 1 using " << use("telescope_V") << " title 'telescope' lw 1, \\\n"
-    << "     f skip 1 using " << use("hoist1_V") << " title 'cable 1 (main hoist)' lw 3, \\\n"
-    << "     f skip 1 using " << use("hoist2_V") << " title 'cable 2 (aux hoist)' lw 1.5 dt 2\n"
-    << "set yrange [*:*]\n";
-
-  // 2: crane joints, angles left, telescope length right (thesis Figs 5.6, 5.8, 5.10)
-  g << "set title 'Crane joints'\n"
-    << "set ylabel 'angle [deg]'\n"
-    << "set y2label 'telescope length [m]'\n"
-    << "set ytics nomirror\n"
-    << "set y2tics\n"
-    << min_span("y", {"swing_deg", "boom_deg"}, 2.0)
-    << min_span("y2", {"telescope_m"}, 0.5)
-    << "plot f skip 1 using " << use("swing_deg") << " title 'swing [deg]', \\\n"
-    << "     f skip 1 using " << use("boom_deg") << " title 'boom [deg]', \\\n"
-    << "     f skip 1 using " << use("telescope_m") << " axes x1y2 title 'telescope [m]'\n";
-
-  // 3: their rates (Figs 5.7, 5.9, 5.11)
-  g << "set title 'Crane joint velocities'\n"
-    << "set ylabel 'angular velocity [deg/s]'\n"
-    << "set y2label 'telescope speed [m/s]'\n"
-    << min_span("y", {"swing_rate_deg_s", "boom_rate_deg_s"}, 1.0)
-    << min_span("y2", {"telescope_rate_m_s"}, 0.05)
-    << "plot f skip 1 using " << use("swing_rate_deg_s") << " title 'swing [deg/s]', \\\n"
-    << "     f skip 1 using " << use("boom_rate_deg_s") << " title 'boom [deg/s]', \\\n"
-    << "     f skip 1 using " << use("telescope_rate_m_s")
-    << " axes x1y2 title 'telescope [m/s]'\n"
-    << "unset y2tics\n"
-    << "unset y2label\n"
-    << "set ytics mirror\n";
-
-  // 4: cable tensions (Fig 5.2)
-  g << "set title 'Cable tensions'\n"
-    << "set ylabel 'tension [kN]'\n"
-    << min_span("y", {"T1_N", "T2_N"}, 1.0, 1e-3)
-    << "plot f skip 1 using " << use("T1_N", "/1000.0") << " title 'T1 (cable 1, point A)', \\\n"
-    << "     f skip 1 using " << use("T2_N", "/1000.0") << " title 'T2 (cable 2, point C)'\n";
-
-  // 5: clam bucket angle with the working state as a step line (Fig 5.3, Table 2.3)
-  const std::string w = "strcol(" + col("working") + ")";
-  g << "set title 'Clam bucket angle theta2 and working state'\n"
-    << "set ylabel 'theta2 [deg]'\n"
-    << "set y2label 'working state'\n"
-    << "set ytics nomirror\n"
-    << min_span("y", {"theta2_clam_deg"}, 5.0)
-    << "set y2range [-0.3:2.3]\n"
-    << "set y2tics ('Free' 0, 'Distributed' 1, 'Full' 2)\n"
-    << "plot f skip 1 using " << use("theta2_clam_deg") << " title 'theta2 [deg]' lw 2, \\\n"
-    << "     f skip 1 using 1:(" << w << " eq 'Free' ? 0 : " << w
-    << " eq 'Distributed' ? 1 : 2) axes x1y2 with steps lc rgb '#808080' dt 2"
-    << " title 'working state'\n"
-    << "unset y2tics\n"
-    << "unset y2label\n"
-    << "set y2range [*:*]\n"
-    << "set ytics mirror\n";
-
-  // 6: vertical speeds of the clam's bodies (Fig 5.4)
-  g << "set title 'Vertical speed of clam points A and C (up positive)'\n"
-    << "set ylabel 'speed [m/s]'\n"
-    << min_span("y", {"vA_up_m_s", "vC_up_m_s"}, 0.1)
-    << "plot f skip 1 using " << use("vA_up_m_s") << " title 'A (top, cable 1)', \\\n"
-    << "     f skip 1 using " << use("vC_up_m_s") << " title 'C (pulley, cable 2)'\n";
-
+    << "set multiplot\n";
+  // the caption under the figure, as in the thesis; the run it shows in smaller type
+  const double caption_y = 1.0 - (static_cast<double>(height_px) - kCaptionPx * 0.55) / height_px;
+  g << "set label 1 " << quoted(plan.caption) << " at screen 0.5, screen " << caption_y
+    << " center font ',14'\n";
+  if (!r.note.empty()) {
+    g << "set label 2 " << quoted(r.note) << " at screen 0.5, screen " << caption_y * 0.45
+      << " center font ',10' textcolor rgb '#555555'\n";
+  }
+  int arrow = 1;
+  for (const Marker& m : plan.markers) {
+    g << "set arrow " << arrow++ << " from " << number(m.time_s) << ", graph 0 to "
+      << number(m.time_s) << ", graph 1 nohead back lw 2 dt 2 lc rgb '"
+      << (m.kind == Marker::Kind::Grip ? kGripColour : kReleaseColour) << "'\n";
+  }
+  for (std::size_t i = 0; i < plan.panels.size(); ++i) {
+    draw_panel(g, plan, table, plan.panels[i], i);
+    if (i == 0) g << "unset label 1\nunset label 2\n";   // drawn once
+  }
   g << "unset multiplot\n"
     << "set output\n";
   return g.str();
@@ -175,7 +198,15 @@ std::string gnuplot_script(const PlotRequest& r) {
 
 PlotResult draw_plot(const PlotRequest& request) {
   PlotResult result;
-  const std::string script = gnuplot_script(request);
+  std::string script;
+  try {
+    const CsvTable table = CsvTable::read(request.csv_path);
+    script = gnuplot_script(plan_plot(table), table, request);
+  } catch (const std::exception& e) {
+    result.bad_input = true;
+    result.message = e.what();
+    return result;
+  }
 
   int in_pipe[2];
   int err_pipe[2];

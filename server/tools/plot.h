@@ -1,29 +1,35 @@
-// Draws an offline run's CSV as one multi-panel figure, the quantities of thesis
-// chapter 5.1: control voltages, crane joints and their rates, cable tensions, the clam's
-// theta2 with its working state, and the vertical speeds of points A and C.
+// Draws a run's CSV as one figure after thesis chapter 5: a panel per quantity of its
+// figures (plot_plan.h decides which, from the columns the file has), each captioned like
+// the thesis's figure, the legends beside the data, grip and release marked on every
+// panel, and the figure's caption underneath. Works on clamsim-sim's CSV and on
+// clamsim-receiver's (columns are found by header name).
 // gnuplot does the drawing, run as a child process; SVG or PNG by the output's extension.
 #pragma once
 
 #include <string>
 
+#include "tools/csv_table.h"
+#include "tools/plot_plan.h"
+
 namespace clamsim::tools {
 
 struct PlotRequest {
-  std::string csv_path;   // written by CsvWriter (its column names are looked up)
+  std::string csv_path;   // clamsim-sim's or clamsim-receiver's CSV
   std::string out_path;   // ends in .svg or .png
-  std::string title;      // figure title, e.g. the control script's name
+  std::string note;       // under the caption: what was run, e.g. "clamsim-sim: demo.ctl on t250.json"
 };
 
 struct PlotResult {
   bool ok = false;
   bool gnuplot_missing = false;
+  bool bad_input = false; // the CSV could not be read or has no time column
   std::string message;    // why it failed; gnuplot's warnings when it worked
 };
 
-// The gnuplot commands (exposed so they can be read or saved alongside the figure).
-std::string gnuplot_script(const PlotRequest& request);
+// The gnuplot commands for a plan of `table` (exposed so they can be read or tested).
+std::string gnuplot_script(const PlotPlan& plan, const CsvTable& table, const PlotRequest& request);
 
-// Runs `gnuplot` from PATH with the script on its stdin; waits for it.
+// Reads the CSV, plans the figure and runs `gnuplot` from PATH on it; waits for it.
 PlotResult draw_plot(const PlotRequest& request);
 
 }  // namespace clamsim::tools

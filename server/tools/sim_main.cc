@@ -285,7 +285,9 @@ int run_main(int argc, char** argv) {
   if (!opt.plot_path.empty()) {
     const tools::PlotResult plot = tools::draw_plot(
         {opt.csv_path, opt.plot_path,
-         "clamsim-sim: " + (pilot ? "pick-and-place of " + opt.pick_place : base_name(opt.controls_path)) +
+         "clamsim-sim: " +
+             (pilot ? "pick-and-place of " + opt.pick_place + " in " + base_name(opt.world)
+                    : base_name(opt.controls_path)) +
              " on " + base_name(opt.model_path)});
     if (!plot.ok) {
       std::fprintf(stderr, "clamsim-sim: --plot: %s (the CSV '%s' was written)\n",

@@ -168,7 +168,8 @@ bool is_auth_route(std::string_view path) {
 }
 
 bool is_instructor_route(std::string_view path) {
-  return path == "/api/sessions" || path == "/api/reports" || path.rfind("/api/reports/", 0) == 0;
+  return path == "/api/sessions" || path == "/api/reports" || path == "/api/reports.csv" ||
+         path.rfind("/api/reports/", 0) == 0;
 }
 
 void serve_auth_route(const AuthRequest& req, std::string_view path, const std::string& client,

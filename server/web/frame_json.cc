@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "session/server_wide.h"
+#include "session/report_figures.h"
 #include "session/task_score.h"
 
 namespace clamsim::web {
@@ -52,7 +53,7 @@ ojson cable_json(const core::WinchParams& w) {
 }
 
 // The training task's live score (session/task_score.h); only {"enabled": false} when the
-// scenario has no task.
+// scenario has no task. Figures at the reports' precision (session/report_figures.h).
 ojson score_json(const session::TaskScore& s) {
   ojson j;
   j["enabled"] = s.enabled;
@@ -60,14 +61,14 @@ ojson score_json(const session::TaskScore& s) {
   j["running"] = s.running;
   j["finished"] = s.finished;
   j["completed"] = s.completed;
-  j["elapsed_s"] = r(s.elapsed_s, 2);
-  j["optimum_s"] = r(s.optimum_s, 2);
-  j["limit_s"] = r(s.limit_s, 2);
+  j["elapsed_s"] = r(s.elapsed_s, session::figure_decimals("elapsed_s"));
+  j["optimum_s"] = r(s.optimum_s, session::figure_decimals("optimum_s"));
+  j["limit_s"] = r(s.limit_s, session::figure_decimals("limit_s"));
   j["delivered"] = s.delivered;
   j["required"] = s.required;
-  j["time_points"] = r(s.time_points, 2);
-  j["penalty_points"] = r(s.penalty_points, 2);
-  j["total"] = r(s.total, 2);
+  j["time_points"] = r(s.time_points, session::figure_decimals("time_points"));
+  j["penalty_points"] = r(s.penalty_points, session::figure_decimals("penalty_points"));
+  j["total"] = r(s.total, session::figure_decimals("total"));
   j["rack_gate_hits"] = s.rack_gate_hits;
   j["structure_hits"] = s.structure_hits;
   j["slack_cables"] = s.slack_cables;

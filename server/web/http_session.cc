@@ -7,6 +7,7 @@
 #include "web/auth_routes.h"
 #include "web/static_files.h"
 #include "web/http_limits.h"
+#include "web/report_list.h"
 #include "web/status_pages.h"
 #include "web/url.h"
 #include "web/websocket_session.h"
@@ -16,6 +17,7 @@ namespace clamsim::web {
 namespace {
 
 constexpr const char* kReportPrefix = "/api/reports/";  // + a report's file name
+constexpr const char* kReportsCsv = "/api/reports.csv";
 
 HostVerdict check_host(const http::request<http::string_body>& req, const SharedState& state) {
   return state.hosts().check(req.count(http::field::host), to_std(req[http::field::host]));
@@ -142,8 +144,7 @@ void HttpSession::handle(Request&& req) {
     if (auto denied = require_instructor(req, *state_)) return send_answer(req, std::move(*denied));
   if (path == "/api/sessions")
     return send_text(req, http::status::ok, sessions_json(state_->registry()), "application/json");
-  if (path == "/api/reports")
-    return send_text(req, http::status::ok, reports_json(state_->registry()), "application/json");
+  if (path == "/api/reports" || path == kReportsCsv) return send_report_list(req, target, path);
   if (path.rfind(kReportPrefix, 0) == 0) {
     const std::string name = path.substr(std::string(kReportPrefix).size());
     if (auto text = session::read_report(state_->registry().report_dir(), name))
@@ -160,10 +161,29 @@ void HttpSession::handle(Request&& req) {
   send_file(req);
 }
 
+// The finished tasks, filtered by the query (report_list.h): JSON for the page, CSV to
+// save; a malformed filter is 400 naming the parameter.
+void HttpSession::send_report_list(const Request& req, const std::string& target,
+                                   const std::string& path) {
+  ReportFilter filter;
+  std::string error;
+  if (!parse_report_filter(split_target(target).query, &filter, &error)) {
+    state_->counters().http_bad_requests.fetch_add(1);
+    return send_text(req, http::status::bad_request, error + "\n", "text/plain; charset=utf-8");
+  }
+  const auto reports = filtered_reports(state_->registry().report_dir(), filter);
+  if (path != kReportsCsv)
+    return send_text(req, http::status::ok, reports_json(reports), "application/json");
+  send_text(req, http::status::ok, reports_csv(reports), "text/csv; charset=utf-8",
+            {{"Content-Disposition", "attachment; filename=\"clamsim-reports.csv\""}});
+}
+
 void HttpSession::send_text(const Request& req, http::status status, std::string body,
-                            const char* content_type) {
+                            const char* content_type,
+                            const std::vector<std::pair<std::string, std::string>>& extra) {
   http::response<http::string_body> res{status, req.version()};
   res.set(http::field::content_type, content_type);
+  for (const auto& [name, value] : extra) res.insert(name, value);
   res.set(http::field::cache_control, "no-store");
   res.keep_alive(req.keep_alive());
   res.body() = std::move(body);

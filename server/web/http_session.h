@@ -4,6 +4,9 @@
 #pragma once
 
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 #include <optional>
 
 #include "web/beast.h"
@@ -34,8 +37,11 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   template <class Body>
   void send(http::response<Body>&& res);
   void on_write(bool close, beast::error_code ec, std::size_t bytes);
+  // extra: more header fields (Content-Disposition)
   void send_text(const Request& req, http::status status, std::string body,
-                 const char* content_type);
+                 const char* content_type,
+                 const std::vector<std::pair<std::string, std::string>>& extra = {});
+  void send_report_list(const Request& req, const std::string& target, const std::string& path);
   void send_file(const Request& req);
   // the login routes (auth_routes.h), answered through send_answer
   void serve_auth(Request&& req, const std::string& path);

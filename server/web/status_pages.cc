@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "session/report_figures.h"
 #include "session/report_index.h"
 #include "version/version.h"
 
@@ -40,12 +41,19 @@ std::string sessions_json(const session::SessionRegistry& registry) {
     j["frames_sent"] = c.frames_sent;
     j["restarts"] = c.restarts;
     if (t.enabled) {
-      j["task"] = {{"running", t.running},       {"finished", t.finished},
-                   {"completed", t.completed},   {"elapsed_s", t.elapsed_s},
-                   {"optimum_s", t.optimum_s},   {"limit_s", t.limit_s},
+      const auto fig = [](const char* field, double v) {
+        return session::round_figure(v, session::figure_decimals(field));
+      };
+      j["task"] = {{"running", t.running},
+                   {"finished", t.finished},
+                   {"completed", t.completed},
+                   {"elapsed_s", fig("elapsed_s", t.elapsed_s)},
+                   {"optimum_s", fig("optimum_s", t.optimum_s)},
+                   {"limit_s", fig("limit_s", t.limit_s)},
                    {"delivered", t.delivered},   {"required", t.required},
-                   {"time_points", t.time_points}, {"penalty_points", t.penalty_points},
-                   {"total", t.total},           {"rack_gate_hits", t.rack_gate_hits},
+                   {"time_points", fig("time_points", t.time_points)},
+                   {"penalty_points", fig("penalty_points", t.penalty_points)},
+                   {"total", fig("total", t.total)}, {"rack_gate_hits", t.rack_gate_hits},
                    {"structure_hits", t.structure_hits}, {"slack_cables", t.slack_cables},
                    {"overloads", t.overloads},   {"dropped_loads", t.dropped_loads}};
     } else {
@@ -59,17 +67,19 @@ std::string sessions_json(const session::SessionRegistry& registry) {
   return out.dump();
 }
 
-std::string reports_json(const session::SessionRegistry& registry) {
+std::string reports_json(const std::vector<session::ReportSummary>& reports) {
+  using session::round_figure;
+  using session::figure_decimals;
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
-  for (const session::ReportSummary& r :
-       session::report_index_for(registry.report_dir()).list(kReportsListed)) {
+  for (const session::ReportSummary& r : reports) {
     list.push_back({{"name", r.name},         {"session", r.session},
                     {"trainee", r.trainee.empty() ? nlohmann::ordered_json(nullptr)
                                                   : nlohmann::ordered_json(r.trainee)},
                     {"task", r.task},         {"ended_utc", r.ended_utc},
-                    {"outcome", r.outcome},   {"elapsed_s", r.elapsed_s},
-                    {"total", r.total},       {"delivered", r.delivered},
-                    {"required", r.required}});
+                    {"outcome", r.outcome},
+                    {"elapsed_s", round_figure(r.elapsed_s, figure_decimals("elapsed_s"))},
+                    {"total", round_figure(r.total, figure_decimals("total"))},
+                    {"delivered", r.delivered}, {"required", r.required}});
   }
   return nlohmann::ordered_json{{"reports", std::move(list)}}.dump();
 }

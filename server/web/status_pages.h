@@ -4,8 +4,10 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "session/registry.h"
+#include "session/report_index.h"
 #include "web/web_options.h"
 
 namespace clamsim::web {
@@ -36,8 +38,8 @@ std::string metrics_text(const session::SessionRegistry& registry, const WebStat
 // and its task's live score. Newest session last.
 std::string sessions_json(const session::SessionRegistry& registry);
 
-// The newest finished tasks' reports in the registry's report directory, newest first.
-inline constexpr std::size_t kReportsListed = 200;
-std::string reports_json(const session::SessionRegistry& registry);
+// Finished tasks' reports (report_list.h picks them: newest first, filtered), as the
+// instructor page reads them. Figures are rounded as in the reports.
+std::string reports_json(const std::vector<session::ReportSummary>& reports);
 
 }  // namespace clamsim::web

@@ -2,12 +2,14 @@
 // accounts file made by clamsim-accounts: the page asks for a login, a wrong password shows
 // the server's message, the right one brings the overview back; a trainee's page is open,
 // the overview lists that session with the task's live score, the task times out, and the
-// finished report appears with a link to its JSON.
+// finished report appears with links to its page and its JSON; the report page reads as a
+// report (local times, penalties, timeline, versions); the list filters by trainee and by
+// local day, and exports what it shows as CSV.
 // Needs CLAMSIM_SERVER and Debian's Chromium, like client.test.js; skips otherwise.
 
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   skipReason, freePort, waitFor, ServerProcess, launchBrowser, VIRTUAL_JOYSTICK, ARTIFACTS,
@@ -15,6 +17,33 @@ import {
 } from './harness.js';
 
 const PASSWORD = 'e2e instructor password';
+
+// Two earlier reports in the folder, as the server writes them. Berlin is UTC+1 in
+// November: Ada's task ended on the 22nd local time, the 21st in UTC.
+function fixtureReport(trainee, ended, penalties) {
+  return {
+    schema: 'clamsim-report/1', session: 'session 9 (t250, short_task)', trainee, task: 'Clear the trash rack',
+    versions: { server: '0.0.0-fixture', model: { name: 't250', sha256: 'c'.repeat(64) },
+      scenario: { name: 'short_task', sha256: 'd'.repeat(64) } },
+    started_utc: '2026-11-20T22:25:00Z', ended_utc: ended, outcome: 'completed',
+    elapsed_s: 307.5, optimum_s: 300.0, limit_s: 450.0, delivered: 3, required: 3,
+    loads: [{ id: 0, name: 'log1', delivered: true }], time_points: 95.0,
+    penalties: {
+      rack_gate_hit: { count: penalties, points_each: 10.0, points: 10.0 * penalties },
+      structure_hit: { count: 0, points_each: 5.0, points: 0.0 },
+      slack_cable: { count: 0, points_each: 5.0, points: 0.0 },
+      overload: { count: 0, points_each: 15.0, points: 0.0 },
+      dropped_load: { count: 0, points_each: 10.0, points: 0.0 },
+    },
+    penalty_points: 10.0 * penalties, total: 95.0 - 10.0 * penalties,
+    timeline: Array.from({ length: penalties }, (_, i) => (
+      { sim_time_s: 41.25 + i, task_time_s: 41.2 + i, kind: 'rack_gate_hit', solid: 'trash rack', points: 10.0 })),
+  };
+}
+const FIXTURES = {
+  'report-9-20261120T223000Z.json': fixtureReport('Grace Hopper', '2026-11-20T22:30:00Z', 2),
+  'report-8-20261121T233000Z.json': fixtureReport('Ada Lovelace', '2026-11-21T23:30:00Z', 0),
+};
 
 const skip = skipReason();
 if (skip) {
@@ -34,6 +63,8 @@ describe('instructor overview', { skip: skip ?? false }, () => {
   before(async () => {
     writeShortTaskScenario(scenarios, 4);  // times out at 6 s
     rmSync(reports, { recursive: true, force: true });
+    mkdirSync(reports, { recursive: true });
+    for (const [name, body] of Object.entries(FIXTURES)) writeFileSync(path.join(reports, name), JSON.stringify(body));
     createAccount(accounts, 'ada', PASSWORD);
     server = new ServerProcess({ httpPort: await freePort(), corbaPort: await freePort(), logName: 'server-instructor.log',
       extraArgs: ['--scenarios-dir', scenarios, '--world', 'short_task', '--report-dir', reports,
@@ -41,7 +72,7 @@ describe('instructor overview', { skip: skip ?? false }, () => {
     process.once('exit', () => server.killNow());
     await server.start();
     browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 760 } });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 760 }, timezoneId: 'Europe/Berlin' });
     await context.addInitScript(VIRTUAL_JOYSTICK);
     for (const name of ['trainee', 'instructor']) {
       const page = await context.newPage();
@@ -111,14 +142,17 @@ describe('instructor overview', { skip: skip ?? false }, () => {
       (await row.getAttribute('data-state')) === 'timed out', { timeoutMs: 15000, everyMs: 200 });
     assert.equal((await row.locator('td.points').textContent()), '0', 'no time points left at the limit');
     const report = instructor.locator('#reports tbody tr').first();
-    await waitFor('the finished report in the overview', async () => (await report.count()) === 1,
+    await waitFor('the finished report in the overview, newest first', async () =>
+      (await instructor.locator('#reports tbody tr').count()) === 3,
       { timeoutMs: 10000, everyMs: 200 });
     const rcells = await report.locator('td').allTextContents();
     t.diagnostic(`report: ${rcells.join(' | ')}`);
     assert.equal(rcells[3], 'timed out');
     assert.match(rcells[4], /^0:0[5-7]$/);
     assert.equal(rcells[5], '0 / 3');
-    const href = await report.locator('a').getAttribute('href');
+    assert.match(rcells[0], /^\d{4}-\d\d-\d\d \d\d:\d\d$/, 'local time, to the minute');
+    assert.match(await instructor.textContent('#ended-header'), /^Ended \(local time, UTC\+1\)$/);
+    const href = await report.locator('a.json').getAttribute('href');
     const res = await instructor.request.get(new URL(href, `${server.url}instructor.html`).href);
     assert.equal(res.status(), 200);
     const json = await res.json();
@@ -130,7 +164,77 @@ describe('instructor overview', { skip: skip ?? false }, () => {
     await trainee.close();
     await waitFor('the live table to empty', async () => (await instructor.locator('#live tbody tr').count()) === 0,
       { timeoutMs: 10000, everyMs: 200 });
-    assert.equal(await instructor.locator('#reports tbody tr').count(), 1);
+    assert.equal(await instructor.locator('#reports tbody tr').count(), 3);
+    assert.deepEqual(consoleErrors, []);
+  });
+
+  test('a report reads as a report: who, outcome, local times, penalties, timeline, versions', async (t) => {
+    const page = await instructor.context().newPage();
+    page.on('pageerror', (e) => consoleErrors.push(`report pageerror: ${e.message}`));
+    // the task that just timed out, from its "Open" link
+    const open = await instructor.locator('#reports tbody tr').first().locator('a.open').getAttribute('href');
+    await page.goto(new URL(open, `${server.url}instructor.html`).href, { waitUntil: 'load', timeout: 20000 });
+    await waitFor('the report page', async () => (await page.getAttribute('#report', 'data-state')) === 'ok',
+      { timeoutMs: 10000 });
+    assert.equal(await page.textContent('#r-trainee'), 'No name given');
+    assert.equal(await page.textContent('#r-outcome'), 'timed out');
+    const versions = await page.locator('#r-versions dd').allTextContents();
+    t.diagnostic(`versions: ${versions.join(' | ')}`);
+    assert.match(versions[0], /^\d+\.\d+\.\d+/, 'the server build version');
+    assert.match(versions[1], /^t250 · sha256 [0-9a-f]{12}…$/);
+    assert.match(versions[2], /^short_task · sha256 [0-9a-f]{12}…$/);
+    const facts = await page.locator('#r-facts dd').allTextContents();
+    assert.match(facts[2], /^0:0\d(\.\d)? \(optimum 0:04, limit 0:06\)$/);
+
+    // an earlier report with penalties: local times, the timeline, the points
+    await page.goto(`${server.url}report.html?name=report-9-20261120T223000Z.json`, { waitUntil: 'load' });
+    await waitFor('the fixture report', async () => (await page.textContent('#r-trainee')) === 'Grace Hopper',
+      { timeoutMs: 10000 });
+    assert.deepEqual((await page.locator('#r-facts dd').allTextContents()).slice(0, 2),
+      ['2026-11-20 23:25', '2026-11-20 23:30'], 'Berlin local time');
+    assert.deepEqual(await page.locator('#r-timeline tbody tr').first().locator('td').allTextContents(),
+      ['0:41.2', 'Hit the trash rack or gate: trash rack', '10']);
+    assert.equal(await page.locator('#r-penalties tbody tr').count(), 5);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'instructor-report-page.png'), fullPage: true });
+
+    await page.goto(`${server.url}report.html?name=report-1-20001010T101010Z.json`, { waitUntil: 'load' });
+    await waitFor('the refusal', async () => (await page.getAttribute('#report', 'data-state')) === 'failed',
+      { timeoutMs: 10000 });
+    assert.match(await page.textContent('#report-message'), /no report named 'report-1-20001010T101010Z.json'/);
+    await page.close();
+  });
+
+  test('the list filters by trainee and local day and exports what it shows as CSV', async () => {
+    const trainees = async () => instructor.locator('#reports tbody td.trainee').allTextContents();
+    await instructor.fill('#filter-trainee', 'grace');
+    await waitFor('only Grace', async () => (await trainees()).join() === 'Grace Hopper', { timeoutMs: 10000 });
+    assert.equal(await instructor.textContent('#reports-count'), '(1 matching)');
+    await instructor.fill('#filter-trainee', 'nobody');
+    await waitFor('nobody matches', async () => (await trainees()).length === 0, { timeoutMs: 10000 });
+    assert.equal(await instructor.textContent('#reports-empty'), 'No finished task matches the filter.');
+    assert.ok(await instructor.isVisible('#reports-empty'));
+
+    // the 22nd in Berlin is Ada's task (ended 00:30 local, the 21st in UTC)
+    await instructor.fill('#filter-trainee', '');
+    await instructor.fill('#filter-from', '2026-11-22');
+    await instructor.fill('#filter-to', '2026-11-22');
+    await waitFor('only Ada', async () => (await trainees()).join() === 'Ada Lovelace', { timeoutMs: 10000 });
+    assert.equal(await instructor.locator('#reports tbody tr td').first().textContent(), '2026-11-22 00:30');
+    await instructor.screenshot({ path: path.join(ARTIFACTS, 'instructor-filter.png') });
+
+    const href = await instructor.getAttribute('#export-csv', 'href');
+    assert.match(href, /^api\/reports\.csv\?from=2026-11-21T23%3A00%3A00Z&to=2026-11-22T23%3A00%3A00Z$/);
+    const res = await instructor.request.get(new URL(href, `${server.url}instructor.html`).href);
+    assert.equal(res.status(), 200);
+    assert.match(res.headers()['content-type'], /^text\/csv/);
+    assert.match(res.headers()['content-disposition'], /attachment; filename="clamsim-reports.csv"/);
+    const lines = (await res.text()).trimEnd().split('\r\n');
+    assert.equal(lines[0], 'ended_utc,trainee,task,session,outcome,elapsed_s,total,delivered,required,report');
+    assert.deepEqual(lines.slice(1), ['"2026-11-21T23:30:00Z","Ada Lovelace","Clear the trash rack",'
+      + '"session 9 (t250, short_task)","completed",307.50,95.0,3,3,"report-8-20261121T233000Z.json"']);
+
+    await instructor.click('#filter-clear');
+    await waitFor('all three again', async () => (await trainees()).length === 3, { timeoutMs: 10000 });
     assert.deepEqual(consoleErrors, []);
   });
 

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "model/json_fields.h"
+#include "session/file_digest.h"
 
 namespace clamsim::session {
 namespace {
@@ -27,6 +28,19 @@ TEST(Catalog, OffersTheShippedModelsAndScenarios) {
   EXPECT_EQ(why, "unknown model \"nope\"");
   EXPECT_FALSE(c.resolve("", "nope", &m, &why));
   EXPECT_EQ(why, "unknown scenario \"nope\"");
+}
+
+// Reports name the files a session was scored with by content hash (sha256sum's hex).
+TEST(Catalog, NamesTheModelAndWorldFilesByTheirSha256) {
+  const Catalog c(root + "/models", root + "/config/scenarios", "t250", "dam_intake");
+  MachineSetup m;
+  std::string why;
+  ASSERT_TRUE(c.resolve("", "", &m, &why)) << why;
+  EXPECT_EQ(m.model_sha256, file_sha256(root + "/models/t250.json"));
+  EXPECT_EQ(m.world_name, "dam_intake");
+  EXPECT_EQ(m.world_sha256, file_sha256(root + "/config/scenarios/dam_intake.json"));
+  EXPECT_EQ(m.model_sha256.size(), 64u);
+  EXPECT_NE(m.model_sha256, m.world_sha256);
 }
 
 TEST(Catalog, MissingDefaultModelIsAClearError) {

@@ -101,7 +101,7 @@ TEST(ScoredRun, OneKnownRackCollisionThenACleanDeliveryScoresExactlyThat) {
   EXPECT_DOUBLE_EQ(s.total, 100.0 - task.penalties.rack_gate_hit);
 
   // The report tells the same story, with the collision in its timeline.
-  const nlohmann::ordered_json r = scorer.report("scored-run test");
+  const nlohmann::ordered_json r = scorer.report("scored-run test", {});
   EXPECT_EQ(r.at("schema"), "clamsim-report/1");
   EXPECT_DOUBLE_EQ(r.at("total").get<double>(), s.total);
   ASSERT_EQ(r.at("timeline").size(), 1u);

@@ -4,10 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include "session/report_figures.h"
+
 #include <regex>
 
 namespace clamsim::session {
 namespace {
+
+const ReportVersions kVersions{"1.2.3", "t250", "aa11", "dam_intake", "bb22"};
 
 model::TaskSpec spec() {
   model::TaskSpec t;
@@ -58,7 +62,7 @@ TEST(TaskScore, TimePointsHoldToTheOptimumAndAreGoneAtOneAndAHalfTimesIt) {
   s.update(frame(160.0));
   EXPECT_FALSE(s.just_finished()) << "only on the frame it ended";
   EXPECT_DOUBLE_EQ(s.score().elapsed_s, 150.0) << "the clock stopped";
-  EXPECT_EQ(s.report("session 1")["outcome"], "timed out");
+  EXPECT_EQ(s.report("session 1", kVersions)["outcome"], "timed out");
 }
 
 TEST(TaskScore, AKnownCollisionCostsExactlyItsPoints) {
@@ -90,7 +94,7 @@ TEST(TaskScore, AKnownCollisionCostsExactlyItsPoints) {
   EXPECT_DOUBLE_EQ(s.score().penalty_points, 10.0 + 10.0 + 5.0 + 15.0);
   EXPECT_DOUBLE_EQ(s.score().total, 100.0 - 40.0);
 
-  const auto r = s.report("session 7 (t250, dam_intake)");
+  const auto r = s.report("session 7 (t250, dam_intake)", kVersions);
   EXPECT_EQ(r["penalties"]["rack_gate_hit"]["count"], 1);
   EXPECT_EQ(r["penalties"]["rack_gate_hit"]["points"], 10.0);
   EXPECT_EQ(r["penalties"]["structure_hit"]["points_each"], 5.0);
@@ -171,7 +175,7 @@ TEST(TaskScore, ADropCostsPointsADeliveryCompletesTheTask) {
   EXPECT_DOUBLE_EQ(done.time_points, 100.0);
   EXPECT_DOUBLE_EQ(done.total, 90.0);
 
-  const auto r = s.report("session 1");
+  const auto r = s.report("session 1", kVersions);
   EXPECT_EQ(r["outcome"], "completed");
   EXPECT_EQ(r["delivered"], 2);
   EXPECT_EQ(r["loads"][1]["name"], "log2");
@@ -197,7 +201,7 @@ TEST(TaskScore, OutsideTheLoadSpaceIsNotDelivered) {
 TEST(TaskScore, ReportSaysWhoWhatAndWhen) {
   TaskScorer s = scorer();
   s.update(frame(0.05));
-  const auto r = s.report("session 3 (t250, dam_intake)");
+  const auto r = s.report("session 3 (t250, dam_intake)", kVersions);
   EXPECT_EQ(r["schema"], "clamsim-report/1");
   EXPECT_EQ(r["session"], "session 3 (t250, dam_intake)");
   EXPECT_EQ(r["task"], "two logs");
@@ -239,6 +243,39 @@ TEST(TaskScore, NoTaskNoScore) {
   EXPECT_FALSE(sc.running);
   EXPECT_EQ(sc.overloads, 0);
   EXPECT_FALSE(s.just_finished());
+}
+
+TEST(TaskScore, ReportNamesTheServerModelAndScenarioItWasScoredWith) {
+  TaskScorer s = scorer();
+  s.update(frame(0.05));
+  const auto r = s.report("session 3 (t250, dam_intake)", kVersions);
+  EXPECT_EQ(r["versions"]["server"], "1.2.3");
+  EXPECT_EQ(r["versions"]["model"]["name"], "t250");
+  EXPECT_EQ(r["versions"]["model"]["sha256"], "aa11");
+  EXPECT_EQ(r["versions"]["scenario"]["name"], "dam_intake");
+  EXPECT_EQ(r["versions"]["scenario"]["sha256"], "bb22");
+}
+
+// Frame times are sums of 0.05 s steps and not exact in binary: the report rounds them
+// (and the points that follow from them) to the precision of report_figures.h.
+TEST(TaskScore, ReportFiguresAreRoundedForPeople) {
+  TaskScorer s = scorer();
+  core::Outputs o = frame(0.0);
+  s.update(o);
+  o.time_s = 110.00000000000001;   // past the optimum: time points fall with the clock
+  o.events.clam_rack_gate_hits = 1;
+  s.update(o);
+  const TaskScore& raw = s.score();
+  ASSERT_NE(raw.elapsed_s, round_figure(raw.elapsed_s, 2)) << "the test needs an inexact time";
+  const auto r = s.report("session 1", kVersions);
+  EXPECT_EQ(r["elapsed_s"].get<double>(), round_figure(raw.elapsed_s, 2));
+  EXPECT_EQ(r["time_points"].get<double>(), round_figure(raw.time_points, 1));
+  EXPECT_EQ(r["total"].get<double>(), round_figure(raw.total, 1));
+  EXPECT_EQ(r["timeline"][0]["task_time_s"].get<double>(),
+            round_figure(r["timeline"][0]["task_time_s"].get<double>(), 2));
+  // no figure in the file has more digits than its stated precision
+  const std::string text = r.dump(2);
+  EXPECT_FALSE(std::regex_search(text, std::regex(R"(\d\.\d{3,})"))) << text;
 }
 
 }  // namespace

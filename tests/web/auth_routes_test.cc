@@ -147,7 +147,7 @@ std::string token_of(const Reply& r) {
   return c.substr(key.size(), c.find(';') - key.size());
 }
 
-const std::vector<std::string> kInstructorPaths = {"/api/sessions", "/api/reports",
+const std::vector<std::string> kInstructorPaths = {"/api/sessions", "/api/reports", "/api/reports.csv",
                                                    "/api/reports/20261124T100000Z-s1.json"};
 
 TEST(AuthRoutes, EveryInstructorEndpointNeedsTheLogin) {

@@ -252,6 +252,62 @@ TEST(WebServer, InstructorApiListsLiveSessionsAndFinishedReports) {
   std::filesystem::remove_all(reports);
 }
 
+// The list filtered by trainee and end time, and the same list as CSV for a spreadsheet;
+// a malformed filter is 400 naming the parameter.
+TEST(WebServer, ReportListFiltersAndExportsCsv) {
+  const fs::path reports =
+      fs::temp_directory_path() / ("clamsim-web-report-list-" + std::to_string(getpid()));
+  fs::remove_all(reports);
+  fs::create_directories(reports);
+  const auto write = [&](const char* name, const char* trainee, const char* ended) {
+    std::ofstream(reports / name)
+        << R"j({"schema": "clamsim-report/1", "session": "session 1 (t250, dam_intake)", "trainee": ")j"
+        << trainee << R"j(", "task": "Clear", "ended_utc": ")j" << ended
+        << R"j(", "outcome": "completed", "elapsed_s": 60.00000000000001, "total": 84.96,)j"
+        << R"j( "delivered": 3, "required": 3})j";
+  };
+  write("report-1-20261120T090000Z.json", "Ada Lovelace", "2026-11-20T09:00:00Z");
+  write("report-2-20261121T090000Z.json", "Grace Hopper", "2026-11-21T09:00:00Z");
+  write("report-3-20261122T090000Z.json", "=1+1", "2026-11-22T09:00:00Z");
+  {
+    Harness h(16, nullptr, [&](session::RegistryOptions& o) { o.report_dir = reports.string(); });
+    const auto names = [&](const std::string& target) {
+      const HttpReply r = testing::http_request(h.port(), target);
+      EXPECT_EQ(r.status, 200) << target << ": " << r.body;
+      std::vector<std::string> out;
+      for (const auto& e : nlohmann::json::parse(r.body)["reports"])
+        out.push_back(e["trainee"].get<std::string>());
+      return out;
+    };
+    EXPECT_EQ(names("/api/reports"), (std::vector<std::string>{"=1+1", "Grace Hopper", "Ada Lovelace"}));
+    EXPECT_EQ(names("/api/reports?trainee=HOPPER"), (std::vector<std::string>{"Grace Hopper"}));
+    EXPECT_EQ(names("/api/reports?from=2026-11-21&to=2026-11-22"),
+              (std::vector<std::string>{"Grace Hopper"}));
+    EXPECT_EQ(names("/api/reports?from=2026-11-20T09:00:01Z"),
+              (std::vector<std::string>{"=1+1", "Grace Hopper"}));
+    const HttpReply list = testing::http_request(h.port(), "/api/reports?trainee=ada");
+    EXPECT_EQ(nlohmann::json::parse(list.body)["reports"][0]["elapsed_s"].dump(), "60.0");
+
+    HttpReply r = testing::http_request(h.port(), "/api/reports.csv?to=2026-11-21");
+    ASSERT_EQ(r.status, 200);
+    EXPECT_EQ(r.content_type, "text/csv; charset=utf-8");
+    EXPECT_EQ(r.body,
+              "ended_utc,trainee,task,session,outcome,elapsed_s,total,delivered,required,report\r\n"
+              "\"2026-11-20T09:00:00Z\",\"Ada Lovelace\",\"Clear\",\"session 1 (t250, dam_intake)\","
+              "\"completed\",60.00,85.0,3,3,\"report-1-20261120T090000Z.json\"\r\n");
+    r = testing::http_request(h.port(), "/api/reports.csv?trainee=%3D");
+    EXPECT_NE(r.body.find("\"'=1+1\""), std::string::npos) << r.body;
+
+    r = testing::http_request(h.port(), "/api/reports?from=last+week");
+    EXPECT_EQ(r.status, 400);
+    EXPECT_NE(r.body.find("from: 'last week' is not a UTC date or time"), std::string::npos) << r.body;
+    r = testing::http_request(h.port(), "/api/reports.csv?sort=name");
+    EXPECT_EQ(r.status, 400);
+    EXPECT_NE(r.body.find("unknown parameter 'sort'"), std::string::npos) << r.body;
+  }
+  fs::remove_all(reports);
+}
+
 // Issue 18: files in the report folder that once ended the process (a `schema` of another
 // type, a 20-digit session number), a link out of the folder and a directory named like
 // a report. The server answers every request and serves neither the link nor the directory.

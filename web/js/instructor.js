@@ -49,23 +49,70 @@ export function sessionRows(body) {
   });
 }
 
-// One row per finished report, newest first as the server lists them.
+// ---- finished tasks: local times, the filter, the rows --------------------------------
+
+const two = (n) => String(n).padStart(2, '0');
+
+// "2026-11-21T21:50:01Z" -> "2026-11-21 22:50" in the browser's time zone; null if not a time.
+export function localDateTime(iso) {
+  const d = typeof iso === 'string' && iso ? new Date(iso) : null;
+  if (!d || Number.isNaN(d.getTime())) return null;
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
+}
+
+// The browser's offset from UTC at `when`, for the column header: "UTC+1", "UTC-3:30", "UTC".
+export function utcOffsetText(when = new Date()) {
+  const minutes = -when.getTimezoneOffset();
+  if (minutes === 0) return 'UTC';
+  const a = Math.abs(minutes);
+  return `UTC${minutes > 0 ? '+' : '-'}${Math.floor(a / 60)}${a % 60 ? `:${two(a % 60)}` : ''}`;
+}
+
+// A local calendar day "2026-11-21" (an <input type=date>'s value) plus `days`, as the UTC
+// time of its local midnight: "2026-11-20T23:00:00Z" in Berlin. null for an empty value.
+function localMidnightUtc(day, days = 0) {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day ?? '');
+  if (!m) return null;
+  const d = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]) + days);
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+// The server's filter query (GET /api/reports and /api/reports.csv) for the page's fields:
+// a trainee's name (part of it), and the local days from and to, both included.
+export function reportFilterQuery({ trainee = '', from = '', to = '' } = {}) {
+  const q = new URLSearchParams();
+  if (trainee.trim()) q.set('trainee', trainee.trim());
+  const lo = localMidnightUtc(from);
+  const hi = localMidnightUtc(to, 1);  // "to" is the whole day: up to the next midnight
+  if (lo) q.set('from', lo);
+  if (hi) q.set('to', hi);
+  return q.toString();
+}
+
+// One row per finished report, newest first as the server lists them; the time is local.
 export function reportRows(body) {
   const reports = Array.isArray(body?.reports) ? body.reports : [];
-  return reports.map((r) => ({
-    name: r.name,
-    state: r.outcome,
-    cells: [
-      { text: (r.ended_utc ?? '').replace('T', ' ').replace('Z', '') || '–' },
-      { text: r.trainee || '–', cls: 'trainee' },
-      { text: r.session || '–' },
-      { text: r.outcome || '–', cls: 'state' },
-      { text: formatClock(r.elapsed_s) ?? '–', cls: 'num' },
-      { text: r.required ? `${r.delivered} / ${r.required}` : '–', cls: 'num' },
-      { text: r.outcome === 'unreadable' ? '–' : String(Math.round(r.total ?? 0)), cls: 'num points' },
-      { link: `api/reports/${encodeURIComponent(r.name)}`, text: 'JSON' },
-    ],
-  }));
+  return reports.map((r) => {
+    const name = encodeURIComponent(r.name);
+    const readable = r.outcome !== 'unreadable';
+    return {
+      name: r.name,
+      state: r.outcome,
+      cells: [
+        { text: localDateTime(r.ended_utc) ?? '–' },
+        { text: r.trainee || '–', cls: 'trainee' },
+        { text: r.session || '–' },
+        { text: r.outcome || '–', cls: 'state' },
+        { text: formatClock(r.elapsed_s) ?? '–', cls: 'num' },
+        { text: r.required ? `${r.delivered} / ${r.required}` : '–', cls: 'num' },
+        { text: readable ? String(Math.round(r.total ?? 0)) : '–', cls: 'num points' },
+        { text: readable ? 'Open' : 'JSON', links: [
+          ...(readable ? [{ href: `report.html?name=${name}`, text: 'Open', cls: 'open' }] : []),
+          { href: `api/reports/${name}`, text: 'JSON', cls: 'json' },
+        ] },
+      ],
+    };
+  });
 }
 
 // The login page's address that brings the user back to `path` afterwards.
@@ -89,13 +136,17 @@ function renderRows(tbody, rows, key) {
       const td = doc.createElement('td');
       if (c.cls) td.className = c.cls;
       if (c.count !== undefined) td.dataset.count = String(c.count);
-      if (c.link) {
-        const a = doc.createElement('a');
-        a.href = c.link;
-        a.target = '_blank';
-        a.rel = 'noopener';
-        a.textContent = c.text;
-        td.append(a);
+      if (c.links) {
+        td.className = 'links';
+        td.append(...c.links.map((l) => {
+          const a = doc.createElement('a');
+          a.href = l.href;
+          a.target = '_blank';
+          a.rel = 'noopener';
+          a.className = l.cls;
+          a.textContent = l.text;
+          return a;
+        }));
       } else {
         td.textContent = c.text;
       }
@@ -116,6 +167,51 @@ async function fetchJson(url) {
   } finally {
     clearTimeout(timer);
   }
+}
+
+// The server refused the filter (400): its message names the field.
+class FilterRefused extends Error {}
+
+async function fetchReports(query) {
+  const url = query ? `api/reports?${query}` : 'api/reports';
+  const ctl = new AbortController();
+  const timer = setTimeout(() => ctl.abort(), POLL.timeoutMs);
+  try {
+    const res = await fetch(url, { cache: 'no-store', signal: ctl.signal });
+    if (res.status === 401) throw new LoginNeeded(url);
+    if (res.status === 400) throw new FilterRefused((await res.text()).trim());
+    if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
+    return await res.json();
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// The filter form above the finished tasks: its query, the CSV link that follows it, and
+// a fresh list (onChange) as soon as a field changes.
+function reportFilter(doc, onChange) {
+  const field = (id) => doc.getElementById(id);
+  const query = () => reportFilterQuery({ trainee: field('filter-trainee').value,
+    from: field('filter-from').value, to: field('filter-to').value });
+  let typing = null;
+  const changed = () => {
+    const q = query();
+    field('export-csv').href = q ? `api/reports.csv?${q}` : 'api/reports.csv';
+    clearTimeout(typing);
+    typing = setTimeout(onChange, 250);  // one request per pause in typing
+  };
+  const form = field('report-filter');
+  form.addEventListener('input', changed);
+  form.addEventListener('submit', (e) => e.preventDefault());
+  form.addEventListener('reset', () => setTimeout(changed));  // after the fields are cleared
+  const error = field('filter-error');
+  return {
+    query,
+    showError(text) {
+      error.hidden = !text;
+      error.textContent = text ?? '';
+    },
+  };
 }
 
 function toLogin() {
@@ -164,19 +260,31 @@ function startPage(doc) {
     }
     setTimeout(pollSessions, POLL.sessionsMs);
   }
-  async function pollReports() {
+  const filter = reportFilter(doc, () => pollReports(true));
+  let reportsTimer = null;
+  async function pollReports(now = false) {
+    if (now) clearTimeout(reportsTimer);
+    const query = filter.query();
     try {
-      const body = await fetchJson('api/reports');
+      const body = await fetchReports(query);
+      if (query !== filter.query()) return;  // the filter changed meanwhile: that fetch shows
       const rows = reportRows(body);
       renderRows(reports, rows, 'name');
-      doc.getElementById('reports-empty').hidden = rows.length > 0;
+      filter.showError(null);
+      doc.getElementById('reports-count').textContent = query ? `(${rows.length} matching)` : '';
+      const empty = doc.getElementById('reports-empty');
+      empty.textContent = query ? 'No finished task matches the filter.' : 'No task has finished yet.';
+      empty.hidden = rows.length > 0;
       state.reports = body;
     } catch (e) {
       if (e instanceof LoginNeeded) return;  // the sessions poll goes to the login page
-      // the sessions poll reports the link; keep the last list
+      if (e instanceof FilterRefused) filter.showError(e.message);
+      // otherwise the sessions poll reports the link; keep the last list
     }
-    setTimeout(pollReports, POLL.reportsMs);
+    clearTimeout(reportsTimer);
+    reportsTimer = setTimeout(pollReports, POLL.reportsMs);
   }
+  doc.getElementById('ended-header').textContent = `Ended (local time, ${utcOffsetText()})`;
   showWho(doc).then(() => {
     pollSessions();
     pollReports();

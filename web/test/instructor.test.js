@@ -1,8 +1,14 @@
-// web/js/instructor.js: the instructor's rows from /api/sessions and /api/reports bodies.
+// web/js/instructor.js: the instructor's rows from /api/sessions and /api/reports bodies,
+// local times and the report filter's query.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { formatClock, sessionRows, reportRows } from '../js/instructor.js';
+import {
+  formatClock, sessionRows, reportRows, localDateTime, utcOffsetText, reportFilterQuery,
+} from '../js/instructor.js';
+
+// a zone an hour ahead of UTC in November, so local and UTC times differ
+process.env.TZ = 'Europe/Berlin';
 
 const task = {
   running: true, finished: false, completed: false, elapsed_s: 75.4, optimum_s: 300, limit_s: 450,
@@ -48,7 +54,7 @@ test('garbage bodies give no rows instead of throwing', () => {
   for (const body of [null, {}, { reports: 3 }]) assert.deepEqual(reportRows(body), []);
 });
 
-test('a finished report: end time, outcome, time, delivered, points and its link', () => {
+test('a finished report: local end time, outcome, time, delivered, points and its links', () => {
   const [row, broken] = reportRows({ reports: [
     { name: 'report-4-20261121T215001Z.json', session: 'session 4 (t250, dam_intake)', trainee: 'Ada', task: 'Clear',
       ended_utc: '2026-11-21T21:50:01Z', outcome: 'completed', elapsed_s: 312.5, total: 85, delivered: 3, required: 3 },
@@ -56,8 +62,30 @@ test('a finished report: end time, outcome, time, delivered, points and its link
   ] });
   assert.equal(row.state, 'completed');
   assert.deepEqual(row.cells.map((c) => c.text),
-    ['2026-11-21 21:50:01', 'Ada', 'session 4 (t250, dam_intake)', 'completed', '5:12', '3 / 3', '85', 'JSON']);
-  assert.equal(row.cells[7].link, 'api/reports/report-4-20261121T215001Z.json');
+    ['2026-11-21 22:50', 'Ada', 'session 4 (t250, dam_intake)', 'completed', '5:12', '3 / 3', '85', 'Open']);
+  assert.deepEqual(row.cells[7].links.map((l) => l.href),
+    ['report.html?name=report-4-20261121T215001Z.json', 'api/reports/report-4-20261121T215001Z.json']);
   assert.equal(broken.cells[6].text, '–', 'no points shown for a file that is not a report');
   assert.equal(broken.cells[1].text, '–');
+  assert.equal(broken.cells[0].text, '–');
+  assert.deepEqual(broken.cells[7].links.map((l) => l.text), ['JSON'], 'nothing to open but the file');
+});
+
+test('local times and the offset named in the column header', () => {
+  assert.equal(localDateTime('2026-11-21T23:30:00Z'), '2026-11-22 00:30', 'past local midnight');
+  assert.equal(localDateTime('2026-07-01T12:00:00Z'), '2026-07-01 14:00', 'summer time');
+  assert.equal(localDateTime(''), null);
+  assert.equal(localDateTime('soon'), null);
+  assert.equal(utcOffsetText(new Date('2026-11-21T12:00:00Z')), 'UTC+1');
+  assert.equal(utcOffsetText(new Date('2026-07-01T12:00:00Z')), 'UTC+2');
+});
+
+test('the filter asks the server for local days, both included, as UTC times', () => {
+  assert.equal(reportFilterQuery({}), '');
+  assert.equal(reportFilterQuery({ trainee: '  Ada L ' }), 'trainee=Ada+L');
+  assert.equal(reportFilterQuery({ from: '2026-11-21', to: '2026-11-21' }),
+    'from=2026-11-20T23%3A00%3A00Z&to=2026-11-21T23%3A00%3A00Z');
+  // the last Sunday of October is 25 hours long in Berlin
+  assert.equal(reportFilterQuery({ to: '2026-10-25' }), 'to=2026-10-25T23%3A00%3A00Z');
+  assert.equal(reportFilterQuery({ from: 'nonsense' }), '', 'not a day: no bound');
 });

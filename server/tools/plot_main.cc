@@ -1,0 +1,75 @@
+// clamsim-plot: draws a run's CSV after the fact, the same figure as clamsim-sim --plot;
+// for clamsim-receiver's --csv record as well as clamsim-sim's table.
+// Exit status: 0 ok, 1 the plot failed (gnuplot missing or failing), 2 bad arguments or
+// a CSV that cannot be plotted.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "tools/plot.h"
+#include "version/version.h"
+
+namespace {
+
+constexpr int kExitFailed = 1;
+constexpr int kExitUsage = 2;
+
+constexpr const char* kUsage = R"(Usage: clamsim-plot CSV OUT [--note TEXT]
+Draws a run's CSV (clamsim-sim --csv or clamsim-receiver --csv) as the figure of
+clamsim-sim --plot: SVG or PNG by OUT's extension. Needs gnuplot on PATH.
+  --note TEXT   a line under the figure's caption (default: "record CSV")
+  --help        this text
+  --version     the version
+Exit status: 0 ok, 1 the plot failed, 2 bad arguments or a CSV that cannot be plotted.
+)";
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+int usage_error(const std::string& what) {
+  std::fprintf(stderr, "clamsim-plot: %s (see --help)\n", what.c_str());
+  return kExitUsage;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  clamsim::tools::PlotRequest request;
+  std::vector<std::string> positional;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    if (arg == "--version") {
+      std::printf("clamsim-plot %s\n", clamsim::kVersion);
+      return 0;
+    }
+    if (arg == "--note") {
+      if (i + 1 >= argc) return usage_error("--note needs a value");
+      request.note = argv[++i];
+    } else if (arg.rfind("--", 0) == 0) {
+      return usage_error("unknown option '" + arg + "'");
+    } else {
+      positional.push_back(arg);
+    }
+  }
+  if (positional.size() != 2)
+    return usage_error("expected CSV and OUT, got " + std::to_string(positional.size()) +
+                       " file name(s)");
+  request.csv_path = positional[0];
+  request.out_path = positional[1];
+  if (!ends_with(request.out_path, ".svg") && !ends_with(request.out_path, ".png"))
+    return usage_error("OUT '" + request.out_path + "' must end in .svg or .png");
+  if (request.note.empty()) request.note = "record " + request.csv_path;
+
+  const clamsim::tools::PlotResult r = clamsim::tools::draw_plot(request);
+  if (!r.ok) {
+    std::fprintf(stderr, "clamsim-plot: %s\n", r.message.c_str());
+    return r.bad_input ? kExitUsage : kExitFailed;
+  }
+  if (!r.message.empty()) std::fprintf(stderr, "%s\n", r.message.c_str());
+  return 0;
+}
