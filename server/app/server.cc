@@ -233,6 +233,9 @@ int run_server(const ServerOptions& o) {
   } catch (const corba::CorbaConfigError& e) {
     std::fprintf(stderr, "clamsim-server: %s\n", e.what());
     return 2;
+  } catch (const model::ModelError& e) {  // the keyboard layout, like a model: exit 2
+    std::fprintf(stderr, "clamsim-server: %s\n", e.what());
+    return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "clamsim-server: %s\n", e.what());
     return 1;
