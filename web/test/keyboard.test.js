@@ -54,3 +54,11 @@ test('help: keyboard rows from the layout, joystick rows from the resolved mappi
   assert.deepEqual(pageRows([{ title: 'Full view (1)' }, { title: 'Joystick mapping (M)' }, { title: '' }]),
     [['1', 'Full view'], ['M', 'Joystick mapping']]);
 });
+
+test('keyboard: the README and docs/web-client.md show the hint line the shipped layout makes', () => {
+  const hint = keyHint(parseKeyboardLayout(raw()));
+  for (const doc of ['../../README.md', '../../docs/web-client.md']) {
+    const text = readFileSync(new URL(doc, import.meta.url), 'utf8');
+    assert.ok(text.includes(`\n${hint}\n`), `${doc} should show: ${hint}`);
+  }
+});
