@@ -516,7 +516,7 @@ TEST_F(ReceiverCli, KeyboardRestartStartsTheNewAttemptAtNeutral) {
                                    O_WRONLY | O_CREAT | O_TRUNC, 0644);
   std::vector<std::string> all = {CLAMSIM_RECEIVER_BINARY, "--server", server_->reference(),
                                   "--keyboard", "--keys", kSource + "/config/keyboard.json",
-                                  "--csv", path("run.csv"), "--duration", "5"};
+                                  "--csv", path("run.csv"), "--duration", "8"};
   std::vector<char*> argv;
   for (auto& a : all) argv.push_back(a.data());
   argv.push_back(nullptr);
