@@ -540,9 +540,9 @@ TEST_F(ReceiverCli, KeyboardRestartStartsTheNewAttemptAtNeutral) {
   };
   const bool receiving = wait_rows([](const auto& rows) { return rows.size() > 5; });
   const std::string up = "\x1b[A\x1b[A\x1b[A";  // ↑ three times: boom +3 V, held
-  EXPECT_EQ(write(master, up.data(), up.size()), static_cast<ssize_t>(up.size()));
+  EXPECT_EQ(::write(master, up.data(), up.size()), static_cast<ssize_t>(up.size()));
   const bool held = receiving && wait_rows([&](const auto& rows) { return boom_v(rows) == 3.0; });
-  EXPECT_EQ(write(master, "r", 1), 1);
+  EXPECT_EQ(::write(master, "r", 1), 1);
   const Result r = finish(pid);
   close(master);
   ASSERT_TRUE(receiving) << r.err;
