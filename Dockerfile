@@ -37,6 +37,7 @@ COPY --from=build /src/build/server/app/clamsim-server /src/build/server/tools/c
 COPY deploy/container/clamsim-healthcheck /usr/local/bin/
 COPY models /usr/share/clamsim/models
 COPY config/scenarios /usr/share/clamsim/scenarios
+COPY config/keyboard.json /usr/share/clamsim/keyboard.json
 COPY web /usr/share/clamsim/web
 COPY node_modules/three/build /usr/share/clamsim/three/build
 COPY node_modules/three/examples/jsm /usr/share/clamsim/three/examples/jsm

@@ -277,6 +277,9 @@ int run_server(const ServerOptions& o) {
   } catch (const web::TlsError& e) {  // the same on the web side
     std::fprintf(stderr, "clamsim-server: %s\n", e.what());
     return cli::kExitUsage;
+  } catch (const model::ModelError& e) {  // the keyboard layout, a data file like a model
+    std::fprintf(stderr, "clamsim-server: %s\n", e.what());
+    return cli::kExitBadModel;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "clamsim-server: %s\n", e.what());
     return cli::kExitFailure;

@@ -30,6 +30,7 @@ constexpr const char* kDefaultConfig = "config/server.json";
 // Web files relative to the working directory (the checkout) unless configured.
 constexpr const char* kDefaultWebRoot = "web";
 constexpr const char* kDefaultThree = "node_modules/three";
+constexpr const char* kDefaultKeyboard = "config/keyboard.json";
 
 long integer(const std::string& name, const std::string& text, long lo, long hi) {
   long v = 0;
@@ -208,6 +209,11 @@ const std::vector<Setting>& settings() {
        "when missing", true,
        [](O& o, S n, S v) { o.state_dir = non_empty(n, v); },
        [](const O& o) { return o.state_dir; }},
+      {"--keyboard-file", "keyboard_file", "FILE",
+       "the key layout the browser client drives with, also\nclamsim-receiver --keyboard's "
+       "(docs/web-client.md,\n\"Keys\"); checked at start",
+       true, [](O& o, S n, S v) { o.keyboard_file = non_empty(n, v); },
+       [](const O& o) { return o.keyboard_file; }},
       {"--concurrency", "concurrency", "MODEL", "thread-per-connection or thread-pool", false,
        [](O& o, S n, S v) {
          if (!corba::parse_concurrency(v, &o.corba.concurrency))
@@ -694,9 +700,11 @@ ServerOptions parse_server_options(int argc, const char* const* argv,
   // A default that is not there (server started outside the checkout) is dropped with a
   // note; a path that was configured must exist, and the web layer says so if not.
   std::error_code ec;
-  const std::string default_root = kDefaultWebRoot, default_three = kDefaultThree;
+  const std::string default_root = kDefaultWebRoot, default_three = kDefaultThree,
+                    default_keyboard = kDefaultKeyboard;
   for (auto [path, fallback] : {std::pair{&o.web.web_root, &default_root},
-                                std::pair{&o.web.vendor_three_dir, &default_three}}) {
+                                std::pair{&o.web.vendor_three_dir, &default_three},
+                                std::pair{&o.keyboard_file, &default_keyboard}}) {
     if (*path == *fallback && !fs::exists(*path, ec)) {
       o.notes.push_back("web: " + *path + " not found from " + fs::current_path(ec).string() +
                         "; not served (set it in the config or by flag)");

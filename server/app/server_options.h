@@ -27,6 +27,7 @@ struct ServerOptions {
   std::string world = "dam_intake";     // world scenario of every session; "none" = empty
   std::string report_dir = "reports";   // finished tasks' reports (docs/training-task.md)
   std::string state_dir = "state";      // accounts, generated TLS key (docs/security.md)
+  std::string keyboard_file = "config/keyboard.json";  // the browser's keys ("" = none)
   std::size_t max_sessions = 250;
   std::size_t max_sessions_per_client = 4;   // from one client address (0 = no cap)
   double drain_seconds = 120.0;         // SIGTERM: running sessions may go on this long

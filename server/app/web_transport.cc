@@ -4,6 +4,7 @@
 
 #include "app/transport.h"
 #include "auth/instructor_access.h"
+#include "model/keyboard_file.h"
 #include "web/self_signed.h"
 #include "web/shared_state.h"
 #include "web/tls_context.h"
@@ -43,6 +44,9 @@ web::WebOptions with_scene(const ServerOptions& o, const session::Catalog& catal
                            const session::EventLog& log) {
   web::WebOptions w = o.web;
   if (const auto world = catalog.world()) w.scene = world->client_scene;
+  // checked now: a broken layout stops the start (model::ModelError), not a trainee's page
+  if (!o.keyboard_file.empty())
+    w.keyboard = model::to_json(model::load_keyboard_layout(o.keyboard_file));
   if (o.tls_self_signed) {
     // made once, reused on every start (web/self_signed.h); printed by ready_lines()
     const web::SelfSignedFiles files = web::ensure_self_signed(

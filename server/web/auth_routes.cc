@@ -186,7 +186,8 @@ void serve_auth_route(const AuthRequest& req, std::string_view path, const std::
   const WebAuth& auth = state.auth();
   reply(json_answer(http::status::ok,
                     {{"class_code_required", !auth.options().class_code.empty()},
-                     {"instructor_login_required", auth.login_required()}}));
+                     {"instructor_login_required", auth.login_required()},
+                     {"keyboard", state.options().keyboard}}));
 }
 
 std::optional<HttpAnswer> require_instructor(const AuthRequest& req, SharedState& state) {

@@ -53,6 +53,9 @@ struct WebOptions {
   // as it is (docs/websocket-protocol.md, "The scene"). Must be a JSON object; an empty
   // object (the default) is an empty world.
   nlohmann::ordered_json scene = nlohmann::ordered_json::object();
+  // The keyboard layout the page drives with (model/keyboard_file.h's to_json), sent in
+  // GET /api/client-config; null = none (the page then says the keys are not available).
+  nlohmann::ordered_json keyboard;
 
   // Pages allowed to open /ws (Origin header). Empty = the same host as the page's Host
   // header, and any localhost origin. "*" = any origin.

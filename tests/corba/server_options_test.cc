@@ -334,6 +334,13 @@ TEST_F(ServerOptionsTest, TheImagesConfigIsValid) {
   EXPECT_TRUE(o.web.all_interfaces);
   EXPECT_EQ(o.report_dir, "/var/lib/clamsim/reports");
   EXPECT_EQ(o.web.vendor_three_dir, "/usr/share/clamsim/three");
+  EXPECT_EQ(o.keyboard_file, "/usr/share/clamsim/keyboard.json");  // the Dockerfile copies it
+}
+
+TEST_F(ServerOptionsTest, TheShippedConfigNamesTheSharedKeyLayout) {
+  const std::string source = CLAMSIM_SOURCE_DIR;
+  const ServerOptions o = parse({"--config", source + "/config/server.json"});
+  EXPECT_EQ(o.keyboard_file, (fs::path(source) / "config/keyboard.json").lexically_normal().string());
 }
 
 }  // namespace

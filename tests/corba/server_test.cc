@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include <nlohmann/json.hpp>
 #include <omniORB4/Naming.hh>
 
 #include "cli/exit_codes.h"
@@ -103,6 +104,26 @@ TEST(ClamsimServer, BadConfigFileValueNamesFileAndKey) {
   r = run_server({"--config", file.string()});
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.out.find("pool_threads"), std::string::npos) << r.out;
+  fs::remove_all(dir);
+}
+
+// The browser's key layout is checked at start: a broken one stops the server naming the
+// file and the field, before any trainee's page could fly with it.
+TEST(ClamsimServer, ABadKeyboardLayoutStopsTheStartNamingTheField) {
+  const fs::path dir = fs::temp_directory_path() / ("clamsim-keys-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  nlohmann::json keys;
+  std::ifstream(std::string(CLAMSIM_SOURCE_DIR) + "/config/keyboard.json") >> keys;
+  keys["actions"]["restart"]["key"] = "Digit1";
+  const fs::path file = dir / "keys.json";
+  std::ofstream(file) << keys.dump();
+  const Exit r = run_server({"--corba-port", "0", "--http-port", "0", "--keyboard-file",
+                             file.string()});
+  EXPECT_EQ(r.status, cli::kExitBadModel) << r.out;
+  EXPECT_NE(r.out.find(file.string() + ": actions.restart.key: Digit1 is the browser's key for "
+                       "a view"),
+            std::string::npos)
+      << r.out;
   fs::remove_all(dir);
 }
 

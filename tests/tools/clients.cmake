@@ -5,8 +5,9 @@ if(TARGET clamsim-server)
   target_link_libraries(receiver_test PRIVATE clamsim_receiver_parts)
   target_compile_definitions(receiver_test PRIVATE
     CLAMSIM_SERVER_BINARY="$<TARGET_FILE:clamsim-server>"
-    CLAMSIM_RECEIVER_BINARY="$<TARGET_FILE:clamsim-receiver>")
-  add_dependencies(receiver_test clamsim-server clamsim-receiver)
+    CLAMSIM_RECEIVER_BINARY="$<TARGET_FILE:clamsim-receiver>"
+    CLAMSIM_SIM_BINARY="$<TARGET_FILE:clamsim-sim>")
+  add_dependencies(receiver_test clamsim-server clamsim-receiver clamsim-sim)
 
   clamsim_test(loadgen_test loadgen_test.cc)
   target_link_libraries(loadgen_test PRIVATE clamsim_loadgen_parts)

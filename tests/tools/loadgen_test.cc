@@ -129,6 +129,29 @@ TEST(ClientArrivalStats, GapsInterArrivalAndLateness) {
   EXPECT_NEAR(clamsim::client::percentile(late, 100), 0.003, 1e-9);
 }
 
+// A new attempt at the task sets the frames' sim time back to one period; the server's
+// schedule (seq) goes on, and so does the lateness.
+TEST(ClientArrivalStats, ARestartDoesNotMoveTheSchedule) {
+  clamsim::client::ArrivalStats a(0.05);
+  const double t0 = 1000.0;
+  for (std::uint64_t seq = 0; seq < 60; ++seq) {  // 3 s of the first attempt
+    a.add(frame(seq, t0 + 0.05 * static_cast<double>(seq + 1) + 0.001));
+  }
+  for (std::uint64_t k = 0; k < 40; ++k) {  // the second attempt from seq 60, 2 ms late
+    clamsim::client::ReceivedFrame f = frame(60 + k, t0 + 0.05 * static_cast<double>(61 + k) + 0.002);
+    f.sim_time_s = 0.05 * static_cast<double>(k + 1);
+    a.add(f);
+  }
+  a.add(frame(62, t0 + 0.05 * 63 + 0.010));  // a late duplicate of the second attempt's
+  EXPECT_EQ(a.restarts_seen(), 1u);
+  EXPECT_EQ(a.lost(), 0u);
+  const auto late = a.lateness_s();
+  ASSERT_EQ(late.size(), 101u);
+  EXPECT_NEAR(clamsim::client::percentile(late, 99), 0.001, 1e-9);
+  EXPECT_NEAR(late.back(), 0.009, 1e-9);
+  EXPECT_NEAR(clamsim::client::percentile(late, 100), 0.009, 1e-9);
+}
+
 TEST(ClientArrivalStats, LegacyFramesAlignToThePeriod) {
   clamsim::client::ArrivalStats a(0.05);
   for (double t : {5.000, 5.050, 5.102, 5.150}) {

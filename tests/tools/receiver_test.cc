@@ -20,6 +20,8 @@
 #include <memory>
 #include <optional>
 #include <regex>
+#include <set>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -28,6 +30,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/json_fields.h"
+#include "model/keyboard_file.h"
 #include "tools/receiver/joystick_mapping.h"
 #include "tools/receiver/joystick_source.h"
 #include "tools/receiver/keyboard_source.h"
@@ -408,9 +411,26 @@ TEST_F(ReceiverCli, ConflictingInputsAreAUsageError) {
 }
 
 TEST_F(ReceiverCli, KeyboardNeedsATerminal) {
-  const Result r = run({"--server", server_->reference(), "--keyboard"});
+  const Result r = run({"--server", server_->reference(), "--keyboard", "--keys",
+                        kSource + "/config/keyboard.json"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("terminal"), std::string::npos) << r.err;
+}
+
+TEST_F(ReceiverCli, ABadKeyLayoutIsRefusedNamingTheField) {
+  nlohmann::json keys;
+  std::ifstream(kSource + "/config/keyboard.json") >> keys;
+  keys["signals"]["boom"]["plus"]["key"] = "KeyW";  // telescope's
+  write("keys.json", keys.dump());
+  Result r = run({"--server", server_->reference(), "--keyboard", "--keys", path("keys.json")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(path("keys.json") + ": signals.telescope.plus.key: KeyW is already "
+                       "signals.boom.plus's key"),
+            std::string::npos)
+      << r.err;
+  r = run({"--server", server_->reference(), "--keys", path("keys.json")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--keys needs --keyboard"), std::string::npos) << r.err;
 }
 
 // The training task through the receiver: the live score, the report saved with --report
@@ -447,6 +467,130 @@ TEST_F(ReceiverCli, TaskReportIsSavedAndRestartStartsANewAttempt) {
   EXPECT_EQ(std::distance(fs::directory_iterator(path("server-reports")), {}), 1);
   for (const auto& e : fs::directory_iterator(path("server-reports")))
     EXPECT_EQ(nlohmann::json::parse(slurp(e.path()))["trainee"], "Ada Lovelace");
+}
+
+// The summary's "lateness p50 .. p99 .. max .. ms" maximum [ms].
+double lateness_max_ms(const std::string& summary) {
+  std::smatch m;
+  if (!std::regex_search(summary, m, std::regex("lateness p50 [0-9.]+ p99 [0-9.]+ max ([0-9.]+) ms"))) {
+    ADD_FAILURE() << "no lateness in:\n" << summary;
+    return -1.0;
+  }
+  return std::stod(m[1]);
+}
+
+// A restart sets the frames' simulation clock back, not the server's schedule: the
+// lateness stays that of the frames, not the attempt's age (it was ~2000 ms here, the
+// first attempt's length, before the fix).
+TEST_F(ReceiverCli, RestartAtKeepsTheLatenessOnTheServersSchedule) {
+  const Result r = run({"--server", server_->reference(), "--duration", "3.5", "--restart-at",
+                        "2", "--csv", path("run.csv")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("1 restart(s)"), std::string::npos) << r.out;
+  const auto rows = read_csv(path("run.csv"));
+  ASSERT_GT(rows.size(), 30u);
+  const std::size_t sim = column(rows[0], "sim_time_s");
+  bool restarted = false;
+  for (std::size_t i = 2; i < rows.size(); ++i)
+    restarted = restarted || std::stod(rows[i][sim]) < std::stod(rows[i - 1][sim]);
+  ASSERT_TRUE(restarted) << "the frames show no new attempt";
+  const double late = lateness_max_ms(r.out);
+  EXPECT_GE(late, 0.0);
+  EXPECT_LT(late, 1000.0) << r.out;
+}
+
+// The keyboard on a real terminal (a pseudo-terminal): the browser's keys, the legend, and
+// the held volts back to 0 V when R starts a new attempt.
+TEST_F(ReceiverCli, KeyboardRestartStartsTheNewAttemptAtNeutral) {
+  const int master = posix_openpt(O_RDWR | O_NOCTTY);
+  ASSERT_GE(master, 0);
+  ASSERT_EQ(grantpt(master), 0);
+  ASSERT_EQ(unlockpt(master), 0);
+  const std::string terminal = ptsname(master);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, terminal.c_str(), O_RDWR, 0);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, path("stdout.txt").c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, path("stderr.txt").c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  std::vector<std::string> all = {CLAMSIM_RECEIVER_BINARY, "--server", server_->reference(),
+                                  "--keyboard", "--keys", kSource + "/config/keyboard.json",
+                                  "--csv", path("run.csv"), "--duration", "8"};
+  std::vector<char*> argv;
+  for (auto& a : all) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = -1;
+  ASSERT_EQ(posix_spawn(&pid, all[0].c_str(), &actions, nullptr, argv.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&actions);
+
+  // waits (bounded) until the CSV's last row satisfies `ok`
+  const std::string csv = path("run.csv");
+  const auto wait_rows = [&](const std::function<bool(const std::vector<std::vector<std::string>>&)>& ok) {
+    const auto deadline = std::chrono::steady_clock::now() + 10s;
+    while (std::chrono::steady_clock::now() < deadline) {
+      const auto rows = read_csv(csv);
+      if (rows.size() > 1 && rows.back().size() == rows[0].size() && ok(rows)) return true;
+      std::this_thread::sleep_for(20ms);
+    }
+    return false;
+  };
+  const auto boom_v = [](const std::vector<std::vector<std::string>>& rows) {
+    return std::stod(rows.back()[column(rows[0], "boom_V")]);
+  };
+  const bool receiving = wait_rows([](const auto& rows) { return rows.size() > 5; });
+  const std::string up = "\x1b[A\x1b[A\x1b[A";  // ↑ three times: boom +3 V, held
+  EXPECT_EQ(::write(master, up.data(), up.size()), static_cast<ssize_t>(up.size()));
+  const bool held = receiving && wait_rows([&](const auto& rows) { return boom_v(rows) == 3.0; });
+  EXPECT_EQ(::write(master, "r", 1), 1);
+  const Result r = finish(pid);
+  close(master);
+  ASSERT_TRUE(receiving) << r.err;
+  ASSERT_TRUE(held) << "boom_V never reached 3 V\n" << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("keys: ←/→ swing  ↑/↓ boom  W/S telescope  Q/A cable 1  E/D cable 2"),
+            std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("1 restart(s)"), std::string::npos) << r.out;
+
+  const auto rows = read_csv(csv);
+  const std::size_t sim = column(rows[0], "sim_time_s");
+  const std::size_t boom = column(rows[0], "boom_V");
+  std::size_t first_new = 0;
+  for (std::size_t i = 2; i < rows.size() && first_new == 0; ++i)
+    if (std::stod(rows[i][sim]) < std::stod(rows[i - 1][sim])) first_new = i;
+  ASSERT_GT(first_new, 0u) << "the frames show no new attempt";
+  EXPECT_EQ(std::stod(rows[first_new - 1][boom]), 3.0) << "held until the restart";
+  for (std::size_t i = first_new; i < rows.size(); ++i)
+    ASSERT_EQ(std::stod(rows[i][boom]), 0.0) << "row " << i << ": the old attempt's lever";
+  EXPECT_LT(lateness_max_ms(r.out), 1000.0) << r.out;
+}
+
+// The receiver's CSV and clamsim-sim's name the clam's states the same way (core's names):
+// the same world, from the same start pose, at rest.
+TEST_F(ReceiverCli, ItsCsvNamesTheStatesAsTheOfflineSimulatorDoes) {
+  const Result r = run({"--server", server_->reference(), "--duration", "1", "--csv",
+                        path("receiver.csv")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  write("rest.ctl", "duration 1\nstep 0 0 0 0 0 0\n");
+  const std::string sim_cmd = std::string(CLAMSIM_SIM_BINARY) + " --model " + kSource +
+                              "/models/t250.json --world " + kSource +
+                              "/config/scenarios/dam_intake.json --controls " + path("rest.ctl") +
+                              " --rate 20 --quiet --csv " + path("sim.csv");
+  ASSERT_EQ(std::system(sim_cmd.c_str()), 0) << sim_cmd;
+  const auto states = [](const fs::path& csv) {
+    const auto rows = read_csv(csv);
+    std::set<std::string> seen;
+    for (std::size_t i = 1; i < rows.size(); ++i) {
+      std::string triple;
+      for (const char* c : {"working", "geo", "load"}) triple += rows[i][column(rows[0], c)] + " ";
+      seen.insert(triple);
+    }
+    return seen;
+  };
+  const std::set<std::string> from_receiver = states(path("receiver.csv"));
+  const std::set<std::string> from_sim = states(path("sim.csv"));
+  EXPECT_EQ(from_receiver, from_sim);
+  EXPECT_EQ(from_sim, (std::set<std::string>{"Free In-range Without-load "}));
 }
 
 TEST_F(ReceiverCli, ANameTheServerRefusesEndsTheRunSayingWhy) {
@@ -680,26 +824,50 @@ TEST_F(ReceiverJoystickSource, NoRestartButtonInTheMapping) {
   EXPECT_FALSE(js.take_restart_request());
 }
 
-TEST(ReceiverKeyboardKeys, StepLatchClampAndZero) {
-  std::array<float, 5> v{};
-  bool quit = false;
-  bool restart = false;
-  for (char k : std::string("aawiiiiiiil")) {
-    receiver::KeyboardSource::apply_key(k, 1.0f, v, quit, restart);
-  }
-  EXPECT_FLOAT_EQ(v[0], 2.0f);
-  EXPECT_FLOAT_EQ(v[1], 1.0f);
-  EXPECT_FLOAT_EQ(v[3], 5.0f);  // clamped at +5 V
-  EXPECT_FLOAT_EQ(v[4], -1.0f);
-  receiver::KeyboardSource::apply_key(' ', 1.0f, v, quit, restart);
-  EXPECT_EQ(v, (std::array<float, 5>{}));
-  EXPECT_FALSE(quit);
-  EXPECT_FALSE(restart);
-  receiver::KeyboardSource::apply_key('n', 1.0f, v, quit, restart);
-  EXPECT_TRUE(restart) << "n: a new attempt at the task";
-  EXPECT_EQ(v, (std::array<float, 5>{}));
-  receiver::KeyboardSource::apply_key('q', 1.0f, v, quit, restart);
-  EXPECT_TRUE(quit);
+const clamsim::model::KeyboardLayout& shipped_keys() {
+  static const clamsim::model::KeyboardLayout k =
+      clamsim::model::load_keyboard_layout(kSource + "/config/keyboard.json");
+  return k;
+}
+
+TEST(ReceiverKeyboardKeys, TheBrowsersKeysStepLatchClampAndZero) {
+  receiver::KeyboardKeys keys(shipped_keys(), 1.0f);
+  // ← twice (swing +), ↑ (boom +, in both arrow-key modes), Q seven times (cable 1 +), D
+  keys.feed("\x1b[D\x1b[D\x1bOA");
+  keys.feed("qqqQqqq");
+  keys.feed("d");
+  EXPECT_EQ(keys.volts(), (std::array<float, 5>{2.0f, 1.0f, 0.0f, 5.0f, -1.0f}));
+  keys.feed(" ");
+  EXPECT_EQ(keys.volts(), (std::array<float, 5>{}));
+  EXPECT_FALSE(keys.quit());
+  EXPECT_FALSE(keys.take_restart());
+  keys.feed("r");
+  EXPECT_TRUE(keys.take_restart()) << "R: a new attempt at the task, as in the browser";
+  EXPECT_FALSE(keys.take_restart()) << "once per press";
+  keys.feed("?");
+  EXPECT_TRUE(keys.take_help());
+  keys.feed("x");
+  EXPECT_TRUE(keys.quit());
+}
+
+TEST(ReceiverKeyboardKeys, EscapeSequencesSplitAcrossReadsAndUnknownOnes) {
+  receiver::KeyboardKeys keys(shipped_keys(), 0.5f);
+  keys.feed("\x1b");
+  keys.feed("[");
+  keys.feed("B");  // ↓ arriving byte by byte
+  EXPECT_FLOAT_EQ(keys.volts()[1], -0.5f);
+  keys.feed("\x1b[H");   // Home: not a key of the layout, dropped...
+  keys.feed("\x1bw");    // Alt+W: the escape dropped, W still counts
+  keys.feed("n");        // not a key of the layout
+  EXPECT_EQ(keys.volts(), (std::array<float, 5>{0.0f, -0.5f, 0.5f, 0.0f, 0.0f}));
+  keys.zero();
+  EXPECT_EQ(keys.volts(), (std::array<float, 5>{}));
+}
+
+TEST(ReceiverKeyboardKeys, TheLegendSaysTheLayoutsKeys) {
+  EXPECT_EQ(receiver::keyboard_legend(shipped_keys()),
+            "keys: ←/→ swing  ↑/↓ boom  W/S telescope  Q/A cable 1  E/D cable 2\n"
+            "      Space all to 0 V  R restart task  ? help  X quit\n");
 }
 
 TEST(ReceiverStatusLine, ShowsTheLiveScoreWhenTheWorldHasATask) {

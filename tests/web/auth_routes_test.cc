@@ -13,6 +13,7 @@
 
 #include "auth/accounts_file.h"
 #include "auth/password_hash.h"
+#include "model/keyboard_file.h"
 #include "session/clock.h"
 #include "test_client.h"
 #include "web/web_server.h"
@@ -326,6 +327,18 @@ TEST(AuthRoutes, WithoutAccountsInstructorDataIsOpen) {
   const Reply cfg = s.get("/api/client-config");
   EXPECT_EQ(cfg.json()["instructor_login_required"], false);
   EXPECT_EQ(cfg.json()["class_code_required"], false);
+  EXPECT_TRUE(cfg.json()["keyboard"].is_null()) << "no layout configured";
+}
+
+// The page's keys come from the server: the layout it read, as it read it.
+TEST(AuthRoutes, ClientConfigCarriesTheKeyboardLayout) {
+  const nlohmann::ordered_json layout = model::to_json(
+      model::load_keyboard_layout(std::string(CLAMSIM_SOURCE_DIR) + "/config/keyboard.json"));
+  Server s([&](WebOptions& o) { o.keyboard = layout; });
+  const Reply cfg = s.get("/api/client-config");
+  EXPECT_EQ(cfg.status, 200);
+  EXPECT_EQ(cfg.json()["keyboard"], nlohmann::json(layout));
+  EXPECT_EQ(cfg.json()["keyboard"]["signals"]["boom"]["plus"]["key"], "ArrowUp");
 }
 
 TEST(AuthRoutes, ClassCodeOverARealWebSocket) {

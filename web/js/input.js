@@ -6,23 +6,41 @@ import { resolveMappings, computeVolts, actionPressed, makeEdgeDetector, boundSi
 import { VOLT_LIMIT } from './protocol.js';
 import { playRumble, canRumble } from './haptics.js';
 
-// key -> [signal index, direction]; positive: swing counter-clockwise, boom up, extend, reel in
-export const KEY_BINDINGS = Object.freeze({
-  ArrowLeft: [0, 1], ArrowRight: [0, -1],
-  ArrowUp: [1, 1], ArrowDown: [1, -1],
-  KeyW: [2, 1], KeyS: [2, -1],
-  KeyQ: [3, 1], KeyA: [3, -1],
-  KeyE: [4, 1], KeyD: [4, -1],
-});
+// The keyboard layout (keyboard.js's parseKeyboardLayout of the server's); until it comes,
+// no key drives the crane.
+let layout = null;
 
-// Held keys at full scale, or half with Shift.
+export function setKeyboardLayout(parsed) {
+  layout = parsed;
+}
+
+export function keyboardLayout() {
+  return layout;
+}
+
+// The key that drives `signal` (0 swing .. 4 cable 2) in `direction` (+1 / -1), as the
+// layout labels it: the one place a hint (the first lesson's) turns a control into a key.
+// '?' when no key drives it (no layout yet).
+export function keyLabel(signal, direction) {
+  const s = layout?.signals[signal];
+  if (!s) return '?';
+  return direction > 0 ? s.plus.label : s.minus.label;
+}
+
+// Held keys at full scale, or half with the half-speed key.
 export function keysToVolts(codes, half = false) {
   const v = [0, 0, 0, 0, 0];
   for (const code of codes) {
-    const b = KEY_BINDINGS[code];
+    const b = layout?.bindings[code];
     if (b) v[b[0]] += b[1] * VOLT_LIMIT * (half ? 0.5 : 1);
   }
   return v.map((x) => Math.max(-VOLT_LIMIT, Math.min(VOLT_LIMIT, x)));
+}
+
+// Shift is a modifier the event reports; any other half-speed key is held like the rest.
+function halfSpeedHeld(held, shift) {
+  const key = layout?.actions.half_speed?.key;
+  return key === 'Shift' ? shift : held.has(key);
 }
 
 // A key event aimed at a text field (the trainee's name, a deadzone, a select) is typing,
@@ -43,7 +61,8 @@ export function createInput({ target, storage, getGamepads }) {
 
   target.addEventListener('keydown', (ev) => {
     shift = ev.shiftKey;
-    if (typing(ev) || !(ev.code in KEY_BINDINGS)) return;
+    const half = ev.code === layout?.actions.half_speed?.key;
+    if (typing(ev) || !(layout?.bindings[ev.code] || half)) return;
     held.add(ev.code);
     ev.preventDefault();
   });
@@ -76,13 +95,13 @@ export function createInput({ target, storage, getGamepads }) {
     poll() {
       const resolved = resolveMappings(storage, pads());
       const joy = computeVolts(resolved);
-      const keys = keysToVolts(held, shift);
+      const keys = keysToVolts(held, halfSpeedHeld(held, shift));
       const volts = joy.map((v, i) => Math.max(-VOLT_LIMIT, Math.min(VOLT_LIMIT, v + keys[i])));
       return {
         volts,
         devices: resolved.map((d) => d.key),
         bound: boundSignals(resolved),
-        keyboard: held.size > 0,
+        keyboard: [...held].some((code) => layout?.bindings[code]),
         nextView: nextViewEdge(actionPressed(resolved, 'nextView')),
         restart: restartEdge(actionPressed(resolved, 'restart')),
       };

@@ -8,7 +8,9 @@ import { Connection } from './connection.js';
 import { buildWorld } from './scene.js';
 import { createViews, VIEWS } from './views.js';
 import { createHud } from './hud.js';
-import { createInput, isTypingTarget } from './input.js';
+import { createInput, isTypingTarget, setKeyboardLayout, keyboardLayout } from './input.js';
+import { parseKeyboardLayout, keyHint, isActionKey } from './keyboard.js';
+import { createHelp } from './help.js';
 import { createMappingScreen } from './mapping-ui.js';
 import { createTaskUi } from './task-ui.js';
 import { makeWarningTracker, makeRestartGuard } from './task.js';
@@ -61,6 +63,27 @@ let interlock = { on: true, why: 'connecting' };  // zero until the controls are
 let lostDevice = null;
 let linkState = { status: 'connecting' };
 let sessionId = null;  // hello.session, as /api/sessions names it
+
+// the keys: the server's layout (GET /api/client-config), shown in the header and the help
+let keyboardError = 'not loaded yet';
+function useKeyboardLayout(raw) {
+  try {
+    if (raw === null) throw new Error('the server has none configured (--keyboard-file)');
+    setKeyboardLayout(parseKeyboardLayout(raw));
+    keyboardError = null;
+    document.getElementById('keys-hint').textContent = keyHint(keyboardLayout());
+  } catch (e) {
+    keyboardUnavailable(e.message);
+  }
+}
+function keyboardUnavailable(why) {
+  keyboardError = why;
+  document.getElementById('keys-hint').textContent = `Keys: not available (${why})`;
+  hud.note(`keyboard: ${why}`);
+}
+const help = createHelp({ dialog: document.getElementById('help'), button: document.getElementById('open-help'),
+  input, layout: keyboardLayout, layoutError: () => keyboardError,
+  shortcuts: () => document.querySelectorAll('#view-buttons [data-view], #open-mapping') });
 
 // haptic feedback: the sticks driving the crane rumble when an event counter rises
 const rumbleTracker = makeRumbleTracker();
@@ -143,7 +166,7 @@ function restartPressed(source) {
 
 function showWarnings(now) {
   const list = now < confirmRestartUntil
-    ? [{ id: 'confirm-restart', text: 'Press R (or the restart button) again to restart the task', level: 'warn' }, ...warnings]
+    ? [{ id: 'confirm-restart', text: `Press ${keyboardLayout()?.actions.restart.label ?? 'the restart key'} (or the restart button) again to restart the task`, level: 'warn' }, ...warnings]
     : warnings;
   taskUi.warnings(list);
 }
@@ -417,7 +440,9 @@ document.addEventListener('keydown', (ev) => {
   const m = /^(?:Digit|Numpad)([1-5])$/.exec(ev.code);
   if (m) setView(VIEWS[Number(m[1]) - 1]);
   else if (ev.code === 'KeyM') mappingScreen.open();
-  else if (ev.code === 'KeyR' && !ev.repeat) restartPressed('key R');
+  else if (isActionKey(keyboardLayout(), 'restart', ev) && !ev.repeat) restartPressed(`key ${keyboardLayout().actions.restart.label}`);
+  else if (isActionKey(keyboardLayout(), 'help', ev) && !ev.repeat) help.toggle();
+  else if (ev.code === 'Escape' && help.isOpen) help.close();
   else if (ev.code === 'Escape' && taskUi.reportOpen) taskUi.hideReport();
 });
 
@@ -457,6 +482,9 @@ window.clamsim = {
   // the trainee's name: stored, acknowledged by this session, state, last refusal, sent
   get trainee() { return trainee.view(); },
   restart: () => requestRestart('console'),
+  // the help overlay, for the end-to-end tests
+  help,
+  get keyboard() { return keyboardLayout(); },
   // what is drawn, for the end-to-end tests: load meshes, contact markers, warnings, score
   debug() {
     return {
@@ -491,8 +519,10 @@ async function startConnection() {
   try {
     const res = await fetch('/api/client-config', { cache: 'no-store' });
     config = parseClientConfig(await res.json());
+    useKeyboardLayout(config.keyboard);
   } catch (e) {
     hud.note(`client-config: ${e.message ?? e}; connecting without a class code`);
+    keyboardUnavailable(`no layout: GET /api/client-config failed`);
   }
   const saved = window.sessionStorage.getItem(CLASS_CODE_KEY);
   if (config.classCodeRequired && !saved) return classCodeForm.ask();

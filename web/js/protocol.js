@@ -472,5 +472,7 @@ export function parseClientConfig(body) {
       fail(`client-config.${key}`, body[key] === undefined ? 'missing' : `expected a boolean, got ${JSON.stringify(body[key])}`);
     }
   }
-  return { classCodeRequired: body.class_code_required, instructorLoginRequired: body.instructor_login_required };
+  // the keyboard layout, as the server read it (keyboard.js parses it); null: none
+  return { classCodeRequired: body.class_code_required, instructorLoginRequired: body.instructor_login_required,
+    keyboard: body.keyboard ?? null };
 }

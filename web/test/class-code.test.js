@@ -22,7 +22,10 @@ test('only a 1008 about the class code is a class-code refusal', () => {
 
 test('client-config is checked field by field', () => {
   assert.deepEqual(parseClientConfig({ class_code_required: true, instructor_login_required: false }),
-    { classCodeRequired: true, instructorLoginRequired: false });
+    { classCodeRequired: true, instructorLoginRequired: false, keyboard: null });
+  // the keyboard layout is passed on for keyboard.js to parse
+  assert.deepEqual(parseClientConfig({ class_code_required: false, instructor_login_required: false, keyboard: { version: 1 } }).keyboard,
+    { version: 1 });
   assert.throws(() => parseClientConfig({ instructor_login_required: false }), /class_code_required: missing/);
   assert.throws(() => parseClientConfig({ class_code_required: 'yes', instructor_login_required: false }),
     /expected a boolean/);

@@ -1,17 +1,50 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { keysToVolts, KEY_BINDINGS, createInput, isTypingTarget } from '../js/input.js';
+import { readFileSync } from 'node:fs';
+import { keysToVolts, createInput, isTypingTarget, setKeyboardLayout, keyLabel } from '../js/input.js';
+import { parseKeyboardLayout } from '../js/keyboard.js';
 
-test('keyboard fallback: each key drives one signal at full or half scale', () => {
+// the layout the server sends is config/keyboard.json's shape
+const layout = parseKeyboardLayout(JSON.parse(readFileSync(new URL('../../config/keyboard.json', import.meta.url))));
+
+test('input: no key drives the crane before the layout came', () => {
+  setKeyboardLayout(null);
+  assert.deepEqual(keysToVolts(['ArrowLeft', 'KeyQ']), [0, 0, 0, 0, 0]);
+  assert.equal(keyLabel(0, 1), '?');
+});
+
+test('keyboard fallback: each key of config/keyboard.json drives one signal at full or half scale', () => {
+  setKeyboardLayout(layout);
   assert.deepEqual(keysToVolts(new Set()), [0, 0, 0, 0, 0]);
   assert.deepEqual(keysToVolts(['ArrowLeft', 'ArrowUp', 'KeyW', 'KeyQ', 'KeyE']), [5, 5, 5, 5, 5]);
   assert.deepEqual(keysToVolts(['ArrowRight', 'ArrowDown', 'KeyS', 'KeyA', 'KeyD']), [-5, -5, -5, -5, -5]);
   assert.deepEqual(keysToVolts(['ArrowLeft', 'ArrowRight']), [0, 0, 0, 0, 0]);
   assert.deepEqual(keysToVolts(['KeyQ'], true), [0, 0, 0, 2.5, 0]);
-  assert.equal(Object.keys(KEY_BINDINGS).length, 10);
+  assert.equal(Object.keys(layout.bindings).length, 10);
+});
+
+test('keyLabel: the label of the key driving a signal one way, from the layout', () => {
+  setKeyboardLayout(layout);
+  assert.equal(keyLabel(0, 1), '←');
+  assert.equal(keyLabel(1, -1), '↓');
+  assert.equal(keyLabel(3, 1), 'Q');
+  assert.equal(keyLabel(4, -1), 'D');
+  assert.equal(keyLabel(7, 1), '?');
+});
+
+test('input: Shift halves the held keys', () => {
+  setKeyboardLayout(layout);
+  const listeners = {};
+  const input = createInput({ target: { addEventListener: (t, f) => { listeners[t] = f; } },
+    storage: { getItem: () => null }, getGamepads: () => [] });
+  listeners.keydown({ code: 'ArrowUp', shiftKey: true, target: { tagName: 'BODY' }, preventDefault() {} });
+  assert.deepEqual(input.poll().volts, [0, 2.5, 0, 0, 0]);
+  listeners.keydown({ code: 'KeyW', shiftKey: false, target: { tagName: 'BODY' }, preventDefault() {} });
+  assert.deepEqual(input.poll().volts, [0, 5, 5, 0, 0]);
 });
 
 test('input: keys held plus joystick, clamped; keys released on clear', () => {
+  setKeyboardLayout(layout);
   const listeners = {};
   const target = { addEventListener: (t, f) => { listeners[t] = f; } };
   const storage = { getItem: () => null, setItem() {}, removeItem() {} };

@@ -47,6 +47,21 @@ double percentile(std::vector<double> values, double p) {
 
 ArrivalStats::ArrivalStats(double period_s) : period_s_(period_s) {}
 
+double ArrivalStats::due_s(const ReceivedFrame& f) {
+  if (!has_seq_) {  // the first: its own sim time starts the schedule
+    last_sim_s_ = last_due_s_ = f.sim_time_s;
+    return f.sim_time_s;
+  }
+  if (f.seq <= last_seq_)  // late or duplicated: behind the newest on the schedule
+    return last_due_s_ - static_cast<double>(last_seq_ - f.seq) * period_s_;
+  const double scheduled = static_cast<double>(f.seq - last_seq_) * period_s_;
+  // within an attempt the sim clock keeps the schedule exactly; otherwise it started again
+  if (std::abs(f.sim_time_s - last_sim_s_ - scheduled) >= 0.5 * period_s_) ++restarts_seen_;
+  last_due_s_ += scheduled;
+  last_sim_s_ = f.sim_time_s;
+  return last_due_s_;
+}
+
 void ArrivalStats::add(const ReceivedFrame& f) {
   if (frames_ == 0) {
     first_arrival_s_ = f.arrival_s;
@@ -56,6 +71,7 @@ void ArrivalStats::add(const ReceivedFrame& f) {
   last_arrival_s_ = f.arrival_s;
 
   if (f.extended) {
+    offsets_s_.push_back(f.arrival_s - due_s(f));
     if (!has_seq_) {
       has_seq_ = true;
       first_seq_ = last_seq_ = f.seq;
@@ -65,7 +81,6 @@ void ArrivalStats::add(const ReceivedFrame& f) {
     } else {
       ++out_of_order_;
     }
-    offsets_s_.push_back(f.arrival_s - f.sim_time_s);
   } else {
     offsets_s_.push_back(f.arrival_s - static_cast<double>(frames_) * period_s_);
   }

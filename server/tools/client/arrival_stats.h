@@ -3,11 +3,13 @@
 // thesis cares about, whether the 50 ms schedule holds: lateness of each frame and lost
 // frames (gaps in the sequence numbers).
 //
-// Lateness of a frame = its arrival - its due time. The server sends frame seq k (carrying
-// sim_time_s) at t0 + sim_time_s on its own clock, so arrival - sim_time_s = t0 + delay;
-// the smallest such offset over the run stands for t0 + the best-case delay, and
-// lateness = offset - min offset (>= 0). Legacy frames carry no time: frame i (in arrival
-// order) is due at i * period.
+// Lateness of a frame = its arrival - its due time. The server sends frame seq k at
+// t0 + (k + 1) periods on its own clock (`period_s`, the rate asked for): a schedule that
+// a new attempt at the task does not reset, though it sets the frame's sim_time_s back to
+// one period. So the due time follows seq, not sim_time_s; then
+// arrival - due = t0 + delay; the smallest such offset over the run stands for t0 + the
+// best-case delay, and lateness = offset - min offset (>= 0). Legacy frames carry no time:
+// frame i (in arrival order) is due at i * period.
 #pragma once
 
 #include <cstdint>
@@ -42,7 +44,7 @@ double percentile(std::vector<double> values, double p);
 
 class ArrivalStats {
  public:
-  // `period_s`: the nominal frame period, used to align legacy frames.
+  // `period_s`: the frame period the server keeps (the rate asked for, else its 20 Hz).
   explicit ArrivalStats(double period_s);
 
   // Not thread-safe: the owner serialises calls.
@@ -59,6 +61,8 @@ class ArrivalStats {
   double first_arrival_s() const { return first_arrival_s_; }
   double last_arrival_s() const { return last_arrival_s_; }
   const RunningStats& inter_arrival() const { return inter_arrival_; }
+  // New attempts seen in the frames (sim time not advancing with seq).
+  std::uint64_t restarts_seen() const { return restarts_seen_; }
   // Lateness of every frame [s], in arrival order (see the file comment).
   std::vector<double> lateness_s() const;
   // Legacy: frames a 1/period stream would have delivered between the first and the last
@@ -75,8 +79,14 @@ class ArrivalStats {
   std::uint64_t last_seq_ = 0;
   double first_arrival_s_ = 0.0;
   double last_arrival_s_ = 0.0;
+  // The due time [s on the server's schedule] of an extended frame.
+  double due_s(const ReceivedFrame& f);
+
   RunningStats inter_arrival_;
   std::vector<double> offsets_s_;  // arrival - due time, before removing the minimum
+  double last_sim_s_ = 0.0;        // the newest frame's sim_time_s and due time
+  double last_due_s_ = 0.0;
+  std::uint64_t restarts_seen_ = 0;
 };
 
 }  // namespace clamsim::client

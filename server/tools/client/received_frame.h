@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include "core/state.h"
+
 namespace clamsim::client {
 
 // The training task's live score (CLAMX::TaskScore), in plain types.
@@ -31,9 +33,10 @@ struct ReceivedFrame {
   std::array<float, 8> display{};         // Table 4.1 order and units
   std::array<float, 3> joint_velocity{};  // deg/s, deg/s, m/s
   std::array<float, 2> tension_N{};
-  int working = 0;  // 0 Free, 1 Distributed, 2 Full (thesis 2.1.1)
-  int geo = 0;      // 0 InRange, 1 Open, 2 Close (Table 2.4)
-  int load = 0;     // 0 WithoutLoad, 1 WithLoad
+  // thesis 2.1.1 and Table 2.4, named by core::to_string as clamsim-sim names them
+  core::WorkingState working = core::WorkingState::Free;
+  core::GeoStatus geo = core::GeoStatus::InRange;
+  core::LoadStatus load = core::LoadStatus::WithoutLoad;
   float theta2_deg = 0.0f;
   float jaw_gap_m = 0.0f;
   float squeeze_N = 0.0f;
@@ -43,10 +46,6 @@ struct ReceivedFrame {
   ReceivedScore score;
   std::string task_report_json;   // only on the frame in which the task ended
 };
-
-const char* working_name(int working);
-const char* geo_name(int geo);
-const char* load_name(int load);
 
 // Called on an ORB dispatch thread; several threads may call concurrently for different
 // servants, and (when the server uses more than one connection) for the same servant.

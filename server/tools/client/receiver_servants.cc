@@ -4,6 +4,32 @@
 
 namespace clamsim::client {
 
+namespace {
+
+// CLAMX's enums back to core's (the server's corba/convert.cc goes the other way), so the
+// receiver names them with core::to_string, the one spelling.
+core::WorkingState to_core(CLAMX::WorkingState s) {
+  switch (s) {
+    case CLAMX::Distributed: return core::WorkingState::Distributed;
+    case CLAMX::Full: return core::WorkingState::Full;
+    default: return core::WorkingState::Free;
+  }
+}
+
+core::GeoStatus to_core(CLAMX::GeoStatus s) {
+  switch (s) {
+    case CLAMX::Open: return core::GeoStatus::Open;
+    case CLAMX::Close: return core::GeoStatus::Close;
+    default: return core::GeoStatus::InRange;
+  }
+}
+
+core::LoadStatus to_core(CLAMX::LoadStatus s) {
+  return s == CLAMX::WithLoad ? core::LoadStatus::WithLoad : core::LoadStatus::WithoutLoad;
+}
+
+}  // namespace
+
 ReceivedFrame from_idl(const CLAMX::Frame& f, double arrival_s) {
   ReceivedFrame r;
   r.arrival_s = arrival_s;
@@ -16,9 +42,9 @@ ReceivedFrame from_idl(const CLAMX::Frame& f, double arrival_s) {
     r.tip_m[i] = f.tip_m[i];
   }
   r.tension_N = {f.tension_N[0], f.tension_N[1]};
-  r.working = static_cast<int>(f.working);
-  r.geo = static_cast<int>(f.geo);
-  r.load = static_cast<int>(f.load);
+  r.working = to_core(f.working);
+  r.geo = to_core(f.geo);
+  r.load = to_core(f.load);
   r.theta2_deg = f.theta2_deg;
   r.jaw_gap_m = f.jaw_gap_m;
   r.squeeze_N = f.squeeze_N;

@@ -17,6 +17,9 @@ class ControlSource {
   virtual bool quit_requested() const { return false; }
   // The user asked for a new attempt at the task (the keyboard's 'n') since the last call.
   virtual bool take_restart_request() { return false; }
+  // The server began a new attempt: controls that latch (the keyboard's) go back to neutral,
+  // so the new attempt does not start with the old one's levers held.
+  virtual void on_restart() {}
   // A short note for the status line ("script demo.ctl", "keyboard", "js0"), or a warning.
   virtual std::string label() const = 0;
 };

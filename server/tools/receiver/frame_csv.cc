@@ -42,8 +42,8 @@ void FrameCsv::row(const client::ReceivedFrame& f, double t0_s, const std::array
                      static_cast<double>(f.joint_velocity[0]),
                      static_cast<double>(f.joint_velocity[1]),
                      static_cast<double>(f.joint_velocity[2]), static_cast<double>(f.tension_N[0]),
-                     static_cast<double>(f.tension_N[1]), client::working_name(f.working),
-                     client::geo_name(f.geo), client::load_name(f.load),
+                     static_cast<double>(f.tension_N[1]), core::to_string(f.working),
+                     core::to_string(f.geo), core::to_string(f.load),
                      static_cast<double>(f.theta2_deg), static_cast<double>(f.jaw_gap_m),
                      static_cast<double>(f.squeeze_N), static_cast<double>(f.tip_m[0]),
                      static_cast<double>(f.tip_m[1]), static_cast<double>(f.tip_m[2]));

@@ -1,10 +1,10 @@
 #include "tools/receiver/keyboard_source.h"
 
+#include <termios.h>
 #include <unistd.h>
 
-#include <algorithm>
-#include <cctype>
 #include <csignal>
+#include <filesystem>
 #include <stdexcept>
 
 namespace clamsim::receiver {
@@ -16,12 +16,8 @@ volatile std::sig_atomic_t g_raw = 0;
 
 }  // namespace
 
-const char* keyboard_help() {
-  return "a/d swing  w/s boom  r/f telescope  i/k cable 1  o/l cable 2  space zero  "
-         "n restart task  q quit";
-}
-
-KeyboardSource::KeyboardSource(float step_v) : step_v_(step_v) {
+KeyboardSource::KeyboardSource(const model::KeyboardLayout& layout, float step_v)
+    : keys_(layout, step_v), legend_(keyboard_legend(layout)) {
   if (isatty(STDIN_FILENO) == 0) {
     throw std::runtime_error("--keyboard needs a terminal on standard input");
   }
@@ -47,56 +43,28 @@ void KeyboardSource::restore_from_signal() {
   }
 }
 
-void KeyboardSource::apply_key(char key, float step_v, std::array<float, 5>& volts, bool& quit,
-                               bool& restart) {
-  struct Binding {
-    char key;
-    std::size_t channel;   // ControlSignal index
-    float sign;
-  };
-  static constexpr Binding kBindings[] = {
-      {'a', 0, +1.0f}, {'d', 0, -1.0f},   // swing
-      {'w', 1, +1.0f}, {'s', 1, -1.0f},   // boom
-      {'r', 2, +1.0f}, {'f', 2, -1.0f},   // telescope
-      {'i', 3, +1.0f}, {'k', 3, -1.0f},   // cable 1
-      {'o', 4, +1.0f}, {'l', 4, -1.0f},   // cable 2
-  };
-  const char k = static_cast<char>(std::tolower(static_cast<unsigned char>(key)));
-  if (k == ' ') {
-    volts.fill(0.0f);
-    return;
-  }
-  if (k == 'q') {
-    quit = true;
-    return;
-  }
-  if (k == 'n') {
-    restart = true;
-    return;
-  }
-  for (const Binding& b : kBindings) {
-    if (b.key == k) {
-      volts[b.channel] = std::clamp(volts[b.channel] + b.sign * step_v, -5.0f, 5.0f);
-      return;
-    }
-  }
-  // other keys (and the bytes of escape sequences) do nothing
-}
-
 std::array<float, 5> KeyboardSource::sample(double) {
   char buf[64];
   for (;;) {
     const ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
     if (n <= 0) break;
-    for (ssize_t i = 0; i < n; ++i) apply_key(buf[i], step_v_, volts_, quit_, restart_);
+    keys_.feed(std::string_view(buf, static_cast<std::size_t>(n)));
   }
-  return volts_;
+  return keys_.volts();
 }
 
-bool KeyboardSource::take_restart_request() {
-  const bool r = restart_;
-  restart_ = false;
-  return r;
+std::string default_keyboard_file(const std::string& argv0) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path checkout = "config/keyboard.json";
+  if (fs::is_regular_file(checkout, ec)) return checkout.string();
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) exe = fs::absolute(argv0, ec);
+  const fs::path installed = exe.parent_path().parent_path() / "share/clamsim/keyboard.json";
+  if (fs::is_regular_file(installed, ec)) return installed.string();
+  throw std::runtime_error("--keyboard: no key layout: neither " + checkout.string() + " (from " +
+                           fs::current_path(ec).string() + ") nor " + installed.string() +
+                           " exists; give one with --keys FILE");
 }
 
 }  // namespace clamsim::receiver

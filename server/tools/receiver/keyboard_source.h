@@ -1,56 +1,47 @@
 // Controls from the keyboard, for a classroom PC without joysticks. The terminal goes into
 // raw mode (no echo, no line buffering; Ctrl-C still interrupts) and is restored on exit,
 // on SIGINT/SIGTERM/SIGHUP (the receiver's main loop ends normally) and, as a last resort,
-// from a second signal via restore_from_signal().
-//
-// A terminal reports key presses, not releases, so each press moves its channel one step
-// and the value holds (a latched lever), clamped to -5..+5 V:
-//   a / d  swing  + / -  (counter-clockwise / clockwise seen from above)
-//   w / s  boom   + / -  (up / down)
-//   r / f  telescope + / - (out / in)
-//   i / k  cable 1 (main hoist) + / -  (reel in / pay out)
-//   o / l  cable 2 (aux hoist)  + / -
-//   space  all channels to 0 V          n  new attempt at the task     q  quit
+// from a second signal via restore_from_signal(). The keys are the browser's, from the
+// shared layout file (keyboard_keys.h).
 #pragma once
 
-#include <termios.h>
-
-#include <array>
 #include <string>
 
+#include "model/keyboard_file.h"
 #include "tools/receiver/control_source.h"
+#include "tools/receiver/keyboard_keys.h"
 
 namespace clamsim::receiver {
 
 class KeyboardSource : public ControlSource {
  public:
   // Throws std::runtime_error when standard input is not a terminal.
-  explicit KeyboardSource(float step_v);
+  KeyboardSource(const model::KeyboardLayout& layout, float step_v);
   ~KeyboardSource() override;
   KeyboardSource(const KeyboardSource&) = delete;
   KeyboardSource& operator=(const KeyboardSource&) = delete;
 
   std::array<float, 5> sample(double t_s) override;
-  bool quit_requested() const override { return quit_; }
-  bool take_restart_request() override;
+  bool quit_requested() const override { return keys_.quit(); }
+  bool take_restart_request() override { return keys_.take_restart(); }
+  void on_restart() override { keys_.zero(); }
   std::string label() const override { return "keyboard"; }
-
-  // Applies one key to the latched volts (or sets quit / restart); public so it can be
-  // tested without a terminal.
-  static void apply_key(char key, float step_v, std::array<float, 5>& volts, bool& quit,
-                        bool& restart);
+  // The help key was pressed since the last call.
+  bool take_help_request() { return keys_.take_help(); }
+  // keyboard_legend() of the layout.
+  const std::string& legend() const { return legend_; }
 
   // Async-signal-safe: puts the terminal back as it was (no-op when not in raw mode).
   static void restore_from_signal();
 
  private:
-  float step_v_;
-  std::array<float, 5> volts_{};
-  bool quit_ = false;
-  bool restart_ = false;
+  KeyboardKeys keys_;
+  std::string legend_;
 };
 
-// The key help line for --help and the status line.
-const char* keyboard_help();
+// Where --keyboard finds the layout without --keys: config/keyboard.json under the working
+// directory (a checkout), else share/clamsim/keyboard.json beside the binary's bin/
+// (an installed receiver). Throws std::runtime_error naming both when neither exists.
+std::string default_keyboard_file(const std::string& argv0);
 
 }  // namespace clamsim::receiver

@@ -64,12 +64,29 @@ void install_signal_handlers() {
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
 }
 
-std::unique_ptr<receiver::ControlSource> make_source(const receiver::ReceiverOptions& opt) {
+// The keyboard's layout, read before the terminal goes raw; its legend goes to stderr
+// (the status line's stream) unless --quiet.
+std::unique_ptr<receiver::KeyboardSource> make_keyboard(const receiver::ReceiverOptions& opt,
+                                                        const char* argv0) {
+  const std::string path =
+      opt.keys_path.empty() ? receiver::default_keyboard_file(argv0) : opt.keys_path;
+  auto keyboard = std::make_unique<receiver::KeyboardSource>(model::load_keyboard_layout(path),
+                                                             opt.key_step_v);
+  if (!opt.quiet) {
+    std::fprintf(stderr, "clamsim-receiver: the browser's keys from %s; each press steps %g V "
+                 "and holds\n%s", path.c_str(), static_cast<double>(opt.key_step_v),
+                 keyboard->legend().c_str());
+  }
+  return keyboard;
+}
+
+std::unique_ptr<receiver::ControlSource> make_source(const receiver::ReceiverOptions& opt,
+                                                     const char* argv0) {
   switch (opt.input) {
     case receiver::Input::Script:
       return std::make_unique<receiver::ScriptSource>(opt.controls_path);
     case receiver::Input::Keyboard:
-      return std::make_unique<receiver::KeyboardSource>(opt.key_step_v);
+      return make_keyboard(opt, argv0);
     case receiver::Input::Joystick: {
       receiver::JoystickMapping mapping = opt.mapping_path.empty()
                                               ? receiver::default_mapping()
@@ -123,7 +140,7 @@ int run_main(int argc, char** argv) {
       std::fputs(("\n" + clamsim::cli::exit_codes_help()).c_str(), stdout);
       return kExitOk;
     }
-    source = make_source(opt);
+    source = make_source(opt, argv[0]);
     duration_s = opt.duration_s;
     if (!duration_s) {
       if (auto* script = dynamic_cast<receiver::ScriptSource*>(source.get())) {
@@ -257,10 +274,18 @@ int run_main(int argc, char** argv) {
         std::string restart_error;
         if (sub->restart_task(&restart_error)) {
           ++report.restarts;
+          source->on_restart();
+          volts = source->sample(t);
+          monitor->set_volts(volts);
         } else {
           status.finish();
           std::fprintf(stderr, "clamsim-receiver: %s\n", restart_error.c_str());
         }
+      }
+      if (auto* keyboard = dynamic_cast<receiver::KeyboardSource*>(source.get());
+          keyboard != nullptr && keyboard->take_help_request() && !opt.quiet) {
+        status.finish();
+        std::fputs(keyboard->legend().c_str(), stderr);
       }
       if (auto text = monitor->take_report()) on_task_report(*text, opt, status, report);
       std::string send_error;

@@ -35,9 +35,11 @@ Connection:
                        the task's reports carry it (1-40 characters)
 Input (at most one; without one the receiver sends 0 V, a pure observer):
   --controls FILE      control script (docs/control-script.md); t = 0 at subscription
-  --keyboard           keys on this terminal (each press steps 1 V and holds):
-                       a/d swing  w/s boom  r/f telescope  i/k cable 1  o/l cable 2
-                       space all to 0 V  n restart the task  q quit
+  --keyboard           keys on this terminal, the browser's layout from the key layout
+                       file (each press steps 1 V and holds); its legend is printed at
+                       start and on the help key
+  --keys FILE          the key layout (default: config/keyboard.json from the working
+                       directory, else ../share/clamsim/keyboard.json from the binary)
   --key-step V         volts per key press (default 1)
   --joystick DEV       Linux joystick, e.g. /dev/input/js0
   --mapping FILE       which axes drive the signals and which button restarts the task
@@ -63,7 +65,7 @@ subscription or stops sending is a failure at run time (1).
 ReceiverOptions parse_receiver_options(int argc, const char* const* argv) {
   const client::FlagSet flags{
       {"--server", "--listen", "--rate", "--model", "--scenario", "--controls", "--joystick",
-       "--mapping", "--key-step", "--csv", "--duration", "--report", "--restart-at",
+       "--mapping", "--key-step", "--keys", "--csv", "--duration", "--report", "--restart-at",
        "--trainee", "--tls-ca", "--tls-cert", "--tls-key"},
       {"--legacy", "--bidir", "--keyboard", "--quiet", "--help", "-h"},
       {}};
@@ -133,6 +135,10 @@ ReceiverOptions parse_receiver_options(int argc, const char* const* argv) {
   if (a.has("--key-step")) {
     if (o.input != Input::Keyboard) throw client::UsageError("--key-step needs --keyboard");
     o.key_step_v = static_cast<float>(*a.number("--key-step", 0.1, 5.0));
+  }
+  if (a.has("--keys")) {
+    if (o.input != Input::Keyboard) throw client::UsageError("--keys needs --keyboard");
+    o.keys_path = *a.text("--keys");
   }
   o.csv_path = a.text("--csv").value_or("");
   o.report_path = a.text("--report").value_or("");

@@ -25,6 +25,7 @@ struct ReceiverOptions {
   std::string joystick_path;         // --joystick DEV
   std::string mapping_path;          // --mapping FILE ("" = built-in default)
   float key_step_v = 1.0f;           // --key-step V
+  std::string keys_path;             // --keys FILE ("" = the default layout file)
   std::string csv_path;              // --csv FILE
   std::string report_path;           // --report FILE: the task's report, when it ends
   std::string trainee;                 // --trainee NAME: setTrainee after subscribing

@@ -59,7 +59,7 @@ std::string format_status(const MonitorSnapshot& s, const std::array<float, 5>& 
            fmt(" clam %.2fm", x(3)) + fmt(" open %.1f°", x(4)) + fmt(" c1 %.2fm", x(5)) +
            fmt(" c2 %.2fm", x(6)) + fmt(" load %.0fkg", x(7));
     if (s.latest->extended) {
-      line += std::string(" | ") + client::working_name(s.latest->working) +
+      line += std::string(" | ") + core::to_string(s.latest->working) +
               fmt(" T %.1f", static_cast<double>(s.latest->tension_N[0]) / 1000.0) +
               fmt("/%.1fkN", static_cast<double>(s.latest->tension_N[1]) / 1000.0);
       if (s.latest->score.enabled) line += " | " + format_score(s.latest->score);

@@ -1,0 +1,75 @@
+#include "tools/receiver/keyboard_keys.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace clamsim::receiver {
+
+KeyboardKeys::KeyboardKeys(const model::KeyboardLayout& layout, float step_v) : step_v_(step_v) {
+  const auto bind = [&](const std::string& code, const Target& t) {
+    for (const std::string& seq : model::terminal_sequences(code)) sequences_[seq] = t;
+  };
+  for (std::size_t i = 0; i < layout.signals.size(); ++i) {
+    const int channel = static_cast<int>(i);
+    bind(layout.signals[i].plus.code, Target{channel, +1.0f, model::KeyAction::Quit});
+    bind(layout.signals[i].minus.code, Target{channel, -1.0f, model::KeyAction::Quit});
+  }
+  for (model::KeyAction a : {model::KeyAction::Restart, model::KeyAction::Help,
+                             model::KeyAction::Zero, model::KeyAction::Quit})
+    bind(layout.action(a).code, Target{-1, 0.0f, a});
+}
+
+int KeyboardKeys::match() const {
+  const auto it = sequences_.lower_bound(pending_);
+  if (it == sequences_.end() || it->first.compare(0, pending_.size(), pending_) != 0) return 0;
+  return it->first == pending_ ? 2 : 1;
+}
+
+void KeyboardKeys::feed(std::string_view bytes) {
+  for (const char c : bytes) {
+    pending_ += c;
+    int m = match();
+    if (m == 0 && pending_.size() > 1) {
+      // an escape sequence we do not use (F1, Home, ...): drop it, keep this byte
+      pending_.assign(1, c);
+      m = match();
+    }
+    if (m == 2) apply(sequences_.at(pending_));
+    if (m != 1) pending_.clear();
+  }
+}
+
+void KeyboardKeys::apply(const Target& t) {
+  if (t.channel >= 0) {
+    float& v = volts_[static_cast<std::size_t>(t.channel)];
+    v = std::clamp(v + t.sign * step_v_, -5.0f, 5.0f);
+    return;
+  }
+  switch (t.action) {
+    case model::KeyAction::Zero: zero(); break;
+    case model::KeyAction::Quit: quit_ = true; break;
+    case model::KeyAction::Restart: restart_ = true; break;
+    case model::KeyAction::Help: help_ = true; break;
+    case model::KeyAction::HalfSpeed: break;  // the browser's: keys are not held here
+  }
+}
+
+bool KeyboardKeys::take_restart() { return std::exchange(restart_, false); }
+
+bool KeyboardKeys::take_help() { return std::exchange(help_, false); }
+
+std::string keyboard_legend(const model::KeyboardLayout& layout) {
+  std::string out = "keys: ";
+  for (const model::SignalKeys& s : layout.signals)
+    out += s.plus.label + "/" + s.minus.label + " " + s.label + "  ";
+  out.replace(out.size() - 2, 2, "\n      ");
+  for (model::KeyAction a : {model::KeyAction::Zero, model::KeyAction::Restart,
+                             model::KeyAction::Help, model::KeyAction::Quit}) {
+    const model::KeyBinding& b = layout.action(a);
+    out += b.label + " " + b.does + "  ";
+  }
+  out.replace(out.size() - 2, 2, "\n");
+  return out;
+}
+
+}  // namespace clamsim::receiver
