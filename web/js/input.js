@@ -15,6 +15,22 @@ export const KEY_BINDINGS = Object.freeze({
   KeyE: [4, 1], KeyD: [4, -1],
 });
 
+// What a key is called on the keyboard: "KeyA" -> "A", "ArrowUp" -> "↑".
+const ARROWS = { ArrowLeft: '←', ArrowRight: '→', ArrowUp: '↑', ArrowDown: '↓' };
+function keyName(code) {
+  return ARROWS[code] ?? code.replace(/^Key|^Digit/, '');
+}
+
+// The key that drives `signal` (0 swing .. 4 cable 2) in `direction` (+1 / -1), from
+// KEY_BINDINGS: the one place a hint (the first lesson's) turns a control into a key.
+// '?' when no key drives it.
+export function keyLabel(signal, direction) {
+  for (const [code, [s, d]] of Object.entries(KEY_BINDINGS)) {
+    if (s === signal && d === direction) return keyName(code);
+  }
+  return '?';
+}
+
 // Held keys at full scale, or half with Shift.
 export function keysToVolts(codes, half = false) {
   const v = [0, 0, 0, 0, 0];

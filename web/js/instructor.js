@@ -12,6 +12,12 @@ export function formatClock(s) {
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
 }
 
+// The first lesson (docs/training-task.md): where the trainee is in it.
+function lessonState(l) {
+  if (!l) return null;
+  return l.finished ? 'lesson finished' : `lesson: step ${Math.min(l.step + 1, l.steps)} of ${l.steps}`;
+}
+
 function taskState(t) {
   if (!t) return 'no task';
   if (t.completed) return 'completed';
@@ -24,7 +30,7 @@ export function sessionRows(body) {
   const sessions = Array.isArray(body?.sessions) ? body.sessions : [];
   return sessions.map((s) => {
     const t = s.task ?? null;
-    const state = taskState(t);
+    const state = !t && s.lesson ? lessonState(s.lesson) : taskState(t);
     const clock = t ? `${formatClock(t.elapsed_s) ?? '–'} / ${formatClock(t.optimum_s) ?? '–'}` : '–';
     const penalty = (n) => ({ text: t ? String(n ?? 0) : '–', cls: 'num penalty', count: t ? n ?? 0 : undefined });
     return {
@@ -52,20 +58,24 @@ export function sessionRows(body) {
 // One row per finished report, newest first as the server lists them.
 export function reportRows(body) {
   const reports = Array.isArray(body?.reports) ? body.reports : [];
-  return reports.map((r) => ({
-    name: r.name,
-    state: r.outcome,
-    cells: [
-      { text: (r.ended_utc ?? '').replace('T', ' ').replace('Z', '') || '–' },
-      { text: r.trainee || '–', cls: 'trainee' },
-      { text: r.session || '–' },
-      { text: r.outcome || '–', cls: 'state' },
-      { text: formatClock(r.elapsed_s) ?? '–', cls: 'num' },
-      { text: r.required ? `${r.delivered} / ${r.required}` : '–', cls: 'num' },
-      { text: r.outcome === 'unreadable' ? '–' : String(Math.round(r.total ?? 0)), cls: 'num points' },
-      { link: `api/reports/${encodeURIComponent(r.name)}`, text: 'JSON' },
-    ],
-  }));
+  return reports.map((r) => {
+    // a finished first lesson is listed with its steps, not loads, and no points
+    const lesson = r.kind === 'lesson';
+    return {
+      name: r.name,
+      state: r.outcome,
+      cells: [
+        { text: (r.ended_utc ?? '').replace('T', ' ').replace('Z', '') || '–' },
+        { text: r.trainee || '–', cls: 'trainee' },
+        { text: r.session || '–' },
+        { text: lesson ? `lesson ${r.outcome}` : r.outcome || '–', cls: 'state' },
+        { text: formatClock(r.elapsed_s) ?? '–', cls: 'num' },
+        { text: r.required ? `${r.delivered} / ${r.required}${lesson ? ' steps' : ''}` : '–', cls: 'num' },
+        { text: r.outcome === 'unreadable' || lesson ? '–' : String(Math.round(r.total ?? 0)), cls: 'num points' },
+        { link: `api/reports/${encodeURIComponent(r.name)}`, text: 'JSON' },
+      ],
+    };
+  });
 }
 
 // The login page's address that brings the user back to `path` afterwards.
