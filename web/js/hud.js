@@ -17,6 +17,9 @@ const TABLE_4_1 = [
   ['load', 'Load', 'kg', 0],
 ];
 
+// Below this height the full HUD does not fit beside the view (css/style.css compacts it too).
+const SHORT_SCREEN = '(max-height: 720px)';
+
 const SIGNAL_LABELS = { swing: 'Swing', boom: 'Boom', telescope: 'Telescope', cable1: 'Cable 1', cable2: 'Cable 2' };
 
 function fmt(v, digits) {
@@ -60,12 +63,17 @@ export function createHud(container, banner) {
     ...termRows('loadstate', 'Load status'), row('swingclam', 'Clam swing', 'deg'),
     row('contact', 'Clam contact', 'kN'), row('submerged', 'Clam submerged', '%'),
     row('time', 'Simulation time', 's'));
-  const link = el('table', { class: 'hud-table' },
-    el('caption', {}, 'Link'),
-    row('connection', 'Server', ''), row('session', 'Session', ''),
-    row('frames', 'Frames', ''), row('dropped', 'Dropped', ''),
-    row('rate', 'Server frames', 'Hz'), row('fps', 'Render rate', 'fps'),
-    row('latency', 'Round trip', 'ms'), row('note', 'Last message', ''));
+  // the link: open on a tall screen; on a short one (the HUD would not fit) a one-line
+  // summary that opens on a click, so no section is ever cut off below the screen
+  const linkSummary = el('span', { class: 'hud-link-summary', id: 'hud-link-summary' });
+  const link = el('details', { class: 'hud-link', id: 'hud-link' },
+    el('summary', {}, el('span', { class: 'hud-caption' }, 'Link'), linkSummary),
+    el('table', { class: 'hud-table' },
+      row('connection', 'Server', ''), row('session', 'Session', ''),
+      row('frames', 'Frames', ''), row('dropped', 'Dropped', ''),
+      row('rate', 'Server frames', 'Hz'), row('fps', 'Render rate', 'fps'),
+      row('latency', 'Round trip', 'ms'), row('note', 'Last message', '')));
+  link.open = !globalThis.matchMedia?.(SHORT_SCREEN).matches;
 
   const bars = {};
   const controls = el('table', { class: 'hud-table hud-controls' },
@@ -109,6 +117,8 @@ export function createHud(container, banner) {
       set('fps', fmt(fps, 0));
       set('latency', fmt(latencyMs, 1));
       set('session', session ?? '–');
+      const summary = `${cells.connection.textContent} · ${fmt(rateHz, 0)} Hz · ${fmt(latencyMs, 0)} ms`;
+      if (linkSummary.textContent !== summary) linkSummary.textContent = summary;
     },
     note(text) {
       set('note', text);
