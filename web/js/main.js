@@ -511,6 +511,7 @@ window.clamsim = {
       restarts: { ...restartStats },
       rumble: { enabled: rumbleOn, ...rumbleStats },
       trainee: trainee.view(),
+      hitRule: hitRuleOf(sceneInfo?.task),
       lesson: { shown: lessonUi.visible, offered: offeredLesson, progress: lastLesson, scenario: scenarioName },
     };
   },
