@@ -32,7 +32,10 @@ LessonCheck read_check(Section s) {
   const std::string kind = s.text("kind");
   bool known = false;
   for (const KindName& k : kKinds)
-    if (kind == k.name) c.kind = k.kind, known = true;
+    if (kind == k.name) {
+      c.kind = k.kind;
+      known = true;
+    }
   if (!known) s.fail("kind", "expected one of " + kind_choices() + ", got \"" + kind + "\"");
   // only the amount the kind measures: any other key is unknown
   if (c.kind == LessonCheckKind::ClamLowered || c.kind == LessonCheckKind::LoadLifted)
@@ -48,7 +51,7 @@ LessonCheck read_check(Section s) {
 // direction +1 or -1 as the browser's key bindings give them.
 std::vector<std::pair<int, int>> read_signals(Section& s) {
   const nlohmann::json& v = s.value("signals");
-  if (!v.is_array() || v.empty() || v.size() > kControlSignals)
+  if (!v.is_array() || v.empty() || v.size() > static_cast<std::size_t>(kControlSignals))
     s.fail("signals", "expected 1 to 5 [signal, direction] pairs");
   std::vector<std::pair<int, int>> out;
   for (std::size_t i = 0; i < v.size(); ++i) {

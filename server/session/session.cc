@@ -140,14 +140,14 @@ void Session::run() {
   core::Environment env;
   env.world = scenario != nullptr ? &scenario->world : nullptr;
   TaskScorer scorer = make_scorer(scenario);
-  LessonTracker lesson(scenario != nullptr ? scenario->lesson : model::LessonSpec{});
+  LessonTracker lesson_check(scenario != nullptr ? scenario->lesson : model::LessonSpec{});
   core::State state;
   // A new attempt: the machine at its start pose, the world as loaded, the score cleared.
   const auto begin_attempt = [&] {
     state = core::initial_state(model, machine_.initial);
     if (env.world != nullptr) core::reset_world(*env.world, state.world);
     scorer.reset();
-    lesson.reset();
+    lesson_check.reset();
   };
   begin_attempt();
   mark_progress(clock_.now());
@@ -166,8 +166,9 @@ void Session::run() {
     if (scorer.just_finished())
       report = publish_report(scorer.report(label(), trainee()).dump(2));
     // a finished lesson is recorded like a task, so the instructor sees who finished it
-    lesson.update(o);
-    if (lesson.just_finished()) publish_report(lesson.report(label(), trainee()).dump(2));
+    lesson_check.update(o);
+    if (lesson_check.just_finished())
+      publish_report(lesson_check.report(label(), trainee()).dump(2));
     return s;
   };
   // Frame k carries the state at k periods and is due at t0 + k periods: an absolute
@@ -189,7 +190,7 @@ void Session::run() {
     frame.seq = seq++;
     frame.outputs = core::outputs(model, state, env);
     frame.score = score(frame.outputs);
-    frame.lesson = lesson.progress();
+    frame.lesson = lesson_check.progress();
     {
       std::lock_guard<std::mutex> lock(score_mutex_);
       score_ = frame.score;
@@ -232,7 +233,7 @@ void Session::run() {
         ++k;
         core::advance_to(model, state, u, env, sim_time(k));
         // scored all the same: a load let go in a skipped frame is still a drop
-        if (scorer.score().enabled || lesson.progress().enabled)
+        if (scorer.score().enabled || lesson_check.progress().enabled)
           score(core::outputs(model, state, env));
         ++seq;  // receivers see the gap
       }

@@ -271,13 +271,13 @@ TEST(ScenarioFile, LessonErrorsNameThePathAndTheChoices) {
                   "first_lesson.json: lesson.steps[1].check.by_m: unknown key");
   EXPECT_CONTAINS(error_with([](json& d) { d["lesson"]["steps"][0]["check"]["by_m"] = 0; }),
                   "lesson.steps[0].check.by_m: expected a number in (0, 50], got 0");
-  EXPECT_CONTAINS(error_with([](json& d) { d["lesson"]["steps"][0]["controls"][0]["signals"][0] = {7, 1}; }),
+  EXPECT_CONTAINS(error_with([](json& d) { d["lesson"]["steps"][0]["controls"][0]["signals"][0] = json::array({7, 1}); }),
                   "lesson.steps[0].controls[0].signals[0]: signal 7 is not 0 (swing), 1 (boom), "
                   "2 (telescope), 3 (cable 1) or 4 (cable 2)");
-  EXPECT_CONTAINS(error_with([](json& d) { d["lesson"]["steps"][0]["controls"][0]["signals"][1] = {4, 2}; }),
+  EXPECT_CONTAINS(error_with([](json& d) { d["lesson"]["steps"][0]["controls"][0]["signals"][1] = json::array({4, 2}); }),
                   "lesson.steps[0].controls[0].signals[1]: direction 2 is not 1 or -1");
   EXPECT_CONTAINS(error_with([](json& d) { d["lesson"]["steps"] = json::array(); }),
-                  "lesson.steps: expected 1 to 16 objects, got 0 elements");
+                  "lesson.steps: expected an array of 1 to 16 objects, got 0 elements");
   EXPECT_CONTAINS(error_with([](json& d) { d["lesson"]["steps"][0].erase("goal"); }),
                   "lesson.steps[0].goal: missing");
 }
