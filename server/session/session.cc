@@ -159,7 +159,7 @@ void Session::run() {
   const auto sim_time = [&](std::uint64_t k) {
     return static_cast<double>(k - k0) * options_.frame_period_s;
   };
-  // Scores a frame's outputs; a report due rides on the next frame sent.
+  // Scores a frame's outputs and checks the lesson; a report due rides on the next frame sent.
   std::shared_ptr<const std::string> report;
   const auto score = [&](const core::Outputs& o) {
     const TaskScore& s = scorer.update(o);
