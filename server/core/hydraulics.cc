@@ -24,11 +24,30 @@ double spool_position(const ValveParams& v, double volts) {
   return std::copysign(std::min(1.0, x), volts);
 }
 
+// A real open-centre spool throttles its centre bypass with notches on the bypass land, and
+// the notches set where the pump pressure rises to the load's (hydraulic-design.com, "Hydraulic
+// open centre valve"; Power & Motion, "Open-center valves in mobile equipment, part 2"): a
+// steep first piece builds the pressure over the first part of the lever, the gentle second
+// piece then meters the flow that the load does not take back to tank. Eq 2.23's linear area
+// (Zheng 2001, after Merritt 1967) is the special case with the knee on the line 1 - x.
+double bypass_opening(const ValveParams& v, double stroke) {
+  const double s = std::clamp(stroke, 0.0, 1.0);
+  const double ks = v.bypass_knee_stroke;
+  const double ko = v.bypass_knee_opening;
+  if (s <= ks) return 1.0 - (1.0 - ko) * s / ks;
+  return ko * (1.0 - s) / (1.0 - ks);
+}
+
+void use_thesis_bypass(ValveParams& v) {
+  v.bypass_knee_stroke = 0.5;  // any knee on the line 1 - x gives the straight line
+  v.bypass_knee_opening = 0.5;
+}
+
 ValveFlows open_centre_valve(const ValveParams& v, double x, double pa, double pb) {
   const double ax = std::fabs(x);
   const double q = v.pump_flow_m3_per_s;
   const double a = v.orifice_coeff * ax;            // metering orifice, eq 2.21-2.22
-  const double b = v.orifice_coeff * (1.0 - ax);    // open centre to tank, eq 2.23
+  const double b = v.orifice_coeff * bypass_opening(v, ax);  // centre to tank, eq 2.23
   const double pe = v.tank_pressure_Pa;
   const double p_in = x >= 0.0 ? pa : pb;           // line being fed
   const double p_out = x >= 0.0 ? pb : pa;          // line returning to tank

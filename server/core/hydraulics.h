@@ -14,6 +14,13 @@ namespace clamsim::core {
 // spool overlap deadband of the valve.
 double spool_position(const ValveParams& v, double volts);
 
+// Opening of the centre bypass at spool stroke |x| in [0, 1], as a fraction of its neutral
+// opening: the valve's notch characteristic (ValveParams::bypass_knee_*).
+double bypass_opening(const ValveParams& v, double stroke);
+
+// Makes v's bypass the thesis's as published: area linear in the stroke, 1 - x (eq 2.23).
+void use_thesis_bypass(ValveParams& v);
+
 // Flows from the valve into lines A and B [m^3/s] (negative: out of the line) and the pump
 // pressure the open-centre valve settles at.
 struct ValveFlows {

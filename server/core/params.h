@@ -79,6 +79,11 @@ struct ValveParams {
   double relief_gain_m3_per_s_Pa = 0.0;  // line relief / anti-cavitation valve conductance
   double laminar_dp_Pa = 0.0;            // below this pressure drop orifice flow is linear
   double input_deadband_V = 0.0;         // spool overlap: no metering below this voltage
+  // Centre bypass opening (a fraction of k*w) against spool stroke |x|: two straight pieces,
+  // from 1 at x = 0 through (bypass_knee_stroke, bypass_knee_opening) to 0 at x = 1. The
+  // thesis's linear 1 - x (eq 2.23) is the knee on that line, the default here.
+  double bypass_knee_stroke = 0.5;
+  double bypass_knee_opening = 0.5;
 };
 
 // Two hydraulic lines between valve and actuator, eq 2.24: dP/dt = (Q_valve - Q_actuator) / C.

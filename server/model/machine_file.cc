@@ -126,6 +126,9 @@ core::ActuatorChannel read_channel(Section s) {
   v.laminar_dp_Pa = s.number("laminar_dp_MPa", unit::MPa, B::positive());
   // full command is 5 V: a deadband that large would leave no metering range
   v.input_deadband_V = s.number("input_deadband_V", unit::one, B::half_open(0.0, 5.0));
+  // the knee must lie inside the stroke and the opening must fall with the stroke
+  v.bypass_knee_stroke = s.number("bypass_knee_stroke", unit::one, B::closed(0.01, 0.99));
+  v.bypass_knee_opening = s.number("bypass_knee_opening", unit::one, B::closed(0.0, 1.0));
   ch.lines.volume_m3 = s.number("line_volume_L", unit::L, B::positive());
   ch.lines.bulk_modulus_Pa = s.number("bulk_modulus_MPa", unit::MPa, B::positive());
   s.finish();

@@ -48,7 +48,8 @@ class PickPlacePilot {
         break;
       case Phase::Lower:
         // Both ropes out until C is just above the load's centre: the open buckets around it.
-        v[3] = v[4] = -clamp(3.0 * (c_z - (pick_.z + 0.45)) + 1.5, 1.5, 4.0);
+        v[3] = -clamp(3.0 * (c_z - (pick_.z + 0.45)) + 1.0, 1.0, 2.5);
+        v[4] = clamp(v[3] - 0.1 * (90.0 - o.display[4]), -5.0, 0.0);  // keep the jaws open
         steer(o, pick_, v);
         if (c_z < pick_.z + 0.45 || o.clam_contact_force_N > 2000.0) advance(Phase::Close);
         break;
@@ -136,11 +137,11 @@ class PickPlacePilot {
     const double e_tel = tel - o.joint_pos[2];                                          // m
     // Swing gently (a slewing crane's tip acceleration is what makes the clam swing), and
     // ease the stick in and out like an operator: at most 2 V/s of change.
-    const double swing_cmd = drive(0.15 * e_swing - 0.25 * o.joint_vel[0], e_swing, 0.3, 1.8, 3.0);
+    const double swing_cmd = drive(0.15 * e_swing - 0.25 * o.joint_vel[0], e_swing, 0.3, 0.8, 3.0);
     v[0] = clamp(swing_cmd, last_swing_ - 0.1, last_swing_ + 0.1);
     last_swing_ = v[0];
-    v[1] = drive(2.0 * e_boom - 0.5 * o.joint_vel[1], e_boom, 0.2, 3.5, 5.0);
-    v[2] = drive(3.0 * e_tel - 1.0 * o.joint_vel[2], e_tel, 0.05, 3.0, 5.0);
+    v[1] = drive(2.0 * e_boom - 0.5 * o.joint_vel[1], e_boom, 0.2, 0.8, 5.0);
+    v[2] = drive(3.0 * e_tel - 1.0 * o.joint_vel[2], e_tel, 0.05, 0.8, 5.0);
     return std::fabs(e_swing) < 0.5 && std::fabs(e_boom) < 0.4 && std::fabs(e_tel) < 0.1;
   }
 

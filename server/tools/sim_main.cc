@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/hydraulics.h"
 #include "core/machine.h"
 #include "model/control_script.h"
 #include "model/json_fields.h"
@@ -73,6 +74,8 @@ Run prepare(const tools::SimOptions& opt) {
   Run run;
   const nlohmann::json doc = model::read_json_file(opt.model_path);
   run.machine = model::parse_machine_json(doc, opt.model_path);
+  if (opt.thesis_valve)
+    for (auto& ch : run.machine.hydraulics.channels) core::use_thesis_bypass(ch.valve);
   if (!opt.controls_path.empty()) run.script = model::load_control_script(opt.controls_path);
   if (!opt.world.empty()) {
     run.world = model::load_scenario_file(tools::world_path(opt.world), run.machine);

@@ -53,6 +53,9 @@ Options:
                      only the frames, takes the world's load LOAD (e.g. log3) into the
                      truck of the world's task; needs --world, replaces --controls; the
                      run ends 5 s after the operator is done (or at --duration)
+  --valve LAW        'model' (default): the machine file's valves; 'thesis': every
+                     centre bypass linear in the stroke as the thesis published it
+                     (eq 2.23), the valve the 5.1.1 script's steps were tuned on
   --quiet            no progress and no summary on stderr
   --help             this text
 
@@ -78,7 +81,7 @@ SimOptions parse_sim_options(int argc, const char* const* argv) {
     }
     static const std::set<std::string> kValued = {"--model",    "--controls", "--csv",
                                                   "--duration", "--rate",     "--plot",
-                                                  "--world",  "--pick-place"};
+                                                  "--world",  "--pick-place", "--valve"};
     if (kValued.count(arg) == 0) {
       throw UsageError("unknown option '" + arg + "' (see --help)");
     }
@@ -115,6 +118,10 @@ SimOptions parse_sim_options(int argc, const char* const* argv) {
       o.world = value;
     } else if (arg == "--pick-place") {
       o.pick_place = value;
+    } else if (arg == "--valve") {
+      if (value != "model" && value != "thesis")
+        throw UsageError("--valve: '" + value + "' is not a valve law (model, thesis)");
+      o.thesis_valve = value == "thesis";
     }
   }
   if (o.help) return o;

@@ -17,6 +17,7 @@ struct SimOptions {
   std::string world;                    // --world: scenario name or file, empty for none
   std::string pick_place;               // --pick-place: a load the scripted operator takes
                                         // to the world's truck (instead of --controls)
+  bool thesis_valve = false;            // --valve thesis: eq 2.23's linear bypass
   bool quiet = false;                   // --quiet: no progress, no summary
   bool help = false;                    // --help: print usage, run nothing
 };

@@ -39,7 +39,7 @@ TEST(Valve, PumpFlowSplitsBetweenLineAndTankAsEquations21To23) {
     const ValveFlows f = open_centre_valve(v, x, pa, pb);
     const double k = v.orifice_coeff, pe = v.tank_pressure_Pa, ps = f.pump_pressure_Pa;
     const double q_in = k * x * std::sqrt(std::max(0.0, ps - pa));          // eq 2.21
-    const double q_e = k * (1 - x) * std::sqrt(ps - pe);                      // eq 2.23
+    const double q_e = k * bypass_opening(v, x) * std::sqrt(ps - pe);         // eq 2.23
     EXPECT_NEAR(f.into_a, q_in, 1e-9) << "x=" << x;
     EXPECT_NEAR(q_in + q_e, v.pump_flow_m3_per_s, 1e-9) << "pump flow is conserved, x=" << x;
     EXPECT_NEAR(-f.into_b, k * x * std::sqrt(pb - pe), 1e-9) << "eq 2.22, x=" << x;
@@ -48,6 +48,54 @@ TEST(Valve, PumpFlowSplitsBetweenLineAndTankAsEquations21To23) {
   const ValveFlows r = open_centre_valve(v, -0.6, 4e6, 1e6);
   EXPECT_GT(r.into_b, 0.0);
   EXPECT_LT(r.into_a, 0.0);
+}
+
+TEST(Valve, BypassClosesInTwoStraightPiecesThroughTheKnee) {
+  ValveParams v = boom_valve();
+  EXPECT_DOUBLE_EQ(bypass_opening(v, 0.0), 1.0);
+  EXPECT_DOUBLE_EQ(bypass_opening(v, v.bypass_knee_stroke), v.bypass_knee_opening);
+  EXPECT_DOUBLE_EQ(bypass_opening(v, 1.0), 0.0);
+  double last = 1.0;
+  for (int i = 1; i <= 1000; ++i) {  // continuous and falling: no step a trainee could feel
+    const double b = bypass_opening(v, i / 1000.0);
+    EXPECT_LT(b, last);
+    EXPECT_LT(last - b, 0.01) << "stroke " << i / 1000.0;
+    last = b;
+  }
+  // The thesis's linear law (eq 2.23) is the knee on the line 1 - x.
+  use_thesis_bypass(v);
+  for (double x : {0.0, 0.1, 0.4, 0.7, 1.0}) EXPECT_NEAR(bypass_opening(v, x), 1.0 - x, 1e-15);
+  v.bypass_knee_stroke = 0.4;  // any knee on that line
+  v.bypass_knee_opening = 0.6;
+  for (double x : {0.0, 0.1, 0.4, 0.7, 1.0}) EXPECT_NEAR(bypass_opening(v, x), 1.0 - x, 1e-15);
+}
+
+// Stroke at which the valve starts to feed a line held at pressure pl: bisection on the valve.
+double start_stroke(const ValveParams& v, double pl) {
+  double lo = 0.0, hi = 1.0;
+  for (int i = 0; i < 60; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (open_centre_valve(v, mid, pl, v.tank_pressure_Pa).into_a > 0.0 ? hi : lo) = mid;
+  }
+  return hi;
+}
+
+TEST(Valve, ALoadMovesOnceTheBypassRaisesThePumpToItsPressure) {
+  // With no flow into the line, eq 2.23 gives Ps = Pe + (Q / (k w b(x)))^2, so the load at
+  // pressure Pl starts where b(x) = Q / (k w sqrt(Pl - Pe)): the closed form, inverted on
+  // the two straight pieces. A heavier load starts later (load dependence of open centre).
+  const ValveParams v = boom_valve();
+  double last = 0.0;
+  for (double pl : {2e6, 5e6, 8e6, 11e6, 15e6}) {
+    const double b = v.pump_flow_m3_per_s / (v.orifice_coeff * std::sqrt(pl - v.tank_pressure_Pa));
+    const double ks = v.bypass_knee_stroke, ko = v.bypass_knee_opening;
+    const double x = b >= ko ? (1.0 - b) * ks / (1.0 - ko) : 1.0 - b * (1.0 - ks) / ko;
+    EXPECT_NEAR(start_stroke(v, pl), x, 1e-9) << "Pl = " << pl;
+    EXPECT_GT(x, last);
+    last = x;
+  }
+  // The shipped valve lifts 11 MPa by 15 % of stick (0.75 V, after the overlap).
+  EXPECT_LT(start_stroke(v, 11e6), spool_position(v, 0.75));
 }
 
 TEST(Valve, LoadHoldingCheckPreventsBackflowAndReliefCapsPressure) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/hydraulics.h"
 #include "core/machine.h"
 #include "model/machine_file.h"
 
@@ -11,6 +12,13 @@ namespace clamsim::testing {
 
 inline core::MachineParams shipped_machine() {
   return model::load_machine_file(std::string(CLAMSIM_SOURCE_DIR) + "/models/t250.json");
+}
+
+// The shipped machine with the thesis's valve law as published (eq 2.23: linear bypass).
+inline core::MachineParams thesis_valve_machine() {
+  core::MachineParams m = shipped_machine();
+  for (auto& ch : m.hydraulics.channels) core::use_thesis_bypass(ch.valve);
+  return m;
 }
 
 inline double deg(double d) { return d * M_PI / 180.0; }
