@@ -15,7 +15,7 @@
 namespace clamsim::session {
 namespace {
 
-constexpr double kVolts = 3.0;   // a trainee's steady push, not full stick
+constexpr double kVolts = 5.0;   // what a held key sends (web/js/input.js)
 
 struct LessonRun {
   core::MachineParams m = model::load_machine_file(std::string(CLAMSIM_SOURCE_DIR) + "/models/t250.json");
