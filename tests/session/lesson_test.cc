@@ -94,18 +94,26 @@ TEST(Lesson, AScriptedTraineeCompletesTheWholeLessonWithTheNamedControls) {
   EXPECT_EQ(p.step, 2);
   EXPECT_EQ(run.o.geo, core::GeoStatus::Open);
   run.rest(20);
-  // 3. lower the open jaws until the lips reach the log's lower half, then close
+  // 3. lower the open buckets around the log (C just above its centre, or resting on it),
+  // then close: cable 1 out, cable 2 held
   const double log_z = run.o.loads[0].position_m[2];
-  ASSERT_TRUE(run.hold(0, [&](const core::Outputs& o) { return o.point_c[2] < log_z + 0.1; }))
-      << "point C " << run.o.point_c[2];
+  ASSERT_TRUE(run.hold(0, [&](const core::Outputs& o) {
+    return o.point_c[2] < log_z + 0.45 || o.clam_contact_force_N > 2000.0;
+  })) << "point C " << run.o.point_c[2];
   run.rest(10);
   ASSERT_TRUE(run.hold(1)) << "closing never gripped the log; squeeze " << run.o.squeeze_N;
   EXPECT_EQ(p.step, 3);
   EXPECT_EQ(run.o.held_load, 0);
   EXPECT_EQ(run.o.load, core::LoadStatus::WithLoad);
-  // 4. lift
+  // 4. lift on cable 2, taking cable 1's slack in whenever its loop passes 0.4 m (a taut
+  // cable 1 would pull the jaws open)
   const double lz = run.o.loads[0].position_m[2];
-  ASSERT_TRUE(run.hold(0)) << "lifting never reached the goal";
+  const auto loop = [](const core::Outputs& o) { return o.display[5] - o.display[3]; };
+  for (int round = 0; round < 40 && p.step == 3; ++round) {
+    ASSERT_TRUE(run.hold(0, [&](const core::Outputs& o) { return loop(o) > 0.4; }));
+    ASSERT_TRUE(run.hold(1, [&](const core::Outputs& o) { return loop(o) < 0.2; }));
+  }
+  ASSERT_EQ(p.step, 4) << "lifting never reached the goal; held " << run.o.held_load;
   EXPECT_EQ(p.step, 4);
   EXPECT_GE(run.o.loads[0].position_m[2], lz + run.sc.lesson.steps[3].check.by_m - 0.05);
   run.rest(20);
