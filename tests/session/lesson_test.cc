@@ -100,8 +100,10 @@ TEST(Lesson, AScriptedTraineeCompletesTheWholeLessonWithTheNamedControls) {
   ASSERT_TRUE(run.hold(0, [&](const core::Outputs& o) {
     return o.point_c[2] < log_z + 0.45 || o.clam_contact_force_N > 2000.0;
   })) << "point C " << run.o.point_c[2];
-  run.rest(10);
-  ASSERT_TRUE(run.hold(1)) << "closing never gripped the log; squeeze " << run.o.squeeze_N;
+  // the buckets may already have shut round the log as it pushed up between them
+  if (p.step == 2) {
+    ASSERT_TRUE(run.hold(1)) << "closing never gripped the log; squeeze " << run.o.squeeze_N;
+  }
   EXPECT_EQ(p.step, 3);
   EXPECT_EQ(run.o.held_load, 0);
   EXPECT_EQ(run.o.load, core::LoadStatus::WithLoad);
