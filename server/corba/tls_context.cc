@@ -1,5 +1,7 @@
 #include "corba/tls_context.h"
 
+#include "tls/openssl_errors.h"
+
 #include <omniORB4/CORBA.h>
 // after CORBA.h, which it needs
 #include <omniORB4/sslContext.h>
@@ -22,15 +24,6 @@
 namespace clamsim::corba {
 
 namespace {
-
-std::string openssl_error() {
-  const unsigned long e = ERR_peek_last_error();
-  ERR_clear_error();
-  if (e == 0) return "unknown OpenSSL error";
-  char buf[256];
-  ERR_error_string_n(e, buf, sizeof buf);
-  return buf;
-}
 
 std::string named(const std::string& flag, const std::string& path, const std::string& what) {
   return flag + " '" + path + "': " + what;
@@ -94,7 +87,7 @@ int record_verify(int ok, X509_STORE_CTX* store) {
 
 [[noreturn]] void fail_init() {
   // check_tls_files read the same files a moment ago; only a race can end here
-  std::fprintf(stderr, "tls: %s\n", openssl_error().c_str());
+  std::fprintf(stderr, "tls: %s\n", tls::openssl_errors().c_str());
   throw CORBA::INITIALIZE(0, CORBA::COMPLETED_NO);
 }
 
@@ -156,16 +149,17 @@ std::string check_tls_files(const TlsSetup& s) {
     return "TLS needs " + s.cert_flag + " and " + s.key_flag + " (the server's certificate)";
   ERR_clear_error();
   std::unique_ptr<SSL_CTX, decltype(&SSL_CTX_free)> ctx(SSL_CTX_new(TLS_method()), SSL_CTX_free);
-  if (!ctx) return "cannot create a TLS context: " + openssl_error();
+  if (!ctx) return "cannot create a TLS context: " + tls::openssl_errors();
   if (!s.cert.empty()) {
     if (auto why = unreadable(s.cert); !why.empty()) return named(s.cert_flag, s.cert, why);
     if (SSL_CTX_use_certificate_chain_file(ctx.get(), s.cert.c_str()) != 1)
-      return named(s.cert_flag, s.cert, "not a PEM certificate chain (" + openssl_error() + ")");
+      return named(s.cert_flag, s.cert,
+                   "not a PEM certificate chain (" + tls::openssl_errors() + ")");
     if (auto why = unreadable(s.key); !why.empty()) return named(s.key_flag, s.key, why);
     std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)> key(read_key(s.key), EVP_PKEY_free);
     if (!key)
       return named(s.key_flag, s.key,
-                   "not an unencrypted PEM private key (" + openssl_error() + ")");
+                   "not an unencrypted PEM private key (" + tls::openssl_errors() + ")");
     if (SSL_CTX_use_PrivateKey(ctx.get(), key.get()) != 1 ||
         SSL_CTX_check_private_key(ctx.get()) != 1) {
       ERR_clear_error();

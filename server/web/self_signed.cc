@@ -20,6 +20,7 @@
 
 #include <boost/asio/ip/address.hpp>
 
+#include "tls/openssl_errors.h"
 #include "web/tls_context.h"
 
 namespace clamsim::web {
@@ -36,17 +37,8 @@ using Key = std::unique_ptr<EVP_PKEY, Deleter<EVP_PKEY, EVP_PKEY_free>>;
 using Cert = std::unique_ptr<X509, Deleter<X509, X509_free>>;
 using Ext = std::unique_ptr<X509_EXTENSION, Deleter<X509_EXTENSION, X509_EXTENSION_free>>;
 
-std::string openssl_error() {
-  const unsigned long e = ERR_get_error();
-  ERR_clear_error();
-  if (e == 0) return "unknown OpenSSL error";
-  char buf[256];
-  ERR_error_string_n(e, buf, sizeof buf);
-  return buf;
-}
-
 void check(bool ok, const std::string& what) {
-  if (!ok) throw TlsError("--tls-self-signed: " + what + ": " + openssl_error());
+  if (!ok) throw TlsError("--tls-self-signed: " + what + ": " + tls::openssl_errors());
 }
 
 bool is_ip(const std::string& name) {

@@ -1,5 +1,7 @@
 #include "web/tls_context.h"
 
+#include "tls/openssl_errors.h"
+
 #include <openssl/err.h>
 #include <openssl/pem.h>
 #include <openssl/ssl.h>
@@ -26,15 +28,7 @@ constexpr const char* kTls12Ciphers =
 constexpr const char* kGroups = "X25519:prime256v1:secp384r1";
 
 // OpenSSL's queued errors as one line (the newest last), and the queue emptied.
-std::string openssl_errors() {
-  std::string out;
-  while (const unsigned long e = ERR_get_error()) {
-    char buf[256];
-    ERR_error_string_n(e, buf, sizeof buf);
-    out += (out.empty() ? "" : "; ") + std::string(buf);
-  }
-  return out.empty() ? "unknown OpenSSL error" : out;
-}
+using tls::openssl_errors;
 
 // A readable regular file, or TlsError naming it (OpenSSL's own message for a missing
 // file is "system lib").
