@@ -17,6 +17,9 @@ namespace clamsim::core {
 
 inline constexpr int kMaxLoads = 16;           // loads per world (State stays allocation-free)
 inline constexpr int kMaxContactMarkers = 8;   // contacts reported per frame
+// The clam (or its load) meeting a solid faster than this [m/s] is a collision, counted in
+// WorldEvents; a slower touch is a rub and is not. Browsers get it in hello.scene.task.
+inline constexpr double kHitSpeed_m_per_s = 0.2;
 
 // What a static solid is, for contact bookkeeping and scoring.
 enum class SolidKind : std::uint8_t { Deck, Rack, Gate, Wall, Floor, Truck, Bed };

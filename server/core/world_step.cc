@@ -11,7 +11,6 @@ namespace clamsim::core {
 
 namespace {
 
-constexpr double kHitSpeed_m_per_s = 0.2;     // a touch faster than this is a collision
 constexpr double kImpactSpeed_m_per_s = 0.5;  // a loose load striking something hard
 constexpr double kHitGap_s = 0.5;             // contact must have ended this long to count again
 constexpr double kSleepSpeed_m_per_s = 0.03;

@@ -319,6 +319,13 @@ std::vector<std::string> Section::texts(const std::string& key, std::size_t min_
   });
 }
 
+const json& Section::value(const std::string& key) {
+  const auto it = object_->find(key);
+  if (it == object_->end()) fail(key, "missing");
+  read_.insert(key);
+  return *it;
+}
+
 void Section::note() {
   if (has("note")) text("note");
 }

@@ -104,6 +104,9 @@ class Section {
   // messages as "<key>[i]" (fail(key + "[i]", ...)).
   std::vector<std::string> texts(const std::string& key, std::size_t min_count,
                                  std::size_t max_count);
+  // A required value of any JSON type, for a caller that checks its shape itself (the
+  // lesson's [signal, direction] pairs); marks the key read.
+  const nlohmann::json& value(const std::string& key);
   // An optional free-text "note" (every object may carry one for people).
   void note();
 

@@ -242,6 +242,7 @@ TaskSpec read_task(Section s, const std::vector<core::LoadParams>& loads) {
   }
   t.optimum_s = s.number("optimum_s", unit::one, B::positive());
   t.penalties = read_penalties(s.child("penalties"));
+  if (s.has("lesson")) t.lesson = s.text("lesson");
   s.note();
   s.finish();
   return t;
@@ -258,6 +259,9 @@ ojson client_task(const TaskSpec& t) {
                     {"slack_cable_points", t.penalties.slack_cable},
                     {"overload_points", t.penalties.overload},
                     {"dropped_load_points", t.penalties.dropped_load}};
+  // the rule behind a rack/gate penalty: a slower touch is allowed (core/world.h)
+  j["hit_speed_m_per_s"] = core::kHitSpeed_m_per_s;
+  if (!t.lesson.empty()) j["lesson"] = t.lesson;
   return j;
 }
 
@@ -347,6 +351,10 @@ Scenario parse_scenario_json(const nlohmann::json& doc, const std::string& origi
     sc.task = read_task(root.child("task"), sc.world.loads);
     sc.task.truck = truck;
     client["task"] = client_task(sc.task);
+  }
+  if (root.has("lesson")) {
+    sc.lesson = read_lesson(root.child("lesson"));
+    client["lesson"] = client_lesson(sc.lesson);
   }
   root.finish();
   return sc;

@@ -17,6 +17,7 @@
 #include "core/params.h"
 #include "core/state.h"
 #include "core/world.h"
+#include "model/lesson_spec.h"
 
 namespace clamsim::model {
 
@@ -55,6 +56,9 @@ struct TaskSpec {
   double optimum_s = 0.0;         // points start to fall after this; none left at 1.5x
   TaskPenalties penalties;
   LoadSpace truck;                // where the loads are to be delivered
+  // The scenario whose lesson a newcomer takes before this task ("" = none); the catalog
+  // checks that it exists and has a lesson.
+  std::string lesson;
 };
 
 struct Scenario {
@@ -62,8 +66,10 @@ struct Scenario {
   core::WorldParams world;
   core::InitialConditions start;  // the file's "start", checked against the machine
   TaskSpec task;
+  LessonSpec lesson;              // the file's "lesson" (enabled false without it)
   // The scene for browsers (websocket hello.scene): the geometry as written, {value,
-  // source} leaves reduced to numbers, plus "water", "loads" and (with a task) "task".
+  // source} leaves reduced to numbers, plus "water", "loads" and (with a task or a lesson)
+// "task" and "lesson".
   nlohmann::ordered_json client_scene;
 };
 

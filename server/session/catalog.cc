@@ -64,10 +64,26 @@ Catalog::Catalog(const std::string& models_dir, const std::string& scenarios_dir
                               path.string(), *machine->second.params)));
     world_sha256_.emplace(name, file_sha256(path.string()));
   }
+  check_lessons(scenarios_dir);
   if (!default_world_.empty() && !worlds_.count(default_world_))
     throw UnknownDefault(scenarios_dir + ": default world \"" + default_world_ +
                          "\" not found (no " + default_world_ + ".json); worlds: " +
                          listed(worlds()) + ", or none for empty space");
+}
+
+// A task that names its lesson must name a world scenario that has one.
+void Catalog::check_lessons(const std::string& scenarios_dir) const {
+  std::string with_lessons;
+  for (const auto& [name, w] : worlds_)
+    if (w->lesson.enabled) with_lessons += (with_lessons.empty() ? "" : ", ") + name;
+  for (const auto& [name, w] : worlds_) {
+    const std::string& lesson = w->task.lesson;
+    const auto it = worlds_.find(lesson);
+    if (lesson.empty() || (it != worlds_.end() && it->second->lesson.enabled)) continue;
+    throw model::ModelError(scenarios_dir + "/" + name + ".json: task.lesson: no scenario \"" +
+                            lesson + "\" with a lesson (scenarios with a lesson: " +
+                            (with_lessons.empty() ? "none" : with_lessons) + ")");
+  }
 }
 
 std::shared_ptr<const model::Scenario> Catalog::world(const std::string& name) const {

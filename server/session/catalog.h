@@ -48,6 +48,8 @@ class Catalog {
   std::vector<std::string> worlds() const;      // the *.json ones
 
  private:
+  void check_lessons(const std::string& scenarios_dir) const;
+
   std::map<std::string, MachineSetup> machines_;
   std::map<std::string, core::InitialConditions> poses_;                  // *.ctl
   std::map<std::string, std::shared_ptr<const model::Scenario>> worlds_;  // *.json

@@ -148,6 +148,7 @@ ReportSummary summarise_report(const std::string& name, const std::string& text)
     s.session = text_of("session");
     s.trainee = text_of("trainee");
     s.task = text_of("task");
+    if (text_of("kind") == "lesson") s.kind = "lesson";
     s.ended_utc = text_of("ended_utc");
     s.outcome = text_of("outcome");
     s.elapsed_s = number("elapsed_s");

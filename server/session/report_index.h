@@ -21,6 +21,7 @@ struct ReportSummary {
   std::string session;      // "session 3 (t250, dam_intake)"
   std::string trainee;      // "" when not given
   std::string task;
+  std::string kind = "task"; // "task", or "lesson" (delivered/required: steps done/steps)
   std::string ended_utc;
   std::string outcome;      // "completed", "timed out"; "unreadable" when the file is not a report
   double elapsed_s = 0.0;

@@ -96,6 +96,11 @@ TaskScore Session::score() const {
   return score_;
 }
 
+LessonProgress Session::lesson() const {
+  std::lock_guard<std::mutex> lock(score_mutex_);
+  return lesson_;
+}
+
 void Session::set_trainee(std::string name) {
   std::lock_guard<std::mutex> lock(score_mutex_);
   trainee_ = std::move(name);
@@ -141,12 +146,14 @@ void Session::run() {
   core::Environment env;
   env.world = scenario != nullptr ? &scenario->world : nullptr;
   TaskScorer scorer = make_scorer(scenario);
+  LessonTracker lesson_check(scenario != nullptr ? scenario->lesson : model::LessonSpec{});
   core::State state;
   // A new attempt: the machine at its start pose, the world as loaded, the score cleared.
   const auto begin_attempt = [&] {
     state = core::initial_state(model, machine_.initial);
     if (env.world != nullptr) core::reset_world(*env.world, state.world);
     scorer.reset();
+    lesson_check.reset();
   };
   begin_attempt();
   mark_progress(clock_.now());
@@ -158,12 +165,16 @@ void Session::run() {
   const auto sim_time = [&](std::uint64_t k) {
     return static_cast<double>(k - k0) * options_.frame_period_s;
   };
-  // Scores a frame's outputs; a report due rides on the next frame sent.
+  // Scores a frame's outputs and checks the lesson; a report due rides on the next frame sent.
   std::shared_ptr<const std::string> report;
   const auto score = [&](const core::Outputs& o) {
     const TaskScore& s = scorer.update(o);
     if (scorer.just_finished())
       report = publish_report(scorer.report(label(), report_versions(), trainee()).dump(2));
+    // a finished lesson is recorded like a task, so the instructor sees who finished it
+    lesson_check.update(o);
+    if (lesson_check.just_finished())
+      publish_report(lesson_check.report(label(), report_versions(), trainee()).dump(2));
     return s;
   };
   // Frame k carries the state at k periods and is due at t0 + k periods: an absolute
@@ -185,9 +196,11 @@ void Session::run() {
     frame.seq = seq++;
     frame.outputs = core::outputs(model, state, env);
     frame.score = score(frame.outputs);
+    frame.lesson = lesson_check.progress();
     {
       std::lock_guard<std::mutex> lock(score_mutex_);
       score_ = frame.score;
+      lesson_ = frame.lesson;
     }
     frame.report = std::move(report);
     report.reset();
@@ -226,7 +239,8 @@ void Session::run() {
         ++k;
         core::advance_to(model, state, u, env, sim_time(k));
         // scored all the same: a load let go in a skipped frame is still a drop
-        if (scorer.score().enabled) score(core::outputs(model, state, env));
+        if (scorer.score().enabled || lesson_check.progress().enabled)
+          score(core::outputs(model, state, env));
         ++seq;  // receivers see the gap
       }
       mark_progress(clock_.now());

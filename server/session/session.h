@@ -88,6 +88,8 @@ class Session {
   // The task's score as of the last frame (enabled = false when the world has no task).
   // Thread-safe: the instructor's overview reads it while the session runs.
   TaskScore score() const;
+  // The lesson's progress as of the last frame (enabled = false without a lesson).
+  LessonProgress lesson() const;
   // "session 3 (t250, dam_intake)": how logs and reports name this session.
   std::string label() const;
   // Who is at the controls, as the trainee gave it (session/trainee_name.h checks it);
@@ -125,6 +127,7 @@ class Session {
   std::atomic<double> sim_time_s_{0.0};
   mutable std::mutex score_mutex_;
   TaskScore score_;                       // the last frame's
+  LessonProgress lesson_;                 // the last frame's; guarded by score_mutex_ too
   std::string trainee_;                   // guarded by score_mutex_ too
   std::mutex lifecycle_mutex_;
   std::thread thread_;

@@ -185,6 +185,12 @@ bool TaskScorer::interrupt() {
   return true;
 }
 
+nlohmann::ordered_json report_versions_json(const ReportVersions& v) {
+  return {{"server", v.server},
+          {"model", {{"name", v.model}, {"sha256", v.model_sha256}}},
+          {"scenario", {{"name", v.scenario}, {"sha256", v.scenario_sha256}}}};
+}
+
 nlohmann::ordered_json TaskScorer::report(const std::string& session_label,
                                           const ReportVersions& versions,
                                           const std::string& trainee) const {
@@ -195,10 +201,7 @@ nlohmann::ordered_json TaskScorer::report(const std::string& session_label,
   r["session"] = session_label;
   r["trainee"] = trainee.empty() ? ojson(nullptr) : ojson(trainee);
   r["task"] = task_.title;
-  r["versions"] = {{"server", versions.server},
-                   {"model", {{"name", versions.model}, {"sha256", versions.model_sha256}}},
-                   {"scenario",
-                    {{"name", versions.scenario}, {"sha256", versions.scenario_sha256}}}};
+  r["versions"] = report_versions_json(versions);
   r["started_utc"] = started_ ? ojson(iso8601_utc(wall_start_)) : ojson(nullptr);
   r["ended_utc"] = s.finished ? ojson(iso8601_utc(wall_end_)) : ojson(nullptr);
   r["outcome"] = !s.finished    ? "running"

@@ -54,6 +54,9 @@ struct ReportVersions {
   std::string scenario_sha256;   // of its file's bytes
 };
 
+// {"server", "model": {name, sha256}, "scenario": {name, sha256}}: every report's "versions".
+nlohmann::ordered_json report_versions_json(const ReportVersions& v);
+
 class TaskScorer {
  public:
   // load_names: the world's loads in order (names the dropped load in the timeline).

@@ -77,6 +77,16 @@ ojson score_json(const session::TaskScore& s) {
   return j;
 }
 
+// The first lesson's progress (session/lesson.h); sent only in a world with a lesson.
+ojson lesson_json(const session::LessonProgress& l) {
+  return {{"step", l.step},
+          {"steps", l.steps},
+          {"finished", l.finished},
+          {"progress", r(l.progress, 2)},
+          {"elapsed_s", r(l.elapsed_s, 2)},
+          {"setbacks", l.setbacks}};
+}
+
 }  // namespace
 
 std::array<double, 3> box_from_inertia(double mass_kg, const std::array<double, 3>& inertia_kgm2) {
@@ -229,6 +239,7 @@ std::string display_json(const session::Frame& frame, const ojson& load_ids) {
                  {"grips", ev.grips},
                  {"releases", ev.releases}};
   j["score"] = score_json(frame.score);
+  if (frame.lesson.enabled) j["lesson"] = lesson_json(frame.lesson);
   return dump(j);
 }
 

@@ -59,6 +59,10 @@ std::string sessions_json(const session::SessionRegistry& registry) {
     } else {
       j["task"] = nullptr;
     }
+    const session::LessonProgress l = s->lesson();
+    j["lesson"] = l.enabled ? nlohmann::ordered_json{{"step", l.step}, {"steps", l.steps},
+                                                     {"finished", l.finished}}
+                            : nlohmann::ordered_json(nullptr);
     list.push_back(std::move(j));
   }
   nlohmann::ordered_json out;
@@ -75,7 +79,8 @@ std::string reports_json(const std::vector<session::ReportSummary>& reports) {
     list.push_back({{"name", r.name},         {"session", r.session},
                     {"trainee", r.trainee.empty() ? nlohmann::ordered_json(nullptr)
                                                   : nlohmann::ordered_json(r.trainee)},
-                    {"task", r.task},         {"ended_utc", r.ended_utc},
+                    {"task", r.task},         {"kind", r.kind},
+                    {"ended_utc", r.ended_utc},
                     {"outcome", r.outcome},
                     {"elapsed_s", round_figure(r.elapsed_s, figure_decimals("elapsed_s"))},
                     {"total", round_figure(r.total, figure_decimals("total"))},

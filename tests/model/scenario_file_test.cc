@@ -248,5 +248,76 @@ TEST(ScenarioFile, FileErrorsNameTheFile) {
   }
 }
 
+// ---- the first lesson (issue 17) ----
+
+const std::string kLesson = kRoot + "/config/scenarios/first_lesson.json";
+
+TEST(ScenarioFile, FirstLessonIsTheDamSiteSolidForSolid) {
+  // one site in two files: a change to the dam must be made in the lesson too
+  const Scenario dam = load_scenario_file(kShipped, machine());
+  const Scenario lesson = load_scenario_file(kLesson, machine());
+  ASSERT_EQ(lesson.world.solids.size(), dam.world.solids.size());
+  for (std::size_t i = 0; i < dam.world.solids.size(); ++i) {
+    const core::SolidBox &a = dam.world.solids[i], &b = lesson.world.solids[i];
+    EXPECT_EQ(a.name, b.name);
+    EXPECT_EQ(a.kind, b.kind) << a.name;
+    EXPECT_TRUE(a.center_m.isApprox(b.center_m)) << a.name;
+    EXPECT_TRUE(a.half_size_m.isApprox(b.half_size_m)) << a.name;
+    EXPECT_EQ(a.yaw_rad, b.yaw_rad) << a.name;
+  }
+  EXPECT_EQ(lesson.world.water.level_m, dam.world.water.level_m);
+  EXPECT_EQ(lesson.world.water.density_kg_per_m3, dam.world.water.density_kg_per_m3);
+  EXPECT_EQ(lesson.world.contact.natural_frequency_rad_per_s, dam.world.contact.natural_frequency_rad_per_s);
+  EXPECT_EQ(dam.task.lesson, "first_lesson");   // the dam task offers it
+}
+
+TEST(ScenarioFile, LessonStepsReachTheBrowserAsData) {
+  const Scenario s = load_scenario_file(kLesson, machine());
+  ASSERT_TRUE(s.lesson.enabled);
+  EXPECT_FALSE(s.task.enabled);
+  const auto& l = s.client_scene["lesson"];
+  ASSERT_EQ(l["steps"].size(), 6u);
+  // close the jaws on the log: cable 1 out with cable 2 held (the head sinks, docs/model.md)
+  EXPECT_EQ(l["steps"][2]["controls"][1]["does"], "close");
+  EXPECT_EQ(l["steps"][2]["controls"][1]["signals"], nlohmann::ordered_json::parse("[[3, -1]]"));
+  EXPECT_EQ(l["steps"][0]["check"]["kind"], "clam_lowered");
+  EXPECT_EQ(l["steps"][0]["check"]["by_m"], 1.5);
+  // the rule behind the rack/gate badge goes with the dam's task
+  const Scenario dam = load_scenario_file(kShipped, machine());
+  EXPECT_EQ(dam.client_scene["task"]["hit_speed_m_per_s"], core::kHitSpeed_m_per_s);
+  EXPECT_EQ(dam.client_scene["task"]["lesson"], "first_lesson");
+}
+
+TEST(ScenarioFile, LessonErrorsNameThePathAndTheChoices) {
+  static const json lesson_doc = read_json_file(kLesson);
+  const auto error_with = [](void (*edit)(json&)) {
+    json d = lesson_doc;
+    edit(d);
+    try {
+      parse_scenario_json(d, "first_lesson.json", machine());
+    } catch (const ModelError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_CONTAINS(error_with([](json& d) { d["lesson"]["steps"][0]["check"]["kind"] = "juggle"; }),
+                  "first_lesson.json: lesson.steps[0].check.kind: expected one of \"clam_lowered\", "
+                  "\"jaws_opened\", \"load_gripped\", \"load_lifted\", \"load_swung\", "
+                  "\"load_set_down\", got \"juggle\"");
+  EXPECT_CONTAINS(error_with([](json& d) { d["lesson"]["steps"][1]["check"]["by_m"] = 1; }),
+                  "first_lesson.json: lesson.steps[1].check.by_m: unknown key");
+  EXPECT_CONTAINS(error_with([](json& d) { d["lesson"]["steps"][0]["check"]["by_m"] = 0; }),
+                  "lesson.steps[0].check.by_m: expected a number in (0, 50], got 0");
+  EXPECT_CONTAINS(error_with([](json& d) { d["lesson"]["steps"][0]["controls"][0]["signals"][0] = json::array({7, 1}); }),
+                  "lesson.steps[0].controls[0].signals[0]: signal 7 is not 0 (swing), 1 (boom), "
+                  "2 (telescope), 3 (cable 1) or 4 (cable 2)");
+  EXPECT_CONTAINS(error_with([](json& d) { d["lesson"]["steps"][0]["controls"][0]["signals"][1] = json::array({4, 2}); }),
+                  "lesson.steps[0].controls[0].signals[1]: direction 2 is not 1 or -1");
+  EXPECT_CONTAINS(error_with([](json& d) { d["lesson"]["steps"] = json::array(); }),
+                  "lesson.steps: expected an array of 1 to 16 objects, got 0 elements");
+  EXPECT_CONTAINS(error_with([](json& d) { d["lesson"]["steps"][0].erase("goal"); }),
+                  "lesson.steps[0].goal: missing");
+}
+
 }  // namespace
 }  // namespace clamsim::model

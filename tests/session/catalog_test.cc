@@ -54,7 +54,7 @@ TEST(Catalog, MissingDefaultModelIsAClearError) {
 
 TEST(Catalog, WorldScenariosAndTheDefaultWorld) {
   const Catalog c(root + "/models", root + "/config/scenarios", "t250", "dam_intake");
-  EXPECT_EQ(c.worlds(), std::vector<std::string>{"dam_intake"});
+  EXPECT_EQ(c.worlds(), (std::vector<std::string>{"dam_intake", "first_lesson"}));
   const auto all = c.scenarios();
   EXPECT_NE(std::find(all.begin(), all.end(), "dam_intake"), all.end());
   EXPECT_NE(std::find(all.begin(), all.end(), "exp_5_1_1_clam_steps"), all.end());
@@ -111,6 +111,37 @@ TEST(Catalog, MissingDefaultWorldOrABrokenScenarioIsAClearError) {
   } catch (const model::ModelError& e) {
     EXPECT_NE(std::string(e.what()).find("broken.json: name: missing"), std::string::npos)
         << e.what();
+  }
+  fs::remove_all(dir);
+}
+
+// The dam task names the lesson to take before it; a name with no lesson behind it stops
+// the server at start-up, naming the scenarios that have one.
+TEST(Catalog, ATaskNamesALessonThatExists) {
+  const Catalog c(root + "/models", root + "/config/scenarios", "t250", "dam_intake");
+  ASSERT_TRUE(c.world("first_lesson"));
+  EXPECT_TRUE(c.world("first_lesson")->lesson.enabled);
+  EXPECT_EQ(c.world()->task.lesson, "first_lesson");
+  MachineSetup m;
+  std::string why;
+  ASSERT_TRUE(c.resolve("", "first_lesson", &m, &why)) << why;
+  EXPECT_EQ(m.world_name, "first_lesson");
+  EXPECT_NEAR(m.initial.telescope_m, 9.7, 1e-12);   // the lesson's own start pose
+
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("clamsim-lesson-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  nlohmann::json dam = model::read_json_file(root + "/config/scenarios/dam_intake.json");
+  dam["task"]["lesson"] = "first_lesn";
+  std::ofstream(dir / "dam_intake.json") << dam.dump();
+  fs::copy_file(root + "/config/scenarios/first_lesson.json", dir / "first_lesson.json");
+  try {
+    Catalog bad(root + "/models", dir.string(), "t250", "dam_intake");
+    FAIL() << "expected an error";
+  } catch (const model::ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("dam_intake.json: task.lesson: no scenario \"first_lesn\" "
+                                         "with a lesson (scenarios with a lesson: first_lesson)"),
+              std::string::npos) << e.what();
   }
   fs::remove_all(dir);
 }

@@ -253,6 +253,25 @@ TEST(FrameJson, ReportOnlyWhenTheFrameCarriesOne) {
   EXPECT_EQ(nlohmann::json::parse(report_json(f))["report"], "not json {");
 }
 
+TEST(FrameJson, LessonProgressOnlyInALessonWorld) {
+  session::Frame f = busy_frame();
+  EXPECT_FALSE(nlohmann::json::parse(display_json(f)).contains("lesson"));
+  f.lesson.enabled = true;
+  f.lesson.step = 2;
+  f.lesson.steps = 6;
+  f.lesson.progress = 0.4567;
+  f.lesson.elapsed_s = 31.25;
+  f.lesson.setbacks = 1;
+  const auto j = nlohmann::json::parse(display_json(f));
+  ASSERT_TRUE(j.contains("lesson"));
+  EXPECT_EQ(j["lesson"]["step"], 2);
+  EXPECT_EQ(j["lesson"]["steps"], 6);
+  EXPECT_EQ(j["lesson"]["finished"], false);
+  EXPECT_DOUBLE_EQ(j["lesson"]["progress"].get<double>(), 0.46);
+  EXPECT_DOUBLE_EQ(j["lesson"]["elapsed_s"].get<double>(), 31.25);
+  EXPECT_EQ(j["lesson"]["setbacks"], 1);
+}
+
 TEST(FrameJson, Restarting) {
   auto j = nlohmann::json::parse(restarting_json(nullptr));
   EXPECT_EQ(j["type"], "restarting");

@@ -4,6 +4,7 @@
 
 import { SIGNALS } from './protocol.js';
 import { el } from './dom.js';
+import { plainTerm } from './terms.js';
 
 const TABLE_4_1 = [
   ['swing', 'Swing angle', 'deg', 1],
@@ -15,6 +16,9 @@ const TABLE_4_1 = [
   ['cable2', 'Cable 2 length', 'm', 2],
   ['load', 'Load', 'kg', 0],
 ];
+
+// Below this height the full HUD does not fit beside the view (css/style.css compacts it too).
+const SHORT_SCREEN = '(max-height: 720px)';
 
 const SIGNAL_LABELS = { swing: 'Swing', boom: 'Boom', telescope: 'Telescope', cable1: 'Cable 1', cable2: 'Cable 2' };
 
@@ -30,6 +34,24 @@ export function createHud(container, banner) {
     return el('tr', {}, el('th', {}, label), value, el('td', { class: 'unit' }, unit));
   };
 
+  // a thesis term (Table 2.4) and, under it, the same in plain words (terms.js)
+  const plain = {};
+  const termRows = (id, label) => {
+    const value = el('td', { class: 'term', id: `hud-${id}`, colspan: '2' }, '–');
+    cells[id] = value;
+    plain[id] = el('td', { class: 'plain', id: `hud-${id}-plain`, colspan: '3' });
+    return [el('tr', {}, el('th', {}, label), value), el('tr', { class: 'hud-plain' }, plain[id])];
+  };
+  const showTerm = (id, kind, term) => {
+    const t = plainTerm(kind, term);
+    set(id, t.term);
+    if (plain[id].textContent !== t.plain) {
+      plain[id].textContent = t.plain;
+      plain[id].title = t.tip;
+      cells[id].title = t.tip;
+    }
+  };
+
   const display = el('table', { class: 'hud-table' },
     el('caption', {}, 'Display data (Table 4.1)'),
     ...TABLE_4_1.map(([id, label, unit]) => row(id, label, unit)));
@@ -37,16 +59,21 @@ export function createHud(container, banner) {
     el('caption', {}, 'Cables and clam'),
     row('tension1', 'Cable 1 tension', 'kN'), row('tension2', 'Cable 2 tension', 'kN'),
     row('slack1', 'Cable 1 slack', 'm'), row('slack2', 'Cable 2 slack', 'm'),
-    row('working', 'Working state', ''), row('geo', 'Geo status', ''),
-    row('loadstate', 'Load status', ''), row('swingclam', 'Clam swing', 'deg'),
+    ...termRows('working', 'Working state'), ...termRows('geo', 'Geo status'),
+    ...termRows('loadstate', 'Load status'), row('swingclam', 'Clam swing', 'deg'),
     row('contact', 'Clam contact', 'kN'), row('submerged', 'Clam submerged', '%'),
     row('time', 'Simulation time', 's'));
-  const link = el('table', { class: 'hud-table' },
-    el('caption', {}, 'Link'),
-    row('connection', 'Server', ''), row('session', 'Session', ''),
-    row('frames', 'Frames', ''), row('dropped', 'Dropped', ''),
-    row('rate', 'Server frames', 'Hz'), row('fps', 'Render rate', 'fps'),
-    row('latency', 'Round trip', 'ms'), row('note', 'Last message', ''));
+  // the link: open on a tall screen; on a short one (the HUD would not fit) a one-line
+  // summary that opens on a click, so no section is ever cut off below the screen
+  const linkSummary = el('span', { class: 'hud-link-summary', id: 'hud-link-summary' });
+  const link = el('details', { class: 'hud-link', id: 'hud-link' },
+    el('summary', {}, el('span', { class: 'hud-caption' }, 'Link'), linkSummary),
+    el('table', { class: 'hud-table' },
+      row('connection', 'Server', ''), row('session', 'Session', ''),
+      row('frames', 'Frames', ''), row('dropped', 'Dropped', ''),
+      row('rate', 'Server frames', 'Hz'), row('fps', 'Render rate', 'fps'),
+      row('latency', 'Round trip', 'ms'), row('note', 'Last message', '')));
+  link.open = !globalThis.matchMedia?.(SHORT_SCREEN).matches;
 
   const bars = {};
   const controls = el('table', { class: 'hud-table hud-controls' },
@@ -74,9 +101,9 @@ export function createHud(container, banner) {
       set('tension2', fmt(f.tension_N?.[1] / 1000, 2));
       set('slack1', fmt(slack?.[0], 2));
       set('slack2', fmt(slack?.[1], 2));
-      set('working', f.working ?? '–');
-      set('geo', f.geo ?? '–');
-      set('loadstate', f.load ?? '–');
+      showTerm('working', 'working', f.working);
+      showTerm('geo', 'geo', f.geo);
+      showTerm('loadstate', 'load', f.load);
       // along the boom / across it, from the vertical
       set('swingclam', f.clam_swing_deg ? `${fmt(f.clam_swing_deg[0], 1)} / ${fmt(f.clam_swing_deg[1], 1)}` : '–');
       set('contact', fmt(f.clam_contact_force_N / 1000, 1));
@@ -90,6 +117,8 @@ export function createHud(container, banner) {
       set('fps', fmt(fps, 0));
       set('latency', fmt(latencyMs, 1));
       set('session', session ?? '–');
+      const summary = `${cells.connection.textContent} · ${fmt(rateHz, 0)} Hz · ${fmt(latencyMs, 0)} ms`;
+      if (linkSummary.textContent !== summary) linkSummary.textContent = summary;
     },
     note(text) {
       set('note', text);

@@ -12,6 +12,12 @@ export function formatClock(s) {
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
 }
 
+// The first lesson (docs/training-task.md): where the trainee is in it.
+function lessonState(l) {
+  if (!l) return null;
+  return l.finished ? 'lesson finished' : `lesson: step ${Math.min(l.step + 1, l.steps)} of ${l.steps}`;
+}
+
 function taskState(t) {
   if (!t) return 'no task';
   if (t.completed) return 'completed';
@@ -24,7 +30,7 @@ export function sessionRows(body) {
   const sessions = Array.isArray(body?.sessions) ? body.sessions : [];
   return sessions.map((s) => {
     const t = s.task ?? null;
-    const state = taskState(t);
+    const state = !t && s.lesson ? lessonState(s.lesson) : taskState(t);
     const clock = t ? `${formatClock(t.elapsed_s) ?? '–'} / ${formatClock(t.optimum_s) ?? '–'}` : '–';
     const penalty = (n) => ({ text: t ? String(n ?? 0) : '–', cls: 'num penalty', count: t ? n ?? 0 : undefined });
     return {
@@ -95,6 +101,8 @@ export function reportRows(body) {
   return reports.map((r) => {
     const name = encodeURIComponent(r.name);
     const readable = r.outcome !== 'unreadable';
+    // a finished first lesson is listed with its steps, not loads, and no points
+    const lesson = r.kind === 'lesson';
     return {
       name: r.name,
       state: r.outcome,
@@ -102,10 +110,10 @@ export function reportRows(body) {
         { text: localDateTime(r.ended_utc) ?? '–' },
         { text: r.trainee || '–', cls: 'trainee' },
         { text: r.session || '–' },
-        { text: r.outcome || '–', cls: 'state' },
+        { text: lesson ? `lesson ${r.outcome}` : r.outcome || '–', cls: 'state' },
         { text: formatClock(r.elapsed_s) ?? '–', cls: 'num' },
-        { text: r.required ? `${r.delivered} / ${r.required}` : '–', cls: 'num' },
-        { text: readable ? String(Math.round(r.total ?? 0)) : '–', cls: 'num points' },
+        { text: r.required ? `${r.delivered} / ${r.required}${lesson ? ' steps' : ''}` : '–', cls: 'num' },
+        { text: readable && !lesson ? String(Math.round(r.total ?? 0)) : '–', cls: 'num points' },
         { text: readable ? 'Open' : 'JSON', links: [
           ...(readable ? [{ href: `report.html?name=${name}`, text: 'Open', cls: 'open' }] : []),
           { href: `api/reports/${name}`, text: 'JSON', cls: 'json' },

@@ -13,7 +13,9 @@ import { parseKeyboardLayout, keyHint, isActionKey } from './keyboard.js';
 import { createHelp } from './help.js';
 import { createMappingScreen } from './mapping-ui.js';
 import { createTaskUi } from './task-ui.js';
-import { makeWarningTracker, makeRestartGuard } from './task.js';
+import { makeWarningTracker, makeRestartGuard, hitRuleOf } from './task.js';
+import { lessonView, lessonOffer, scenarioUrl, LESSON_CHOICE_KEY } from './lesson.js';
+import { createLessonUi } from './lesson-ui.js';
 import { updateMarkers } from './markers.js';
 import { makeRumbleTracker, loadRumbleEnabled, saveRumbleEnabled, RUMBLES } from './haptics.js';
 import { makeTraineeSync, traineeErrorKind } from './trainee.js';
@@ -25,7 +27,11 @@ const PING_PERIOD_MS = 1000;
 
 const params = new URLSearchParams(location.search);
 const wsUrl = params.get('ws') ?? `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
-let continuous = params.get('render') === 'continuous';  // redraw every frame (benchmarks)
+let continuous = params.get('render') === 'continuous';
+// the world this page asks for: ?scenario=NAME (the first lesson), else the server's own
+let scenarioName = params.get('scenario') || null;
+let classCode = null;
+const connectUrl = () => scenarioUrl(classCode ? withClassCode(wsUrl, classCode) : wsUrl, scenarioName);  // redraw every frame (benchmarks)
 
 const stage = document.getElementById('stage');
 const canvas = document.getElementById('view');
@@ -116,6 +122,7 @@ let maxLoadKg = Infinity;
 let markers = [];             // contact markers (markers.js)
 let warnings = [];
 let lastScore = null;
+let lastLesson = null;         // display.lesson of the last frame (first lesson only)
 let lastReport = null;
 let drainNotice = null;       // the server's latest drain message while it shuts down
 let restartId = 0;
@@ -125,6 +132,28 @@ const warningTracker = makeWarningTracker();
 const restartGuard = makeRestartGuard();
 const taskUi = createTaskUi({ warnings: document.getElementById('warnings'), score: document.getElementById('score'),
   report: document.getElementById('report'), onRestart: (source) => requestRestart(source) });
+
+// the first lesson: offered in the dam task, taken in its own world (docs/training-task.md)
+let offeredLesson = null;
+function switchWorld(name) {
+  scenarioName = name;
+  connection.stop();
+  connection.url = connectUrl();
+  connection.start();
+}
+function rememberLesson(choice) {
+  try { window.localStorage.setItem(LESSON_CHOICE_KEY, choice); } catch { /* storage blocked */ }
+}
+const lessonUi = createLessonUi({ panel: document.getElementById('lesson'), offer: document.getElementById('lesson-offer'),
+  onStart() {
+    hud.note(`lesson: starting "${offeredLesson}"`);
+    switchWorld(offeredLesson);
+  },
+  onLeave(why) {
+    rememberLesson(why);
+    lessonUi.offer(null);
+    if (sceneInfo?.lesson) switchWorld(null);
+  } });
 
 // who is at the controls: stored in this browser, sent after every hello and on a change
 const trainee = makeTraineeSync({ storage: window.localStorage });
@@ -204,6 +233,11 @@ const handlers = {
     }
     // a fresh session: a fresh attempt at the task
     sceneInfo = msg.scene;
+    lastLesson = null;
+    if (sceneInfo.lesson) lessonUi.show(lessonView(sceneInfo.lesson, null));
+    else lessonUi.hide();
+    offeredLesson = sceneInfo.lesson ? null : lessonOffer(sceneInfo, window.localStorage);
+    lessonUi.offer(offeredLesson);
     maxLoadKg = msg.machine.clam.max_load_kg ?? Infinity;
     markers = [];
     warningTracker.reset();
@@ -231,7 +265,7 @@ const handlers = {
     const now = performance.now();
     markers = updateMarkers(markers, f.contacts, now);
     world.updateMarkers(markers, now);
-    warnings = warningTracker.update(f, { now, slack: world.state.slack, maxLoadKg,
+    warnings = warningTracker.update(f, { now, slack: world.state.slack, maxLoadKg, hitRule: hitRuleOf(sceneInfo?.task),
       loadMassKg: (i) => sceneInfo?.loads?.find((l) => l.index === i)?.mass_kg ?? 0 });
     showWarnings(now);
     const effect = rumbleTracker.update(f.events, now);
@@ -239,6 +273,11 @@ const handlers = {
     if (f.score) {
       taskUi.score(f.score, sceneInfo?.task);
       lastScore = f.score;
+    }
+    if (f.lesson && sceneInfo?.lesson) {
+      if (f.lesson.finished && !lastLesson?.finished) rememberLesson('done');
+      lessonUi.show(lessonView(sceneInfo.lesson, f.lesson));
+      lastLesson = f.lesson;
     }
     hud.frame(f, world.state.slack);
     lastFrame = f;
@@ -334,12 +373,13 @@ const CLASS_CODE_KEY = 'clamsim.classCode';
 const classCodeForm = createClassCodeForm({ form: document.getElementById('class-code'),
   onCode(code) {
     window.sessionStorage.setItem(CLASS_CODE_KEY, code);
-    connection.url = withClassCode(wsUrl, code);
+    classCode = code;
+    connection.url = connectUrl();
     connection.start();
   } });
 
 const connection = new Connection({
-  url: wsUrl, onMessage, onOpen,
+  url: connectUrl(), onMessage, onOpen,
   onState(s) {
     const refused = classCodeRefusal(s.code, s.rawReason);
     if (refused) {
@@ -485,6 +525,8 @@ window.clamsim = {
   // the help overlay, for the end-to-end tests
   help,
   get keyboard() { return keyboardLayout(); },
+  // the world this page is in: a scenario name, or null for the server's own
+  get scenario() { return scenarioName; },
   // what is drawn, for the end-to-end tests: load meshes, contact markers, warnings, score
   debug() {
     return {
@@ -497,6 +539,8 @@ window.clamsim = {
       restarts: { ...restartStats },
       rumble: { enabled: rumbleOn, ...rumbleStats },
       trainee: trainee.view(),
+      hitRule: hitRuleOf(sceneInfo?.task),
+      lesson: { shown: lessonUi.visible, offered: offeredLesson, progress: lastLesson, scenario: scenarioName },
     };
   },
   // per drawn viewport, the structures drawn see-through because they hide the clam:
@@ -526,7 +570,8 @@ async function startConnection() {
   }
   const saved = window.sessionStorage.getItem(CLASS_CODE_KEY);
   if (config.classCodeRequired && !saved) return classCodeForm.ask();
-  if (config.classCodeRequired) connection.url = withClassCode(wsUrl, saved);
+  if (config.classCodeRequired) classCode = saved;
+  connection.url = connectUrl();
   connection.start();
 }
 

@@ -222,6 +222,46 @@ function sceneTask(s, p, warnings) {
       optimum_s: optNum(t, 'optimum_s', tp),
       limit_s: optNum(t, 'limit_s', tp),
       penalties: isObject(t.penalties) || Array.isArray(t.penalties) ? t.penalties : null,
+      // the rule: the clam meeting the rack or the gate faster than this is a penalised hit
+      hit_speed_m_per_s: optNum(t, 'hit_speed_m_per_s', tp) ?? null,
+      // the scenario whose lesson a newcomer takes first (null: none)
+      lesson: typeof t.lesson === 'string' && t.lesson ? t.lesson : null,
+    };
+  } catch (e) {
+    if (!(e instanceof ProtocolError)) throw e;
+    warnings.push(e.message);
+    return null;
+  }
+}
+
+// {title, steps: [{goal, controls: [{does, signals: [[signal, direction]]}], check}]}: the
+// first lesson's steps as the scenario gives them (docs/scenario-file.md).
+function signalPair(x) {
+  return Array.isArray(x) && x.length === 2 && Number.isInteger(x[0]) && x[0] >= 0 && x[0] < 5 && (x[1] === 1 || x[1] === -1);
+}
+function sceneLesson(s, p, warnings) {
+  const l = s.lesson;
+  if (l === undefined || l === null) return null;
+  const lp = `${p}.lesson`;
+  try {
+    if (!isObject(l) || !Array.isArray(l.steps) || !l.steps.length) fail(lp, 'expected {title, steps: [...]}');
+    return {
+      title: typeof l.title === 'string' ? l.title : 'First lesson',
+      steps: l.steps.map((st, i) => {
+        const sp = `${lp}.steps[${i}]`;
+        if (!isObject(st) || typeof st.goal !== 'string') fail(`${sp}.goal`, 'expected a string');
+        const controls = Array.isArray(st.controls) ? st.controls : [];
+        return {
+          goal: st.goal,
+          controls: controls.map((c, k) => {
+            if (!isObject(c) || !Array.isArray(c.signals) || !c.signals.every(signalPair)) {
+              fail(`${sp}.controls[${k}].signals`, 'expected [signal 0..4, direction 1 or -1] pairs');
+            }
+            return { does: typeof c.does === 'string' ? c.does : '', signals: c.signals.map((x) => [x[0], x[1]]) };
+          }),
+          check: isObject(st.check) ? { ...st.check } : {},
+        };
+      }),
     };
   } catch (e) {
     if (!(e instanceof ProtocolError)) throw e;
@@ -246,6 +286,7 @@ function scene(h, warnings) {
     water: isObject(s.water) ? { density_kg_per_m3: optNum(s.water, 'density_kg_per_m3', `${p}.water`) ?? 1000 } : { density_kg_per_m3: 1000 },
     loads: sceneLoads(s, p, warnings),
     task: sceneTask(s, p, warnings),
+    lesson: sceneLesson(s, p, warnings),
     reservoir: optBox(s, 'reservoir', p),
     deck: optBox(s, 'deck', p),
     intake_floor: optBox(s, 'intake_floor', p),
@@ -326,6 +367,17 @@ function score(d, path) {
   return out;
 }
 
+// The first lesson's progress (present only in a world with a lesson).
+function lessonProgress(d, path) {
+  const v = d.lesson;
+  if (v === undefined || v === null) return undefined;
+  const p = `${path}.lesson`;
+  if (!isObject(v)) fail(p, 'expected an object');
+  const out = { finished: Boolean(v.finished) };
+  for (const k of ['step', 'steps', 'progress', 'elapsed_s', 'setbacks']) out[k] = num(v, k, p);
+  return out;
+}
+
 // Table 4.1's values, seq and t are required; a malformed extended field is dropped and
 // named in `warnings`, so one bad optional field does not cost the frame.
 function display(d) {
@@ -377,6 +429,7 @@ function display(d) {
     contacts: soft(() => list(d, 'contacts', p, (c, cp) => contact(c, cp, nLoads))) ?? [],
     events: soft(() => counters(d, 'events', p)),
     score: soft(() => score(d, p)),
+    lesson: soft(() => lessonProgress(d, p)),
     warnings,
   };
 }

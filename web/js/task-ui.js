@@ -26,6 +26,9 @@ export function createTaskUi({ warnings, score, report, onRestart }) {
         badges.set(w.id, b);
       }
       b.dataset.level = w.level;
+      if (w.state) b.dataset.state = w.state;
+      else delete b.dataset.state;
+      if ((b.title || '') !== (w.title ?? '')) b.title = w.title ?? '';
       setText(b.firstChild, ICONS[w.level] ?? '•');
       setText(b.lastChild, w.text);
       warnings.append(b);  // keeps the order of `list`

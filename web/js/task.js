@@ -89,6 +89,27 @@ export function rackOrGateContact(c, heldLoad) {
   return pair === 'clamworld' || (pair === 'loadworld' && heldLoad !== null && c.load === heldLoad);
 }
 
+// The rack/gate badge: 'hit' when the server counted a collision (a penalty), 'touching'
+// while the clam only rubs. rule: {speed_m_per_s, points} from the scene's task; the
+// tooltip says what is allowed in the server's own numbers.
+export function contactWarning(state, rule = null) {
+  const speed = Number.isFinite(rule?.speed_m_per_s) ? `${rule.speed_m_per_s} m/s` : null;
+  const points = Number.isFinite(rule?.points) ? ` costs ${rule.points} points` : ' is a penalty';
+  const allowed = speed
+    ? `A light rub, slower than ${speed}, is allowed and costs nothing; striking the rack or the gate at ${speed} or faster${points}.`
+    : `A light rub is allowed and costs nothing; a strike${points}.`;
+  return state === 'hit'
+    ? { id: 'contact', state, level: 'danger', text: 'Hit: trash rack/gate — penalty', title: allowed }
+    : { id: 'contact', state, level: 'warn', text: 'Touching: trash rack/gate (no penalty)', title: allowed };
+}
+
+// The rule behind contactWarning from hello.scene.task (null without a task).
+export function hitRuleOf(task) {
+  if (!task) return null;
+  const points = task.penalties?.rack_gate_hit_points;
+  return { speed_m_per_s: task.hit_speed_m_per_s ?? null, points: Number.isFinite(points) ? points : null };
+}
+
 // Keeps the event counters between frames, so an event shows for holdMs even if it lasted
 // one frame. A counter that goes down (the task restarted) is taken as the new baseline.
 export function makeWarningTracker({ holdMs = WARN.holdMs } = {}) {
@@ -100,8 +121,9 @@ export function makeWarningTracker({ holdMs = WARN.holdMs } = {}) {
       last = null;
       for (const k of Object.keys(until)) until[k] = -Infinity;
     },
-    // frame: a parsed display; opts: {now (ms), slack: [m, m] drawn, maxLoadKg, loadMassKg(i)}
-    update(frame, { now, slack = [0, 0], maxLoadKg = Infinity, loadMassKg = () => 0 } = {}) {
+    // frame: a parsed display; opts: {now (ms), slack: [m, m] drawn, maxLoadKg, loadMassKg(i),
+    // hitRule: {speed_m_per_s, points} of hello.scene.task (the server's rule), or null}
+    update(frame, { now, slack = [0, 0], maxLoadKg = Infinity, loadMassKg = () => 0, hitRule = null } = {}) {
       const ev = frame.events;
       if (ev) {
         for (const [k, counter] of Object.entries(COUNTERS)) {
@@ -113,13 +135,15 @@ export function makeWarningTracker({ holdMs = WARN.holdMs } = {}) {
       const out = [];
       const held = frame.held_load ?? null;
       const touching = (frame.contacts ?? []).some((c) => rackOrGateContact(c, held));
-      if (touching || now < until.contact) out.push({ id: 'contact', text: 'Contact: trash rack/gate' });
+      // a counted hit is red; a touch below the server's hit speed is an allowed rub, amber
+      if (now < until.contact) out.push(contactWarning('hit', hitRule));
+      else if (touching) out.push(contactWarning('touching', hitRule));
       const mass = frame.display?.[7] > 0 ? frame.display[7] : held !== null ? loadMassKg(held) : 0;
       if (now < until.overload || mass > maxLoadKg) out.push({ id: 'overload', text: 'Overload' });
       if (now < until.slack || Math.max(...slack) > WARN.slackM) out.push({ id: 'slack', text: 'Slack cable' });
       if (held !== null || mass > 0) out.push({ id: 'load', text: `Load held: ${formatKg(mass)} kg` });
       if ((frame.clam_submerged ?? 0) > WARN.submergedMin) out.push({ id: 'water', text: 'Clam under water' });
-      return out.map((w) => ({ ...w, level: WARNING_LEVELS[w.id] }));
+      return out.map((w) => ({ level: WARNING_LEVELS[w.id], ...w }));
     },
   };
 }

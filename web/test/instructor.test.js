@@ -89,3 +89,17 @@ test('the filter asks the server for local days, both included, as UTC times', (
   assert.equal(reportFilterQuery({ to: '2026-10-25' }), 'to=2026-10-25T23%3A00%3A00Z');
   assert.equal(reportFilterQuery({ from: 'nonsense' }), '', 'not a day: no bound');
 });
+
+test('the first lesson: live progress and the finished lesson in the report list', async () => {
+  const { sessionRows, reportRows } = await import('../js/instructor.js');
+  const live = sessionRows({ sessions: [{ id: 4, trainee: 'Ada', model: 't250', world: 'first_lesson', task: null,
+    lesson: { step: 2, steps: 6, finished: false } }, { id: 5, task: null, lesson: { step: 6, steps: 6, finished: true } }] });
+  assert.equal(live[0].state, 'lesson: step 3 of 6');
+  assert.equal(live[1].state, 'lesson finished');
+  const [row] = reportRows({ reports: [{ name: 'report-4-20261124T100000Z.json', kind: 'lesson', trainee: 'Ada',
+    session: 'session 4 (t250, first_lesson)', outcome: 'completed', elapsed_s: 95, total: 0, delivered: 6, required: 6 }] });
+  const texts = row.cells.map((c) => c.text);
+  assert.ok(texts.includes('lesson completed'));
+  assert.ok(texts.includes('6 / 6 steps'));
+  assert.equal(row.cells[6].text, '–');   // a lesson has no points
+});

@@ -62,12 +62,20 @@ test('warnings: contact with the rack or gate, now and for a while after the eve
   const tr = makeWarningTracker();
   assert.deepEqual(tr.update(frame(), { now: 0 }), []);
   const touching = frame({ contacts: [{ position_m: [0, 0, 0], force_N: 5000, pair: 'clam-world', solid: 'trash rack', load: null }] });
-  const w = tr.update(touching, { now: 50 });
+  const rule = { speed_m_per_s: 0.2, points: 10 };
+  const w = tr.update(touching, { now: 50, hitRule: rule });
   assert.deepEqual(ids(w), ['contact']);
-  assert.equal(w[0].text, 'Contact: trash rack/gate');
-  assert.equal(w[0].level, 'danger');
-  // a one-frame hit: the event counter rose; it stays on screen for holdMs
-  tr.update(frame({ events: { clam_rack_gate_hits: 1 } }), { now: 100 });
+  // touching without a counted hit: an allowed rub, amber, and the tooltip says so
+  assert.equal(w[0].state, 'touching');
+  assert.equal(w[0].level, 'warn');
+  assert.match(w[0].text, /Touching: trash rack\/gate/);
+  assert.match(w[0].title, /slower than 0\.2 m\/s, is allowed/);
+  assert.match(w[0].title, /costs 10 points/);
+  // a one-frame hit: the event counter rose; it stays on screen, red, for holdMs
+  const hit = tr.update(frame({ contacts: touching.contacts, events: { clam_rack_gate_hits: 1 } }), { now: 100, hitRule: rule });
+  assert.equal(hit[0].state, 'hit');
+  assert.equal(hit[0].level, 'danger');
+  assert.match(hit[0].text, /penalty/);
   assert.deepEqual(ids(tr.update(frame({ events: { clam_rack_gate_hits: 1 } }), { now: 100 + WARN.holdMs - 1 })), ['contact']);
   assert.deepEqual(ids(tr.update(frame({ events: { clam_rack_gate_hits: 1 } }), { now: 100 + WARN.holdMs + 1 })), []);
   // the counter going back to 0 (restart) raises nothing
@@ -186,4 +194,11 @@ test('restart guard: one press when idle, two while the task runs', () => {
   assert.equal(g.press(14000, true), 'confirm', 'too late: asks again');
   g.cancel();
   assert.equal(g.press(14100, true), 'confirm');
+});
+
+test('contact badge: without the server\'s rule it names no number', async () => {
+  const { contactWarning, hitRuleOf } = await import('../js/task.js');
+  assert.doesNotMatch(contactWarning('touching', null).title, /m\/s/);
+  assert.deepEqual(hitRuleOf({ hit_speed_m_per_s: 0.2, penalties: { rack_gate_hit_points: 10 } }), { speed_m_per_s: 0.2, points: 10 });
+  assert.equal(hitRuleOf(null), null);
 });

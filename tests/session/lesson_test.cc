@@ -1,0 +1,152 @@
+// The first lesson on the real model (issue 17): the shipped first_lesson scenario, the
+// real dynamics and the real LessonTracker, frame by frame as the session feeds it. A
+// scripted trainee uses only the controls each step names (its data), so the test also
+// proves that the hints the browser shows do what the step asks.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "core/machine.h"
+#include "model/machine_file.h"
+#include "model/scenario_file.h"
+#include "session/lesson.h"
+#include "session/report_figures.h"
+
+namespace clamsim::session {
+namespace {
+
+constexpr double kVolts = 5.0;   // what a held key sends (web/js/input.js)
+
+struct LessonRun {
+  core::MachineParams m = model::load_machine_file(std::string(CLAMSIM_SOURCE_DIR) + "/models/t250.json");
+  model::Scenario sc = model::load_scenario_file(
+      std::string(CLAMSIM_SOURCE_DIR) + "/config/scenarios/first_lesson.json", m);
+  core::State st;
+  core::Environment env{&sc.world, {}};
+  LessonTracker lesson{sc.lesson};
+  core::Outputs o;
+  LessonRun() {
+    st = core::initial_state(m, sc.start);
+    core::reset_world(sc.world, st.world);
+    o = frame({});
+  }
+  core::Outputs frame(const core::Control& u) {
+    core::advance_to(m, st, u, env, st.time_s + m.integrator.frame_s);
+    o = core::outputs(m, st, env);
+    lesson.update(o);
+    return o;
+  }
+  // The volts of control `c` of the step under way: its [signal, direction] pairs.
+  core::Control push(int c, double volts = kVolts) const {
+    core::Control u;
+    const auto& step = sc.lesson.steps[static_cast<std::size_t>(lesson.progress().step)];
+    for (const auto& [signal, direction] : step.controls[static_cast<std::size_t>(c)].signals)
+      u.volts[static_cast<std::size_t>(signal)] = direction * volts;
+    return u;
+  }
+  // Holds control c until the step under way changes or `until` holds; false on timeout.
+  template <class Until>
+  bool hold(int c, Until until, int max_frames = 1200) {
+    const int step = lesson.progress().step;
+    for (int f = 0; f < max_frames; ++f) {
+      if (lesson.progress().step != step || until(o)) return true;
+      frame(push(c));
+    }
+    return false;
+  }
+  bool hold(int c) { return hold(c, [](const core::Outputs&) { return false; }); }
+  // Lets the machine settle with the controls at neutral.
+  void rest(int frames) {
+    for (int f = 0; f < frames; ++f) frame({});
+  }
+};
+
+TEST(Lesson, ShippedLessonHasTheSixStepsOfTheIssue) {
+  LessonRun run;
+  ASSERT_TRUE(run.sc.lesson.enabled);
+  using K = model::LessonCheckKind;
+  const K kinds[] = {K::ClamLowered, K::JawsOpened, K::LoadGripped, K::LoadLifted, K::LoadSwung,
+                     K::LoadSetDown};
+  ASSERT_EQ(run.sc.lesson.steps.size(), 6u);
+  for (std::size_t k = 0; k < 6; ++k) EXPECT_EQ(run.sc.lesson.steps[k].check.kind, kinds[k]) << k;
+  EXPECT_FALSE(run.sc.task.enabled);   // a lesson, not a scored task
+}
+
+TEST(Lesson, NothingHappensWithoutTheTrainee) {
+  LessonRun run;
+  run.rest(200);   // 10 s at neutral: the clam hangs still, no step is done for it
+  EXPECT_EQ(run.lesson.progress().step, 0);
+  EXPECT_LT(run.lesson.progress().progress, 0.1);
+  EXPECT_FALSE(run.lesson.progress().finished);
+}
+
+TEST(Lesson, AScriptedTraineeCompletesTheWholeLessonWithTheNamedControls) {
+  LessonRun run;
+  const LessonProgress& p = run.lesson.progress();
+  const double a0 = run.o.point_a[2];
+  // 1. lower
+  ASSERT_TRUE(run.hold(0)) << "lowering never reached the goal";
+  EXPECT_EQ(p.step, 1);
+  EXPECT_LE(run.o.point_a[2], a0 - run.sc.lesson.steps[0].check.by_m + 0.05);
+  run.rest(20);
+  // 2. open
+  ASSERT_TRUE(run.hold(0)) << "the jaws never reached their open stop";
+  EXPECT_EQ(p.step, 2);
+  EXPECT_EQ(run.o.geo, core::GeoStatus::Open);
+  run.rest(20);
+  // 3. lower the open buckets around the log (C just above its centre, or resting on it),
+  // then close: cable 1 out, cable 2 held
+  const double log_z = run.o.loads[0].position_m[2];
+  ASSERT_TRUE(run.hold(0, [&](const core::Outputs& o) {
+    return o.point_c[2] < log_z + 0.45 || o.clam_contact_force_N > 2000.0;
+  })) << "point C " << run.o.point_c[2];
+  // the buckets may already have shut round the log as it pushed up between them
+  if (p.step == 2) {
+    ASSERT_TRUE(run.hold(1)) << "closing never gripped the log; squeeze " << run.o.squeeze_N;
+  }
+  EXPECT_EQ(p.step, 3);
+  EXPECT_EQ(run.o.held_load, 0);
+  EXPECT_EQ(run.o.load, core::LoadStatus::WithLoad);
+  // 4. lift on cable 2, taking cable 1's slack in whenever its loop passes 0.4 m (a taut
+  // cable 1 would pull the jaws open)
+  const double lz = run.o.loads[0].position_m[2];
+  const auto loop = [](const core::Outputs& o) { return o.display[5] - o.display[3]; };
+  for (int round = 0; round < 40 && p.step == 3; ++round) {
+    ASSERT_TRUE(run.hold(0, [&](const core::Outputs& o) { return loop(o) > 0.4; }));
+    if (p.step != 3) break;
+    ASSERT_TRUE(run.hold(1, [&](const core::Outputs& o) { return loop(o) < 0.2; }));
+  }
+  ASSERT_EQ(p.step, 4) << "lifting never reached the goal; held " << run.o.held_load;
+  EXPECT_EQ(p.step, 4);
+  EXPECT_GE(run.o.loads[0].position_m[2], lz + run.sc.lesson.steps[3].check.by_m - 0.05);
+  run.rest(20);
+  // 5. swing
+  const double s0 = run.o.joint_pos[0];
+  ASSERT_TRUE(run.hold(0)) << "swinging never reached the goal";
+  EXPECT_EQ(p.step, 5);
+  EXPECT_GE(std::abs(run.o.joint_pos[0] - s0), run.sc.lesson.steps[4].check.by_deg - 0.5);
+  run.rest(60);   // let the swing and the log's sway settle
+  // 6. set down: lower until the log touches the deck, then open
+  ASSERT_TRUE(run.hold(0, [](const core::Outputs& o) { return o.loads[0].in_contact; }));
+  ASSERT_TRUE(run.hold(1, [](const core::Outputs& o) { return o.held_load < 0; }));
+  run.rest(100);
+  EXPECT_TRUE(p.finished) << "step " << p.step << " progress " << p.progress;
+  EXPECT_EQ(p.step, 6);
+  EXPECT_EQ(p.setbacks, 0);
+  EXPECT_FALSE(run.o.loads[0].held);
+  EXPECT_NEAR(run.o.loads[0].position_m[2], 0.25, 0.05);   // lying on the deck
+
+  const ReportVersions versions{"0.1.0", "t250", "ab12", "first_lesson", "cd34"};
+  const auto r = run.lesson.report("session 1 (t250, first_lesson)", versions, "Ada");
+  EXPECT_EQ(r["kind"], "lesson");
+  EXPECT_EQ(r["versions"]["scenario"]["name"], "first_lesson") << "versions in every report";
+  EXPECT_EQ(r["elapsed_s"].get<double>(), round_figure(r["elapsed_s"].get<double>(), 2));
+  EXPECT_EQ(r["outcome"], "completed");
+  EXPECT_EQ(r["delivered"], 6);
+  EXPECT_EQ(r["steps"].size(), 6u);
+  for (const auto& s : r["steps"]) EXPECT_TRUE(s["done_s"].is_number());
+}
+
+}  // namespace
+}  // namespace clamsim::session
