@@ -119,17 +119,3 @@ test('input: rumble goes to the devices driving the crane only, and never throws
   const blocked = createInput({ target: { addEventListener() {} }, storage, getGamepads: () => { throw new Error('blocked'); } });
   assert.deepEqual(blocked.rumble(effect), []);
 });
-
-test('keyLabel names the key of a signal and direction, from KEY_BINDINGS', async () => {
-  const { keyLabel } = await import('../js/input.js');
-  assert.equal(keyLabel(3, -1), 'A');     // cable 1 out
-  assert.equal(keyLabel(4, 1), 'E');      // cable 2 in
-  assert.equal(keyLabel(0, 1), '←');      // swing left
-  assert.equal(keyLabel(1, -1), '↓');
-  assert.equal(keyLabel(2, 1), 'W');
-  assert.equal(keyLabel(7, 1), '?');      // no such signal
-  // every binding is named back by its own key
-  for (const [code, [s, d]] of Object.entries(KEY_BINDINGS)) {
-    assert.notEqual(keyLabel(s, d), '?', code);
-  }
-});

@@ -1,6 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { lessonView, lessonOffer, keysFor, scenarioUrl, LESSON_CHOICE_KEY } from '../js/lesson.js';
+import { setKeyboardLayout } from '../js/input.js';
+import { parseKeyboardLayout } from '../js/keyboard.js';
+
+// the key names come from the shipped layout the server sends (config/keyboard.json)
+setKeyboardLayout(parseKeyboardLayout(JSON.parse(readFileSync(new URL('../../config/keyboard.json', import.meta.url)))));
 
 const LESSON = {
   title: 'First lesson: pick up a log',
