@@ -1,18 +1,19 @@
 // clamsim-plot: draws a run's CSV after the fact, the same figure as clamsim-sim --plot;
 // for clamsim-receiver's --csv record as well as clamsim-sim's table.
-// Exit status: 0 ok, 1 the plot failed (gnuplot missing or failing), 2 bad arguments or
-// a CSV that cannot be plotted.
+// Exit status (cli/exit_codes.h): 1 the plot failed (gnuplot missing or failing), 2 bad
+// arguments or a CSV that cannot be plotted.
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "cli/exit_codes.h"
+#include "cli/version_flag.h"
 #include "tools/plot.h"
-#include "version/version.h"
 
 namespace {
 
-constexpr int kExitFailed = 1;
-constexpr int kExitUsage = 2;
+using clamsim::cli::kExitFailure;
+using clamsim::cli::kExitUsage;
 
 constexpr const char* kUsage = R"(Usage: clamsim-plot CSV OUT [--note TEXT]
 Draws a run's CSV (clamsim-sim --csv or clamsim-receiver --csv) as the figure of
@@ -20,7 +21,6 @@ clamsim-sim --plot: SVG or PNG by OUT's extension. Needs gnuplot on PATH.
   --note TEXT   a line under the figure's caption (default: "record CSV")
   --help        this text
   --version     the version
-Exit status: 0 ok, 1 the plot failed, 2 bad arguments or a CSV that cannot be plotted.
 )";
 
 bool ends_with(const std::string& s, const std::string& tail) {
@@ -35,17 +35,14 @@ int usage_error(const std::string& what) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (clamsim::cli::print_version_if_asked(argc, argv, "clamsim-plot")) return clamsim::cli::kExitOk;
   clamsim::tools::PlotRequest request;
   std::vector<std::string> positional;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    }
-    if (arg == "--version") {
-      std::printf("clamsim-plot %s\n", clamsim::kVersion);
-      return 0;
+      std::printf("%s\n%s", kUsage, clamsim::cli::exit_codes_help().c_str());
+      return clamsim::cli::kExitOk;
     }
     if (arg == "--note") {
       if (i + 1 >= argc) return usage_error("--note needs a value");
@@ -68,7 +65,7 @@ int main(int argc, char** argv) {
   const clamsim::tools::PlotResult r = clamsim::tools::draw_plot(request);
   if (!r.ok) {
     std::fprintf(stderr, "clamsim-plot: %s\n", r.message.c_str());
-    return r.bad_input ? kExitUsage : kExitFailed;
+    return r.bad_input ? kExitUsage : kExitFailure;
   }
   if (!r.message.empty()) std::fprintf(stderr, "%s\n", r.message.c_str());
   return 0;

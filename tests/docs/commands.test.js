@@ -22,7 +22,7 @@ const skip = !BUILD ? 'CLAMSIM_BUILD_DIR is not set (the build tree, e.g. build/
 
 // The binaries every user runs; each must answer --version.
 const SHIPPED = ['clamsim-server', 'clamsim-sim', 'clamsim-receiver', 'clamsim-loadgen',
-  'clamsim-wsload', 'clamsim-accounts', 'clamsim-fuzz'];
+  'clamsim-wsload', 'clamsim-accounts', 'clamsim-fuzz', 'clamsim-plot'];
 const SHELL_BLOCKS = new Set(['', 'sh', 'bash', 'shell', 'console']);
 const RUN_TIMEOUT_MS = 120000;  // an ASan clamsim-sim run of 1 simulated second takes ~2 s
 
