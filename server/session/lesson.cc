@@ -111,15 +111,9 @@ nlohmann::ordered_json LessonTracker::report(const std::string& session_label,
                                              const ReportVersions& versions,
                                              const std::string& trainee) const {
   using ojson = nlohmann::ordered_json;
-  ojson r;
-  r["schema"] = "clamsim-report/1";
-  r["kind"] = "lesson";
-  r["session"] = session_label;
-  r["trainee"] = trainee.empty() ? ojson(nullptr) : ojson(trainee);
-  r["task"] = lesson_.title;
-  r["versions"] = report_versions_json(versions);
-  r["started_utc"] = started_ ? ojson(iso8601_utc(wall_start_)) : ojson(nullptr);
-  r["ended_utc"] = progress_.finished ? ojson(iso8601_utc(wall_end_)) : ojson(nullptr);
+  ojson r = report_head({"lesson", session_label, trainee, lesson_.title, versions,
+                          started_ ? &wall_start_ : nullptr,
+                          progress_.finished ? &wall_end_ : nullptr});
   r["outcome"] = progress_.finished ? "completed" : "running";
   r["elapsed_s"] = progress_.elapsed_s;
   // the instructor's list reads steps done / steps from these, as loads for a task

@@ -185,10 +185,21 @@ bool TaskScorer::interrupt() {
   return true;
 }
 
-nlohmann::ordered_json report_versions_json(const ReportVersions& v) {
-  return {{"server", v.server},
-          {"model", {{"name", v.model}, {"sha256", v.model_sha256}}},
-          {"scenario", {{"name", v.scenario}, {"sha256", v.scenario_sha256}}}};
+nlohmann::ordered_json report_head(const ReportHead& h) {
+  using ojson = nlohmann::ordered_json;
+  const ReportVersions& v = h.versions;
+  ojson r;
+  r["schema"] = "clamsim-report/1";
+  r["kind"] = h.kind;
+  r["session"] = h.session_label;
+  r["trainee"] = h.trainee.empty() ? ojson(nullptr) : ojson(h.trainee);
+  r["task"] = h.task;
+  r["versions"] = {{"server", v.server},
+                   {"model", {{"name", v.model}, {"sha256", v.model_sha256}}},
+                   {"scenario", {{"name", v.scenario}, {"sha256", v.scenario_sha256}}}};
+  r["started_utc"] = h.started ? ojson(iso8601_utc(*h.started)) : ojson(nullptr);
+  r["ended_utc"] = h.ended ? ojson(iso8601_utc(*h.ended)) : ojson(nullptr);
+  return r;
 }
 
 nlohmann::ordered_json TaskScorer::report(const std::string& session_label,
@@ -196,14 +207,8 @@ nlohmann::ordered_json TaskScorer::report(const std::string& session_label,
                                           const std::string& trainee) const {
   using ojson = nlohmann::ordered_json;
   const TaskScore& s = score_;
-  ojson r;
-  r["schema"] = "clamsim-report/1";
-  r["session"] = session_label;
-  r["trainee"] = trainee.empty() ? ojson(nullptr) : ojson(trainee);
-  r["task"] = task_.title;
-  r["versions"] = report_versions_json(versions);
-  r["started_utc"] = started_ ? ojson(iso8601_utc(wall_start_)) : ojson(nullptr);
-  r["ended_utc"] = s.finished ? ojson(iso8601_utc(wall_end_)) : ojson(nullptr);
+  ojson r = report_head({"task", session_label, trainee, task_.title, versions,
+                          started_ ? &wall_start_ : nullptr, s.finished ? &wall_end_ : nullptr});
   r["outcome"] = !s.finished    ? "running"
                  : s.completed   ? "completed"
                  : s.interrupted ? "interrupted"

@@ -54,8 +54,18 @@ struct ReportVersions {
   std::string scenario_sha256;   // of its file's bytes
 };
 
-// {"server", "model": {name, sha256}, "scenario": {name, sha256}}: every report's "versions".
-nlohmann::ordered_json report_versions_json(const ReportVersions& v);
+// The head every report (a task's, a lesson's) starts with: schema, kind, session, trainee
+// (null when none was given), task, versions, started_utc and ended_utc (null until then).
+struct ReportHead {
+  const char* kind;                   // "task" or "lesson"
+  std::string session_label;
+  std::string trainee;
+  std::string task;
+  ReportVersions versions;
+  const WallTime* started = nullptr;  // null: not started
+  const WallTime* ended = nullptr;    // null: not finished
+};
+nlohmann::ordered_json report_head(const ReportHead& h);
 
 class TaskScorer {
  public:
