@@ -275,8 +275,8 @@ TEST(WebServer, ReportListFiltersAndExportsCsv) {
       const HttpReply r = testing::http_request(h.port(), target);
       EXPECT_EQ(r.status, 200) << target << ": " << r.body;
       std::vector<std::string> out;
-      for (const auto& e : nlohmann::json::parse(r.body)["reports"])
-        out.push_back(e["trainee"].get<std::string>());
+      const nlohmann::json body = nlohmann::json::parse(r.body);  // outlives the loop
+      for (const auto& e : body["reports"]) out.push_back(e["trainee"].get<std::string>());
       return out;
     };
     EXPECT_EQ(names("/api/reports"), (std::vector<std::string>{"=1+1", "Grace Hopper", "Ada Lovelace"}));
