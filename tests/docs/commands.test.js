@@ -255,12 +255,13 @@ test('documented clamsim-sim runs work', { skip }, (t) => {
         if (given[i] === '--plot' && !gnuplot) { i += 1; continue; }
         args.push(given[i]);
       }
-      args.push('--duration', '1');
+      // a scripted pick-and-place is judged at its end (about 2 simulated minutes): run it whole
+      if (!given.includes('--pick-place')) args.push('--duration', '1');
       const r = spawnSync(sim, args, { cwd: dir, encoding: 'utf8', timeout: RUN_TIMEOUT_MS });
       assert.equal(r.status, 0, `${c.file}:${c.line}: ${c.argv.join(' ')}\n${r.stderr}`);
       const csv = args[args.indexOf('--csv') + 1];
       if (csv !== '-') assert.ok(existsSync(path.join(dir, csv)), `${c.file}:${c.line}: no ${csv}`);
-      else assert.match(r.stdout, /^t_s,/, `${c.file}:${c.line}: no CSV on stdout`);
+      else assert.match(r.stdout, /^time_s,/, `${c.file}:${c.line}: no CSV on stdout`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -204,6 +204,15 @@ TEST(MachineFile, EveryMisspeltLeafIsUnknownAndNamesTheRightKey) {
     parent[typo] = parent[key];
     parent.erase(key);
     const std::string at = leaf.path.substr(0, leaf.path.size() - key.size()) + typo;
+    // A typo as near another real key of the section (d1__m: d1_m and a1_m) may be taken
+    // for that one; the message then names the right key as missing.
+    bool ambiguous = false;
+    for (const auto& item : parent.items())
+      ambiguous |= item.key() != typo && model::near_miss(key, item.key());
+    if (ambiguous) {
+      EXPECT_EQ(error_of(doc), std::string(kOrigin) + ": " + leaf.path + ": missing");
+      continue;
+    }
     EXPECT_EQ(error_of(doc),
               std::string(kOrigin) + ": " + at + ": unknown key (did you mean \"" + key + "\"?)");
   }

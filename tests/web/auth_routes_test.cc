@@ -176,8 +176,9 @@ TEST(AuthRoutes, EveryInstructorEndpointNeedsTheLogin) {
 
   EXPECT_EQ(s.get("/api/sessions", token).status, 200);
   EXPECT_EQ(s.get("/api/reports", token).status, 200);
+  EXPECT_EQ(s.get("/api/reports.csv", token).status, 200);
   // past the role check: the report simply does not exist
-  EXPECT_EQ(s.get(kInstructorPaths[2], token).status, 404);
+  EXPECT_EQ(s.get(kInstructorPaths[3], token).status, 404);
   const Reply me = s.get("/api/me", token);
   EXPECT_EQ(me.status, 200);
   EXPECT_EQ(me.json()["name"], "ada");
