@@ -21,7 +21,6 @@
 #include <optional>
 #include <regex>
 #include <set>
-#include <functional>
 #include <sstream>
 #include <string>
 #include <thread>
