@@ -89,6 +89,7 @@ class Container : public ::testing::Test {
     std::ifstream(std::string(CLAMSIM_SOURCE_DIR) + "/config/scenarios/dam_intake.json") >>
         world;
     world["task"]["optimum_s"] = 2.0;
+    world["task"].erase("lesson");  // its lesson's scenario is not in this folder
     std::ofstream(config_ / "scenarios" / "short_task.json") << world.dump(1);
     nlohmann::ordered_json server;
     std::ifstream(std::string(CLAMSIM_SOURCE_DIR) + "/deploy/container/server.json") >> server;

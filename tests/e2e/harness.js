@@ -134,6 +134,7 @@ export class ServerProcess {
 export function writeShortTaskScenario(dir, optimumS = 4) {
   const src = JSON.parse(readFileSync(path.join(REPO, 'config/scenarios/dam_intake.json'), 'utf8'));
   src.task.optimum_s = optimumS;
+  delete src.task.lesson;  // its lesson's scenario is not in this folder
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'short_task.json'), `${JSON.stringify(src, null, 1)}\n`);
 }

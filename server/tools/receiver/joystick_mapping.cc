@@ -66,8 +66,10 @@ JoystickMapping parse_mapping(const nlohmann::json& doc, const std::string& orig
       root.fail("version", "only version 1 is understood, got " + model::format_number(version));
     }
   }
+  // read the raw object under its own name only (a misspelt "signal" must not stand in here)
+  if (!doc.contains("signals")) root.fail("signals", "missing");
   model::Section signals = root.child("signals");
-  const nlohmann::json& raw = doc["signals"];
+  const nlohmann::json& raw = doc.at("signals");
   JoystickMapping mapping;
   for (std::size_t i = 0; i < kSignals.size(); ++i) {
     const char* key = kSignals[i];
@@ -80,7 +82,7 @@ JoystickMapping parse_mapping(const nlohmann::json& doc, const std::string& orig
   signals.finish();
   if (root.has("buttons")) {  // optional: files from before buttons stay valid
     model::Section buttons = root.child("buttons");
-    mapping.restart_button = parse_button(buttons, doc["buttons"], "restart");
+    mapping.restart_button = parse_button(buttons, doc.at("buttons"), "restart");
     buttons.finish();
   }
   root.finish();
