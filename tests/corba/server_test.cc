@@ -117,8 +117,11 @@ TEST(ClamsimServer, ABadKeyboardLayoutStopsTheStartNamingTheField) {
   keys["actions"]["restart"]["key"] = "Digit1";
   const fs::path file = dir / "keys.json";
   std::ofstream(file) << keys.dump();
-  const Exit r = run_server({"--corba-port", "0", "--http-port", "0", "--keyboard-file",
-                             file.string()});
+  // the data folders named, not found from the working directory (ctest runs in the build tree)
+  const std::string src = CLAMSIM_SOURCE_DIR;
+  const Exit r = run_server({"--models-dir", src + "/models", "--scenarios-dir",
+                             src + "/config/scenarios", "--corba-port", "0", "--http-port", "0",
+                             "--keyboard-file", file.string()});
   EXPECT_EQ(r.status, cli::kExitBadModel) << r.out;
   EXPECT_NE(r.out.find(file.string() + ": actions.restart.key: Digit1 is the browser's key for "
                        "a view"),
