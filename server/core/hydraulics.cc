@@ -15,6 +15,13 @@ double orifice(double a, double dp, double laminar_dp) {
   return a * dp / std::sqrt(laminar_dp);
 }
 
+// d(orifice)/d(dp): largest, a / sqrt(laminar_dp), in the laminar band.
+double orifice_slope(double a, double dp, double laminar_dp) {
+  const double mag = std::fabs(dp);
+  if (mag >= laminar_dp) return a / (2.0 * std::sqrt(mag));
+  return a / std::sqrt(laminar_dp);
+}
+
 }  // namespace
 
 double spool_position(const ValveParams& v, double volts) {
@@ -56,8 +63,10 @@ ValveFlows open_centre_valve(const ValveParams& v, double x, double pa, double p
   // valve (no flow back from the line). With s = sqrt(Ps - Pe), t = sqrt(Ps - P_in),
   // s^2 - t^2 = dlt and a t + b s = Q, which gives the root in the rationalised form below
   // (finite also where a == b).
+  // g_in = -dq_in/dp_in, the fed line's conductance (zero where q_in does not depend on it).
   double ps = 0.0;
   double q_in = 0.0;
+  double g_in = 0.0;
   const double dlt = std::max(0.0, p_in - pe);
   if (a <= 0.0 || (b > 0.0 && q * q <= b * b * dlt)) {
     ps = pe + (q / b) * (q / b);                    // check valve closed: all flow to tank
@@ -69,16 +78,25 @@ ValveFlows open_centre_valve(const ValveParams& v, double x, double pa, double p
     const double s = (q * q + a * a * dlt) / (q * b + a * std::sqrt(std::max(0.0, r)));
     ps = pe + s * s;
     q_in = std::max(0.0, q - b * s);
+    // from a dt + b ds = 0 and 2 s ds - 2 t dt = d(dlt): dq_in/d(dlt) = -a b / (2 (b t + a s))
+    const double t = std::sqrt(std::max(0.0, s * s - dlt));
+    if (p_in > pe && s > 0.0) g_in = a * b / (2.0 * (b * t + a * s));
   }
   if (ps > v.relief_pressure_Pa) {  // pump relief: the surplus goes over the relief valve
     ps = v.relief_pressure_Pa;
-    q_in = a * std::sqrt(std::max(0.0, ps - pe - dlt));
+    const double head = ps - pe - dlt;
+    q_in = a * std::sqrt(std::max(0.0, head));
+    // the sqrt's slope is infinite at zero head: bounded by the laminar band's, as orifices are
+    g_in = (head > 0.0 && p_in > pe) ? orifice_slope(a, head, v.laminar_dp_Pa) : 0.0;
   }
   const double q_out = orifice(a, p_out - pe, v.laminar_dp_Pa);
+  const double g_out = orifice_slope(a, p_out - pe, v.laminar_dp_Pa);
   ValveFlows f;
   f.pump_pressure_Pa = ps;
   f.into_a = x >= 0.0 ? q_in : -q_out;
   f.into_b = x >= 0.0 ? -q_out : q_in;
+  f.conductance_a = x >= 0.0 ? g_in : g_out;
+  f.conductance_b = x >= 0.0 ? g_out : g_in;
   return f;
 }
 
@@ -86,6 +104,10 @@ double line_protection_flow(const ValveParams& v, double p) {
   if (p > v.relief_pressure_Pa) return -v.relief_gain_m3_per_s_Pa * (p - v.relief_pressure_Pa);
   if (p < 0.0) return -v.relief_gain_m3_per_s_Pa * p;  // make-up from tank, no vacuum
   return 0.0;
+}
+
+double line_protection_conductance(const ValveParams& v, double p) {
+  return (p > v.relief_pressure_Pa || p < 0.0) ? v.relief_gain_m3_per_s_Pa : 0.0;
 }
 
 double line_compliance(const LineParams& l) { return l.volume_m3 / l.bulk_modulus_Pa; }

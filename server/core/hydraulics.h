@@ -21,18 +21,24 @@ double bypass_opening(const ValveParams& v, double stroke);
 // Makes v's bypass the thesis's as published: area linear in the stroke, 1 - x (eq 2.23).
 void use_thesis_bypass(ValveParams& v);
 
-// Flows from the valve into lines A and B [m^3/s] (negative: out of the line) and the pump
-// pressure the open-centre valve settles at.
+// Flows from the valve into lines A and B [m^3/s] (negative: out of the line), the pump
+// pressure the open-centre valve settles at, and each line's conductance to the valve,
+// -d(into)/dp of its own pressure [m^3/(s Pa)] (the other line's pressure does not enter:
+// one line is fed from the pump, the other drains to tank).
 struct ValveFlows {
   double into_a = 0.0;
   double into_b = 0.0;
   double pump_pressure_Pa = 0.0;
+  double conductance_a = 0.0;
+  double conductance_b = 0.0;
 };
 ValveFlows open_centre_valve(const ValveParams& v, double x, double pa, double pb);
 
 // Cross-port relief above the relief setting and anti-cavitation make-up below tank
 // pressure: flow into the line [m^3/s].
 double line_protection_flow(const ValveParams& v, double p);
+// -d(line_protection_flow)/dp: the relief or make-up valve's conductance where it is open.
+double line_protection_conductance(const ValveParams& v, double p);
 
 // Hydraulic compliance C = V / beta of one line (eq 2.24).
 double line_compliance(const LineParams& l);
