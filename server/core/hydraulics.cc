@@ -15,10 +15,11 @@ double orifice(double a, double dp, double laminar_dp) {
   return a * dp / std::sqrt(laminar_dp);
 }
 
-// d(orifice)/d(dp): largest, a / sqrt(laminar_dp), in the laminar band.
-double orifice_slope(double a, double dp, double laminar_dp) {
+// d(orifice)/d(dp) where the orifice passes `flow` at dp: largest, a / sqrt(laminar_dp), in the
+// laminar band; flow / (2 dp) beyond it (no second square root on the hot path).
+double orifice_slope(double a, double flow, double dp, double laminar_dp) {
   const double mag = std::fabs(dp);
-  if (mag >= laminar_dp) return a / (2.0 * std::sqrt(mag));
+  if (mag >= laminar_dp) return std::fabs(flow) / (2.0 * mag);
   return a / std::sqrt(laminar_dp);
 }
 
@@ -63,10 +64,8 @@ ValveFlows open_centre_valve(const ValveParams& v, double x, double pa, double p
   // valve (no flow back from the line). With s = sqrt(Ps - Pe), t = sqrt(Ps - P_in),
   // s^2 - t^2 = dlt and a t + b s = Q, which gives the root in the rationalised form below
   // (finite also where a == b).
-  // g_in = -dq_in/dp_in, the fed line's conductance (zero where q_in does not depend on it).
   double ps = 0.0;
   double q_in = 0.0;
-  double g_in = 0.0;
   const double dlt = std::max(0.0, p_in - pe);
   if (a <= 0.0 || (b > 0.0 && q * q <= b * b * dlt)) {
     ps = pe + (q / b) * (q / b);                    // check valve closed: all flow to tank
@@ -78,26 +77,48 @@ ValveFlows open_centre_valve(const ValveParams& v, double x, double pa, double p
     const double s = (q * q + a * a * dlt) / (q * b + a * std::sqrt(std::max(0.0, r)));
     ps = pe + s * s;
     q_in = std::max(0.0, q - b * s);
-    // from a dt + b ds = 0 and 2 s ds - 2 t dt = d(dlt): dq_in/d(dlt) = -a b / (2 (b t + a s))
-    const double t = std::sqrt(std::max(0.0, s * s - dlt));
-    if (p_in > pe && s > 0.0) g_in = a * b / (2.0 * (b * t + a * s));
   }
   if (ps > v.relief_pressure_Pa) {  // pump relief: the surplus goes over the relief valve
     ps = v.relief_pressure_Pa;
-    const double head = ps - pe - dlt;
-    q_in = a * std::sqrt(std::max(0.0, head));
-    // the sqrt's slope is infinite at zero head: bounded by the laminar band's, as orifices are
-    g_in = (head > 0.0 && p_in > pe) ? orifice_slope(a, head, v.laminar_dp_Pa) : 0.0;
+    q_in = a * std::sqrt(std::max(0.0, ps - pe - dlt));
   }
   const double q_out = orifice(a, p_out - pe, v.laminar_dp_Pa);
-  const double g_out = orifice_slope(a, p_out - pe, v.laminar_dp_Pa);
   ValveFlows f;
   f.pump_pressure_Pa = ps;
   f.into_a = x >= 0.0 ? q_in : -q_out;
   f.into_b = x >= 0.0 ? -q_out : q_in;
-  f.conductance_a = x >= 0.0 ? g_in : g_out;
-  f.conductance_b = x >= 0.0 ? g_out : g_in;
   return f;
+}
+
+LineConductances valve_conductances(const ValveParams& v, double x, double pa, double pb,
+                                    const ValveFlows& f) {
+  const double a = v.orifice_coeff * std::fabs(x);
+  const double b = v.orifice_coeff * bypass_opening(v, std::fabs(x));
+  const double pe = v.tank_pressure_Pa;
+  const double p_in = x >= 0.0 ? pa : pb;
+  const double p_out = x >= 0.0 ? pb : pa;
+  const double q_in = x >= 0.0 ? f.into_a : f.into_b;
+  const double q_out = -(x >= 0.0 ? f.into_b : f.into_a);
+  // g_in = -dq_in/dp_in: zero where the check valve is shut, the line is below tank, or the
+  // closed centre sends it the whole pump flow whatever its pressure.
+  double g_in = 0.0;
+  if (a > 0.0 && q_in > 0.0 && p_in > pe) {
+    if (f.pump_pressure_Pa >= v.relief_pressure_Pa) {
+      // q_in = a sqrt(Ps - P_in) at the relief setting; its slope is infinite at zero head,
+      // bounded here by the laminar band's, as the orifices' are
+      g_in = orifice_slope(a, q_in, f.pump_pressure_Pa - p_in, v.laminar_dp_Pa);
+    } else if (b > 0.0) {
+      // a t + b s = Q and s^2 - t^2 = P_in - Pe give dq_in/dP_in = -a b / (2 (b t + a s))
+      const double s = std::sqrt(f.pump_pressure_Pa - pe);
+      const double t = q_in / a;
+      g_in = a * b / (2.0 * (b * t + a * s));
+    }
+  }
+  const double g_out = orifice_slope(a, q_out, p_out - pe, v.laminar_dp_Pa);
+  LineConductances g;
+  g.a = x >= 0.0 ? g_in : g_out;
+  g.b = x >= 0.0 ? g_out : g_in;
+  return g;
 }
 
 double line_protection_flow(const ValveParams& v, double p) {

@@ -21,18 +21,24 @@ double bypass_opening(const ValveParams& v, double stroke);
 // Makes v's bypass the thesis's as published: area linear in the stroke, 1 - x (eq 2.23).
 void use_thesis_bypass(ValveParams& v);
 
-// Flows from the valve into lines A and B [m^3/s] (negative: out of the line), the pump
-// pressure the open-centre valve settles at, and each line's conductance to the valve,
-// -d(into)/dp of its own pressure [m^3/(s Pa)] (the other line's pressure does not enter:
-// one line is fed from the pump, the other drains to tank).
+// Flows from the valve into lines A and B [m^3/s] (negative: out of the line) and the pump
+// pressure the open-centre valve settles at.
 struct ValveFlows {
   double into_a = 0.0;
   double into_b = 0.0;
   double pump_pressure_Pa = 0.0;
-  double conductance_a = 0.0;
-  double conductance_b = 0.0;
 };
 ValveFlows open_centre_valve(const ValveParams& v, double x, double pa, double pb);
+
+// Each line's conductance to the valve, -d(into)/dp of its own pressure [m^3/(s Pa)], at the
+// point `f` = open_centre_valve(v, x, pa, pb). The other line's pressure does not enter: one
+// line is fed from the pump, the other drains to tank. The integrator's stiff rate G / C.
+struct LineConductances {
+  double a = 0.0;
+  double b = 0.0;
+};
+LineConductances valve_conductances(const ValveParams& v, double x, double pa, double pb,
+                                    const ValveFlows& f);
 
 // Cross-port relief above the relief setting and anti-cavitation make-up below tank
 // pressure: flow into the line [m^3/s].

@@ -39,10 +39,12 @@ inline EtdWeights etd_weights(double h, double lambda) {
     w.w1 = w.w2 = w.w3 = h / 6.0;
     return w;
   }
-  w.half = -std::expm1(0.5 * c) / lambda;
   if (c > -0.2) {
     // The closed forms cancel to c^3 / 6 out of terms of order 4: Taylor series instead
     // (error below 1e-11 of the weight at |c| = 0.2).
+    const double z = 0.5 * c;
+    w.half = 0.5 * h * (1.0 + z * (0.5 + z * (1.0 / 6 + z * (1.0 / 24 + z * (1.0 / 120 +
+                        z * (1.0 / 720 + z / 5040))))));
     w.w1 = h * (1.0 / 6 + c * (1.0 / 6 + c * (3.0 / 40 + c * (1.0 / 45 + c * (5.0 / 1008 +
                c * (1.0 / 1120 + c * 7.0 / 51840))))));
     w.w2 = h * (1.0 / 6 + c * (1.0 / 12 + c * (1.0 / 40 + c * (1.0 / 180 + c * (1.0 / 1008 +
@@ -51,11 +53,14 @@ inline EtdWeights etd_weights(double h, double lambda) {
                c * (-1.0 / 10080 - c / 72576)))));
     return w;
   }
-  const double e = std::exp(c);
-  const double c3 = c * c * c;
-  w.w1 = h * (-4.0 - c + e * (4.0 - 3.0 * c + c * c)) / c3;
-  w.w2 = h * (2.0 + c + e * (c - 2.0)) / c3;
-  w.w3 = h * (-4.0 - 3.0 * c - c * c + e * (4.0 - c)) / c3;
+  // one exponential per stiff component: e^c = (e^(c/2))^2
+  const double e_half = std::exp(0.5 * c);
+  const double e = e_half * e_half;
+  const double scale = h / (c * c * c);
+  w.half = (1.0 - e_half) / lambda;
+  w.w1 = scale * (-4.0 - c + e * (4.0 - 3.0 * c + c * c));
+  w.w2 = scale * (2.0 + c + e * (c - 2.0));
+  w.w3 = scale * (-4.0 - 3.0 * c - c * c + e * (4.0 - c));
   return w;
 }
 

@@ -109,8 +109,9 @@ void line_rates(const ActuatorChannel& ch, double spool, double pa, double pb,
   pa_dot = (f.into_a + line_protection_flow(v, pa) - drawn_from_a) / c;
   pb_dot = (f.into_b + line_protection_flow(v, pb) + returned_to_b) / c;
   if (decay) {
-    decay[0] = (f.conductance_a + line_protection_conductance(v, pa)) / c;
-    decay[1] = (f.conductance_b + line_protection_conductance(v, pb)) / c;
+    const LineConductances g = valve_conductances(v, spool, pa, pb, f);
+    decay[0] = (g.a + line_protection_conductance(v, pa)) / c;
+    decay[1] = (g.b + line_protection_conductance(v, pb)) / c;
   }
 }
 
