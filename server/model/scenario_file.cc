@@ -11,6 +11,7 @@
 #include "core/loads.h"
 #include "model/json_fields.h"
 #include "model/machine_file.h"
+#include "model/scenario_site.h"
 
 namespace clamsim::model {
 
@@ -361,7 +362,10 @@ Scenario parse_scenario_json(const nlohmann::json& doc, const std::string& origi
 }
 
 Scenario load_scenario_file(const std::string& path, const core::MachineParams& machine) {
-  return parse_scenario_json(read_json_file(path), path, machine);
+  SitedDocument sited = with_site(read_json_file(path), path);
+  Scenario sc = parse_scenario_json(sited.doc, path, machine);
+  sc.site_file = std::move(sited.site_file);
+  return sc;
 }
 
 bool over_footprint(const LoadSpace& space, double x, double y) {

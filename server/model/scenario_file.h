@@ -71,9 +71,11 @@ struct Scenario {
   // source} leaves reduced to numbers, plus "water", "loads" and (with a task or a lesson)
 // "task" and "lesson".
   nlohmann::ordered_json client_scene;
+  std::string site_file;          // the scenario file its site came from ("site"), or ""
 };
 
 // Reads, parses and validates a scenario file; the start pose is checked against `machine`.
+// A "site" key takes the site from the scenario it names beside the file (scenario_site.h).
 Scenario load_scenario_file(const std::string& path, const core::MachineParams& machine);
 
 // The same for an already parsed document; origin names it in messages.

@@ -60,9 +60,13 @@ Catalog::Catalog(const std::string& models_dir, const std::string& scenarios_dir
     if (poses_.count(name))
       throw model::ModelError(path.string() + ": scenario \"" + name + "\" is also " + name +
                               ".ctl; one name, one scenario");
-    worlds_.emplace(name, std::make_shared<const model::Scenario>(model::load_scenario_file(
-                              path.string(), *machine->second.params)));
-    world_sha256_.emplace(name, file_sha256(path.string()));
+    auto world = std::make_shared<const model::Scenario>(
+        model::load_scenario_file(path.string(), *machine->second.params));
+    // a report names every byte its world came from: the file, then the site's file
+    std::vector<std::string> files = {path.string()};
+    if (!world->site_file.empty()) files.push_back(world->site_file);
+    world_sha256_.emplace(name, files_sha256(files));
+    worlds_.emplace(name, std::move(world));
   }
   check_lessons(scenarios_dir);
   if (!default_world_.empty() && !worlds_.count(default_world_))

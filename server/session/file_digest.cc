@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 namespace clamsim::session {
 
@@ -25,12 +26,16 @@ std::string sha256_hex(const std::string& bytes) {
   return hex;
 }
 
-std::string file_sha256(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot read: " + std::strerror(errno));
+std::string files_sha256(const std::vector<std::string>& paths) {
   std::ostringstream bytes;
-  bytes << in.rdbuf();   // model and scenario files are a few kB, read once at start-up
+  for (const std::string& path : paths) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error(path + ": cannot read: " + std::strerror(errno));
+    bytes << in.rdbuf();   // model and scenario files are a few kB, read once at start-up
+  }
   return sha256_hex(bytes.str());
 }
+
+std::string file_sha256(const std::string& path) { return files_sha256({path}); }
 
 }  // namespace clamsim::session

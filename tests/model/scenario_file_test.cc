@@ -4,13 +4,17 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
 
 #include "model/json_fields.h"
 #include "model/machine_file.h"
+#include "model/scenario_site.h"
 #include "../support/expect_contains.h"
 
 namespace clamsim::model {
@@ -252,23 +256,77 @@ TEST(ScenarioFile, FileErrorsNameTheFile) {
 
 const std::string kLesson = kRoot + "/config/scenarios/first_lesson.json";
 
-TEST(ScenarioFile, FirstLessonIsTheDamSiteSolidForSolid) {
-  // one site in two files: a change to the dam must be made in the lesson too
+TEST(ScenarioFile, FirstLessonWorksAtTheDamSiteItNames) {
+  // one description of the dam: the lesson's "site" takes it from dam_intake.json
   const Scenario dam = load_scenario_file(kShipped, machine());
   const Scenario lesson = load_scenario_file(kLesson, machine());
+  EXPECT_EQ(lesson.site_file, kRoot + "/config/scenarios/dam_intake.json");
+  EXPECT_TRUE(dam.site_file.empty());
   ASSERT_EQ(lesson.world.solids.size(), dam.world.solids.size());
   for (std::size_t i = 0; i < dam.world.solids.size(); ++i) {
     const core::SolidBox &a = dam.world.solids[i], &b = lesson.world.solids[i];
     EXPECT_EQ(a.name, b.name);
-    EXPECT_EQ(a.kind, b.kind) << a.name;
     EXPECT_TRUE(a.center_m.isApprox(b.center_m)) << a.name;
-    EXPECT_TRUE(a.half_size_m.isApprox(b.half_size_m)) << a.name;
-    EXPECT_EQ(a.yaw_rad, b.yaw_rad) << a.name;
   }
   EXPECT_EQ(lesson.world.water.level_m, dam.world.water.level_m);
-  EXPECT_EQ(lesson.world.water.density_kg_per_m3, dam.world.water.density_kg_per_m3);
-  EXPECT_EQ(lesson.world.contact.natural_frequency_rad_per_s, dam.world.contact.natural_frequency_rad_per_s);
+  EXPECT_EQ(lesson.client_scene["trash_rack"], dam.client_scene["trash_rack"]);  // drawn alike
+  // the lesson's own: its start pose and its one log
+  ASSERT_EQ(lesson.world.loads.size(), 1u);
+  EXPECT_EQ(lesson.world.loads[0].name, "log");
+  EXPECT_NE(lesson.start.telescope_m, dam.start.telescope_m);
   EXPECT_EQ(dam.task.lesson, "first_lesson");   // the dam task offers it
+}
+
+// A scenario folder written for the test: the dam, plus one file with a site.
+class SiteFolder : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("clamsim-site-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::create_directories(dir_);
+    json dam = shipped();
+    dam["task"].erase("lesson");
+    write("dam_intake", dam);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  void write(const std::string& name, const json& doc) {
+    std::ofstream(dir_ / (name + ".json")) << doc.dump(2);
+  }
+  // The lesson as shipped, its site named `site`, edited by `edit`; the load's error or "".
+  std::string error_with(const json& site, void (*edit)(json&) = [](json&) {}) {
+    json lesson = read_json_file(kLesson);
+    lesson["site"] = site;
+    edit(lesson);
+    write("lesson", lesson);
+    try {
+      load_scenario_file((dir_ / "lesson.json").string(), machine());
+    } catch (const ModelError& e) {
+      return e.what();
+    }
+    return "";
+  }
+  std::filesystem::path dir_;
+};
+
+TEST_F(SiteFolder, ASiteBesideTheFileLoads) { EXPECT_EQ(error_with("dam_intake"), ""); }
+
+TEST_F(SiteFolder, ErrorsNameTheSiteAndTheChoices) {
+  EXPECT_CONTAINS(error_with("dam"), "lesson.json: site: no scenario \"dam\" beside this file "
+                                     "(scenarios there: dam_intake)");
+  EXPECT_CONTAINS(error_with("../scenarios/dam_intake"),
+                  "site: expected the name of a scenario beside this file (dam_intake), got "
+                  "\"../scenarios/dam_intake\"");
+  EXPECT_CONTAINS(error_with(3), "site: expected the name of a scenario beside this file");
+  EXPECT_CONTAINS(error_with("lesson"), "site: no scenario \"lesson\" beside this file");
+  // a key the site gives, written again: two descriptions of the dam are what "site" avoids
+  EXPECT_CONTAINS(error_with("dam_intake", [](json& d) { d["water_level_m"] = -2.0; }),
+                  "lesson.json: water_level_m: given by the site \"dam_intake\"; remove it "
+                  "here, or drop \"site\"");
+  // sites do not chain
+  json chained = read_json_file(kLesson);
+  write("other", chained);
+  EXPECT_CONTAINS(error_with("other"), "site: \"other\" takes its own site from elsewhere");
 }
 
 TEST(ScenarioFile, LessonStepsReachTheBrowserAsData) {
@@ -289,7 +347,7 @@ TEST(ScenarioFile, LessonStepsReachTheBrowserAsData) {
 }
 
 TEST(ScenarioFile, LessonErrorsNameThePathAndTheChoices) {
-  static const json lesson_doc = read_json_file(kLesson);
+  static const json lesson_doc = with_site(read_json_file(kLesson), kLesson).doc;
   const auto error_with = [](void (*edit)(json&)) {
     json d = lesson_doc;
     edit(d);

@@ -41,6 +41,10 @@ TEST(Catalog, NamesTheModelAndWorldFilesByTheirSha256) {
   EXPECT_EQ(m.world_sha256, file_sha256(root + "/config/scenarios/dam_intake.json"));
   EXPECT_EQ(m.model_sha256.size(), 64u);
   EXPECT_NE(m.model_sha256, m.world_sha256);
+  // a world that takes its site from another file is named by both: `cat a b | sha256sum`
+  ASSERT_TRUE(c.resolve("", "first_lesson", &m, &why)) << why;
+  EXPECT_EQ(m.world_sha256, files_sha256({root + "/config/scenarios/first_lesson.json",
+                                          root + "/config/scenarios/dam_intake.json"}));
 }
 
 TEST(Catalog, MissingDefaultModelIsAClearError) {

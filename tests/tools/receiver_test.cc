@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -22,6 +23,7 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -206,10 +208,11 @@ class ReceiverCli : public ::testing::Test {
   }
 
   // Starts the receiver with output captured in files.
-  pid_t start(const std::vector<std::string>& args) const {
+  pid_t start(const std::vector<std::string>& args,
+              const std::string& stdin_path = "/dev/null") const {
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, stdin_path.c_str(), O_RDWR, 0);
     posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, path("stdout.txt").c_str(),
                                      O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, path("stderr.txt").c_str(),
@@ -414,6 +417,62 @@ TEST_F(ReceiverCli, KeyboardNeedsATerminal) {
                         kSource + "/config/keyboard.json"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("terminal"), std::string::npos) << r.err;
+}
+
+// A pseudo-terminal whose far end is the receiver's standard input: the test types on it.
+class Terminal {
+ public:
+  Terminal() : master_(posix_openpt(O_RDWR | O_NOCTTY)) {
+    if (master_ < 0 || grantpt(master_) != 0 || unlockpt(master_) != 0)
+      throw std::runtime_error("no pseudo-terminal");
+  }
+  ~Terminal() { close(master_); }
+  std::string far_end() const { return ptsname(master_); }
+  // Waits (at most `timeout`) until the program on the far end has turned line editing
+  // off, so keys typed now reach it one by one.
+  bool wait_raw(std::chrono::milliseconds timeout) const {
+    const auto end = std::chrono::steady_clock::now() + timeout;
+    for (termios t{}; std::chrono::steady_clock::now() < end;
+         std::this_thread::sleep_for(20ms)) {
+      if (tcgetattr(master_, &t) == 0 && (t.c_lflag & ICANON) == 0) return true;
+    }
+    return false;
+  }
+  void type(const std::string& keys) const {
+    ASSERT_EQ(::write(master_, keys.data(), keys.size()), static_cast<ssize_t>(keys.size()));
+  }
+
+ private:
+  int master_;
+};
+
+// Keys typed on a terminal: each W steps the telescope's volts up and the receiver holds
+// them; R restarts the task, and the held volts go back to 0 V so the new attempt does not
+// start with the old one's levers (issue 17).
+TEST_F(ReceiverCli, KeysOnATerminalHoldTheirVoltsUntilARestartZeroesThem) {
+  Terminal tty;
+  const pid_t pid = start({"--server", server_->reference(), "--keyboard", "--keys",
+                           kSource + "/config/keyboard.json", "--csv", path("keys.csv"),
+                           "--duration", "5"},
+                          tty.far_end());
+  ASSERT_TRUE(tty.wait_raw(10s)) << slurp(path("stderr.txt"));
+  tty.type("www");
+  std::this_thread::sleep_for(1500ms);
+  tty.type("r");
+  const Result r = finish(pid);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("1 restart(s)"), std::string::npos) << r.out;
+  const auto rows = read_csv(path("keys.csv"));
+  ASSERT_GT(rows.size(), 20u);
+  const std::size_t v = column(rows[0], "telescope_V");
+  std::size_t held = 0, last_held = 0;
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    if (std::stod(rows[i][v]) == 3.0) held++, last_held = i;
+  }
+  EXPECT_GT(held, 10u) << "three presses of W hold 3 V (1 V a press)";
+  ASSERT_LT(last_held + 5, rows.size()) << "the volts were still held at the end";
+  for (std::size_t i = last_held + 1; i < rows.size(); ++i)
+    EXPECT_EQ(std::stod(rows[i][v]), 0.0) << "row " << i << ": held volts after the restart";
 }
 
 TEST_F(ReceiverCli, ABadKeyLayoutIsRefusedNamingTheField) {
