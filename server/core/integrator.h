@@ -78,8 +78,12 @@ template <typename Vec, typename Derivative>
 void etd_rk4_step(Vec& x, double h, Derivative&& f) {
   Vec lambda = Vec::Zero();
   const Vec k1 = f(x, &lambda);
-  Vec half, w1, w2, w3;
+  // RK4's weights everywhere, replaced where a component decays
+  Vec half = Vec::Constant(0.5 * h);
+  Vec w1 = Vec::Constant(h / 6.0);
+  Vec w2 = w1, w3 = w1;
   for (int i = 0; i < x.size(); ++i) {
+    if (lambda(i) == 0.0) continue;
     const detail::EtdWeights w = detail::etd_weights(h, lambda(i));
     half(i) = w.half;
     w1(i) = w.w1;
