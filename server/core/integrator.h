@@ -11,7 +11,7 @@
 // rings, the orifice's kink rectifies the ringing and the actuator's speed changes with the
 // oil's compressibility (issue 13). With each pressure's own conductance as lambda, that mode
 // is exact for any h*lambda; what is left to the explicit weights (the oil spring against
-// the masses, which oscillates) is limited by the loader (model/step_limits.h).
+// the masses, which oscillates) is bounded by the loader (core/step_limits.h).
 //
 // Components with lambda = 0 (all the mechanical states) get classical RK4 exactly:
 // stages x + h/2 k1, x + h/2 k2, x + h k3 and weights 1/6, 1/3, 1/3, 1/6.
@@ -72,12 +72,10 @@ inline EtdWeights etd_weights(double h, double lambda) {
 // and E^2 + (w1 + 4 w2 + w3) lambda = 1, so that no large lambda x term cancels and a state
 // with f = 0 stays exactly where it is.
 //
-// f(x, rates) returns dx/dt; on the first call rates points to a vector to fill with the
-// decay rates lambda (>= 0), later calls get nullptr.
+// lambda holds the decay rates (>= 0) at x; f(x) returns dx/dt.
 template <typename Vec, typename Derivative>
-void etd_rk4_step(Vec& x, double h, Derivative&& f) {
-  Vec lambda = Vec::Zero();
-  const Vec k1 = f(x, &lambda);
+void etd_rk4_step(Vec& x, double h, const Vec& lambda, Derivative&& f) {
+  const Vec k1 = f(x);
   // RK4's weights everywhere, replaced where a component decays
   Vec half = Vec::Constant(0.5 * h);
   Vec w1 = Vec::Constant(h / 6.0);
@@ -91,11 +89,11 @@ void etd_rk4_step(Vec& x, double h, Derivative&& f) {
     w3(i) = w.w3;
   }
   const Vec a = x + half.cwiseProduct(k1);
-  const Vec k2 = f(a, nullptr);
+  const Vec k2 = f(a);
   const Vec b = x + half.cwiseProduct(k2 + lambda.cwiseProduct(a - x));
-  const Vec k3 = f(b, nullptr);
+  const Vec k3 = f(b);
   const Vec c = a + half.cwiseProduct(2.0 * k3 - k1 + lambda.cwiseProduct(2.0 * b - x - a));
-  const Vec k4 = f(c, nullptr);
+  const Vec k4 = f(c);
   const Vec dx =
       w1.cwiseProduct(k1) + 2.0 * w2.cwiseProduct(k2 + k3) + w3.cwiseProduct(k4) +
       lambda.cwiseProduct(2.0 * w2.cwiseProduct(a + b - 2.0 * x) + w3.cwiseProduct(c - x));

@@ -97,30 +97,35 @@ ClamSolution clam_solution(const MachineParams& m, const ClamContext& c, const C
 }
 
 // Stage 3: one valve channel feeding two lines, given the actuator's flow out of line A
-// into line B (cylinders: cap and rod displacement; motors: D_m * speed). With `decay`, also
-// each pressure's decay rate G / C (its conductance to the valve over its compliance): the
-// stiff part the integrator takes exactly.
+// into line B (cylinders: cap and rod displacement; motors: D_m * speed).
 void line_rates(const ActuatorChannel& ch, double spool, double pa, double pb,
-                double drawn_from_a, double returned_to_b, double& pa_dot, double& pb_dot,
-                double* decay) {
-  const ValveParams& v = ch.valve;
-  const ValveFlows f = open_centre_valve(v, spool, pa, pb);
+                double drawn_from_a, double returned_to_b, double& pa_dot, double& pb_dot) {
+  const ValveFlows f = open_centre_valve(ch.valve, spool, pa, pb);
   const double c = line_compliance(ch.lines);  // eq 2.24
-  pa_dot = (f.into_a + line_protection_flow(v, pa) - drawn_from_a) / c;
-  pb_dot = (f.into_b + line_protection_flow(v, pb) + returned_to_b) / c;
-  if (decay) {
-    const LineConductances g = valve_conductances(v, spool, pa, pb, f);
-    decay[0] = (g.a + line_protection_conductance(v, pa)) / c;
-    decay[1] = (g.b + line_protection_conductance(v, pb)) / c;
+  pa_dot = (f.into_a + line_protection_flow(ch.valve, pa) - drawn_from_a) / c;
+  pb_dot = (f.into_b + line_protection_flow(ch.valve, pb) + returned_to_b) / c;
+}
+
+// Each state's decay rate for the integrator: a line's conductance to its valve and relief
+// over its compliance, G / C, the stiff part taken exactly; zero for the mechanical states.
+StateVector decay_rates(const MachineParams& m, const StateVector& x, const Spools& spool) {
+  StateVector rate = StateVector::Zero();
+  for (int ch = 0; ch < 5; ++ch) {
+    const ActuatorChannel& chan = m.hydraulics.channels[ch];
+    const ValveParams& v = chan.valve;
+    const double pa = x(ix::p + 2 * ch), pb = x(ix::p + 2 * ch + 1);
+    const LineConductances g =
+        valve_conductances(v, spool[ch], pa, pb, open_centre_valve(v, spool[ch], pa, pb));
+    const double c = line_compliance(chan.lines);
+    rate(ix::p + 2 * ch) = (g.a + line_protection_conductance(v, pa)) / c;
+    rate(ix::p + 2 * ch + 1) = (g.b + line_protection_conductance(v, pb)) / c;
   }
+  return rate;
 }
 
 // The derivative dx/dt: kinematics -> ropes -> hydraulics -> forces -> accelerations.
-// With `decay`, also fills each state's decay rate for the integrator (lines only; the
-// mechanical states are left at zero).
 StateVector derivative(const MachineParams& m, const StateVector& x, const ClamMode& mode,
-                       const Spools& spool, const Vec3& world_force, int* singular,
-                       StateVector* decay) {
+                       const Spools& spool, const Vec3& world_force, int* singular) {
   const HydraulicsParams& hy = m.hydraulics;
   const CraneParams& cr = m.crane;
   const Vec3 q = joints(x), qd = joint_rates(x);
@@ -128,13 +133,12 @@ StateVector derivative(const MachineParams& m, const StateVector& x, const ClamM
   StateVector dx;
   auto p = [&](int i) { return x(ix::p + i); };
   auto pdot = [&](int i) -> double& { return dx(ix::p + i); };
-  auto rate = [&](int i) { return decay ? decay->data() + ix::p + i : nullptr; };
 
   // Swing motor through its gear train (eq 2.26).
   const double swing_torque = motor_output_torque(hy.swing_motor, p(0), p(1), qd(0));
   const double swing_flow = motor_flow(hy.swing_motor, qd(0));
   line_rates(hy.channels[kSwing], spool[kSwing], p(0), p(1), swing_flow, swing_flow, pdot(0),
-             pdot(1), rate(0));
+             pdot(1));
 
   // Boom cylinders through the linkage of Fig. 2.8 (eqs 2.16-2.20).
   const double boom = q(1) - kHalfPi;
@@ -143,13 +147,13 @@ StateVector derivative(const MachineParams& m, const StateVector& x, const ClamM
   const CylinderParams& bc = hy.boom_cylinders;
   const double boom_torque = cylinder_force(bc, p(2), p(3), boom_v) * lever;
   line_rates(hy.channels[kBoom], spool[kBoom], p(2), p(3), bc.cap_area_m2 * boom_v,
-             bc.rod_area_m2 * boom_v, pdot(2), pdot(3), rate(2));
+             bc.rod_area_m2 * boom_v, pdot(2), pdot(3));
 
   // Telescope cylinder acts along d3 directly (eq 2.25).
   const CylinderParams& tc = hy.telescope_cylinder;
   const double tel_force = cylinder_force(tc, p(4), p(5), qd(2));
   line_rates(hy.channels[kTelescope], spool[kTelescope], p(4), p(5), tc.cap_area_m2 * qd(2),
-             tc.rod_area_m2 * qd(2), pdot(4), pdot(5), rate(4));
+             tc.rod_area_m2 * qd(2), pdot(4), pdot(5));
 
   // Winches: positive pressure difference reels in (rope length shrinks).
   double drum_force[2];
@@ -160,7 +164,7 @@ StateVector derivative(const MachineParams& m, const StateVector& x, const ClamM
     const double torque = motor_output_torque(w.motor, p(2 * ch), p(2 * ch + 1), reel_in);
     const double flow = motor_flow(w.motor, reel_in);
     line_rates(hy.channels[ch], spool[ch], p(2 * ch), p(2 * ch + 1), flow, flow, pdot(2 * ch),
-               pdot(2 * ch + 1), rate(2 * ch));
+               pdot(2 * ch + 1));
     drum_force[i] = c.rope[i].drum_force_N - torque / w.drum_radius_m +
                     stop_force(x(ix::len + i), x(ix::lend + i), w.min_length_m, w.max_length_m,
                                w.stop_stiffness_N_per_m, w.stop_damping_Ns_per_m);
@@ -405,8 +409,8 @@ void step(const MachineParams& m, State& st, const Control& u, const Environment
   }
 
   int singular = 0;
-  etd_rk4_step(st.x, h, [&](const StateVector& x, StateVector* decay) {
-    return derivative(m, x, st.clam, spool, world.force_N, &singular, decay);
+  etd_rk4_step(st.x, h, decay_rates(m, st.x, spool), [&](const StateVector& x) {
+    return derivative(m, x, st.clam, spool, world.force_N, &singular);
   });
   st.health.singular_solves += static_cast<std::uint64_t>(singular);
   if (!st.x.allFinite()) {
