@@ -13,7 +13,7 @@
 #include "cli/exit_codes.h"
 #include "cli/version_flag.h"
 #include "model/json_fields.h"
-#include "tools/client/args.h"
+#include "cli/args.h"
 #include "tools/client/client_orb.h"
 #include "tools/client/corba_errors.h"
 #include "tools/client/proc_stat.h"
@@ -76,7 +76,7 @@ int run_main(int argc, char** argv) {
       script =
           std::make_unique<model::ControlScript>(model::load_control_script(opt.controls_path));
     }
-  } catch (const client::UsageError& e) {
+  } catch (const cli::UsageError& e) {
     std::fprintf(stderr, "clamsim-loadgen: %s\n", e.what());
     return kExitUsage;
   } catch (const model::ModelError& e) {

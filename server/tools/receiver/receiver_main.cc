@@ -20,7 +20,7 @@
 #include "cli/exit_codes.h"
 #include "cli/version_flag.h"
 #include "model/json_fields.h"
-#include "tools/client/args.h"
+#include "cli/args.h"
 #include "tools/client/client_orb.h"
 #include "tools/client/corba_errors.h"
 #include "tools/client/receiver_servants.h"
@@ -152,10 +152,10 @@ int run_main(int argc, char** argv) {
       const std::filesystem::path dir = std::filesystem::path(opt.report_path).parent_path();
       std::error_code ec;
       if (!dir.empty() && !std::filesystem::is_directory(dir, ec)) {
-        throw client::UsageError("--report: no directory '" + dir.string() + "'");
+        throw cli::UsageError("--report: no directory '" + dir.string() + "'");
       }
     }
-  } catch (const client::UsageError& e) {
+  } catch (const cli::UsageError& e) {
     std::fprintf(stderr, "clamsim-receiver: %s\n", e.what());
     return kExitUsage;
   } catch (const model::ModelError& e) {
