@@ -44,6 +44,8 @@ struct ClamRows {
     const double aG2x = h2 * c2 * al2 - h2 * s2 * w2s;
     const double aG2y = aC + h2 * s2 * al2 + h2 * c2 * w2s;
     // pin forces from links 1 and 2's vertical rows; Ax = m1 aG1x - Bx, Fx = m2 aG2x + Bx
+    // T1 / 2 on each link 1 at A, not eq 2.3's (T1 - T2) / 2: cable 2 reeves once round the
+    // pulley at C (link 3) and pulls nowhere else (docs/model.md, Decisions)
     const double By = m1 * aG1y + sl * lam - m1 * g + 0.5 * t1;
     const double Cy = m2 * aG2y + By - m2 * g;
     // link 3 (pulley): rope T2 up, both buckets' Cy, the stop, the world's lift at C

@@ -15,6 +15,14 @@ double orifice(double a, double dp, double laminar_dp) {
   return a * dp / std::sqrt(laminar_dp);
 }
 
+// d(orifice)/d(dp) where the orifice passes `flow` at dp: largest, a / sqrt(laminar_dp), in the
+// laminar band; flow / (2 dp) beyond it (no second square root on the hot path).
+double orifice_slope(double a, double flow, double dp, double laminar_dp) {
+  const double mag = std::fabs(dp);
+  if (mag >= laminar_dp) return std::fabs(flow) / (2.0 * mag);
+  return a / std::sqrt(laminar_dp);
+}
+
 }  // namespace
 
 double spool_position(const ValveParams& v, double volts) {
@@ -82,10 +90,45 @@ ValveFlows open_centre_valve(const ValveParams& v, double x, double pa, double p
   return f;
 }
 
+LineConductances valve_conductances(const ValveParams& v, double x, double pa, double pb,
+                                    const ValveFlows& f) {
+  const double a = v.orifice_coeff * std::fabs(x);
+  const double b = v.orifice_coeff * bypass_opening(v, std::fabs(x));
+  const double pe = v.tank_pressure_Pa;
+  const double p_in = x >= 0.0 ? pa : pb;
+  const double p_out = x >= 0.0 ? pb : pa;
+  const double q_in = x >= 0.0 ? f.into_a : f.into_b;
+  const double q_out = -(x >= 0.0 ? f.into_b : f.into_a);
+  // g_in = -dq_in/dp_in: zero where the check valve is shut, the line is below tank, or the
+  // closed centre sends it the whole pump flow whatever its pressure.
+  double g_in = 0.0;
+  if (a > 0.0 && q_in > 0.0 && p_in > pe) {
+    if (f.pump_pressure_Pa >= v.relief_pressure_Pa) {
+      // q_in = a sqrt(Ps - P_in) at the relief setting; its slope is infinite at zero head,
+      // bounded here by the laminar band's, as the orifices' are
+      g_in = orifice_slope(a, q_in, f.pump_pressure_Pa - p_in, v.laminar_dp_Pa);
+    } else if (b > 0.0) {
+      // a t + b s = Q and s^2 - t^2 = P_in - Pe give dq_in/dP_in = -a b / (2 (b t + a s))
+      const double s = std::sqrt(f.pump_pressure_Pa - pe);
+      const double t = q_in / a;
+      g_in = a * b / (2.0 * (b * t + a * s));
+    }
+  }
+  const double g_out = orifice_slope(a, q_out, p_out - pe, v.laminar_dp_Pa);
+  LineConductances g;
+  g.a = x >= 0.0 ? g_in : g_out;
+  g.b = x >= 0.0 ? g_out : g_in;
+  return g;
+}
+
 double line_protection_flow(const ValveParams& v, double p) {
   if (p > v.relief_pressure_Pa) return -v.relief_gain_m3_per_s_Pa * (p - v.relief_pressure_Pa);
   if (p < 0.0) return -v.relief_gain_m3_per_s_Pa * p;  // make-up from tank, no vacuum
   return 0.0;
+}
+
+double line_protection_conductance(const ValveParams& v, double p) {
+  return (p > v.relief_pressure_Pa || p < 0.0) ? v.relief_gain_m3_per_s_Pa : 0.0;
 }
 
 double line_compliance(const LineParams& l) { return l.volume_m3 / l.bulk_modulus_Pa; }

@@ -30,9 +30,21 @@ struct ValveFlows {
 };
 ValveFlows open_centre_valve(const ValveParams& v, double x, double pa, double pb);
 
+// Each line's conductance to the valve, -d(into)/dp of its own pressure [m^3/(s Pa)], at the
+// point `f` = open_centre_valve(v, x, pa, pb). The other line's pressure does not enter: one
+// line is fed from the pump, the other drains to tank. The integrator's stiff rate G / C.
+struct LineConductances {
+  double a = 0.0;
+  double b = 0.0;
+};
+LineConductances valve_conductances(const ValveParams& v, double x, double pa, double pb,
+                                    const ValveFlows& f);
+
 // Cross-port relief above the relief setting and anti-cavitation make-up below tank
 // pressure: flow into the line [m^3/s].
 double line_protection_flow(const ValveParams& v, double p);
+// -d(line_protection_flow)/dp: the relief or make-up valve's conductance where it is open.
+double line_protection_conductance(const ValveParams& v, double p);
 
 // Hydraulic compliance C = V / beta of one line (eq 2.24).
 double line_compliance(const LineParams& l);

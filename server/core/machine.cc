@@ -106,6 +106,23 @@ void line_rates(const ActuatorChannel& ch, double spool, double pa, double pb,
   pb_dot = (f.into_b + line_protection_flow(ch.valve, pb) + returned_to_b) / c;
 }
 
+// Each state's decay rate for the integrator: a line's conductance to its valve and relief
+// over its compliance, G / C, the stiff part taken exactly; zero for the mechanical states.
+StateVector decay_rates(const MachineParams& m, const StateVector& x, const Spools& spool) {
+  StateVector rate = StateVector::Zero();
+  for (int ch = 0; ch < 5; ++ch) {
+    const ActuatorChannel& chan = m.hydraulics.channels[ch];
+    const ValveParams& v = chan.valve;
+    const double pa = x(ix::p + 2 * ch), pb = x(ix::p + 2 * ch + 1);
+    const LineConductances g =
+        valve_conductances(v, spool[ch], pa, pb, open_centre_valve(v, spool[ch], pa, pb));
+    const double c = line_compliance(chan.lines);
+    rate(ix::p + 2 * ch) = (g.a + line_protection_conductance(v, pa)) / c;
+    rate(ix::p + 2 * ch + 1) = (g.b + line_protection_conductance(v, pb)) / c;
+  }
+  return rate;
+}
+
 // The derivative dx/dt: kinematics -> ropes -> hydraulics -> forces -> accelerations.
 StateVector derivative(const MachineParams& m, const StateVector& x, const ClamMode& mode,
                        const Spools& spool, const Vec3& world_force, int* singular) {
@@ -392,7 +409,7 @@ void step(const MachineParams& m, State& st, const Control& u, const Environment
   }
 
   int singular = 0;
-  rk4_step(st.x, h, [&](const StateVector& x) {
+  etd_rk4_step(st.x, h, decay_rates(m, st.x, spool), [&](const StateVector& x) {
     return derivative(m, x, st.clam, spool, world.force_N, &singular);
   });
   st.health.singular_solves += static_cast<std::uint64_t>(singular);

@@ -11,7 +11,8 @@ namespace clamsim::core {
 // pressures holding the loads, cables stretched just enough to carry the clam.
 State initial_state(const MachineParams& model, const InitialConditions& init);
 
-// Advance by one integrator step of model.integrator.step_s (RK4), then apply the
+// Advance by one integrator step of model.integrator.step_s (ETDRK4: RK4 for the motion,
+// the line pressures' stiff decay exact; core/integrator.h), then apply the
 // clam's discrete events (stops, grip, release; Tables 2.3 and 2.5).
 void step(const MachineParams& model, State& state, const Control& control,
           const Environment& env);

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstddef>
 
+#include "core/step_limits.h"
+
 namespace clamsim::model {
 
 namespace {
@@ -216,6 +218,29 @@ core::IntegratorParams read_integrator(Section s) {
   return p;
 }
 
+// The integrator takes the lines' decay through the valves exactly at any step, but follows
+// the oil spring (line compressibility against the driven masses) explicitly: a line too
+// small or too stiff for the step would ring beyond what the step resolves.
+void check_oil_springs(Section& root, const core::MachineParams& m) {
+  const std::array<double, 5> w = core::oil_spring_frequencies(m);
+  const double h = m.integrator.step_s;
+  for (std::size_t i = 0; i < 5; ++i) {
+    if (h * w[i] <= core::kMaxOilSpringStepRatio) continue;
+    const core::LineParams& l = m.hydraulics.channels[i].lines;
+    const double min_volume = l.volume_m3 * (h * w[i] / core::kMaxOilSpringStepRatio) *
+                              (h * w[i] / core::kMaxOilSpringStepRatio);
+    root.child("hydraulics").child("channels").child(kChannels[i]).fail(
+        "line_volume_L",
+        format_number(l.volume_m3 / unit::L) + " L of oil at " +
+            format_number(l.bulk_modulus_Pa / unit::MPa) + " MPa makes an oil spring of " +
+            format_number(std::round(w[i])) + " rad/s, too fast for the " +
+            format_number(h / unit::ms) + " ms step (h w = " + format_number(h * w[i]) +
+            ", at most " + format_number(core::kMaxOilSpringStepRatio) +
+            "): use at least " + format_number(min_volume / unit::L) +
+            " L, a lower bulk_modulus_MPa or a shorter integrator.step_ms");
+  }
+}
+
 }  // namespace
 
 core::InitialConditions parse_initial_section(Section& s, const core::MachineParams& m) {
@@ -246,6 +271,7 @@ core::MachineParams parse_machine_json(const nlohmann::json& doc, const std::str
   m.crane = read_crane(root.child("crane"));
   m.hydraulics = read_hydraulics(root.child("hydraulics"));
   m.integrator = read_integrator(root.child("integrator"));
+  check_oil_springs(root, m);
   // a broken "initial" section must not load either, even if this caller ignores it
   if (root.has("initial")) {
     Section initial = root.child("initial");

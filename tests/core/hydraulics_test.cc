@@ -122,5 +122,40 @@ TEST(Actuators, CylinderAndMotorLaws) {
   EXPECT_NEAR(motor_flow(m, 0.1), m.displacement_m3_per_rad * m.gear_ratio * 0.1, 1e-15);
 }
 
+// The integrator's stiff rates: each line's conductance is the slope of its own flow,
+// checked against central differences of open_centre_valve in every branch the valve has
+// (metering with the bypass open, centre shut, pump relief, return orifice laminar and
+// turbulent, fed line below tank), away from the branches' kinks.
+TEST(Valve, LineConductancesAreTheFlowsSlopes) {
+  const ValveParams v = boom_valve();
+  const double pe = v.tank_pressure_Pa;
+  struct Point { double x, p_in, p_out; };
+  const Point points[] = {
+      {0.3, 8e6, pe + 1e5},    // bypass open, return laminar
+      {0.6, 12e6, pe + 2e6},   // return turbulent
+      {1.0, 10e6, pe + 5e5},   // centre shut: the whole pump flow, slope zero
+      {0.8, 27.5e6, pe},       // pump at relief, close to the line's pressure
+      {0.5, 0.1e6, pe + 3e6},  // fed line below tank pressure
+      {-0.4, 6e6, pe + 1.5e5}, // the other way round
+  };
+  for (const Point& pt : points) {
+    const double pa = pt.x >= 0.0 ? pt.p_in : pt.p_out;
+    const double pb = pt.x >= 0.0 ? pt.p_out : pt.p_in;
+    const LineConductances g = valve_conductances(v, pt.x, pa, pb, open_centre_valve(v, pt.x, pa, pb));
+    const double d = 10.0;  // Pa
+    const ValveFlows up = open_centre_valve(v, pt.x, pa + d, pb + d);
+    const ValveFlows dn = open_centre_valve(v, pt.x, pa - d, pb - d);
+    const double fd_a = -(up.into_a - dn.into_a) / (2.0 * d);
+    const double fd_b = -(up.into_b - dn.into_b) / (2.0 * d);
+    EXPECT_NEAR(g.a, fd_a, 1e-4 * std::fabs(fd_a) + 1e-16) << "x = " << pt.x;
+    EXPECT_NEAR(g.b, fd_b, 1e-4 * std::fabs(fd_b) + 1e-16) << "x = " << pt.x;
+    EXPECT_GE(g.a, 0.0);
+    EXPECT_GE(g.b, 0.0);
+  }
+  EXPECT_EQ(line_protection_conductance(v, 1e6), 0.0);
+  EXPECT_EQ(line_protection_conductance(v, -1e3), v.relief_gain_m3_per_s_Pa);
+  EXPECT_EQ(line_protection_conductance(v, v.relief_pressure_Pa + 1e3), v.relief_gain_m3_per_s_Pa);
+}
+
 }  // namespace
 }  // namespace clamsim::core
