@@ -30,19 +30,17 @@ ObserverMessage parse_observer_message(std::string_view text) {
   ObserverMessage m;
   m.parsed = parse_client_message(text);
   const std::string allowed = std::string("an observer may send: ") + kObserverMessageTypes;
-  switch (m.parsed.type) {
-    case ClientMessage::Type::Ping:
-      m.type = ObserverMessage::Type::Ping;
-      return m;
-    case ClientMessage::Type::Control:
-    case ClientMessage::Type::Restart:
-    case ClientMessage::Type::Trainee:
-      // a trainee's message, well formed: the machine is the trainee's, not the observer's
-      return invalid("observer_refused", "\"" + type_of(text) +
-                                             "\" refused: this connection only watches the "
-                                             "session (" + allowed + ")");
-    case ClientMessage::Type::Invalid:
-      break;
+  if (m.parsed.type == ClientMessage::Type::Invalid && m.parsed.error_code == "bad_json")
+    return invalid(m.parsed.error_code, m.parsed.error_message);
+  // a trainee's message, well formed or not: the machine is the trainee's, not the observer's
+  const std::string type = type_of(text);
+  if (type == "control" || type == "restart" || type == "trainee")
+    return invalid("observer_refused", "\"" + type +
+                                           "\" refused: this connection only watches the "
+                                           "session (" + allowed + ")");
+  if (m.parsed.type == ClientMessage::Type::Ping) {
+    m.type = ObserverMessage::Type::Ping;
+    return m;
   }
   if (m.parsed.error_code == "unknown_type")
     return invalid("unknown_type", m.parsed.error_message + "; " + allowed);

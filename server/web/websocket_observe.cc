@@ -39,8 +39,10 @@ bool WebSocketSession::start_observing(std::string_view observe) {
     c.ws_closed_policy.fetch_add(1);
     state_->log("web: refused to let " + peer_text() + " observe: no instructor login");
     const auto body = nlohmann::json::parse(denied->body, nullptr, false);
-    close_with(websocket::close_code::policy_error,
-               "observe: " + body.value("message", std::string("instructor login required")));
+    const std::string why = body.is_object() && body.contains("message") && body["message"].is_string()
+                                ? body["message"].get<std::string>()
+                                : std::string("instructor login required");
+    close_with(websocket::close_code::policy_error, "observe: " + why);
     return false;
   }
   const std::uint64_t id = session_number(observe);
