@@ -128,7 +128,9 @@ TEST(Observe, TheObserverSeesTheTraineesVoltsAndItsOwnControlIsRefused) {
   EXPECT_EQ((*pong)["id"], 7);
   for (int i = 0; i < 10; ++i) {
     const auto in = watcher.read_type("inputs", Seconds(0.3));
-    if (in) EXPECT_EQ((*in)["volts"][0], 3.0) << "the observer's control never reached the machine";
+    if (in) {
+      EXPECT_EQ((*in)["volts"][0], 3.0) << "the observer's control never reached the machine";
+    }
   }
   EXPECT_TRUE(trainee.read_type("display")) << "the trainee's session goes on";
 }
