@@ -105,6 +105,15 @@ describe('watch a trainee', { skip: skip ?? false }, () => {
     } finally {
       await trainee.keyboard.up('ArrowLeft');
     }
+    assert.equal(await trainee.isVisible('#observer'), false, "the trainee's screen has no observer panel");
+    assert.equal(await trainee.isVisible('#observer-banner'), false);
+    // an event: the trainee restarts the task (R, and R again to confirm)
+    await trainee.keyboard.press('KeyR');
+    await trainee.keyboard.press('KeyR');
+    await waitFor('the restart in the watcher\'s event list', () => watcher.evaluate(() =>
+      [...document.querySelectorAll('#observer-events li')].some((li) => li.dataset.kind === 'restart')),
+    { timeoutMs: 10000 });
+    await watcher.screenshot({ path: path.join(ARTIFACTS, 'watch-instructor-events.png') });
     await waitFor('the volts back at zero on the watcher', () => watcher.evaluate(
       () => window.clamsim.observedVolts?.[0] === 0), { timeoutMs: 10000 });
     // the watcher's keys do nothing: the crane stays where the trainee left it
