@@ -43,6 +43,18 @@ struct ObservedFrame {
   std::array<double, 5> volts{};
   std::array<ObserverEvent, kMaxEvents> events{};
   std::size_t event_count = 0;
+
+  // The frame as a transport writes it (the web's display JSON), made once by the first
+  // observer connection that sends it and shared by the others: one encoding per frame
+  // whatever the number of observers. Opaque text to the session layer. Thread-safe.
+  const std::string& encoded(const std::function<std::string()>& make) const {
+    std::call_once(encode_once_, [&] { encoded_ = make(); });
+    return encoded_;
+  }
+
+ private:
+  mutable std::once_flag encode_once_;
+  mutable std::string encoded_;
 };
 
 // Finds the events between consecutive frames. Session thread only.

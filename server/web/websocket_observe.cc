@@ -107,8 +107,10 @@ void WebSocketSession::drain_observed() {
       last_volts_ = f->volts;
       volts_sent_ = true;
     }
-    send(std::make_shared<const std::string>(display_json(f->frame, watched_load_ids_)),
-         SendQueue::Kind::Display);
+    // every observer of this session writes the same text: encoded once (observers.h)
+    const std::string& text =
+        f->encoded([&] { return display_json(f->frame, watched_load_ids_); });
+    send(std::shared_ptr<const std::string>(f, &text), SendQueue::Kind::Display);
     if (f->frame.report)
       send(std::make_shared<const std::string>(report_json(f->frame)), SendQueue::Kind::Other);
   }
