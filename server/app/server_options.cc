@@ -17,7 +17,6 @@
 #include "cli/exit_codes.h"
 #include "cli/version_flag.h"
 #include "model/json_fields.h"
-#include "model/cli_flag.h"
 #include "web/host_check.h"
 
 namespace clamsim::app {
@@ -630,38 +629,24 @@ std::string settings_markdown() {
 
 ServerOptions parse_server_options(int argc, const char* const* argv,
                                  const Environment& env) {
-  // split into (flag, value) pairs first: the config file is applied before everything
-  std::vector<std::pair<std::string, std::string>> flags;
-  std::optional<std::string> config;
-  std::set<std::string> seen;
+  // read the command line first: the config file is applied before everything
+  cli::FlagSet known;
+  known.valued.insert("--config");
+  for (const Setting& s : settings()) known.valued.insert(s.flag);
+  known.switches = {"--help", "-h", "--help-settings-markdown"};
+  const cli::Args args(argc, argv, known);
   ServerOptions o = defaults();
-  for (int i = 1; i < argc; ++i) {
-    auto [arg, inline_value] = model::split_cli_flag(argv[i]);
-    if (arg == "--help" || arg == "-h") {
-      o.help = true;
-      continue;
-    }
-    if (arg == "--help-settings-markdown") {
-      o.help_markdown = true;
-      continue;
-    }
-    if (arg != "--config" && !find_flag(arg))
-      throw UsageError("unknown option '" + arg + "' (see --help)");
-    if (!seen.insert(arg).second) throw UsageError(arg + " given twice");
-    std::string value;
-    if (inline_value) {
-      value = *inline_value;
-    } else {
-      if (i + 1 >= argc || std::string(argv[i + 1]).rfind("--", 0) == 0)
-        throw UsageError(arg + " needs a value");
-      value = argv[++i];
-    }
-    if (arg == "--config")
-      config = non_empty(arg, value);
-    else
-      flags.emplace_back(arg, value);
-  }
+  o.help = args.has("--help") || args.has("-h");
+  o.help_markdown = args.has("--help-settings-markdown");
   if (o.help || o.help_markdown) return o;
+  std::optional<std::string> config;
+  if (const auto c = args.text("--config")) config = non_empty("--config", *c);
+  std::set<std::string> seen;
+  std::vector<std::pair<std::string, std::string>> flags;
+  for (const auto& [flag, value] : args.given()) {
+    seen.insert(flag);
+    if (flag != "--config") flags.emplace_back(flag, value);
+  }
 
   // the environment: ours are CLAMSIM_ + a flag's name; another CLAMSIM_ name is noted,
   // not refused (Kubernetes derives CLAMSIM_*_PORT variables from Service names)

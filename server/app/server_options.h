@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/args.h"
 #include "corba/options.h"
 #include "session/event_log.h"
 #include "web/web_options.h"
@@ -44,11 +45,8 @@ struct ServerOptions {
   std::vector<std::string> notes;       // defaults that were dropped, printed at start-up
 };
 
-// A bad flag or config value; what() is one line naming it.
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+// A bad flag or config value; what() is one line naming it (the one reader's, cli/args.h).
+using cli::UsageError;
 
 // The environment as (name, value) pairs.
 using Environment = std::vector<std::pair<std::string, std::string>>;

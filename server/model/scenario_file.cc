@@ -254,7 +254,7 @@ ojson client_task(const TaskSpec& t) {
   j["title"] = t.title;
   j["loads"] = t.loads;
   j["optimum_s"] = t.optimum_s;
-  j["limit_s"] = 1.5 * t.optimum_s;
+  j["limit_s"] = t.limit_s();
   j["penalties"] = {{"rack_gate_hit_points", t.penalties.rack_gate_hit},
                     {"structure_hit_points", t.penalties.structure_hit},
                     {"slack_cable_points", t.penalties.slack_cable},

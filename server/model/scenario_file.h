@@ -48,17 +48,24 @@ bool over_footprint(const LoadSpace& space, double x, double y);
 // Inside it: over the footprint, from the floor up to `above_sides_m` over the sides' top.
 bool inside(const LoadSpace& space, const Eigen::Vector3d& p, double above_sides_m = 0.0);
 
+// The task's time limit, in optimums: none of the time points are left at 1.5 x the
+// optimum (docs/training-task.md). The one place of this rule: the score, the scene sent to
+// browsers and every report take it from TaskSpec::limit_s().
+inline constexpr double kTaskLimitFactor = 1.5;
+
 // The file's "task": clear some loads into the truck, scored against an optimum time.
 struct TaskSpec {
   bool enabled = false;           // the file has a "task" section
   std::string title;
   std::vector<int> loads;         // indices into WorldParams::loads, named in the file
-  double optimum_s = 0.0;         // points start to fall after this; none left at 1.5x
+  double optimum_s = 0.0;         // points start to fall after this; none left at limit_s()
   TaskPenalties penalties;
   LoadSpace truck;                // where the loads are to be delivered
   // The scenario whose lesson a newcomer takes before this task ("" = none); the catalog
   // checks that it exists and has a lesson.
   std::string lesson;
+
+  double limit_s() const { return kTaskLimitFactor * optimum_s; }
 };
 
 struct Scenario {

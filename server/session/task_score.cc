@@ -43,7 +43,7 @@ void TaskScorer::reset() {
   score_ = TaskScore{};
   score_.enabled = task_.enabled;
   score_.optimum_s = task_.optimum_s;
-  score_.limit_s = kTaskLimitFactor * task_.optimum_s;
+  score_.limit_s = task_.limit_s();
   score_.required = static_cast<int>(task_.loads.size());
   score_.time_points = task_.enabled ? kTaskFullPoints : 0.0;
   score_.total = score_.time_points;

@@ -18,7 +18,6 @@ namespace clamsim::session {
 
 // The rule's constants (docs/training-task.md).
 inline constexpr double kTaskFullPoints = 100.0;    // kept up to the optimum time
-inline constexpr double kTaskLimitFactor = 1.5;     // none left at 1.5 x optimum
 inline constexpr double kDeliveredRestS = 1.0;      // at rest in the truck this long
 inline constexpr double kDeliveredSpeed = 0.2;      // "at rest": slower than this [m/s]
 inline constexpr double kAboveSidesM = 0.5;         // counts up to this above the sides

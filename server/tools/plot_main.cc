@@ -3,9 +3,11 @@
 // Exit status (cli/exit_codes.h): 1 the plot failed (gnuplot missing or failing), 2 bad
 // arguments or a CSV that cannot be plotted.
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "cli/args.h"
 #include "cli/exit_codes.h"
 #include "cli/version_flag.h"
 #include "tools/plot.h"
@@ -28,7 +30,9 @@ bool ends_with(const std::string& s, const std::string& tail) {
 }
 
 int usage_error(const std::string& what) {
-  std::fprintf(stderr, "clamsim-plot: %s (see --help)\n", what.c_str());
+  // the reader's own messages already point to --help
+  std::fprintf(stderr, "clamsim-plot: %s%s\n", what.c_str(),
+               what.find("--help") == std::string::npos ? " (see --help)" : "");
   return kExitUsage;
 }
 
@@ -36,23 +40,23 @@ int usage_error(const std::string& what) {
 
 int main(int argc, char** argv) {
   if (clamsim::cli::print_version_if_asked(argc, argv, "clamsim-plot")) return clamsim::cli::kExitOk;
-  clamsim::tools::PlotRequest request;
-  std::vector<std::string> positional;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      std::printf("%s\n%s", kUsage, clamsim::cli::exit_codes_help().c_str());
-      return clamsim::cli::kExitOk;
-    }
-    if (arg == "--note") {
-      if (i + 1 >= argc) return usage_error("--note needs a value");
-      request.note = argv[++i];
-    } else if (arg.rfind("--", 0) == 0) {
-      return usage_error("unknown option '" + arg + "'");
-    } else {
-      positional.push_back(arg);
-    }
+  clamsim::cli::FlagSet flags;
+  flags.valued = {"--note"};
+  flags.switches = {"--help", "-h"};
+  flags.positionals = true;   // CSV and OUT
+  std::optional<clamsim::cli::Args> args;
+  try {
+    args.emplace(argc, argv, flags);
+  } catch (const clamsim::cli::UsageError& e) {
+    return usage_error(e.what());
   }
+  if (args->has("--help") || args->has("-h")) {
+    std::printf("%s\n%s", kUsage, clamsim::cli::exit_codes_help().c_str());
+    return clamsim::cli::kExitOk;
+  }
+  clamsim::tools::PlotRequest request;
+  request.note = args->text("--note").value_or("");
+  const std::vector<std::string>& positional = args->positionals();
   if (positional.size() != 2)
     return usage_error("expected CSV and OUT, got " + std::to_string(positional.size()) +
                        " file name(s)");

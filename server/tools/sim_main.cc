@@ -180,6 +180,90 @@ bool report_errand(const Run& run, const tools::PickPlacePilot& pilot, const cor
   return done && in_truck;
 }
 
+// The CSV's stream: standard output for "-", else the file (fully buffered either way);
+// null, with a message, when it cannot be written.
+std::FILE* open_csv(const std::string& path) {
+  std::FILE* csv = path == "-" ? stdout : std::fopen(path.c_str(), "w");
+  if (csv == nullptr) {
+    std::fprintf(stderr, "clamsim-sim: --csv: cannot write '%s': %s\n", path.c_str(),
+                 std::strerror(errno));
+    return nullptr;
+  }
+  static char buffer[1 << 16];
+  std::setvbuf(csv, buffer, _IOFBF, sizeof buffer);
+  return csv;
+}
+
+struct Simulated {
+  long rows = 0;        // CSV rows written
+  double wall_s = 0.0;  // wall time the dynamics took
+};
+
+// Runs the dynamics for the run's duration with a CSV row at every 1/rate. Each row
+// interval is cut into chunks of at most one frame and the control is sampled at each
+// chunk's start, as the live session samples once per frame. The controls are the script's
+// timeline, or the scripted operator's answer to the frame (which ends the run kSettle_s
+// after it is done).
+Simulated simulate(const Run& run, double rate_hz, core::State& state, const core::Environment& env,
+                   std::optional<tools::PickPlacePilot>& pilot, tools::CsvWriter& writer,
+                   tools::Progress& progress) {
+  const double frame_s = run.machine.integrator.frame_s;
+  const long rows = static_cast<long>(std::floor(run.duration_s * rate_hz + 1e-9));
+  const long chunks = std::max(1L, static_cast<long>(std::ceil(1.0 / (rate_hz * frame_s) - 1e-9)));
+  const double chunk_rate = rate_hz * static_cast<double>(chunks);
+  core::Control applied;
+  const auto control_at = [&](double t) {
+    applied = pilot ? pilot->next(core::outputs(run.machine, state, env), 1.0 / chunk_rate)
+                    : run.script->at(t);
+    return applied;
+  };
+  const auto pilot_finished = [&] {
+    return pilot && (pilot->phase() == tools::PickPlacePilot::Phase::Done ||
+                     pilot->phase() == tools::PickPlacePilot::Phase::Failed);
+  };
+  double finished_at_s = -1.0;
+  Simulated out;
+  const auto wall_start = std::chrono::steady_clock::now();
+  writer.row(pilot ? applied : run.script->at(0.0), core::outputs(run.machine, state, env));
+  out.rows = 1;
+  for (long k = 1; k <= rows && writer.ok(); ++k) {
+    for (long j = 1; j <= chunks; ++j) {
+      const long n = (k - 1) * chunks + j;   // chunk number: exact times, no drift
+      const core::Control control = control_at(static_cast<double>(n - 1) / chunk_rate);
+      core::advance_to(run.machine, state, control, env, static_cast<double>(n) / chunk_rate);
+    }
+    // the volts that apply from this row on, so a step shows at its own time
+    const double t_row = static_cast<double>(k * chunks) / chunk_rate;
+    writer.row(pilot ? applied : run.script->at(t_row), core::outputs(run.machine, state, env));
+    ++out.rows;
+    progress.update(state.time_s);
+    if (pilot_finished() && finished_at_s < 0.0) finished_at_s = state.time_s;
+    if (finished_at_s >= 0.0 && state.time_s >= finished_at_s + kSettle_s) break;
+  }
+  out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  return out;
+}
+
+// --plot: the figure of the CSV just written; the exit status.
+int plot_run(const tools::SimOptions& opt, bool pick_place) {
+  const tools::PlotResult plot = tools::draw_plot(
+      {opt.csv_path, opt.plot_path,
+       "clamsim-sim: " +
+           (pick_place ? "pick-and-place of " + opt.pick_place + " in " + base_name(opt.world)
+                       : base_name(opt.controls_path)) +
+           " on " + base_name(opt.model_path)});
+  if (!plot.ok) {
+    std::fprintf(stderr, "clamsim-sim: --plot: %s (the CSV '%s' was written)\n",
+                 plot.message.c_str(), opt.csv_path.c_str());
+    return kExitFailure;
+  }
+  if (!opt.quiet) {
+    if (!plot.message.empty()) std::fprintf(stderr, "%s\n", plot.message.c_str());
+    std::fprintf(stderr, "clamsim-sim: plot written to %s\n", opt.plot_path.c_str());
+  }
+  return kExitOk;
+}
+
 int run_main(int argc, char** argv) {
   tools::SimOptions opt;
   Run run;
@@ -198,16 +282,8 @@ int run_main(int argc, char** argv) {
     std::fprintf(stderr, "clamsim-sim: %s\n", e.what());
     return kExitBadModel;
   }
-
-  const bool to_stdout = opt.csv_path == "-";
-  std::FILE* csv = to_stdout ? stdout : std::fopen(opt.csv_path.c_str(), "w");
-  if (csv == nullptr) {
-    std::fprintf(stderr, "clamsim-sim: --csv: cannot write '%s': %s\n", opt.csv_path.c_str(),
-                 std::strerror(errno));
-    return kExitUsage;
-  }
-  static char buffer[1 << 16];
-  std::setvbuf(csv, buffer, _IOFBF, sizeof buffer);
+  std::FILE* csv = open_csv(opt.csv_path);
+  if (csv == nullptr) return kExitUsage;
 
   // without --world: empty space, nothing between the jaws (the experiments of 5.1.1-5.1.2)
   core::Environment env{};
@@ -220,86 +296,29 @@ int run_main(int argc, char** argv) {
   if (env.world != nullptr) core::reset_world(*env.world, state.world);
   tools::CsvWriter writer(csv, load_names);
   writer.header();
-
-  // rows at k / rate; each row interval is cut into chunks of at most one frame and the
-  // control is sampled at each chunk's start, as the live session samples once per frame
-  const double frame_s = run.machine.integrator.frame_s;
-  const long rows = static_cast<long>(std::floor(run.duration_s * opt.rate_hz + 1e-9));
-  const long chunks =
-      std::max(1L, static_cast<long>(std::ceil(1.0 / (opt.rate_hz * frame_s) - 1e-9)));
-  const double chunk_rate = opt.rate_hz * static_cast<double>(chunks);
-
-  // The controls: the script's timeline, or the scripted operator's answer to the frame.
   std::optional<tools::PickPlacePilot> pilot;
   if (run.pick_load >= 0) {
     const Errand e = errand_for(run);
     pilot.emplace(run.machine, e.from, e.to, e.carry_z);
   }
-  core::Control applied;
-  const auto control_at = [&](double t) {
-    applied = pilot ? pilot->next(core::outputs(run.machine, state, env), 1.0 / chunk_rate)
-                    : run.script->at(t);
-    return applied;
-  };
-  const auto pilot_finished = [&] {
-    return pilot && (pilot->phase() == tools::PickPlacePilot::Phase::Done ||
-                     pilot->phase() == tools::PickPlacePilot::Phase::Failed);
-  };
-  double finished_at_s = -1.0;
-
   tools::Progress progress(tools::Progress::detect(opt.quiet), run.duration_s);
-  const auto wall_start = std::chrono::steady_clock::now();
-  writer.row(pilot ? applied : run.script->at(0.0), core::outputs(run.machine, state, env));
-  long written = 1;
-  for (long k = 1; k <= rows && writer.ok(); ++k) {
-    for (long j = 1; j <= chunks; ++j) {
-      const long n = (k - 1) * chunks + j;   // chunk number: exact times, no drift
-      const core::Control control = control_at(static_cast<double>(n - 1) / chunk_rate);
-      core::advance_to(run.machine, state, control, env, static_cast<double>(n) / chunk_rate);
-    }
-    // the volts that apply from this row on, so a step shows at its own time
-    const double t_row = static_cast<double>(k * chunks) / chunk_rate;
-    writer.row(pilot ? applied : run.script->at(t_row), core::outputs(run.machine, state, env));
-    ++written;
-    progress.update(state.time_s);
-    if (pilot_finished() && finished_at_s < 0.0) finished_at_s = state.time_s;
-    if (finished_at_s >= 0.0 && state.time_s >= finished_at_s + kSettle_s) break;
-  }
-  const double wall_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  const Simulated done = simulate(run, opt.rate_hz, state, env, pilot, writer, progress);
   progress.finish();
 
   bool ok = writer.ok() && std::fflush(csv) == 0;
-  if (!to_stdout && std::fclose(csv) != 0) ok = false;
+  if (csv != stdout && std::fclose(csv) != 0) ok = false;
   if (!ok) {
     std::fprintf(stderr, "clamsim-sim: writing '%s' failed: %s\n", opt.csv_path.c_str(),
                  std::strerror(errno));
     return kExitFailure;
   }
   if (!opt.quiet) {
-    print_summary(state, state.time_s, wall_s, written);
+    print_summary(state, state.time_s, done.wall_s, done.rows);
     if (run.world) print_world_summary(state);
   }
   if (pilot && !report_errand(run, *pilot, state)) return kExitFailure;
-
-  if (!opt.plot_path.empty()) {
-    const tools::PlotResult plot = tools::draw_plot(
-        {opt.csv_path, opt.plot_path,
-         "clamsim-sim: " +
-             (pilot ? "pick-and-place of " + opt.pick_place + " in " + base_name(opt.world)
-                    : base_name(opt.controls_path)) +
-             " on " + base_name(opt.model_path)});
-    if (!plot.ok) {
-      std::fprintf(stderr, "clamsim-sim: --plot: %s (the CSV '%s' was written)\n",
-                   plot.message.c_str(), opt.csv_path.c_str());
-      return kExitFailure;
-    }
-    if (!opt.quiet) {
-      if (!plot.message.empty()) std::fprintf(stderr, "%s\n", plot.message.c_str());
-      std::fprintf(stderr, "clamsim-sim: plot written to %s\n", opt.plot_path.c_str());
-    }
-  }
-  return 0;
+  if (!opt.plot_path.empty()) return plot_run(opt, pilot.has_value());
+  return kExitOk;
 }
 
 }  // namespace

@@ -2,9 +2,6 @@
 
 #include <charconv>
 #include <cmath>
-#include <set>
-
-#include "model/cli_flag.h"
 
 namespace clamsim::tools {
 namespace {
@@ -66,39 +63,16 @@ The initial pose comes from the script's 'initial' line, else the world's "start
 }
 
 SimOptions parse_sim_options(int argc, const char* const* argv) {
+  cli::FlagSet flags;
+  flags.valued = {"--model", "--controls", "--csv",        "--duration", "--rate",
+                  "--plot",  "--world",    "--pick-place", "--valve"};
+  flags.switches = {"--help", "-h", "--quiet", "-q"};
+  const cli::Args a(argc, argv, flags);
   SimOptions o;
-  std::set<std::string> seen;
-  for (int i = 1; i < argc; ++i) {
-    auto [arg, inline_value] = model::split_cli_flag(argv[i]);
-    if (arg == "--help" || arg == "-h") {
-      o.help = true;
-      continue;
-    }
-    if (arg == "--quiet" || arg == "-q") {
-      if (inline_value) throw UsageError(arg + " takes no value");
-      o.quiet = true;
-      continue;
-    }
-    static const std::set<std::string> kValued = {"--model",    "--controls", "--csv",
-                                                  "--duration", "--rate",     "--plot",
-                                                  "--world",  "--pick-place", "--valve"};
-    if (kValued.count(arg) == 0) {
-      throw UsageError("unknown option '" + arg + "' (see --help)");
-    }
-    if (!seen.insert(arg).second) throw UsageError(arg + " given twice");
-    std::string value;
-    if (inline_value) {
-      value = *inline_value;
-    } else {
-      // "-" (stdout) and "-3" are values; "--x", "-h", "-q" are the next option
-      const std::string next = i + 1 < argc ? argv[i + 1] : "";
-      if (i + 1 >= argc || next.rfind("--", 0) == 0 || next == "-h" || next == "-q") {
-        throw UsageError(arg + " needs a value");
-      }
-      value = argv[++i];
-    }
+  o.help = a.has("--help") || a.has("-h");
+  o.quiet = a.has("--quiet") || a.has("-q");
+  for (const auto& [arg, value] : a.given()) {
     if (value.empty()) throw UsageError(arg + " needs a value");
-
     if (arg == "--model") {
       o.model_path = value;
     } else if (arg == "--controls") {

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "cli/args.h"
+
 namespace clamsim::tools {
 
 struct SimOptions {
@@ -22,13 +24,9 @@ struct SimOptions {
   bool help = false;                    // --help: print usage, run nothing
 };
 
-// A bad command line; what() is one line naming the offending argument.
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+using cli::UsageError;   // a bad command line (the one reader's, cli/args.h)
 
-// Accepts "--flag value" and "--flag=value". Throws UsageError.
+// Accepts "--flag value" and "--flag=value" (cli::Args). Throws UsageError.
 // (--world is kept as given; world_path() resolves it.)
 SimOptions parse_sim_options(int argc, const char* const* argv);
 

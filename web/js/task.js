@@ -42,9 +42,11 @@ export const PENALTIES = Object.freeze([
 // fall, 'over' at the limit (no time points left). Fractions are of the limit.
 export function scoreView(score, task = null) {
   if (!score || !score.enabled) return { visible: false };
-  const limit = score.limit_s > 0 ? score.limit_s : Math.max(score.optimum_s * 1.5, 1);
+  // the limit is the server's rule (model::TaskSpec::limit_s), sent in every score: never
+  // guessed here; a score without one shows no limit and no time bar
+  const limit = score.limit_s > 0 ? score.limit_s : null;
   const elapsed = Math.max(0, score.elapsed_s);
-  const phase = elapsed >= limit ? 'over' : elapsed > score.optimum_s ? 'late' : 'ok';
+  const phase = limit !== null && elapsed >= limit ? 'over' : elapsed > score.optimum_s ? 'late' : 'ok';
   let status = 'ready';
   if (score.finished) status = score.completed ? 'completed' : 'failed';
   else if (score.running) status = 'running';
@@ -57,9 +59,9 @@ export function scoreView(score, task = null) {
     phase,
     elapsed: formatClock(elapsed),
     optimum: formatClock(score.optimum_s),
-    limit: formatClock(limit),
-    fraction: Math.min(1, elapsed / limit),
-    optimumFraction: Math.min(1, Math.max(0, score.optimum_s / limit)),
+    limit: limit === null ? '—' : formatClock(limit),
+    fraction: limit === null ? 0 : Math.min(1, elapsed / limit),
+    optimumFraction: limit === null ? 0 : Math.min(1, Math.max(0, score.optimum_s / limit)),
     points: formatPoints(score.total),
     timePoints: formatPoints(score.time_points),
     penaltyPoints: formatPoints(score.penalty_points),

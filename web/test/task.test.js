@@ -50,8 +50,11 @@ test('score view: hidden without a task; time bar against the optimum and the li
   const pen = scoreView(score({ rack_gate_hits: 2, dropped_loads: 1 })).penalties;
   assert.deepEqual(pen.map((p) => p.count), [2, 0, 0, 0, 1]);
   assert.equal(pen.length, PENALTIES.length);
-  // no limit given: 1.5 x the optimum (the crane exam's rule)
-  assert.equal(scoreView(score({ limit_s: 0 })).limit, '7:30');
+  // no limit given: the server's rule is not guessed, so no limit and no time bar
+  const none = scoreView(score({ limit_s: 0, elapsed_s: 150 }));
+  assert.equal(none.limit, '—');
+  assert.equal(none.fraction, 0);
+  assert.equal(none.phase, 'ok');
 });
 
 const frame = (extra = {}) => ({ display: [0, 0, 0, 0, 0, 0, 0, 0], held_load: null, contacts: [], clam_submerged: 0,

@@ -13,9 +13,10 @@
 #include <vector>
 
 #include "auth/accounts_file.h"
+#include "auth/password_hash.h"
+#include "cli/args.h"
 #include "cli/exit_codes.h"
 #include "cli/version_flag.h"
-#include "auth/password_hash.h"
 #include "session/utc_time.h"
 
 namespace {
@@ -50,44 +51,34 @@ Example:
   printf '%s\n' "$PASSWORD" | clamsim-accounts --file state/accounts.json add ada
 )";
 
-struct UsageError {
-  std::string message;
-};
+using cli::UsageError;
 
-struct Args {
+struct Request {
   std::string file;
   std::string command;
   std::string name;
 };
 
-Args parse_args(int argc, char** argv) {
-  Args a;
-  std::vector<std::string> rest;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--file") {
-      if (i + 1 >= argc) throw UsageError{"--file needs a value"};
-      a.file = argv[++i];
-    } else if (arg.rfind("--file=", 0) == 0) {
-      a.file = arg.substr(7);
-    } else if (arg.rfind("-", 0) == 0) {
-      throw UsageError{"unknown option '" + arg + "'"};
-    } else {
-      rest.push_back(arg);
-    }
-  }
-  if (a.file.empty()) throw UsageError{"--file FILE is required"};
-  if (rest.empty()) throw UsageError{"no command; give add NAME, passwd NAME, remove NAME or list"};
+Request parse_args(int argc, char** argv) {
+  cli::FlagSet flags;
+  flags.valued = {"--file"};
+  flags.positionals = true;   // the command and its NAME
+  const cli::Args args(argc, argv, flags);
+  Request a;
+  a.file = args.text("--file").value_or("");
+  const std::vector<std::string>& rest = args.positionals();
+  if (a.file.empty()) throw UsageError("--file FILE is required");
+  if (rest.empty()) throw UsageError("no command; give add NAME, passwd NAME, remove NAME or list");
   a.command = rest[0];
   const bool takes_name = a.command == "add" || a.command == "passwd" || a.command == "remove";
   if (!takes_name && a.command != "list")
-    throw UsageError{"unknown command '" + a.command + "'; give add, passwd, remove or list"};
-  if (takes_name && rest.size() != 2) throw UsageError{a.command + " takes one NAME"};
-  if (!takes_name && rest.size() != 1) throw UsageError{"list takes no argument"};
+    throw UsageError("unknown command '" + a.command + "'; give add, passwd, remove or list");
+  if (takes_name && rest.size() != 2) throw UsageError(a.command + " takes one NAME");
+  if (!takes_name && rest.size() != 1) throw UsageError("list takes no argument");
   if (takes_name) {
     a.name = rest[1];
     if (const std::string why = account_name_problem(a.name); !why.empty())
-      throw UsageError{"NAME '" + a.name + "': " + why};
+      throw UsageError("NAME '" + a.name + "': " + why);
   }
   return a;
 }
@@ -111,12 +102,12 @@ std::string read_password(const std::string& name) {
   }
   if (!line.empty() && line.back() == '\r') line.pop_back();
   if (line.empty())
-    throw UsageError{"no password: give it as one line on standard input"};
+    throw UsageError("no password: give it as one line on standard input");
   if (line.size() < kMinPassword)
-    throw UsageError{"password too short: " + std::to_string(line.size()) +
-                     " characters, at least " + std::to_string(kMinPassword)};
+    throw UsageError("password too short: " + std::to_string(line.size()) +
+                     " characters, at least " + std::to_string(kMinPassword));
   if (line.size() > kMaxPassword)
-    throw UsageError{"password too long: at most " + std::to_string(kMaxPassword) + " characters"};
+    throw UsageError("password too long: at most " + std::to_string(kMaxPassword) + " characters");
   return line;
 }
 
@@ -126,7 +117,7 @@ std::vector<Account> load_or_empty(const std::string& file, bool may_be_missing)
   return load_accounts(file);
 }
 
-int run(const Args& a) {
+int run(const Request& a) {
   std::vector<Account> accounts = load_or_empty(a.file, a.command == "add");
   if (auto w = permission_warning(a.file)) std::fprintf(stderr, "warning: %s\n", w->c_str());
   const auto found = std::find_if(accounts.begin(), accounts.end(),
@@ -175,7 +166,9 @@ int main(int argc, char** argv) {
   try {
     return run(parse_args(argc, argv));
   } catch (const UsageError& e) {
-    std::fprintf(stderr, "clamsim-accounts: %s (see --help)\n", e.message.c_str());
+    const std::string what = e.what();   // the reader's own messages already point to --help
+    std::fprintf(stderr, "clamsim-accounts: %s%s\n", what.c_str(),
+                 what.find("--help") == std::string::npos ? " (see --help)" : "");
     return cli::kExitUsage;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "clamsim-accounts: %s\n", e.what());

@@ -13,7 +13,7 @@
 #include "cli/exit_codes.h"
 #include "cli/version_flag.h"
 #include "model/json_fields.h"
-#include "tools/client/args.h"
+#include "cli/args.h"
 #include "tools/client/client_orb.h"
 #include "tools/client/corba_errors.h"
 #include "tools/client/proc_stat.h"
@@ -62,9 +62,10 @@ std::optional<loadgen::CpuFigures> cpu_between(const std::optional<client::ProcS
   return c;
 }
 
-int run_main(int argc, char** argv) {
-  loadgen::LoadgenOptions opt;
-  std::unique_ptr<model::ControlScript> script;
+// The options and the control script, checked before anything starts; an exit status
+// when the run ends here (help, a bad flag or file).
+std::optional<int> prepare(int argc, char** argv, loadgen::LoadgenOptions& opt,
+                           std::unique_ptr<model::ControlScript>& script) {
   try {
     opt = loadgen::parse_loadgen_options(argc, argv);
     if (opt.help) {
@@ -76,36 +77,34 @@ int run_main(int argc, char** argv) {
       script =
           std::make_unique<model::ControlScript>(model::load_control_script(opt.controls_path));
     }
-  } catch (const client::UsageError& e) {
+  } catch (const cli::UsageError& e) {
     std::fprintf(stderr, "clamsim-loadgen: %s\n", e.what());
     return kExitUsage;
   } catch (const model::ModelError& e) {
     std::fprintf(stderr, "clamsim-loadgen: %s\n", e.what());
     return kExitBadModel;
   }
-  install_signal_handlers();
+  return std::nullopt;
+}
 
-  std::unique_ptr<loadgen::ServerProcess> spawned;
-  if (!opt.spawn_server.empty()) {
-    // the loadgen may ask for more than the server's default limit on purpose; raise it so
-    // the limit is not what is measured, unless the caller set it
-    const std::vector<std::string> args = loadgen::server_args_with_defaults(
-        opt.server_args, {{"--host", "127.0.0.1"},
-                          {"--corba-port", "0"},
-                          {"--http-port", "0"},
-                          {"--max-sessions", std::to_string(std::max(opt.sessions, 250))}});
-    try {
-      spawned =
-          std::make_unique<loadgen::ServerProcess>(opt.spawn_server, args, kServerReadyTimeoutS);
-    } catch (const std::runtime_error& e) {
-      std::fprintf(stderr, "clamsim-loadgen: %s\n", e.what());
-      return kExitFailed;
-    }
-    if (opt.server.empty()) opt.server = spawned->reference();
-    opt.server_pid = spawned->pid();
-  }
+// --spawn-server: starts it on loopback with free ports and room for every session, and
+// points the options at it. Throws std::runtime_error when it does not come up.
+std::unique_ptr<loadgen::ServerProcess> spawn_server(loadgen::LoadgenOptions& opt) {
+  // the loadgen may ask for more than the server's default limit on purpose; raise it so
+  // the limit is not what is measured, unless the caller set it
+  const std::vector<std::string> args = loadgen::server_args_with_defaults(
+      opt.server_args, {{"--host", "127.0.0.1"},
+                        {"--corba-port", "0"},
+                        {"--http-port", "0"},
+                        {"--max-sessions", std::to_string(std::max(opt.sessions, 250))}});
+  auto spawned =
+      std::make_unique<loadgen::ServerProcess>(opt.spawn_server, args, kServerReadyTimeoutS);
+  if (opt.server.empty()) opt.server = spawned->reference();
+  opt.server_pid = spawned->pid();
+  return spawned;
+}
 
-  const double period_s = opt.rate_hz > 0.0 ? 1.0 / opt.rate_hz : 0.05;
+loadgen::LoadReport report_head(const loadgen::LoadgenOptions& opt, double period_s) {
   loadgen::LoadReport report;
   report.reference = opt.server;
   report.legacy = opt.legacy;
@@ -114,63 +113,94 @@ int run_main(int argc, char** argv) {
   report.nominal_hz = 1.0 / period_s;
   report.late_limit_s = opt.late_limit_ms * 1e-3;
   report.server_pid = opt.server_pid;
+  return report;
+}
 
+// The measured window: CPU of the server and of this process around it. Returns false
+// when the server went away.
+bool measure_window(const loadgen::LoadgenOptions& opt, loadgen::Fleet& fleet,
+                    loadgen::LoadReport& report) {
+  const double start_s = client::now_s() + opt.warmup_s;
+  const double end_s = start_s + opt.duration_s;
+  fleet.set_window(start_s, end_s);
+  wait_until(start_s);
+  const auto server_before = opt.server_pid ? client::read_proc(*opt.server_pid) : std::nullopt;
+  const auto self_before = client::read_proc(getpid());
+  wait_until(end_s);
+  const double wall_s = std::min(client::now_s(), end_s) - start_s;
+  const auto server_after = opt.server_pid ? client::read_proc(*opt.server_pid) : std::nullopt;
+  const auto self_after = client::read_proc(getpid());
+  if (g_stop) {
+    std::fprintf(stderr, "clamsim-loadgen: interrupted; reporting %.1f s\n", wall_s);
+    report.window_s = std::max(wall_s, 1e-3);
+  }
+  report.server_cpu = cpu_between(server_before, server_after, wall_s);
+  report.loadgen_cpu = cpu_between(self_before, self_after, wall_s);
+  if (opt.server_pid && !server_after) {
+    std::fprintf(stderr, "clamsim-loadgen: the server (pid %d) is gone\n",
+                 static_cast<int>(*opt.server_pid));
+    return false;
+  }
+  return true;
+}
+
+// Subscribes the fleet, drives and measures it, collects the server's counters and
+// unsubscribes; the exit status. Throws client::ClientError and CORBA exceptions.
+int run_fleet(const loadgen::LoadgenOptions& opt, const model::ControlScript* script,
+              double period_s, loadgen::LoadReport& report) {
   client::OrbSettings orb_settings;
   orb_settings.bidir = opt.bidir;
   orb_settings.listen = opt.listen;
   orb_settings.call_timeout_ms = opt.subscribe_timeout_ms;
   orb_settings.orb_args = opt.orb_args;
-  int exit_code = 0;
-  try {
-    client::ClientOrb orb(orb_settings);
-    CORBA::Object_var reference = orb.resolve(opt.server);
-    client::ServerAdmin admin(reference.in(), opt.legacy, opt.subscribe_timeout_ms);
+  client::ClientOrb orb(orb_settings);
+  CORBA::Object_var reference = orb.resolve(opt.server);
+  client::ServerAdmin admin(reference.in(), opt.legacy, opt.subscribe_timeout_ms);
 
-    loadgen::FleetSettings fs;
-    fs.legacy = opt.legacy;
-    fs.period_s = period_s;
-    fs.subscribe.frame_rate_hz = static_cast<float>(opt.rate_hz);
-    fs.subscribe.model = opt.model;
-    fs.subscribe.session_timeout_ms = 1000;
-    {
-      loadgen::Fleet fleet(orb, admin, fs);
-      const double spacing_s = opt.subscribe_rate > 0.0
-                                   ? 1.0 / opt.subscribe_rate
-                                   : loadgen::phase_spreading_spacing(period_s);
-      report.ramp = fleet.subscribe_all(opt.sessions, spacing_s, g_stop);
-      if (report.ramp.subscribed < opt.sessions) exit_code = kExitFailed;
-      fleet.start_controls(opt.control_rate_hz, script.get());
+  loadgen::FleetSettings fs;
+  fs.legacy = opt.legacy;
+  fs.period_s = period_s;
+  fs.subscribe.frame_rate_hz = static_cast<float>(opt.rate_hz);
+  fs.subscribe.model = opt.model;
+  fs.subscribe.session_timeout_ms = 1000;
+  loadgen::Fleet fleet(orb, admin, fs);
+  int exit_code = kExitOk;
+  const double spacing_s = opt.subscribe_rate > 0.0 ? 1.0 / opt.subscribe_rate
+                                                    : loadgen::phase_spreading_spacing(period_s);
+  report.ramp = fleet.subscribe_all(opt.sessions, spacing_s, g_stop);
+  if (report.ramp.subscribed < opt.sessions) exit_code = kExitFailed;
+  fleet.start_controls(opt.control_rate_hz, script);
+  if (!measure_window(opt, fleet, report)) exit_code = kExitFailed;
+  fleet.stop_controls();
+  // the last controls are in flight; the counters are read once they have landed
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  fleet.collect_server_stats();
+  report.server_status = admin.status();
+  loadgen::summarize(fleet, report);
+  report.unsubscribe_failures = fleet.unsubscribe_all();
+  return exit_code;
+}
 
-      const double start_s = client::now_s() + opt.warmup_s;
-      const double end_s = start_s + opt.duration_s;
-      fleet.set_window(start_s, end_s);
-      wait_until(start_s);
-      const auto server_before = opt.server_pid ? client::read_proc(*opt.server_pid) : std::nullopt;
-      const auto self_before = client::read_proc(getpid());
-      wait_until(end_s);
-      const double wall_s = std::min(client::now_s(), end_s) - start_s;
-      const auto server_after = opt.server_pid ? client::read_proc(*opt.server_pid) : std::nullopt;
-      const auto self_after = client::read_proc(getpid());
-      if (g_stop) {
-        std::fprintf(stderr, "clamsim-loadgen: interrupted; reporting %.1f s\n", wall_s);
-        report.window_s = std::max(wall_s, 1e-3);
-      }
-      report.server_cpu = cpu_between(server_before, server_after, wall_s);
-      report.loadgen_cpu = cpu_between(self_before, self_after, wall_s);
-      if (opt.server_pid && !server_after) {
-        std::fprintf(stderr, "clamsim-loadgen: the server (pid %d) is gone\n",
-                     static_cast<int>(*opt.server_pid));
-        exit_code = kExitFailed;
-      }
+int run_main(int argc, char** argv) {
+  loadgen::LoadgenOptions opt;
+  std::unique_ptr<model::ControlScript> script;
+  if (const auto done = prepare(argc, argv, opt, script)) return *done;
+  install_signal_handlers();
 
-      fleet.stop_controls();
-      // the last controls are in flight; the counters are read once they have landed
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      fleet.collect_server_stats();
-      report.server_status = admin.status();
-      loadgen::summarize(fleet, report);
-      report.unsubscribe_failures = fleet.unsubscribe_all();
+  std::unique_ptr<loadgen::ServerProcess> spawned;
+  if (!opt.spawn_server.empty()) {
+    try {
+      spawned = spawn_server(opt);
+    } catch (const std::runtime_error& e) {
+      std::fprintf(stderr, "clamsim-loadgen: %s\n", e.what());
+      return kExitFailed;
     }
+  }
+  const double period_s = opt.rate_hz > 0.0 ? 1.0 / opt.rate_hz : 0.05;
+  loadgen::LoadReport report = report_head(opt, period_s);
+  int exit_code = kExitOk;
+  try {
+    exit_code = run_fleet(opt, script.get(), period_s, report);
   } catch (const client::ClientError& e) {
     std::fprintf(stderr, "clamsim-loadgen: %s\n", e.what());
     return kExitFailed;

@@ -1,6 +1,6 @@
 #include "tools/loadgen/loadgen_options.h"
 
-#include "tools/client/args.h"
+#include "cli/args.h"
 
 namespace clamsim::loadgen {
 
@@ -48,13 +48,15 @@ A run fails (1 below) when some subscription fails or the server goes away.
 }
 
 LoadgenOptions parse_loadgen_options(int argc, const char* const* argv) {
-  const client::FlagSet flags{
-      {"--server", "--sessions", "--duration", "--warmup", "--csv", "--server-pid",
-       "--spawn-server", "--server-arg", "--subscribe-rate", "--subscribe-timeout-ms",
-       "--control-rate", "--controls", "--rate", "--model", "--listen", "--late-limit-ms"},
-      {"--legacy", "--bidir", "--help", "-h"},
-      {"--server-arg"}};
-  const client::Args a(argc, argv, flags);
+  cli::FlagSet flags;
+  flags.valued = {"--server", "--sessions", "--duration", "--warmup", "--csv", "--server-pid",
+                  "--spawn-server", "--server-arg", "--subscribe-rate", "--subscribe-timeout-ms",
+                  "--control-rate", "--controls", "--rate", "--model", "--listen",
+                  "--late-limit-ms"};
+  flags.switches = {"--legacy", "--bidir", "--help", "-h"};
+  flags.repeatable = flags.verbatim = {"--server-arg"};
+  flags.orb_options = true;
+  const cli::Args a(argc, argv, flags);
   LoadgenOptions o;
   if (a.has("--help") || a.has("-h")) {
     o.help = true;
@@ -63,19 +65,19 @@ LoadgenOptions parse_loadgen_options(int argc, const char* const* argv) {
   o.spawn_server = a.text("--spawn-server").value_or("");
   o.server = a.text("--server").value_or("");
   if (o.server.empty() && o.spawn_server.empty()) {
-    throw client::UsageError("--server is required (or --spawn-server PATH)");
+    throw cli::UsageError("--server is required (or --spawn-server PATH)");
   }
   o.server_args = a.all("--server-arg");
   if (!o.server_args.empty() && o.spawn_server.empty()) {
-    throw client::UsageError("--server-arg needs --spawn-server");
+    throw cli::UsageError("--server-arg needs --spawn-server");
   }
   if (const auto pid = a.integer("--server-pid", 1, 1L << 30)) {
     if (!o.spawn_server.empty()) {
-      throw client::UsageError("--server-pid and --spawn-server exclude each other");
+      throw cli::UsageError("--server-pid and --spawn-server exclude each other");
     }
     o.server_pid = static_cast<pid_t>(*pid);
   }
-  if (!a.has("--sessions")) throw client::UsageError("--sessions is required");
+  if (!a.has("--sessions")) throw cli::UsageError("--sessions is required");
   o.sessions = static_cast<int>(*a.integer("--sessions", 1, 10000));
   o.duration_s = a.number("--duration", 0.5, 86400).value_or(10.0);
   o.warmup_s = a.number("--warmup", 0.0, 600).value_or(1.0);
@@ -89,7 +91,7 @@ LoadgenOptions parse_loadgen_options(int argc, const char* const* argv) {
   o.rate_hz = a.number("--rate", 0.1, 1000).value_or(0.0);
   o.model = a.text("--model").value_or("");
   if (o.legacy && (a.has("--rate") || a.has("--model"))) {
-    throw client::UsageError("--rate and --model need the extended interface, not --legacy");
+    throw cli::UsageError("--rate and --model need the extended interface, not --legacy");
   }
   o.bidir = a.has("--bidir");
   o.listen = a.text("--listen").value_or("");

@@ -33,7 +33,7 @@ struct LoadgenOptions {
   std::vector<std::string> orb_args;  // -ORBname value
 };
 
-// Throws client::UsageError naming the offending argument.
+// Throws cli::UsageError naming the offending argument.
 LoadgenOptions parse_loadgen_options(int argc, const char* const* argv);
 
 const char* loadgen_usage();

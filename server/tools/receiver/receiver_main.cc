@@ -20,7 +20,7 @@
 #include "cli/exit_codes.h"
 #include "cli/version_flag.h"
 #include "model/json_fields.h"
-#include "tools/client/args.h"
+#include "cli/args.h"
 #include "tools/client/client_orb.h"
 #include "tools/client/corba_errors.h"
 #include "tools/client/receiver_servants.h"
@@ -127,35 +127,39 @@ void on_task_report(const std::string& text, const receiver::ReceiverOptions& op
   }
 }
 
-int run_main(int argc, char** argv) {
+// Everything local, checked before the network is touched: the options, the control
+// source and the CSV. A bad flag or file ends the run here with its exit status.
+struct Setup {
   receiver::ReceiverOptions opt;
   std::unique_ptr<receiver::ControlSource> source;
   std::unique_ptr<receiver::FrameCsv> csv;
-  std::optional<double> duration_s;
-  // everything local is checked before the network is touched: a bad file is exit 2
+  std::optional<double> duration_s;   // --duration, else the script's own
+};
+
+std::optional<int> prepare(int argc, char** argv, Setup& s) {
   try {
-    opt = receiver::parse_receiver_options(argc, argv);
-    if (opt.help) {
+    s.opt = receiver::parse_receiver_options(argc, argv);
+    if (s.opt.help) {
       std::fputs(receiver::receiver_usage(), stdout);
       std::fputs(("\n" + clamsim::cli::exit_codes_help()).c_str(), stdout);
       return kExitOk;
     }
-    source = make_source(opt, argv[0]);
-    duration_s = opt.duration_s;
-    if (!duration_s) {
-      if (auto* script = dynamic_cast<receiver::ScriptSource*>(source.get())) {
-        duration_s = script->script().duration_s();
+    s.source = make_source(s.opt, argv[0]);
+    s.duration_s = s.opt.duration_s;
+    if (!s.duration_s) {
+      if (auto* script = dynamic_cast<receiver::ScriptSource*>(s.source.get())) {
+        s.duration_s = script->script().duration_s();
       }
     }
-    if (!opt.csv_path.empty()) csv = std::make_unique<receiver::FrameCsv>(opt.csv_path);
-    if (!opt.report_path.empty()) {
-      const std::filesystem::path dir = std::filesystem::path(opt.report_path).parent_path();
+    if (!s.opt.csv_path.empty()) s.csv = std::make_unique<receiver::FrameCsv>(s.opt.csv_path);
+    if (!s.opt.report_path.empty()) {
+      const std::filesystem::path dir = std::filesystem::path(s.opt.report_path).parent_path();
       std::error_code ec;
       if (!dir.empty() && !std::filesystem::is_directory(dir, ec)) {
-        throw client::UsageError("--report: no directory '" + dir.string() + "'");
+        throw cli::UsageError("--report: no directory '" + dir.string() + "'");
       }
     }
-  } catch (const client::UsageError& e) {
+  } catch (const cli::UsageError& e) {
     std::fprintf(stderr, "clamsim-receiver: %s\n", e.what());
     return kExitUsage;
   } catch (const model::ModelError& e) {
@@ -165,187 +169,249 @@ int run_main(int argc, char** argv) {
     std::fprintf(stderr, "clamsim-receiver: %s\n", e.what());
     return kExitUsage;
   }
-  if (auto* script = dynamic_cast<receiver::ScriptSource*>(source.get())) {
+  return std::nullopt;
+}
+
+// Notes about the input that save a trainee a puzzle (unless --quiet).
+void note_input(const receiver::ReceiverOptions& opt, receiver::ControlSource& source) {
+  if (opt.quiet) return;
+  if (auto* script = dynamic_cast<receiver::ScriptSource*>(&source)) {
     // the pose belongs to the server's session; a script cannot move the machine there
-    if (script->script().initial() && opt.scenario.empty() && !opt.quiet) {
+    if (script->script().initial() && opt.scenario.empty()) {
       std::fprintf(stderr,
                    "clamsim-receiver: note: %s:%d: the script's initial pose is not sent; the "
                    "server's start pose applies (--scenario NAME picks one of its poses)\n",
                    opt.controls_path.c_str(), script->script().initial_line());
     }
   }
-  if (auto* js = dynamic_cast<receiver::JoystickSource*>(source.get())) {
-    if (js->axis_count() > 0 && !opt.quiet) {
+  if (auto* js = dynamic_cast<receiver::JoystickSource*>(&source)) {
+    if (js->axis_count() > 0) {
       std::fprintf(stderr, "clamsim-receiver: joystick '%s', %d axes, %d buttons\n",
                    js->name().c_str(), js->axis_count(), js->button_count());
     }
     // pads number their buttons by driver: say so rather than leave the button dead
     const std::optional<int> restart = js->mapping().restart_button;
-    if (restart && js->button_count() > 0 && *restart >= js->button_count() && !opt.quiet) {
+    if (restart && js->button_count() > 0 && *restart >= js->button_count()) {
       std::fprintf(stderr,
                    "clamsim-receiver: note: the mapping's restart button %d is not on this "
                    "joystick (buttons 0..%d); see docs/receiver.md\n",
                    *restart, js->button_count() - 1);
     }
   }
+}
 
+client::OrbSettings orb_settings_of(const receiver::ReceiverOptions& opt) {
+  client::OrbSettings o;
+  o.bidir = opt.bidir;
+  o.listen = opt.listen;
+  o.tls_ca = opt.tls_ca;
+  o.tls_cert = opt.tls_cert;
+  o.tls_key = opt.tls_key;
+  o.server = opt.server;
+  o.call_timeout_ms = kAdminTimeoutMs;
+  o.orb_args = opt.orb_args;
+  return o;
+}
+
+// What the control loop works with once the subscription stands.
+struct Run {
+  const receiver::ReceiverOptions& opt;
+  receiver::ControlSource& source;
+  receiver::FrameMonitor& monitor;
+  client::Subscription& sub;
+  receiver::RunReport& report;
+  receiver::StatusLine& status;
+  double period_s;
+  std::array<float, 5> volts{};
+  bool restart_sent = false;      // --restart-at fires once
+  double failing_since = -1.0;    // time of the first failed send in a row
+};
+
+// A restart asked for by the trainee (R, the joystick's button) or due by --restart-at:
+// a new attempt, and the source's held volts go back to neutral for it.
+void restart_if_asked(Run& r, double t) {
+  const bool due = r.opt.restart_at_s && !r.restart_sent && t >= *r.opt.restart_at_s;
+  if (!r.source.take_restart_request() && !due) return;
+  r.restart_sent = r.restart_sent || due;
+  std::string error;
+  if (r.sub.restart_task(&error)) {
+    ++r.report.restarts;
+    r.source.on_restart();
+    r.volts = r.source.sample(t);
+    r.monitor.set_volts(r.volts);
+  } else {
+    r.status.finish();
+    std::fprintf(stderr, "clamsim-receiver: %s\n", error.c_str());
+  }
+}
+
+// One control period: sample, restart, help, report, send. Returns an exit status when
+// the run must end (the server lost), else nothing.
+std::optional<int> control_step(Run& r, double t) {
+  r.volts = r.source.sample(t);
+  r.monitor.set_volts(r.volts);
+  restart_if_asked(r, t);
+  if (auto* keyboard = dynamic_cast<receiver::KeyboardSource*>(&r.source);
+      keyboard != nullptr && keyboard->take_help_request() && !r.opt.quiet) {
+    r.status.finish();
+    std::fputs(keyboard->legend().c_str(), stderr);
+  }
+  if (auto text = r.monitor.take_report()) on_task_report(*text, r.opt, r.status, r.report);
+  std::string send_error;
+  if (r.sub.send_control(r.volts, &send_error)) {
+    ++r.report.controls_sent;
+    r.failing_since = -1.0;
+  } else {
+    ++r.report.control_failures;
+    if (r.failing_since < 0.0) r.failing_since = t;
+  }
+  const receiver::MonitorSnapshot snap = r.monitor.snapshot(client::now_s());
+  r.status.update(t, snap, r.volts, r.source.label());
+  // controls failing for this long mean the server is gone
+  constexpr double kSendTimeoutS = 3.0;
+  if (r.failing_since >= 0.0 && t - r.failing_since > kSendTimeoutS) {
+    r.status.finish();
+    std::fprintf(stderr, "clamsim-receiver: lost the server: %s\n", send_error.c_str());
+    r.report.server_lost = true;
+    return kExitFailed;
+  }
+  // no frames for this long: the server is gone, or cannot reach us (--bidir?)
+  if (snap.since_last_s > std::max(5.0, 3.0 * r.period_s)) {
+    r.status.finish();
+    std::fprintf(stderr, "clamsim-receiver: no frame from the server for %.0f s; giving up%s\n",
+                 snap.since_last_s,
+                 r.opt.bidir || !r.opt.tls_ca.empty() || r.failing_since >= 0.0
+                     ? ""
+                     : " (behind NAT or a firewall? try --bidir, or --listen with a "
+                       "reachable address)");
+    return kExitFailed;
+  }
+  return std::nullopt;
+}
+
+// Sends the controls at 20 Hz until the duration is up, a signal, the trainee's quit or
+// the server is lost; returns the exit status so far.
+int control_loop(Run& r, std::optional<double> duration_s, double t_sub) {
+  using Clock = std::chrono::steady_clock;
+  auto next = Clock::now();
+  double t = 0.0;
+  int exit_code = kExitOk;
+  for (;;) {
+    t = client::now_s() - t_sub;
+    if (g_signals != 0 || r.source.quit_requested()) break;
+    if (duration_s && t >= *duration_s) break;
+    if (const auto failed = control_step(r, t)) {
+      exit_code = *failed;
+      break;
+    }
+    // absolute schedule: a late wake-up does not push every later sample back
+    next += std::chrono::duration_cast<Clock::duration>(
+        std::chrono::duration<double>(kControlPeriodS));
+    const auto now = Clock::now();
+    if (next < now - std::chrono::seconds(1)) next = now;  // suspended: do not burst
+    std::this_thread::sleep_until(next);
+  }
+  r.report.duration_s = t;
+  return exit_code;
+}
+
+// After the loop: the last report and score, the server's counters, unsubscribing.
+void end_session(Run& r) {
+  r.status.finish();
+  // a report that came with the last frames
+  if (auto text = r.monitor.take_report()) on_task_report(*text, r.opt, r.status, r.report);
+  if (const auto last = r.monitor.snapshot(client::now_s()).latest; last && last->score.enabled)
+    r.report.task = last->score;
+  if (r.report.server_lost) {
+    r.sub.abandon();  // nobody to unsubscribe from; the server reaps on its side
+  } else if (r.sub.extended()) {
+    // the last controls are still in flight: give them a moment before reading counters
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    std::string error;
+    r.report.server = r.sub.stats(&error);
+    if (!r.report.server) std::fprintf(stderr, "clamsim-receiver: %s\n", error.c_str());
+  }
+  std::string error;
+  if (!r.sub.unsubscribe(&error)) std::fprintf(stderr, "clamsim-receiver: %s\n", error.c_str());
+}
+
+// How a session ended: its exit status, and whether it ran at all (a refused or
+// interrupted subscription has nothing to summarise).
+struct SessionEnd {
+  int exit_code = kExitOk;
+  bool ran = false;
+};
+
+// Subscribes with our servant and runs the session to its end.
+SessionEnd run_session(Setup& s, const std::shared_ptr<receiver::FrameMonitor>& shared_monitor,
+                       receiver::RunReport& report) {
+  const receiver::ReceiverOptions& opt = s.opt;
+  receiver::FrameMonitor& monitor = *shared_monitor;
+  client::ClientOrb orb(orb_settings_of(opt));
+  CORBA::Object_var reference = orb.resolve(opt.server);
+  client::ServerAdmin admin(reference.in(), opt.legacy, kAdminTimeoutMs);
+
+  PortableServer::ServantBase* servant =
+      opt.legacy
+          ? static_cast<PortableServer::ServantBase*>(new client::DisplayServant(shared_monitor))
+          : static_cast<PortableServer::ServantBase*>(new client::FrameServant(shared_monitor));
+  PortableServer::ObjectId_var servant_id;
+  CORBA::Object_var me = orb.activate(servant, servant_id.out());
+
+  if (g_signals != 0) {
+    std::fprintf(stderr, "clamsim-receiver: interrupted before subscribing\n");
+    orb.deactivate(servant_id.in());
+    return {kExitOk, false};
+  }
+  client::SubscribeSettings sub_settings;
+  sub_settings.frame_rate_hz = static_cast<float>(opt.rate_hz);
+  sub_settings.model = opt.model;
+  sub_settings.scenario = opt.scenario;
+  sub_settings.session_timeout_ms = kSessionTimeoutMs;
+  monitor.start(client::now_s());
+  std::unique_ptr<client::Subscription> sub;
+  try {
+    sub = admin.subscribe(me.in(), sub_settings);
+  } catch (const client::Refused& r) {
+    std::fprintf(stderr, "clamsim-receiver: the server refused the subscription: %s\n", r.what());
+    orb.deactivate(servant_id.in());
+    return {kExitFailed, false};
+  }
+  if (!opt.trainee.empty()) {
+    std::string trainee_error;
+    if (!sub->set_trainee(opt.trainee, &trainee_error)) {
+      std::fprintf(stderr, "clamsim-receiver: --trainee: %s\n", trainee_error.c_str());
+      orb.deactivate(servant_id.in());
+      return {kExitUsage, false};
+    }
+  }
+  const double t_sub = client::now_s();
+  monitor.start(t_sub);
+  receiver::StatusLine status(opt.quiet);
+  Run run{opt, *s.source, monitor, *sub, report, status, report.period_s};
+  const int exit_code = control_loop(run, s.duration_s, t_sub);
+  end_session(run);
+  orb.deactivate(servant_id.in());
+  report.frames = monitor.stats();
+  return {exit_code, true};
+}
+
+int run_main(int argc, char** argv) {
+  Setup s;
+  if (const auto done = prepare(argc, argv, s)) return *done;
+  note_input(s.opt, *s.source);
   // from here on Ctrl-C ends the run through the main loop (and the terminal is restored)
   install_signal_handlers();
 
-  const double period_s = opt.rate_hz > 0.0 ? 1.0 / opt.rate_hz : 0.05;
-  auto monitor = std::make_shared<receiver::FrameMonitor>(period_s, std::move(csv));
-
-  client::OrbSettings orb_settings;
-  orb_settings.bidir = opt.bidir;
-  orb_settings.listen = opt.listen;
-  orb_settings.tls_ca = opt.tls_ca;
-  orb_settings.tls_cert = opt.tls_cert;
-  orb_settings.tls_key = opt.tls_key;
-  orb_settings.server = opt.server;
-  orb_settings.call_timeout_ms = kAdminTimeoutMs;
-  orb_settings.orb_args = opt.orb_args;
-
   receiver::RunReport report;
-  report.legacy = opt.legacy;
-  report.period_s = period_s;
-  int exit_code = 0;
+  report.legacy = s.opt.legacy;
+  report.period_s = s.opt.rate_hz > 0.0 ? 1.0 / s.opt.rate_hz : 0.05;
+  auto monitor = std::make_shared<receiver::FrameMonitor>(report.period_s, std::move(s.csv));
+  int exit_code = kExitOk;
   try {
-    client::ClientOrb orb(orb_settings);
-    CORBA::Object_var reference = orb.resolve(opt.server);
-    client::ServerAdmin admin(reference.in(), opt.legacy, kAdminTimeoutMs);
-
-    PortableServer::ServantBase* servant =
-        opt.legacy ? static_cast<PortableServer::ServantBase*>(new client::DisplayServant(monitor))
-                   : static_cast<PortableServer::ServantBase*>(new client::FrameServant(monitor));
-    PortableServer::ObjectId_var servant_id;
-    CORBA::Object_var me = orb.activate(servant, servant_id.out());
-
-    if (g_signals != 0) {
-      std::fprintf(stderr, "clamsim-receiver: interrupted before subscribing\n");
-      orb.deactivate(servant_id.in());
-      return 0;
-    }
-    client::SubscribeSettings sub_settings;
-    sub_settings.frame_rate_hz = static_cast<float>(opt.rate_hz);
-    sub_settings.model = opt.model;
-    sub_settings.scenario = opt.scenario;
-    sub_settings.session_timeout_ms = kSessionTimeoutMs;
-    monitor->start(client::now_s());
-    std::unique_ptr<client::Subscription> sub;
-    try {
-      sub = admin.subscribe(me.in(), sub_settings);
-    } catch (const client::Refused& r) {
-      std::fprintf(stderr, "clamsim-receiver: the server refused the subscription: %s\n", r.what());
-      orb.deactivate(servant_id.in());
-      return kExitFailed;
-    }
-    if (!opt.trainee.empty()) {
-      std::string trainee_error;
-      if (!sub->set_trainee(opt.trainee, &trainee_error)) {
-        std::fprintf(stderr, "clamsim-receiver: --trainee: %s\n", trainee_error.c_str());
-        orb.deactivate(servant_id.in());
-        return kExitUsage;
-      }
-    }
-    const double t_sub = client::now_s();
-    monitor->start(t_sub);
-
-    // no frames for this long means the server is gone (or cannot reach us: --bidir?);
-    // controls failing for this long mean it is gone
-    const double frame_timeout_s = std::max(5.0, 3.0 * period_s);
-    constexpr double kSendTimeoutS = 3.0;
-    double failing_since = -1.0;  // time of the first failed send in a row
-    bool restart_sent = false;    // --restart-at fires once
-    bool server_lost = false;
-    receiver::StatusLine status(opt.quiet);
-    std::array<float, 5> volts{};
-    using Clock = std::chrono::steady_clock;
-    auto next = Clock::now();
-    double t = 0.0;
-    for (std::uint64_t k = 0;; ++k) {
-      t = client::now_s() - t_sub;
-      if (g_signals != 0 || source->quit_requested()) break;
-      if (duration_s && t >= *duration_s) break;
-      volts = source->sample(t);
-      monitor->set_volts(volts);
-      const bool restart_due = opt.restart_at_s && !restart_sent && t >= *opt.restart_at_s;
-      if (source->take_restart_request() || restart_due) {
-        restart_sent = restart_sent || restart_due;
-        std::string restart_error;
-        if (sub->restart_task(&restart_error)) {
-          ++report.restarts;
-          source->on_restart();
-          volts = source->sample(t);
-          monitor->set_volts(volts);
-        } else {
-          status.finish();
-          std::fprintf(stderr, "clamsim-receiver: %s\n", restart_error.c_str());
-        }
-      }
-      if (auto* keyboard = dynamic_cast<receiver::KeyboardSource*>(source.get());
-          keyboard != nullptr && keyboard->take_help_request() && !opt.quiet) {
-        status.finish();
-        std::fputs(keyboard->legend().c_str(), stderr);
-      }
-      if (auto text = monitor->take_report()) on_task_report(*text, opt, status, report);
-      std::string send_error;
-      if (sub->send_control(volts, &send_error)) {
-        ++report.controls_sent;
-        failing_since = -1.0;
-      } else {
-        ++report.control_failures;
-        if (failing_since < 0.0) failing_since = t;
-      }
-      const receiver::MonitorSnapshot snap = monitor->snapshot(client::now_s());
-      status.update(t, snap, volts, source->label());
-      if (failing_since >= 0.0 && t - failing_since > kSendTimeoutS) {
-        status.finish();
-        std::fprintf(stderr, "clamsim-receiver: lost the server: %s\n", send_error.c_str());
-        server_lost = true;
-        report.server_lost = true;
-        exit_code = kExitFailed;
-        break;
-      }
-      if (snap.since_last_s > frame_timeout_s) {
-        status.finish();
-        // the server takes our controls but its frames do not reach us
-        std::fprintf(stderr, "clamsim-receiver: no frame from the server for %.0f s; giving up%s\n",
-                     snap.since_last_s,
-                     opt.bidir || !opt.tls_ca.empty() || failing_since >= 0.0
-                         ? ""
-                         : " (behind NAT or a firewall? try --bidir, or --listen with a "
-                           "reachable address)");
-        exit_code = kExitFailed;
-        break;
-      }
-      // absolute schedule: a late wake-up does not push every later sample back
-      next += std::chrono::duration_cast<Clock::duration>(
-          std::chrono::duration<double>(kControlPeriodS));
-      const auto now = Clock::now();
-      if (next < now - std::chrono::seconds(1)) next = now;  // suspended: do not burst
-      std::this_thread::sleep_until(next);
-      (void)k;
-    }
-    report.duration_s = t;
-    status.finish();
-    // a report that came with the last frames
-    if (auto text = monitor->take_report()) on_task_report(*text, opt, status, report);
-    if (const auto last = monitor->snapshot(client::now_s()).latest; last && last->score.enabled)
-      report.task = last->score;
-
-    if (server_lost) {
-      sub->abandon();  // nobody to unsubscribe from; the server reaps on its side
-    } else if (sub->extended()) {
-      // the last controls are still in flight: give them a moment before reading counters
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      std::string error;
-      report.server = sub->stats(&error);
-      if (!report.server) std::fprintf(stderr, "clamsim-receiver: %s\n", error.c_str());
-    }
-    std::string error;
-    if (!sub->unsubscribe(&error)) std::fprintf(stderr, "clamsim-receiver: %s\n", error.c_str());
-    orb.deactivate(servant_id.in());
-    report.frames = monitor->stats();
+    const SessionEnd end = run_session(s, monitor, report);
+    if (!end.ran) return end.exit_code;
+    exit_code = end.exit_code;
   } catch (const client::ClientFileError& e) {
     std::fprintf(stderr, "clamsim-receiver: %s\n", e.what());
     return kExitUsage;
@@ -357,7 +423,7 @@ int run_main(int argc, char** argv) {
     return kExitFailed;
   }
   if (!monitor->close_csv()) {
-    std::fprintf(stderr, "clamsim-receiver: writing '%s' failed\n", opt.csv_path.c_str());
+    std::fprintf(stderr, "clamsim-receiver: writing '%s' failed\n", s.opt.csv_path.c_str());
     exit_code = kExitFailed;
   }
   receiver::print_summary(stdout, report);

@@ -1,6 +1,6 @@
 #include "tools/receiver/receiver_options.h"
 
-#include "tools/client/args.h"
+#include "cli/args.h"
 
 namespace clamsim::receiver {
 
@@ -63,13 +63,13 @@ subscription or stops sending is a failure at run time (1).
 }
 
 ReceiverOptions parse_receiver_options(int argc, const char* const* argv) {
-  const client::FlagSet flags{
-      {"--server", "--listen", "--rate", "--model", "--scenario", "--controls", "--joystick",
-       "--mapping", "--key-step", "--keys", "--csv", "--duration", "--report", "--restart-at",
-       "--trainee", "--tls-ca", "--tls-cert", "--tls-key"},
-      {"--legacy", "--bidir", "--keyboard", "--quiet", "--help", "-h"},
-      {}};
-  const client::Args a(argc, argv, flags);
+  cli::FlagSet flags;
+  flags.valued = {"--server", "--listen", "--rate", "--model", "--scenario", "--controls",
+                  "--joystick", "--mapping", "--key-step", "--keys", "--csv", "--duration",
+                  "--report", "--restart-at", "--trainee", "--tls-ca", "--tls-cert", "--tls-key"};
+  flags.switches = {"--legacy", "--bidir", "--keyboard", "--quiet", "--help", "-h"};
+  flags.orb_options = true;
+  const cli::Args a(argc, argv, flags);
   ReceiverOptions o;
   if (a.has("--help") || a.has("-h")) {
     o.help = true;
@@ -83,28 +83,28 @@ ReceiverOptions parse_receiver_options(int argc, const char* const* argv) {
   o.tls_cert = a.text("--tls-cert").value_or("");
   o.tls_key = a.text("--tls-key").value_or("");
   if ((a.has("--tls-cert") || a.has("--tls-key")) && !a.has("--tls-ca"))
-    throw client::UsageError("--tls-cert and --tls-key need --tls-ca (the server's CA)");
+    throw cli::UsageError("--tls-cert and --tls-key need --tls-ca (the server's CA)");
   if (a.has("--tls-cert") != a.has("--tls-key"))
-    throw client::UsageError(a.has("--tls-cert") ? "--tls-cert needs --tls-key"
+    throw cli::UsageError(a.has("--tls-cert") ? "--tls-cert needs --tls-key"
                                                  : "--tls-key needs --tls-cert");
   if (a.has("--tls-ca") && a.has("--legacy"))
-    throw client::UsageError("--legacy cannot be used with --tls-ca: the server's question to "
+    throw cli::UsageError("--legacy cannot be used with --tls-ca: the server's question to "
                              "a 2001 receiver over its own connection times out "
                              "(docs/corba.md, \"Known limitation\")");
   if (a.has("--tls-ca") && a.has("--listen"))
-    throw client::UsageError("--listen cannot be used with --tls-ca: over TLS the server "
+    throw cli::UsageError("--listen cannot be used with --tls-ca: over TLS the server "
                              "sends frames back over this receiver's own connection");
   o.rate_hz = a.number("--rate", 0.1, 1000.0).value_or(0.0);
   o.model = a.text("--model").value_or("");
   o.scenario = a.text("--scenario").value_or("");
   o.trainee = a.text("--trainee").value_or("");
   if (a.has("--trainee") && o.trainee.find_first_not_of(" \t") == std::string::npos)
-    throw client::UsageError("--trainee: the name is empty");
+    throw cli::UsageError("--trainee: the name is empty");
   if (o.legacy) {
     for (const char* f :
          {"--rate", "--model", "--scenario", "--report", "--restart-at", "--trainee"}) {
       if (a.has(f)) {
-        throw client::UsageError(std::string(f) +
+        throw cli::UsageError(std::string(f) +
                                  " needs the extended interface; it cannot be used with --legacy");
       }
     }
@@ -126,18 +126,18 @@ ReceiverOptions parse_receiver_options(int argc, const char* const* argv) {
     ++inputs;
   }
   if (inputs > 1) {
-    throw client::UsageError("--controls, --keyboard and --joystick are alternatives; give one");
+    throw cli::UsageError("--controls, --keyboard and --joystick are alternatives; give one");
   }
   if (a.has("--mapping")) {
-    if (o.input != Input::Joystick) throw client::UsageError("--mapping needs --joystick");
+    if (o.input != Input::Joystick) throw cli::UsageError("--mapping needs --joystick");
     o.mapping_path = *a.text("--mapping");
   }
   if (a.has("--key-step")) {
-    if (o.input != Input::Keyboard) throw client::UsageError("--key-step needs --keyboard");
+    if (o.input != Input::Keyboard) throw cli::UsageError("--key-step needs --keyboard");
     o.key_step_v = static_cast<float>(*a.number("--key-step", 0.1, 5.0));
   }
   if (a.has("--keys")) {
-    if (o.input != Input::Keyboard) throw client::UsageError("--keys needs --keyboard");
+    if (o.input != Input::Keyboard) throw cli::UsageError("--keys needs --keyboard");
     o.keys_path = *a.text("--keys");
   }
   o.csv_path = a.text("--csv").value_or("");

@@ -36,7 +36,7 @@ struct ReceiverOptions {
   std::vector<std::string> orb_args;  // -ORBname value, passed to omniORB
 };
 
-// Throws client::UsageError naming the offending argument.
+// Throws cli::UsageError naming the offending argument.
 ReceiverOptions parse_receiver_options(int argc, const char* const* argv);
 
 const char* receiver_usage();

@@ -21,7 +21,7 @@
 
 #include "cli/exit_codes.h"
 #include "cli/version_flag.h"
-#include "tools/client/args.h"
+#include "cli/args.h"
 #include "tools/client/arrival_stats.h"
 #include "tools/client/proc_stat.h"
 #include "tools/client/received_frame.h"
@@ -94,32 +94,31 @@ struct Options {
 };
 
 Options parse(int argc, char** argv) {
-  client::FlagSet flags;
+  cli::FlagSet flags;
   flags.valued = {"--url",         "--server-pid", "--spawn-server", "--server-arg",
                   "--sessions",    "--duration",   "--warmup",       "--connect-rate",
                   "--control-rate", "--ping-rate", "--swing-volts",  "--threads", "--csv", "--observers",
                   "--tls-ca"};
   flags.switches = {"--help", "--tls", "--tls-insecure"};
-  flags.repeatable = {"--server-arg"};
-  client::Args a(argc, argv, flags);
+  flags.repeatable = flags.verbatim = {"--server-arg"};
+  cli::Args a(argc, argv, flags);
   Options o;
-  if (!a.orb_args().empty()) throw client::UsageError("unknown argument " + a.orb_args().front());
   o.help = a.has("--help");
   if (o.help) return o;
   o.url = a.text("--url").value_or("");
   o.spawn_server = a.text("--spawn-server").value_or("");
   o.server_args = a.all("--server-arg");
   if (o.url.empty() == o.spawn_server.empty()) {
-    throw client::UsageError("give exactly one of --url and --spawn-server");
+    throw cli::UsageError("give exactly one of --url and --spawn-server");
   }
   if (!o.server_args.empty() && o.spawn_server.empty()) {
-    throw client::UsageError("--server-arg needs --spawn-server");
+    throw cli::UsageError("--server-arg needs --spawn-server");
   }
   o.server_pid = a.integer("--server-pid", 1, 1L << 30).value_or(0);
   if (o.server_pid && !o.spawn_server.empty()) {
-    throw client::UsageError("--server-pid and --spawn-server exclude each other");
+    throw cli::UsageError("--server-pid and --spawn-server exclude each other");
   }
-  if (!a.has("--sessions")) throw client::UsageError("--sessions is required");
+  if (!a.has("--sessions")) throw cli::UsageError("--sessions is required");
   o.sessions = static_cast<int>(*a.integer("--sessions", 1, 10000));
   o.duration_s = a.number("--duration", 0.1, 86400).value_or(o.duration_s);
   o.warmup_s = a.number("--warmup", 0, 3600).value_or(o.warmup_s);
@@ -134,9 +133,9 @@ Options parse(int argc, char** argv) {
   o.tls_ca = a.text("--tls-ca").value_or("");
   o.tls_insecure = a.has("--tls-insecure");
   if (!o.tls_ca.empty() && o.tls_insecure)
-    throw client::UsageError("--tls-ca and --tls-insecure exclude each other");
+    throw cli::UsageError("--tls-ca and --tls-insecure exclude each other");
   if (o.tls && o.tls_ca.empty() && !o.tls_insecure)
-    throw client::UsageError("TLS needs --tls-ca FILE (or --tls-insecure for a self-signed "
+    throw cli::UsageError("TLS needs --tls-ca FILE (or --tls-insecure for a self-signed "
                              "test server)");
   return o;
 }
@@ -149,7 +148,7 @@ Url parse_url(const std::string& url) {
   static const std::regex re(R"(wss?://([^/:]+|\[[^\]]+\]):([0-9]+)(/.*)?)");
   std::smatch m;
   if (!std::regex_match(url, m, re)) {
-    throw client::UsageError("--url: '" + url + "' is not ws://HOST:PORT/PATH or wss://...");
+    throw cli::UsageError("--url: '" + url + "' is not ws://HOST:PORT/PATH or wss://...");
   }
   return {m[1].str(), m[2].str(), m[3].matched ? m[3].str() : "/"};
 }

@@ -1,12 +1,31 @@
-#include "tools/client/args.h"
+#include "cli/args.h"
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 
-#include "model/cli_flag.h"
-#include "model/json_fields.h"
+namespace clamsim::cli {
 
-namespace clamsim::client {
+namespace {
+
+// "--name=value" -> ("--name", "value"); anything else unchanged, without a value.
+std::pair<std::string, std::optional<std::string>> split_flag(const std::string& arg) {
+  if (arg.rfind("--", 0) == 0) {
+    const auto eq = arg.find('=');
+    if (eq != std::string::npos) return {arg.substr(0, eq), arg.substr(eq + 1)};
+  }
+  return {arg, std::nullopt};
+}
+
+
+// A bound in a message: "5", "0.1", "1e+06".
+std::string shown(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+}  // namespace
 
 double parse_number(const std::string& flag, const std::string& text, double lo, double hi) {
   double v = 0.0;
@@ -18,31 +37,32 @@ double parse_number(const std::string& flag, const std::string& text, double lo,
     throw UsageError(flag + ": '" + text + "' is not a number");
   }
   if (v < lo || v > hi) {
-    throw UsageError(flag + ": " + text + " is outside " + model::format_number(lo) + ".." +
-                     model::format_number(hi));
+    throw UsageError(flag + ": " + text + " is outside " + shown(lo) + ".." + shown(hi));
   }
   return v;
 }
 
 Args::Args(int argc, const char* const* argv, const FlagSet& flags) {
   for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
+    const std::string whole = argv[i];
     // omniORB options pass through to ORB_init, which consumes "-ORBname value"
-    if (arg.rfind("-ORB", 0) == 0) {
-      if (i + 1 >= argc) throw UsageError(arg + " needs a value");
-      orb_args_.push_back(arg);
+    if (flags.orb_options && whole.rfind("-ORB", 0) == 0) {
+      if (i + 1 >= argc) throw UsageError(whole + " needs a value");
+      orb_args_.push_back(whole);
       orb_args_.push_back(argv[++i]);
       continue;
     }
-    const model::CliFlag split = model::split_cli_flag(arg);
-    arg = split.name;
-    const std::optional<std::string>& inline_value = split.value;
+    const auto [arg, inline_value] = split_flag(whole);
     if (flags.switches.count(arg) != 0) {
       if (inline_value) throw UsageError(arg + " takes no value");
       if (!switches_.insert(arg).second) throw UsageError(arg + " given twice");
       continue;
     }
     if (flags.valued.count(arg) == 0) {
+      if (flags.positionals && arg.rfind('-', 0) != 0) {
+        positionals_.push_back(arg);
+        continue;
+      }
       throw UsageError("unknown option '" + arg + "' (see --help)");
     }
     if (values_.count(arg) != 0 && flags.repeatable.count(arg) == 0) {
@@ -52,10 +72,15 @@ Args::Args(int argc, const char* const* argv, const FlagSet& flags) {
     if (inline_value) {
       value = *inline_value;
     } else {
-      if (i + 1 >= argc) throw UsageError(arg + " needs a value");
+      // the next flag is not this one's value ("-" and "-3" are values, "-h" is not)
+      const std::string next = i + 1 < argc ? argv[i + 1] : "";
+      const bool next_is_flag = (next.rfind("--", 0) == 0 || flags.switches.count(next) != 0) &&
+                                flags.verbatim.count(arg) == 0;
+      if (i + 1 >= argc || next_is_flag) throw UsageError(arg + " needs a value");
       value = argv[++i];
     }
     values_[arg].push_back(value);
+    given_.emplace_back(arg, value);
   }
 }
 
@@ -103,4 +128,4 @@ std::vector<std::string> Args::all(const std::string& flag) const {
   return it == values_.end() ? std::vector<std::string>{} : it->second;
 }
 
-}  // namespace clamsim::client
+}  // namespace clamsim::cli
