@@ -180,7 +180,8 @@ void Session::run() {
   // Frame k carries the state at k periods and is due at t0 + k periods: an absolute
   // schedule, so sleeping late never accumulates into drift.
   for (std::uint64_t k = 1; !stop_requested_; ++k) {
-    if (restart_requested_.exchange(false)) {
+    const bool restarted = restart_requested_.exchange(false);
+    if (restarted) {
       begin_attempt();
       k0 = k - 1;
       counters_.restarts.fetch_add(1, std::memory_order_relaxed);
@@ -226,6 +227,7 @@ void Session::run() {
       std::int64_t none = -1;
       failing_since_ns_.compare_exchange_strong(none, to_ns(sent_at));
     }
+    publish_to_observers(frame, u, restarted);
     sim_time_s_ = state.time_s;
     mark_progress(clock_.now());
 
@@ -252,7 +254,23 @@ void Session::run() {
     std::lock_guard<std::mutex> lock(score_mutex_);
     score_ = scorer.score();
   }
+  observers_.end_all(label() + " ended");
   running_ = false;
+}
+
+void Session::publish_to_observers(const Frame& frame, const core::Control& u, bool restarted) {
+  // the events are watched on every frame, so the first frame an observer gets has no
+  // stale difference in it
+  if (!observers_.any()) {
+    event_watch_.update(frame, restarted, nullptr);
+    return;
+  }
+  // one shared block per frame, whatever the number of observers
+  auto f = std::make_shared<ObservedFrame>();
+  f->frame = frame;
+  f->volts = u.volts;
+  event_watch_.update(frame, restarted, f.get());
+  observers_.publish(f);
 }
 
 }  // namespace clamsim::session

@@ -16,6 +16,7 @@
 #include "session/control_input.h"
 #include "session/counters.h"
 #include "session/frame_sink.h"
+#include "session/observers.h"
 #include "session/server_wide.h"
 
 namespace clamsim::session {
@@ -69,6 +70,7 @@ class Session {
 
   std::uint64_t id() const { return id_; }
   const MachineSetup& machine() const { return machine_; }
+  double frame_period_s() const { return options_.frame_period_s; }
   const FrameSink& sink() const { return *sink_; }
   CounterSnapshot counters() const { return counters_.snapshot(); }
   bool running() const { return running_.load(); }
@@ -97,8 +99,16 @@ class Session {
   // Thread-safe.
   void set_trainee(std::string name);
   std::string trainee() const;
+  // Observers (issue 11, "Watch"): each gets every frame the sink gets (same seq), with
+  // the voltages that drove it and its events, through its own bounded queue. False when
+  // the session has ended. Thread-safe; detach is idempotent.
+  bool attach_observer(std::shared_ptr<ObserverQueue> q) { return observers_.attach(std::move(q)); }
+  void detach_observer(const ObserverQueue* q) { observers_.detach(q); }
+  std::size_t observer_count() const { return observers_.size(); }
 
  private:
+  // Hands the frame to the observers (session thread).
+  void publish_to_observers(const Frame& frame, const core::Control& u, bool restarted);
   // The server's, model's and scenario's versions, for the task's report.
   ReportVersions report_versions() const;
   void run();
@@ -129,6 +139,8 @@ class Session {
   TaskScore score_;                       // the last frame's
   LessonProgress lesson_;                 // the last frame's; guarded by score_mutex_ too
   std::string trainee_;                   // guarded by score_mutex_ too
+  ObserverSet observers_;
+  EventWatch event_watch_;                // session thread only
   std::mutex lifecycle_mutex_;
   std::thread thread_;
 };

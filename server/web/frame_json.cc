@@ -142,6 +142,7 @@ std::string hello_json(const HelloInfo& info, const core::MachineParams& machine
   j["frame_period_s"] = info.frame_period_s;
   j["model"] = info.model;
   j["scenario"] = info.scenario;
+  if (!info.observing.is_null()) j["observing"] = info.observing;
   j["limits"] = {{"max_message_bytes", info.max_message_bytes},
                  {"max_messages_per_s", info.max_messages_per_s}};
   j["display_fields"] = {"swing_deg", "boom_deg", "telescope_m", "clam_to_tip_m",

@@ -34,6 +34,9 @@ struct HelloInfo {
   std::string scenario;        // "" = the model's own initial pose
   std::size_t max_message_bytes = 4096;
   std::size_t max_messages_per_s = 200;
+  // An observer's hello (/ws?observe=ID): whom it watches (observer_json.h); null for the
+  // trainee's own connection, whose hello has no "observing".
+  nlohmann::ordered_json observing;
 };
 
 std::string hello_json(const HelloInfo& info, const core::MachineParams& machine,

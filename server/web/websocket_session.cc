@@ -163,6 +163,7 @@ bool WebSocketSession::start_session() {
   }
   const std::string target = to_std(req_.target());
   const std::string_view query = split_target(target).query;
+  if (const auto observe = query_value(query, "observe")) return start_observing(*observe);
   if (!class_code_accepted(query_value(query, "class_code").value_or(""))) return false;
   const std::string model = query_value(query, "model").value_or("");
   const std::string scenario = query_value(query, "scenario").value_or("");
@@ -299,6 +300,7 @@ void WebSocketSession::on_frames(std::size_t n) {
 }
 
 void WebSocketSession::handle_text(const std::string& text) {
+  if (observer_) return handle_observer_text(text);
   const ClientMessage m = parse_client_message(text);
   switch (m.type) {
     case ClientMessage::Type::Control: {
@@ -380,14 +382,14 @@ void WebSocketSession::update_queued() {
 
 void WebSocketSession::do_write() {
   queue_.begin_write();
-  sink_->write_started();
+  if (sink_) sink_->write_started();   // an observer has no sink
   ws_.async_write(net::buffer(*queue_.front().text),
                   beast::bind_front_handler(&WebSocketSession::on_write, shared_from_this()));
 }
 
 void WebSocketSession::on_write(beast::error_code ec, std::size_t) {
   assert(on_strand(ws_.get_executor()));
-  sink_->write_finished();
+  if (sink_) sink_->write_finished();
   queue_.end_write();
   if (ec) {
     finish();
@@ -431,6 +433,7 @@ void WebSocketSession::on_reaped() {
 
 // Stops the session at once (no more frames), on the strand, never the session thread.
 void WebSocketSession::release_session() {
+  stop_observing();
   if (sink_) sink_->close();
   if (!session_) return;
   const std::uint64_t id = session_->id();

@@ -4,6 +4,7 @@
 // oldest display frames (STYLE.md example 7), so a slow browser never slows its session.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -13,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/scenario_file.h"
+#include "session/observers.h"
 #include "session/session.h"
 #include "web/beast.h"
 #include "web/guarded_stream.h"
@@ -80,10 +82,17 @@ class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
   void on_reaped();
   // Measures what waits for the browser and tells the sink (WebOptions::max_queued_bytes).
   void update_queued();
+  // An observer's connection: sends what its queue holds (websocket_observe.cc).
+  void drain_observed();
 
  private:
   void on_accept(beast::error_code ec);
   bool start_session();
+  // /ws?observe=ID (issue 11, "Watch"; websocket_observe.cc): instructor role, a live
+  // session, then its hello marked as observing and its frames.
+  bool start_observing(std::string_view observe);
+  void handle_observer_text(const std::string& text);
+  void stop_observing();
   bool class_code_accepted(const std::string& given);  // else closes with 1008 and why
   std::string peer_text();   // "127.0.0.1:40312" of the browser; "" once it is gone
   void do_read();
@@ -108,6 +117,13 @@ class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
   std::shared_ptr<WebSocketSink> sink_;
   std::shared_ptr<session::Session> session_;
   std::shared_ptr<const model::Scenario> world_;   // the session's world; null = empty space
+  // Observer mode: the queue the watched session pushes to, and that session (weak: the
+  // trainee's connection owns it).
+  std::shared_ptr<session::ObserverQueue> observer_;
+  std::weak_ptr<session::Session> watched_;
+  nlohmann::ordered_json watched_load_ids_;
+  std::array<double, 5> last_volts_{};
+  bool volts_sent_ = false;
   std::chrono::steady_clock::time_point last_clamp_report_{};
   bool accepted_ = false;   // WebSocket handshake done
   bool open_ = false;       // and the session running

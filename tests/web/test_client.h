@@ -95,6 +95,8 @@ class WsClient {
 
   // Connect from this local address (any 127.x.y.z is this machine, seen as another client).
   void connect_from(const std::string& address) { from_ = address; }
+  // Send this Cookie header with the handshake (an instructor's login).
+  void set_cookie(const std::string& cookie) { cookie_ = cookie; }
 
   // Opens the connection and does the handshake. rcvbuf > 0 shrinks the socket's receive
   // buffer first (a slow reader that fills up quickly).
@@ -107,9 +109,12 @@ class WsClient {
     if (!from_.empty()) sock.bind(tcp::endpoint(net::ip::make_address(from_), 0), ec);
     sock.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port), ec);
     if (ec) return false;
-    if (!origin.empty())
+    if (!origin.empty() || !cookie_.empty())
       ws_.set_option(websocket::stream_base::decorator(
-          [origin](websocket::request_type& req) { req.set(http::field::origin, origin); }));
+          [origin, cookie = cookie_](websocket::request_type& req) {
+            if (!origin.empty()) req.set(http::field::origin, origin);
+            if (!cookie.empty()) req.set(http::field::cookie, cookie);
+          }));
     bool done = false;
     ws_.async_handshake("127.0.0.1:" + std::to_string(port), target,
                         [&](beast::error_code e) {
@@ -202,6 +207,7 @@ class WsClient {
 
  private:
   std::string from_;   // local address to connect from; "" = any
+  std::string cookie_;   // the handshake's Cookie header; "" = none
   net::io_context ioc_;
   websocket::stream<beast::tcp_stream> ws_{ioc_};
   beast::flat_buffer buffer_;

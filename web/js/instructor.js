@@ -50,6 +50,8 @@ export function sessionRows(body) {
         penalty(t?.overloads),
         penalty(t?.dropped_loads),
         { text: t ? String(Math.round(t.total)) : '–', cls: 'num points' },
+        // the browser client in observer mode on this session (browser or CORBA alike)
+        { text: 'Watch', links: [{ href: `/?observe=${encodeURIComponent(s.id)}`, text: 'Watch', cls: 'watch' }] },
       ],
     };
   });

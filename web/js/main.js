@@ -21,6 +21,8 @@ import { makeRumbleTracker, loadRumbleEnabled, saveRumbleEnabled, RUMBLES } from
 import { makeTraineeSync, traineeErrorKind } from './trainee.js';
 import { createTraineeUi } from './trainee-ui.js';
 import { withClassCode, classCodeRefusal, createClassCodeForm } from './class-code.js';
+import { observeParam, observeUrl } from './observer.js';
+import { createObserverUi } from './observer-ui.js';
 
 const CONTROL_PERIOD_MS = 50;   // 20 Hz, as the thesis's multimedia timer (3.3)
 const PING_PERIOD_MS = 1000;
@@ -31,7 +33,12 @@ let continuous = params.get('render') === 'continuous';
 // the world this page asks for: ?scenario=NAME (the first lesson), else the server's own
 let scenarioName = params.get('scenario') || null;
 let classCode = null;
-const connectUrl = () => scenarioUrl(classCode ? withClassCode(wsUrl, classCode) : wsUrl, scenarioName);  // redraw every frame (benchmarks)
+// ?observe=ID: an instructor watching session ID (docs/instructor.md "Watch"); nothing
+// this page does reaches that machine
+const observeId = observeParam(location.search);
+if (observeId !== null) document.body.dataset.observing = 'true';
+const connectUrl = () => (observeId !== null ? observeUrl(wsUrl, observeId)
+  : scenarioUrl(classCode ? withClassCode(wsUrl, classCode) : wsUrl, scenarioName));
 
 const stage = document.getElementById('stage');
 const canvas = document.getElementById('view');
@@ -54,6 +61,11 @@ const renderer = new THREE.WebGLRenderer({ canvas, antialias: !software && param
 renderer.setPixelRatio(software ? 1 : Math.min(window.devicePixelRatio, 2));
 
 const hud = createHud(document.getElementById('hud'), document.getElementById('banner'));
+const observerUi = observeId === null ? null
+  : createObserverUi({ panel: document.getElementById('observer'), banner: document.getElementById('observer-banner') });
+let observing = null;       // hello.observing once connected as an observer
+let observedVolts = null;   // the trainee's inputs, as the last `inputs` message gave them
+let observeEnded = null;    // why the server stopped (or refused) this observer
 const input = createInput({ target: document, storage: window.localStorage,
   getGamepads: () => navigator.getGamepads?.() ?? [] });
 
@@ -78,6 +90,7 @@ function useKeyboardLayout(raw) {
     setKeyboardLayout(parseKeyboardLayout(raw));
     keyboardError = null;
     document.getElementById('keys-hint').textContent = keyHint(keyboardLayout());
+    observerUi?.layout(keyboardLayout());
   } catch (e) {
     keyboardUnavailable(e.message);
   }
@@ -170,6 +183,10 @@ const traineeUi = createTraineeUi({ slot: document.getElementById('trainee'), pr
 traineeUi.show(trainee.view());
 
 function requestRestart(source) {
+  if (observeId !== null) {
+    hud.note('restart: only the trainee restarts the task (you are watching)');
+    return false;
+  }
   if (!connection.isOpen) {
     hud.note('restart: not connected');
     return false;
@@ -236,7 +253,7 @@ const handlers = {
     lastLesson = null;
     if (sceneInfo.lesson) lessonUi.show(lessonView(sceneInfo.lesson, null));
     else lessonUi.hide();
-    offeredLesson = sceneInfo.lesson ? null : lessonOffer(sceneInfo, window.localStorage);
+    offeredLesson = sceneInfo.lesson || observeId !== null ? null : lessonOffer(sceneInfo, window.localStorage);
     lessonUi.offer(offeredLesson);
     maxLoadKg = msg.machine.clam.max_load_kg ?? Infinity;
     markers = [];
@@ -249,6 +266,12 @@ const handlers = {
     stats.session = `${msg.session} (${msg.model || 'model'}, ${msg.server || 'server'})`;
     sessionId = msg.session;
     hud.note(`hello: protocol ${msg.protocol}, frame ${Math.round(msg.frame_period_s * 1000)} ms`);
+    if (msg.observing) {
+      observing = msg.observing;
+      observerUi?.show(observing);
+      observerUi?.clearEvents();
+      return;   // the machine is the trainee's: no name, no controls from here
+    }
     // a fresh session knows no name: tell it
     const told = trainee.hello();
     if (told) connection.send(told);
@@ -305,6 +328,13 @@ const handlers = {
     traineeUi.show(trainee.view());
     hud.note(`trainee: the server records "${m.name}"`);
   },
+  inputs(m) {
+    observedVolts = m.volts;
+    observerUi?.inputs(m.volts);
+  },
+  events(m) {
+    observerUi?.events(m);
+  },
   drain(m) {
     // the server counts down once a second; the banner shows its own words
     drainNotice = m;
@@ -340,11 +370,12 @@ function onOpen() {
   stats.connections += 1;
   showStats();
   interlock = { on: true, why: 'new session' };
-  connection.send(controlMessage(ZERO_VOLTS));
+  if (observeId === null) connection.send(controlMessage(ZERO_VOLTS));
 }
 
 function describeLink() {
   const s = linkState;
+  if (observeEnded) return ['not watching', 'error', `Not watching: ${observeEnded}. Choose a live session on the instructor page.`];
   if (drainNotice && s.status === 'connected')
     return [`server stopping in ${drainNotice.secondsLeft} s`, 'warn', drainNotice.message];
   const secs = s.retryAt ? Math.max(0, Math.ceil((s.retryAt - Date.now()) / 1000)) : 0;
@@ -381,6 +412,12 @@ const classCodeForm = createClassCodeForm({ form: document.getElementById('class
 const connection = new Connection({
   url: connectUrl(), onMessage, onOpen,
   onState(s) {
+    // watching: a refusal or the end of the trainee's session is final (no retry)
+    if (observeId !== null && typeof s.rawReason === 'string' && s.rawReason.startsWith('observe:')) {
+      observeEnded = s.rawReason.slice('observe:'.length).trim();
+      connection.stop();
+      return;
+    }
     const refused = classCodeRefusal(s.code, s.rawReason);
     if (refused) {
       // no retry with a refused code: ask again (stop() reports the link as closed)
@@ -435,7 +472,11 @@ function sendControls() {
       level = 'error';
     }
   }
-  if (!connection.isOpen) {
+  if (observeId !== null) {
+    volts = ZERO_VOLTS;   // watching: nothing is sent
+    source = 'Watching: your keys and joystick do nothing';
+    level = 'warn';
+  } else if (!connection.isOpen) {
     source = `Not connected: controls not sent. ${source}`;
     level = 'error';
   } else {
@@ -456,7 +497,7 @@ setInterval(() => {
 window.addEventListener('gamepaddisconnected', (ev) => {
   lostDevice = ev.gamepad.id;
   interlock = { on: true, why: 'joystick disconnected' };
-  if (connection.isOpen) connection.send(controlMessage(ZERO_VOLTS));
+  if (connection.isOpen && observeId === null) connection.send(controlMessage(ZERO_VOLTS));
   if (mappingScreen.isOpen) mappingScreen.open();
 });
 window.addEventListener('gamepadconnected', () => {
@@ -465,7 +506,7 @@ window.addEventListener('gamepadconnected', () => {
   if (mappingScreen.isOpen) mappingScreen.open();
 });
 document.addEventListener('visibilitychange', () => {
-  if (document.hidden && connection.isOpen) connection.send(controlMessage(ZERO_VOLTS));
+  if (document.hidden && connection.isOpen && observeId === null) connection.send(controlMessage(ZERO_VOLTS));
 });
 window.addEventListener('blur', () => input.clearKeys());
 
@@ -519,6 +560,9 @@ window.clamsim = {
   get link() { return linkState; },
   get report() { return lastReport; },
   get session() { return sessionId; },
+  // observer mode: hello.observing (null on a trainee's page) and the trainee's last inputs
+  get observing() { return observing; },
+  get observedVolts() { return observedVolts; },
   // the trainee's name: stored, acknowledged by this session, state, last refusal, sent
   get trainee() { return trainee.view(); },
   restart: () => requestRestart('console'),
@@ -569,7 +613,8 @@ async function startConnection() {
     keyboardUnavailable(`no layout: GET /api/client-config failed`);
   }
   const saved = window.sessionStorage.getItem(CLASS_CODE_KEY);
-  if (config.classCodeRequired && !saved) return classCodeForm.ask();
+  // an observer is an instructor (the login cookie), not a member of the class
+  if (config.classCodeRequired && !saved && observeId === null) return classCodeForm.ask();
   if (config.classCodeRequired) classCode = saved;
   connection.url = connectUrl();
   connection.start();

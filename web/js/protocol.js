@@ -311,8 +311,37 @@ function hello(h) {
     frame_period_s: num(h, 'frame_period_s', 'hello'),
     machine: machine(h),
     scene: scene(h, warnings),
+    observing: h.observing === undefined ? null : observing(h.observing),
     warnings,
   };
+}
+
+// hello.observing: this connection watches someone else's session (/ws?observe=ID).
+function observing(o) {
+  if (!isObject(o)) fail('hello.observing', 'expected an object');
+  if (!Number.isInteger(o.session)) fail('hello.observing.session', 'expected a session number');
+  return { session: o.session, trainee: typeof o.trainee === 'string' ? o.trainee : null,
+    transport: typeof o.transport === 'string' ? o.transport : '', label: typeof o.label === 'string' ? o.label : '' };
+}
+
+// An observer's: the five volts that drove frame `seq` (sent when they change).
+function inputs(m) {
+  if (!Number.isInteger(m.seq) || m.seq < 0) fail('inputs.seq', 'expected an integer >= 0');
+  const v = m.volts;
+  if (!Array.isArray(v) || v.length !== SIGNALS.length || !v.every((x) => typeof x === 'number' && Number.isFinite(x)))
+    fail('inputs.volts', `expected ${SIGNALS.length} finite numbers`);
+  return { type: 'inputs', seq: m.seq, volts: v.slice() };
+}
+
+// An observer's: what happened in frame `seq` (hits, grips, deliveries, lesson steps...).
+function events(m) {
+  if (!Number.isInteger(m.seq) || m.seq < 0) fail('events.seq', 'expected an integer >= 0');
+  if (!Array.isArray(m.events)) fail('events.events', 'expected an array');
+  const list = m.events.map((e, i) => {
+    if (!isObject(e) || typeof e.kind !== 'string') fail(`events.events[${i}].kind`, 'expected a string');
+    return { ...e };
+  });
+  return { type: 'events', seq: m.seq, t: optNum(m, 't', 'events') ?? null, events: list };
 }
 
 // A load's pose in a display frame; `id` matches hello.scene.loads[].id.
@@ -469,7 +498,7 @@ function drain(m) {
     message: typeof m.message === 'string' ? m.message : '' };
 }
 
-const validators = { hello, display, pong, error, report, restarting, trainee, drain };
+const validators = { hello, display, pong, error, report, restarting, trainee, drain, inputs, events };
 
 // Returns {ok: true, msg} or {ok: false, error: "what was wrong"}; never throws.
 export function parseServerMessage(text) {

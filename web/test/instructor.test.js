@@ -31,7 +31,9 @@ test('a live session: state, clock, delivered, each penalty, points', () => {
   assert.equal(row.state, 'running');
   assert.equal(row.late, false);
   assert.deepEqual(row.cells.map((c) => c.text),
-    ['#4', 'Ada', 't250 · dam_intake', 'running', '1:15 / 5:00', '1 / 3', '1', '0', '0', '0', '0', '90']);
+    ['#4', 'Ada', 't250 · dam_intake', 'running', '1:15 / 5:00', '1 / 3', '1', '0', '0', '0', '0', '90', 'Watch']);
+  assert.deepEqual(row.cells[12].links, [{ href: '/?observe=4', text: 'Watch', cls: 'watch' }],
+    'Watch opens the browser client watching this session');
   assert.equal(row.cells[6].count, 1, 'a penalty cell carries its count for highlighting');
 });
 
@@ -46,7 +48,7 @@ test('finished, timed out, late and task-less sessions', () => {
   assert.equal(rows[2].late, true, 'past the optimum');
   assert.equal(rows[3].cells[1].text, '–', 'no name given');
   assert.equal(rows[3].cells[2].text, 't250 · empty space');
-  assert.ok(rows[3].cells.slice(4).every((c) => c.text === '–'));
+  assert.ok(rows[3].cells.slice(4, 12).every((c) => c.text === '–'));
 });
 
 test('garbage bodies give no rows instead of throwing', () => {

@@ -58,12 +58,18 @@ struct Fleet::Impl {
 
 class Fleet::Impl::Client : public std::enable_shared_from_this<Client> {
  public:
-  Client(Impl& fleet, std::size_t index)
+  Client(Impl& fleet, std::size_t index, std::int64_t observe)
       : fleet_(fleet),
         index_(index),
+        target_(observe > 0 ? fleet.config.target +
+                                  (fleet.config.target.find('?') == std::string::npos ? "?" : "&") +
+                                  "observe=" + std::to_string(observe)
+                            : fleet.config.target),
         ws_(fleet.tls ? web::WebStream(beast::tcp_stream(net::make_strand(fleet.ioc)), fleet.tls)
                       : web::WebStream(beast::tcp_stream(net::make_strand(fleet.ioc)))),
-        timer_(ws_.get_executor()) {}
+        timer_(ws_.get_executor()) {
+    r_.observing = observe;
+  }
 
   void start() {
     ++fleet_.running;
@@ -85,6 +91,7 @@ class Fleet::Impl::Client : public std::enable_shared_from_this<Client> {
   }
 
   const ClientResult& result() const { return r_; }
+  std::int64_t session() const { return session_.load(); }
   auto executor() { return ws_.get_executor(); }
 
  private:
@@ -115,7 +122,7 @@ class Fleet::Impl::Client : public std::enable_shared_from_this<Client> {
   }
 
   void ws_handshake() {
-    ws_.async_handshake(fleet_.config.host + ":" + fleet_.config.port, fleet_.config.target,
+    ws_.async_handshake(fleet_.config.host + ":" + fleet_.config.port, target_,
                         [self = shared_from_this()](const error_code& e) {
                           self->on_handshake(e);
                         });
@@ -173,6 +180,7 @@ class Fleet::Impl::Client : public std::enable_shared_from_this<Client> {
       r_.connected = true;
       if (j.contains("session") && j["session"].is_number_integer()) {
         r_.server_session = j["session"].get<std::int64_t>();
+        session_ = r_.server_session;
       }
       if (j.contains("frame_period_s") && j["frame_period_s"].is_number()) {
         r_.frame_period_s = j["frame_period_s"].get<double>();
@@ -188,8 +196,7 @@ class Fleet::Impl::Client : public std::enable_shared_from_this<Client> {
   }
 
   void start_ticks() {
-    const double hz = fleet_.config.control_hz > 0 ? fleet_.config.control_hz
-                                                   : fleet_.config.ping_hz;
+    const double hz = controls() ? fleet_.config.control_hz : fleet_.config.ping_hz;
     if (hz <= 0) return;
     period_ = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
         std::chrono::duration<double>(1.0 / hz));
@@ -202,7 +209,7 @@ class Fleet::Impl::Client : public std::enable_shared_from_this<Client> {
 
   void tick() {
     if (stopping_ || !open_) return;
-    if (fleet_.config.control_hz > 0) {
+    if (controls()) {
       double v0 = 0.0;
       if (fleet_.config.swing_volts != 0.0) {  // a 10 s sine, phase by client
         v0 = fleet_.config.swing_volts *
@@ -273,6 +280,9 @@ class Fleet::Impl::Client : public std::enable_shared_from_this<Client> {
     if (!closing_) finish();
   }
 
+  // an observer never sends control (the server would refuse it)
+  bool controls() const { return fleet_.config.control_hz > 0 && r_.observing == 0; }
+
   void fail(const std::string& why) {
     r_.failed = true;
     r_.close_reason = why;
@@ -288,6 +298,8 @@ class Fleet::Impl::Client : public std::enable_shared_from_this<Client> {
 
   Impl& fleet_;
   std::size_t index_;
+  const std::string target_;   // the config's, or its ?observe=ID
+  std::atomic<std::int64_t> session_{-1};
   websocket::stream<web::WebStream> ws_;   // plain or TLS (web/web_stream.h)
   net::steady_timer timer_;
   beast::flat_buffer buffer_;
@@ -333,10 +345,14 @@ void Fleet::start() {
   for (int i = 0; i < n; ++i) impl_->threads.emplace_back([this] { impl_->ioc.run(); });
 }
 
-void Fleet::add_client() {
-  auto c = std::make_shared<Impl::Client>(*impl_, impl_->clients.size());
+void Fleet::add_client(std::int64_t observe) {
+  auto c = std::make_shared<Impl::Client>(*impl_, impl_->clients.size(), observe);
   impl_->clients.push_back(c);
   net::post(c->executor(), [c] { c->start(); });
+}
+
+std::int64_t Fleet::server_session(std::size_t i) const {
+  return i < impl_->clients.size() ? impl_->clients[i]->session() : -1;
 }
 
 std::size_t Fleet::settled() const { return impl_->settled.load(); }

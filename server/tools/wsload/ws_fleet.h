@@ -37,6 +37,7 @@ struct ClientResult {
   int close_code = 0;          // the server's close code, 0 when none
   std::string close_reason;    // the server's reason, or the error
   std::int64_t server_session = -1;  // hello.session
+  std::int64_t observing = 0;        // > 0: an observer of that session (no controls)
   double frame_period_s = 0.05;      // hello.frame_period_s
   client::ArrivalStats arrivals{0.05};  // frames inside the window
   std::vector<double> rtt_ms;           // ping round trips inside the window
@@ -56,8 +57,11 @@ class Fleet {
 
   // Resolves the host and loads tls_ca; throws std::runtime_error when it cannot.
   void start();
-  // Starts client i (0-based, in call order) connecting.
-  void add_client();
+  // Starts client i (0-based, in call order) connecting. observe > 0: an observer of that
+  // server session (target ?observe=ID, docs/websocket-protocol.md), which sends no control.
+  void add_client(std::int64_t observe = 0);
+  // hello.session of client i; -1 until its hello arrived. Thread-safe.
+  std::int64_t server_session(std::size_t i) const;
   // Clients that have connected (hello) or given up so far.
   std::size_t settled() const;
   // Clients whose connection is still open.

@@ -60,7 +60,10 @@ N browser-like WebSocket clients in one process (docs/wsload.md).
   --ping-rate HZ          pings per client per second, default 1; 0 = none
   --swing-volts V         send a slow +-V swing instead of all zeros (0..5, default 0)
   --threads N             io_context threads, 1 or 2 (default 1)
-  --csv FILE              one row per session
+  --observers K           K more clients watch the first session (/ws?observe=ID, no
+                          controls), 0..1000; the report compares that session's
+                          lateness with the other sessions' in the same window
+  --csv FILE              one row per session (observers after the sessions)
   --help                  this text
   --version               print the version and exit
 A run fails (1 below) when a session fails to connect, the server goes away or the CSV
@@ -81,6 +84,7 @@ struct Options {
   std::vector<std::string> server_args;
   long server_pid = 0;
   int sessions = 0;
+  int observers = 0;   // clients watching session 0
   double duration_s = 10.0, warmup_s = 1.0, connect_interval_s = 0.0191;
   double control_hz = 20.0, ping_hz = 1.0, swing_volts = 0.0;
   int threads = 1;
@@ -93,7 +97,7 @@ Options parse(int argc, char** argv) {
   cli::FlagSet flags;
   flags.valued = {"--url",         "--server-pid", "--spawn-server", "--server-arg",
                   "--sessions",    "--duration",   "--warmup",       "--connect-rate",
-                  "--control-rate", "--ping-rate", "--swing-volts",  "--threads", "--csv",
+                  "--control-rate", "--ping-rate", "--swing-volts",  "--threads", "--csv", "--observers",
                   "--tls-ca"};
   flags.switches = {"--help", "--tls", "--tls-insecure"};
   flags.repeatable = flags.verbatim = {"--server-arg"};
@@ -124,6 +128,7 @@ Options parse(int argc, char** argv) {
   o.swing_volts = a.number("--swing-volts", 0, 5).value_or(o.swing_volts);
   o.threads = static_cast<int>(a.integer("--threads", 1, 2).value_or(1));
   o.csv = a.text("--csv").value_or("");
+  o.observers = static_cast<int>(a.integer("--observers", 0, 1000).value_or(0));
   o.tls = a.has("--tls") || o.url.rfind("wss://", 0) == 0;
   o.tls_ca = a.text("--tls-ca").value_or("");
   o.tls_insecure = a.has("--tls-insecure");
@@ -156,6 +161,51 @@ std::string quote(const std::string& s) {
   return out + "\"";
 }
 
+// Session 0 watched by observers against the other sessions, in the same window: lateness
+// percentiles (each session's own best offset, as above) and their ratios; the observers'
+// frames.
+void report_observed(const std::vector<wsload::ClientResult>& results, double window_s,
+                     std::size_t asked) {
+  std::vector<double> watched, others, observers;
+  std::uint64_t observer_frames = 0, observer_lost = 0;
+  std::size_t observer_clients = 0;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const auto& r = results[i];
+    if (!r.connected) continue;
+    const auto late = r.arrivals.lateness_s();
+    if (r.observing > 0) {
+      ++observer_clients;
+      observer_frames += r.arrivals.frames();
+      observer_lost += r.arrivals.lost();
+      observers.insert(observers.end(), late.begin(), late.end());
+    } else {
+      std::vector<double>& into = i == 0 ? watched : others;
+      into.insert(into.end(), late.begin(), late.end());
+    }
+  }
+  const auto line = [](const char* who, const std::vector<double>& v) {
+    std::printf("  %-28s p50 %.2f p99 %.2f max %.2f ms (%zu frames)\n", who,
+                ms(client::percentile(v, 50)), ms(client::percentile(v, 99)),
+                ms(client::percentile(v, 100)), v.size());
+  };
+  std::printf("observed: session 0 with %zu of %zu observers connected; lateness:\n",
+              observer_clients, asked);
+  line("session 0 (observed)", watched);
+  if (!others.empty()) {
+    line("the other sessions", others);
+    const auto ratio = [](double a, double b) { return b > 0 ? a / b : 0.0; };
+    std::printf("  ratio observed / others:     p50 %.2f p99 %.2f\n",
+                ratio(client::percentile(watched, 50), client::percentile(others, 50)),
+                ratio(client::percentile(watched, 99), client::percentile(others, 99)));
+  }
+  line("the observers", observers);
+  std::printf("  observers' frames/s: %.2f each, %llu lost (their queues drop stale frames)\n",
+              observer_clients ? static_cast<double>(observer_frames) /
+                                     static_cast<double>(observer_clients) / window_s
+                               : 0.0,
+              static_cast<unsigned long long>(observer_lost));
+}
+
 int run_main(int argc, char** argv) {
   Options opt;
   Url url;
@@ -186,7 +236,7 @@ int run_main(int argc, char** argv) {
                           {"--max-sessions", std::to_string(std::max(opt.sessions, 250))},
                           // every client comes from this one address
                           {"--http-max-connections-per-client",
-                           std::to_string(std::max(opt.sessions, 250) + 16)},
+                           std::to_string(std::max(opt.sessions + opt.observers, 250) + 16)},
                           {"--max-sessions-per-client", "0"},
                           {"--http-connection-rate-per-client", "0"}});
     try {
@@ -249,6 +299,25 @@ int run_main(int argc, char** argv) {
   while (!g_stop && fleet.settled() < n && client::now_s() < settle_deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
+  // observers of the first session, once its hello named it
+  std::size_t watchers = 0;
+  if (opt.observers > 0 && !g_stop) {
+    const std::int64_t watched = fleet.server_session(0);
+    if (watched < 0) {
+      std::fprintf(stderr, "clamsim-wsload: the first session did not start; no one to observe\n");
+    } else {
+      const double start = client::now_s();
+      for (int i = 0; i < opt.observers && !g_stop; ++i) {
+        wait_until(start + i * opt.connect_interval_s);
+        fleet.add_client(watched);
+        ++watchers;
+      }
+      const double deadline = client::now_s() + 15.0;
+      while (!g_stop && fleet.settled() < n + watchers && client::now_s() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+    }
+  }
   const double ramp_s = client::now_s() - ramp_start;
 
   // 2. the window
@@ -287,6 +356,7 @@ int run_main(int argc, char** argv) {
   std::uint64_t frames = 0, lost = 0, out_of_order = 0, controls = 0, pings = 0, pongs = 0,
                 errors = 0, bad = 0;
   for (const auto& r : results) {
+    if (r.observing > 0) continue;   // reported apart, below
     if (r.connected) ++connected;
     if (r.refused) ++refused;
     if (r.failed) ++failed;
@@ -352,6 +422,7 @@ int run_main(int argc, char** argv) {
     std::printf("wsload: CPU %.1f %% of one core, %ld threads\n",
                 100.0 * (self1->cpu_s - self0->cpu_s) / window_s, self1->threads);
   }
+  if (opt.observers > 0) report_observed(results, window_s, static_cast<std::size_t>(opt.observers));
   if (spawned) std::printf("server exit status: %d\n", server_status);
 
   bool csv_ok = true;
@@ -390,7 +461,12 @@ int run_main(int argc, char** argv) {
   }
 
   if (server_gone) std::fprintf(stderr, "clamsim-wsload: the server went away during the run\n");
-  if (connected < n || server_gone || !csv_ok || g_stop) return kExitFailed;
+  const bool watchers_ok = std::all_of(results.begin(), results.end(), [](const auto& r) {
+    return r.observing == 0 || r.connected;
+  });
+  if (connected < n || watchers < static_cast<std::size_t>(opt.observers) || !watchers_ok ||
+      server_gone || !csv_ok || g_stop)
+    return kExitFailed;
   return 0;
 }
 

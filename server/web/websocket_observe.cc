@@ -1,0 +1,145 @@
+// The observer side of a WebSocket connection (issue 11, "Watch"; docs/websocket-protocol.md
+// "Observers"): /ws?observe=ID. The watched session pushes into this connection's own
+// bounded queue (session/observers.h) and wakes it with a post; everything here runs on
+// the connection's strand.
+#include <cassert>
+
+#include "web/auth_routes.h"
+#include "web/frame_json.h"
+#include "web/observer_json.h"
+#include "web/observer_message.h"
+#include "web/websocket_session.h"
+
+namespace clamsim::web {
+
+namespace {
+
+// "42" -> 42; anything else (empty, signs, spaces, too large) -> 0, which no session has.
+std::uint64_t session_number(std::string_view text) {
+  if (text.empty() || text.size() > 19) return 0;
+  std::uint64_t n = 0;
+  for (const char c : text) {
+    if (c < '0' || c > '9') return 0;
+    n = n * 10 + static_cast<std::uint64_t>(c - '0');
+  }
+  return n;
+}
+
+std::string shown(std::string_view text) {
+  std::string s(text.substr(0, 20));
+  return text.size() > 20 ? s + "..." : s;
+}
+
+}  // namespace
+
+bool WebSocketSession::start_observing(std::string_view observe) {
+  WebCounters& c = state_->counters();
+  // the instructor's data: the same check as every /api/ instructor route
+  if (auto denied = require_instructor(req_, *state_)) {
+    c.ws_closed_policy.fetch_add(1);
+    state_->log("web: refused to let " + peer_text() + " observe: no instructor login");
+    const auto body = nlohmann::json::parse(denied->body, nullptr, false);
+    const std::string why = body.is_object() && body.contains("message") && body["message"].is_string()
+                                ? body["message"].get<std::string>()
+                                : std::string("instructor login required");
+    close_with(websocket::close_code::policy_error, "observe: " + why);
+    return false;
+  }
+  const std::uint64_t id = session_number(observe);
+  if (id == 0) {
+    c.ws_closed_policy.fetch_add(1);
+    close_with(websocket::close_code::policy_error,
+               "observe: expected a session number (as /api/sessions lists them), got \"" +
+                   shown(observe) + "\"");
+    return false;
+  }
+  const std::shared_ptr<session::Session> watched = state_->registry().find(id);
+  std::weak_ptr<WebSocketSession> weak = weak_from_this();
+  observer_ = std::make_shared<session::ObserverQueue>(
+      [state = state_, ex = ws_.get_executor(), weak] {
+        state->post(ex, [weak] {
+          if (auto s = weak.lock()) s->drain_observed();
+        });
+      });
+  if (!watched || !watched->attach_observer(observer_)) {
+    observer_.reset();
+    c.ws_closed_policy.fetch_add(1);
+    close_with(websocket::close_code::policy_error,
+               "observe: no live session " + std::to_string(id) +
+                   " (it ended or never started; see the instructor page)");
+    return false;
+  }
+  watched_ = watched;
+  const session::MachineSetup& m = watched->machine();
+  world_ = m.scenario;
+  const nlohmann::ordered_json& scene = world_ ? world_->client_scene : state_->scene();
+  watched_load_ids_ = scene_load_ids(scene);
+  open_ = true;
+  const WebOptions& o = state_->options();
+  HelloInfo hello;
+  hello.session = id;
+  hello.server = state_->server_name();
+  hello.frame_period_s = watched->frame_period_s();
+  hello.model = m.name;
+  hello.scenario = m.world_name;
+  hello.max_message_bytes = o.max_message_bytes;
+  hello.max_messages_per_s = o.max_messages_per_s;
+  hello.observing = observing_json(id, watched->trainee(), watched->sink().transport(),
+                                   watched->label());
+  send(std::make_shared<const std::string>(hello_json(hello, *m.params, scene)),
+       SendQueue::Kind::Other);
+  state_->log("web: " + peer_text() + " observes " + watched->label());
+  return true;
+}
+
+// Woken by the watched session: the newest frames (display + the inputs when they changed),
+// every event, and the session's end.
+void WebSocketSession::drain_observed() {
+  assert(on_strand(ws_.get_executor()));
+  if (!observer_ || closing_ || finished_) return;
+  session::ObserverQueue::Batch b = observer_->take();
+  for (const auto& f : b.event_frames)
+    send(std::make_shared<const std::string>(events_json(*f, watched_load_ids_)),
+         SendQueue::Kind::Other);
+  for (const auto& f : b.frames) {
+    if (!volts_sent_ || f->volts != last_volts_) {
+      send(std::make_shared<const std::string>(inputs_json(*f)), SendQueue::Kind::Other);
+      last_volts_ = f->volts;
+      volts_sent_ = true;
+    }
+    // every observer of this session writes the same text: encoded once (observers.h)
+    const std::string& text =
+        f->encoded([&] { return display_json(f->frame, watched_load_ids_); });
+    send(std::shared_ptr<const std::string>(f, &text), SendQueue::Kind::Display);
+    if (f->frame.report)
+      send(std::make_shared<const std::string>(report_json(f->frame)), SendQueue::Kind::Other);
+  }
+  if (b.ended)
+    close_with(websocket::close_code::normal, "observe: " + b.end_reason);
+}
+
+void WebSocketSession::handle_observer_text(const std::string& text) {
+  const ObserverMessage m = parse_observer_message(text);
+  switch (m.type) {
+    case ObserverMessage::Type::Ping: {
+      const auto watched = watched_.lock();
+      send(std::make_shared<const std::string>(
+               pong_json(m.parsed.id, m.parsed.ping_t, watched ? watched->sim_time_s() : 0.0)),
+           SendQueue::Kind::Other);
+      break;
+    }
+    case ObserverMessage::Type::Invalid:
+      send_error(m.error_code, m.error_message);
+      break;
+  }
+}
+
+// Leaves the watched session's observers (the session goes on). Idempotent.
+void WebSocketSession::stop_observing() {
+  if (!observer_) return;
+  if (auto watched = watched_.lock()) watched->detach_observer(observer_.get());
+  watched_.reset();
+  observer_.reset();
+}
+
+}  // namespace clamsim::web

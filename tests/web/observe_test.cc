@@ -1,0 +1,237 @@
+// Observers over a real WebServer on 127.0.0.1 (port 0), real WebSocket clients (issue 11,
+// "Watch"): /ws?observe=ID gets the trainee's frames with the same seq and the trainee's
+// inputs; control from an observer is refused and the session goes on; an unknown or ended
+// session gets a clear close reason; with an accounts file, observing needs the login.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <set>
+
+#include "auth/accounts_file.h"
+#include "auth/password_hash.h"
+#include "session/clock.h"
+#include "test_client.h"
+#include "web/web_auth.h"
+#include "web/web_server.h"
+
+namespace clamsim::web {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::RawConnection;
+using testing::Seconds;
+using testing::WsClient;
+
+const std::string kSource = CLAMSIM_SOURCE_DIR;
+const std::string kPassword = "correct horse battery";
+
+struct Server {
+  explicit Server(std::string accounts_file = "")
+      : registry(registry_options(), clock),
+        catalog(kSource + "/models", kSource + "/config/scenarios", "t250", ""),
+        server(options(std::move(accounts_file)), registry, catalog) {
+    server.start();
+  }
+  static session::RegistryOptions registry_options() {
+    session::RegistryOptions o;
+    o.max_sessions = 8;
+    o.report_dir = "";
+    return o;
+  }
+  static WebOptions options(std::string accounts_file) {
+    WebOptions o;
+    o.port = 0;
+    o.threads = 2;
+    o.access.accounts_file = std::move(accounts_file);
+    return o;
+  }
+  std::uint16_t port() const { return server.port(); }
+  // The trainee's connection: its hello's session number.
+  std::uint64_t trainee(WsClient& c) const {
+    if (!c.connect(port())) return 0;
+    const auto hello = c.read_type("hello");
+    return hello ? (*hello)["session"].get<std::uint64_t>() : 0;
+  }
+
+  session::SteadyClock clock;
+  session::SessionRegistry registry;
+  session::Catalog catalog;
+  WebServer server;
+};
+
+std::string observe(std::uint64_t id) { return "/ws?observe=" + std::to_string(id); }
+
+TEST(Observe, TheObserverGetsAnObservingHelloAndTheTraineesFramesWithTheSameSeq) {
+  Server s;
+  WsClient trainee;
+  const std::uint64_t id = s.trainee(trainee);
+  ASSERT_NE(id, 0u);
+  ASSERT_TRUE(trainee.write(R"({"type":"trainee","name":"Ada"})"));
+  ASSERT_TRUE(trainee.read_type("trainee"));
+  WsClient watcher;
+  ASSERT_TRUE(watcher.connect(s.port(), observe(id)));
+  const auto hello = watcher.read_json();
+  ASSERT_TRUE(hello) << "hello first";
+  EXPECT_EQ((*hello)["type"], "hello");
+  EXPECT_EQ((*hello)["session"], id);
+  EXPECT_EQ((*hello)["model"], "t250");
+  EXPECT_TRUE((*hello)["machine"].is_object());
+  EXPECT_TRUE((*hello)["scene"].is_object());
+  EXPECT_EQ((*hello)["observing"]["trainee"], "Ada");
+  EXPECT_EQ((*hello)["observing"]["transport"], "websocket");
+  EXPECT_EQ((*hello)["observing"]["may_send"], nlohmann::json::array({"ping"}));
+  // the watcher's seqs are the trainee's: collect a second of each, compare what both saw
+  std::set<std::uint64_t> seen_by_trainee, seen_by_watcher;
+  for (int i = 0; i < 20; ++i) {
+    if (const auto d = trainee.read_type("display")) seen_by_trainee.insert((*d)["seq"].get<std::uint64_t>());
+    if (const auto d = watcher.read_type("display")) seen_by_watcher.insert((*d)["seq"].get<std::uint64_t>());
+  }
+  std::size_t common = 0;
+  for (const std::uint64_t seq : seen_by_watcher) common += seen_by_trainee.count(seq);
+  EXPECT_GE(seen_by_watcher.size(), 15u);
+  EXPECT_GE(common, 10u) << "the same frames, numbered alike";
+}
+
+TEST(Observe, TheObserverSeesTheTraineesVoltsAndItsOwnControlIsRefused) {
+  Server s;
+  WsClient trainee;
+  const std::uint64_t id = s.trainee(trainee);
+  ASSERT_NE(id, 0u);
+  WsClient watcher;
+  ASSERT_TRUE(watcher.connect(s.port(), observe(id)));
+  ASSERT_TRUE(watcher.read_type("hello"));
+  ASSERT_TRUE(trainee.write(R"({"type":"control","volts":[3,0,0,-1.5,0]})"));
+  bool saw = false;
+  for (int i = 0; i < 60 && !saw; ++i) {
+    const auto in = watcher.read_type("inputs");
+    ASSERT_TRUE(in);
+    saw = (*in)["volts"] == nlohmann::json::array({3.0, 0.0, 0.0, -1.5, 0.0});
+  }
+  EXPECT_TRUE(saw) << "the watcher sees the five volts the trainee's stick applies";
+
+  // the observer tries to drive: refused with the reason, the session keeps the trainee's
+  ASSERT_TRUE(watcher.write(R"({"type":"control","volts":[-5,0,0,0,0]})"));
+  const auto error = watcher.read_type("error");
+  ASSERT_TRUE(error);
+  EXPECT_EQ((*error)["code"], "observer_refused");
+  EXPECT_NE((*error)["message"].get<std::string>().find("an observer may send: ping"),
+            std::string::npos) << *error;
+  ASSERT_TRUE(watcher.write(R"({"type":"take_the_wheel"})"));
+  const auto unknown = watcher.read_type("error");
+  ASSERT_TRUE(unknown);
+  EXPECT_EQ((*unknown)["code"], "unknown_type");
+  EXPECT_NE((*unknown)["message"].get<std::string>().find("ping"), std::string::npos);
+  ASSERT_TRUE(watcher.write(R"({"type":"ping","id":7})"));
+  const auto pong = watcher.read_type("pong");
+  ASSERT_TRUE(pong) << "the observer's connection stays open";
+  EXPECT_EQ((*pong)["id"], 7);
+  for (int i = 0; i < 10; ++i) {
+    const auto in = watcher.read_type("inputs", Seconds(0.3));
+    if (in) {
+      EXPECT_EQ((*in)["volts"][0], 3.0) << "the observer's control never reached the machine";
+    }
+  }
+  EXPECT_TRUE(trainee.read_type("display")) << "the trainee's session goes on";
+}
+
+TEST(Observe, UnknownSessionsAndBadNumbersGetAClearCloseReason) {
+  Server s;
+  WsClient nobody;
+  ASSERT_TRUE(nobody.connect(s.port(), observe(999)));
+  EXPECT_EQ(nobody.read_until_closed(), 1008);
+  EXPECT_NE(nobody.close_reason().find("no live session 999"), std::string::npos)
+      << nobody.close_reason();
+  WsClient bad;
+  ASSERT_TRUE(bad.connect(s.port(), "/ws?observe=abc"));
+  EXPECT_EQ(bad.read_until_closed(), 1008);
+  EXPECT_NE(bad.close_reason().find("expected a session number"), std::string::npos)
+      << bad.close_reason();
+}
+
+TEST(Observe, WhenTheTraineeLeavesTheObserverIsToldAndClosed) {
+  Server s;
+  auto trainee = std::make_unique<WsClient>();
+  const std::uint64_t id = s.trainee(*trainee);
+  ASSERT_NE(id, 0u);
+  WsClient watcher;
+  ASSERT_TRUE(watcher.connect(s.port(), observe(id)));
+  ASSERT_TRUE(watcher.read_type("display"));
+  trainee->close();
+  trainee.reset();
+  EXPECT_EQ(watcher.read_until_closed(Seconds(10)), 1000);
+  EXPECT_NE(watcher.close_reason().find("session " + std::to_string(id)), std::string::npos)
+      << watcher.close_reason();
+  EXPECT_NE(watcher.close_reason().find("ended"), std::string::npos) << watcher.close_reason();
+}
+
+TEST(Observe, AStalledObserverStopsNeitherTheTraineeNorAnotherObserver) {
+  Server s;
+  WsClient trainee;
+  const std::uint64_t id = s.trainee(trainee);
+  ASSERT_NE(id, 0u);
+  WsClient stalled;   // a tiny receive buffer, never read
+  ASSERT_TRUE(stalled.connect(s.port(), observe(id), "", 4096));
+  WsClient reader;
+  ASSERT_TRUE(reader.connect(s.port(), observe(id)));
+  int trainee_frames = 0, reader_frames = 0;
+  for (int i = 0; i < 80; ++i) {   // about 4 s of frames, bounded
+    trainee_frames += trainee.read_type("display") ? 1 : 0;
+    reader_frames += reader.read_type("display") ? 1 : 0;
+  }
+  EXPECT_GE(trainee_frames, 75);
+  EXPECT_GE(reader_frames, 75);
+  EXPECT_EQ(s.registry.find(id)->counters().send_failures, 0u);
+}
+
+// With an accounts file, observing is the instructor's, exactly like /api/sessions.
+TEST(Observe, WithAccountsObservingNeedsAnInstructorLogin) {
+  const fs::path dir = fs::temp_directory_path() / ("clamsim_observe_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string file = (dir / "accounts.json").string();
+  auth::save_accounts(file, {{"ada", auth::hash_password(kPassword, {10, 8, 1}),
+                              "2026-11-24T10:00:00Z"}});
+  {
+    Server s(file);
+    WsClient trainee;
+    const std::uint64_t id = s.trainee(trainee);
+    ASSERT_NE(id, 0u);
+    WsClient anonymous;
+    ASSERT_TRUE(anonymous.connect(s.port(), observe(id)));
+    const auto first = anonymous.read(Seconds(3));
+    EXPECT_EQ(first.kind, WsClient::Message::Kind::Closed) << "nothing about the trainee: " << first.text;
+    EXPECT_NE(anonymous.close_reason().find("instructor login required"), std::string::npos)
+        << anonymous.close_reason();
+    WsClient forged;
+    forged.set_cookie(std::string(kLoginCookie) + "=0123456789abcdef");
+    ASSERT_TRUE(forged.connect(s.port(), observe(id)));
+    EXPECT_EQ(forged.read(Seconds(3)).kind, WsClient::Message::Kind::Closed);
+
+    // log in over HTTP, then observe with the cookie
+    const std::string body = nlohmann::json{{"name", "ada"}, {"password", kPassword}}.dump();
+    const std::string origin = "http://127.0.0.1:" + std::to_string(s.port());
+    RawConnection http;
+    ASSERT_TRUE(http.connect(s.port()));
+    ASSERT_TRUE(http.send("POST /api/login HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(s.port()) +
+                          "\r\nOrigin: " + origin + "\r\nContent-Type: application/json\r\n"
+                          "Content-Length: " + std::to_string(body.size()) +
+                          "\r\nConnection: close\r\n\r\n" + body));
+    http.closed_by_peer(Seconds(10));
+    const std::string& in = http.received();
+    const std::string key = std::string(kLoginCookie) + "=";
+    const auto at = in.find(key);
+    ASSERT_NE(at, std::string::npos) << in;
+    const std::string token = in.substr(at + key.size(), in.find(';', at) - at - key.size());
+    WsClient instructor;
+    instructor.set_cookie(key + token);
+    ASSERT_TRUE(instructor.connect(s.port(), observe(id)));
+    const auto hello = instructor.read_json(Seconds(3));
+    ASSERT_TRUE(hello);
+    EXPECT_EQ((*hello)["observing"]["session"], id);
+    EXPECT_TRUE(instructor.read_type("display"));
+  }
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace clamsim::web

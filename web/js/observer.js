@@ -1,0 +1,61 @@
+// Observer mode (issue 11, "Watch"; docs/instructor.md): an instructor's page watching a
+// trainee's session through /ws?observe=ID. Pure: which session the page watches, the
+// banner's words, the rows of the trainee's inputs, an event in words. No DOM.
+
+import { SIGNALS } from './protocol.js';
+
+// ?observe=ID -> the session number, or null when the page is a trainee's own; a malformed
+// value is kept as written so the server names it in its refusal.
+export function observeParam(search) {
+  const v = new URLSearchParams(search).get('observe');
+  return v === null || v === '' ? null : v;
+}
+
+// The WebSocket URL that watches session `id` (any other query of wsUrl is kept).
+export function observeUrl(wsUrl, id) {
+  const u = new URL(wsUrl);
+  u.searchParams.set('observe', String(id));
+  return u.toString();
+}
+
+// "Watching Ada (session 3) - your keys do nothing"
+export function observerBanner(observing) {
+  const who = observing.trainee ?? 'an unnamed trainee';
+  return `Watching ${who} (session ${observing.session}) - your keys do nothing`;
+}
+
+// The five rows of the trainee's inputs, labelled as the trainee's keys are: "Swing (←/→)".
+export function inputRows(layout) {
+  return SIGNALS.map((name, i) => {
+    const s = layout?.signals?.[i];
+    return { name, label: s ? `${s.label} (${s.plus.label}/${s.minus.label})` : name };
+  });
+}
+
+const EVENT_WORDS = {
+  rack_gate_hit: 'hit the rack or the gate',
+  structure_hit: 'hit the structure',
+  load_impact: 'a load struck something',
+  slack_cable: 'slack cable',
+  overload: 'overload',
+  grip: 'gripped',
+  release: 'let go of',
+  delivered: 'delivered a load',
+  dropped_load: 'dropped a load',
+  lesson_step: 'lesson: on to step',
+  task_finished: 'task finished',
+  restart: 'restarted the task',
+};
+
+// One event of an `events` message in words: "12.3 s  gripped log-1".
+export function describeEvent(e, t) {
+  const words = EVENT_WORDS[e.kind] ?? e.kind;
+  let detail = '';
+  if (e.kind === 'grip' || e.kind === 'release') detail = ` ${e.load ?? 'a load'}`;
+  else if (e.kind === 'lesson_step') detail = ` ${Number(e.step) + 1}`;
+  else if (e.kind === 'delivered') detail = ` (${e.delivered} so far)`;
+  else if (e.kind === 'task_finished') detail = e.completed ? ': completed' : ': not completed';
+  else if (Number(e.count) > 1) detail = ` x${e.count}`;
+  const when = typeof t === 'number' ? `${t.toFixed(1)} s  ` : '';
+  return `${when}${words}${detail}`;
+}
