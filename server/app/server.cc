@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "app/transport.h"
+#include "auth/observe_tickets.h"
 #include "cli/exit_codes.h"
 #include "corba/corba_server.h"
 #include "model/json_fields.h"
@@ -246,6 +247,18 @@ int load_catalog(const ServerOptions& o, std::unique_ptr<session::Catalog>* out)
 
 }  // namespace
 
+namespace {
+
+// The CORBA transport's admin reference from its ready lines (plain IIOP when open, else
+// TLS): where an observer's ticket is redeemed.
+std::string corba_reference(const Transport& corba) {
+  for (const std::string& line : corba.ready_lines())
+    if (line.rfind("ready corbaloc:", 0) == 0) return line.substr(6);
+  return "";
+}
+
+}  // namespace
+
 int run_server(const ServerOptions& o) {
   std::unique_ptr<session::Catalog> catalog;
   if (const int status = load_catalog(o, &catalog); status != cli::kExitOk) return status;
@@ -266,11 +279,21 @@ int run_server(const ServerOptions& o) {
   // call a transport's handler.
   auto registry = std::make_unique<session::SessionRegistry>(ro, clock);
 
+  // One table of observer tickets: the web front end issues them to instructors, the CORBA
+  // admin redeems them (docs/corba.md "Observers"). Without the web, nobody can issue one.
+  ServerOptions wired = o;
+  if (o.web_enabled) {
+    const auto tickets = std::make_shared<auth::ObserveTickets>();
+    wired.corba.observe_tickets = tickets;
+    wired.web.access.observe_tickets = tickets;
+  }
   std::vector<std::unique_ptr<Transport>> transports;
   try {
-    transports.push_back(make_corba_transport(o, *registry, *catalog));
-    if (o.web_enabled) transports.push_back(make_web_transport(o, *registry, *catalog, log));
+    transports.push_back(make_corba_transport(wired, *registry, *catalog));
+    if (o.web_enabled) transports.push_back(make_web_transport(wired, *registry, *catalog, log));
     for (auto& t : transports) t->start();
+    if (wired.corba.observe_tickets)
+      wired.corba.observe_tickets->set_redeem_at(corba_reference(*transports.front()));
   } catch (const corba::CorbaConfigError& e) {  // a TLS file named by a setting
     std::fprintf(stderr, "clamsim-server: %s\n", e.what());
     return cli::kExitUsage;

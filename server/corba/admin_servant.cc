@@ -26,12 +26,16 @@ CORBA::Boolean AdminServant::_dispatch(omniCallHandle& handle) {
   return POA_CLAMX::Admin::_dispatch(handle);
 }
 
+std::string AdminServant::caller() {
+  return !t_caller.tls              ? "plain IIOP"
+         : t_caller.verified        ? "TLS, client certificate " + t_caller.subject
+         : t_caller.subject.empty() ? "TLS without a client certificate"
+                                    : "TLS, unverified certificate " + t_caller.subject;
+}
+
 SubscribeRequest AdminServant::with_caller(SubscribeRequest request) const {
   request.authenticated = t_caller.verified;
-  request.caller = !t_caller.tls            ? "plain IIOP"
-                   : t_caller.verified      ? "TLS, client certificate " + t_caller.subject
-                   : t_caller.subject.empty() ? "TLS without a client certificate"
-                                              : "TLS, unverified certificate " + t_caller.subject;
+  request.caller = caller();
   return request;
 }
 
@@ -73,6 +77,16 @@ CLAMX::Session_ptr AdminServant::subscribeWith(CLAM::CraneClamClient_ptr client,
 
 CLAMX::ServerStatus* AdminServant::status() { return to_status(host_.figures()); }
 
+CLAMX::Observation_ptr AdminServant::observe(CORBA::ULongLong session,
+                                             CLAMX::FrameClient_ptr observer,
+                                             const char* ticket) {
+  try {
+    return host_.observe(session, observer, ticket != nullptr ? ticket : "", caller());
+  } catch (const Refusal& r) {
+    throw CLAMX::Refused(r.reason.c_str());
+  }
+}
+
 void AdminForwarder::forward() const {
   // consumes the duplicate; not permanent, so a receiver falls back to the corbaloc object
   // (and is forwarded again) should the target ever fail
@@ -87,5 +101,10 @@ CLAMX::Session_ptr AdminForwarder::subscribeWith(CLAM::CraneClamClient_ptr,
 }
 
 CLAMX::ServerStatus* AdminForwarder::status() { forward(); }
+
+CLAMX::Observation_ptr AdminForwarder::observe(CORBA::ULongLong, CLAMX::FrameClient_ptr,
+                                               const char*) {
+  forward();
+}
 
 }  // namespace clamsim::corba

@@ -19,6 +19,8 @@ class AdminServant final : public POA_CLAMX::Admin {
   CLAMX::Session_ptr subscribeWith(CLAM::CraneClamClient_ptr client,
                                    const CLAMX::SubscribeOptions& options) override;
   CLAMX::ServerStatus* status() override;
+  CLAMX::Observation_ptr observe(CORBA::ULongLong session, CLAMX::FrameClient_ptr observer,
+                                 const char* ticket) override;
 
   // Every request passes here first: notes what the calling connection proved (TLS, a
   // verified client certificate) for the operation, which runs on this same thread.
@@ -26,6 +28,7 @@ class AdminServant final : public POA_CLAMX::Admin {
 
  private:
   SubscribeRequest with_caller(SubscribeRequest request) const;
+  static std::string caller();
   SessionHost& host_;
 };
 
@@ -43,6 +46,8 @@ class AdminForwarder final : public POA_CLAMX::Admin {
   CLAMX::Session_ptr subscribeWith(CLAM::CraneClamClient_ptr client,
                                    const CLAMX::SubscribeOptions& options) override;
   CLAMX::ServerStatus* status() override;
+  CLAMX::Observation_ptr observe(CORBA::ULongLong session, CLAMX::FrameClient_ptr observer,
+                                 const char* ticket) override;
 
  private:
   [[noreturn]] void forward() const;

@@ -11,11 +11,14 @@
 #include <mutex>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "corba/admin_servant.h"
 #include "corba/connection_guard.h"
 #include "corba/listen_check.h"
 #include "corba/object_key.h"
+#include "corba/observation_servant.h"
+#include "corba/observer_sender.h"
 #include "corba/oneway_sink.h"
 #include "corba/orb_setup.h"
 #include "corba/session_host.h"
@@ -61,6 +64,9 @@ class CorbaServer::Impl final : public SessionHost {
                                   const SubscribeRequest& request) override;
   void close_session(std::uint64_t id) override;
   ServerFigures figures() const override;
+  CLAMX::Observation_ptr observe(std::uint64_t session, CLAMX::FrameClient_ptr observer,
+                                 const std::string& ticket, const std::string& caller) override;
+  void stop_observation(std::uint64_t id) override;
 
   std::string corbaloc_;       // plain IIOP; "" when it is closed
   std::string tls_corbaloc_;   // IIOP over TLS; "" without TLS
@@ -71,6 +77,10 @@ class CorbaServer::Impl final : public SessionHost {
   void on_reaped(const session::Session& s);
   void deactivate(std::uint64_t id);
   void bind_naming();
+  CLAMX::ObserverClient_ptr check_observer(CLAMX::FrameClient_ptr observer, bool* rich) const;
+  void sweep_observations();   // forgets the watches that ended by themselves
+  void stop_observations();    // every watch, at shutdown
+  void deactivate_key(const std::string& key);   // mutex_ held
 
   const CorbaOptions options_;
   session::SessionRegistry& registry_;
@@ -91,6 +101,13 @@ class CorbaServer::Impl final : public SessionHost {
   // session id -> its servant's object id (random, object_key.h); the only way from the
   // public number to the object, and it never leaves the server
   std::unordered_map<std::uint64_t, std::string> keys_;
+  // native observers (observer_sender.h), by an internal number; guarded by mutex_
+  struct Watch {
+    std::string key;   // its Observation's object id
+    std::shared_ptr<ObserverSender> sender;
+  };
+  std::unordered_map<std::uint64_t, Watch> watches_;
+  std::uint64_t next_watch_ = 1;
 };
 
 void CorbaServer::Impl::start() {
@@ -240,6 +257,7 @@ void CorbaServer::Impl::shutdown() {
     shut_down_ = true;
   }
   stop_accepting();
+  stop_observations();
   try {
     naming_ = CosNaming::NamingContextExt::_nil();
     admin_ref_ = CORBA::Object::_nil();
@@ -337,15 +355,123 @@ void CorbaServer::Impl::deactivate(std::uint64_t id) {
   if (found == keys_.end()) return;  // unsubscribe and the reaper raced; the other one did it
   const std::string key = found->second;
   keys_.erase(found);
+  deactivate_key(key);
+}
+
+void CorbaServer::Impl::deactivate_key(const std::string& key) {
   try {
     PortableServer::ObjectId_var oid = PortableServer::string_to_ObjectId(key.c_str());
     sessions_poa_->deactivate_object(oid);
   } catch (const PortableServer::POA::ObjectNotActive&) {
-    // unsubscribe and the reaper raced; the other one did it
+    // two ends raced (unsubscribe and the reaper, stop and a sweep); the other one did it
   } catch (const CORBA::Exception& e) {
-    std::fprintf(stderr, "corba: deactivate session %llu: %s\n",
-                 static_cast<unsigned long long>(id), describe(e).c_str());
+    std::fprintf(stderr, "corba: deactivate %s: %s\n", key.c_str(), describe(e).c_str());
   }
+}
+
+CLAMX::ObserverClient_ptr CorbaServer::Impl::check_observer(CLAMX::FrameClient_ptr observer,
+                                                            bool* rich) const {
+  if (CORBA::is_nil(observer))
+    throw Refusal{Refusal::Kind::NilClient, "the observer reference is nil"};
+  CLAMX::FrameClient_var checked = CLAMX::FrameClient::_duplicate(observer);
+  try {
+    omniORB::setClientCallTimeout(checked, static_cast<CORBA::ULong>(options_.setup_timeout_ms));
+    // as for subscribers (oneway_sink.cc): the carried id first, else ask the object
+    omniObjRef* ref = checked->_PR_getobj();
+    const std::string carried = ref->_mostDerivedRepoId();
+    *rich = carried == "IDL:CLAMX/ObserverClient:1.0" ||
+            (carried != "IDL:CLAMX/FrameClient:1.0" &&
+             ref->_remote_is_a("IDL:CLAMX/ObserverClient:1.0"));
+  } catch (const CORBA::SystemException& e) {
+    throw Refusal{Refusal::Kind::ClientUnreachable,
+                  "the server cannot reach the observer reference: " + describe(e)};
+  }
+  omniORB::setClientCallTimeout(checked, static_cast<CORBA::ULong>(options_.call_timeout_ms));
+  return CLAMX::ObserverClient::_unchecked_narrow(checked);
+}
+
+CLAMX::Observation_ptr CorbaServer::Impl::observe(std::uint64_t session,
+                                                  CLAMX::FrameClient_ptr observer,
+                                                  const std::string& ticket,
+                                                  const std::string& caller) {
+  if (!accepting_) throw Refusal{Refusal::Kind::ShuttingDown, "server is shutting down"};
+  if (!options_.observe_tickets)
+    throw Refusal{Refusal::Kind::BadRequest,
+                  "this server issues no observer tickets (it runs without its web front end)"};
+  // the ticket first: without one, nothing is learnt about the sessions
+  std::string why;
+  const auto redeemed = options_.observe_tickets->redeem(ticket, session, &why);
+  if (!redeemed) throw Refusal{Refusal::Kind::BadRequest, why};
+  std::shared_ptr<session::Session> watched = registry_.find(session);
+  if (!watched)
+    throw Refusal{Refusal::Kind::BadRequest, "no live session " + std::to_string(session) +
+                                                 " (it ended or never started)"};
+  bool rich = false;
+  CLAMX::ObserverClient_var client = check_observer(observer, &rich);
+  sweep_observations();
+  std::shared_ptr<ObserverSender> sender = ObserverSender::start(
+      watched, client, rich, static_cast<CORBA::ULong>(options_.call_timeout_ms), stopping_);
+  if (!sender)
+    throw Refusal{Refusal::Kind::BadRequest, "session " + std::to_string(session) + " has ended"};
+  const std::string key = random_session_key();
+  CORBA::Object_var ref;
+  std::uint64_t id = 0;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (shut_down_) throw Refusal{Refusal::Kind::ShuttingDown, "server is shutting down"};
+    id = next_watch_++;
+    auto* servant = new ObservationServant(id, *this);
+    PortableServer::ObjectId_var oid = PortableServer::string_to_ObjectId(key.c_str());
+    sessions_poa_->activate_object_with_id(oid, servant);
+    servant->_remove_ref();  // the POA owns it now
+    watches_.emplace(id, Watch{key, sender});
+    ref = sessions_poa_->id_to_reference(oid);
+  }
+  std::printf("corba: %s observes session %llu (%s, %s)\n", redeemed->instructor.c_str(),
+              static_cast<unsigned long long>(session), caller.c_str(),
+              rich ? "ObserverClient" : "FrameClient");
+  std::fflush(stdout);
+  return CLAMX::Observation::_unchecked_narrow(ref);
+}
+
+void CorbaServer::Impl::stop_observation(std::uint64_t id) {
+  std::shared_ptr<ObserverSender> sender;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto found = watches_.find(id);
+    if (found == watches_.end()) return;
+    sender = found->second.sender;
+    if (!shut_down_) deactivate_key(found->second.key);
+    watches_.erase(found);
+  }
+  sender->stop();  // joins the sender's thread, outside the lock
+}
+
+void CorbaServer::Impl::sweep_observations() {
+  std::vector<std::shared_ptr<ObserverSender>> ended;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto it = watches_.begin(); it != watches_.end();) {
+      if (!it->second.sender->ended()) {
+        ++it;
+        continue;
+      }
+      if (!shut_down_) deactivate_key(it->second.key);
+      ended.push_back(it->second.sender);
+      it = watches_.erase(it);
+    }
+  }
+  for (const auto& s : ended) s->stop();  // their threads have finished: a join
+}
+
+void CorbaServer::Impl::stop_observations() {
+  std::vector<std::shared_ptr<ObserverSender>> all;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto& [id, w] : watches_) all.push_back(w.sender);
+    watches_.clear();
+  }
+  for (const auto& s : all) s->stop();
 }
 
 ServerFigures CorbaServer::Impl::figures() const {

@@ -2,7 +2,10 @@
 // without seeing omniORB (docs/corba.md).
 #pragma once
 
+#include <memory>
 #include <string>
+
+#include "auth/observe_tickets.h"
 
 namespace clamsim::corba {
 
@@ -30,6 +33,9 @@ struct CorbaOptions {
   // in omniINSPOA forwards to it (docs/corba.md "Receivers behind NAT").
   bool bidir = false;
   std::string version;              // reported by Admin::status()
+  // Native observers' tickets, issued by the web front end to logged-in instructors and
+  // redeemed by Admin::observe (docs/corba.md "Observers"); null = observe is refused.
+  std::shared_ptr<auth::ObserveTickets> observe_tickets;
 
   // Resource bounds against idle or abusive connections (docs/security.md).
   int max_connections = 512;        // IIOP connections accepted at once; more are refused.

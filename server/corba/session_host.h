@@ -29,6 +29,14 @@ class SessionHost {
   // Stops the session and deactivates its servant (unsubscribe). Never from a session thread.
   virtual void close_session(std::uint64_t id) = 0;
   virtual ServerFigures figures() const = 0;
+  // Starts a native observer of session `session` (docs/corba.md "Observers") once the
+  // ticket is redeemed; returns its Observation. caller: the connection, for the log.
+  // Throws Refusal.
+  virtual CLAMX::Observation_ptr observe(std::uint64_t session, CLAMX::FrameClient_ptr observer,
+                                         const std::string& ticket,
+                                         const std::string& caller) = 0;
+  // Ends an observation (Observation::stop). Never from a session thread.
+  virtual void stop_observation(std::uint64_t id) = 0;
 };
 
 }  // namespace clamsim::corba

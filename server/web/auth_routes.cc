@@ -14,6 +14,8 @@ constexpr std::string_view kLogin = "/api/login";
 constexpr std::string_view kLogout = "/api/logout";
 constexpr std::string_view kMe = "/api/me";
 constexpr std::string_view kClientConfig = "/api/client-config";
+constexpr std::string_view kSessionsPrefix = "/api/sessions/";
+constexpr std::string_view kObserveTicket = "/observe-ticket";  // after the session number
 constexpr std::size_t kMaxField = 256;  // name or password, bytes
 
 // The same words for a wrong name and a wrong password: an answer must not tell which.
@@ -157,6 +159,58 @@ HttpAnswer me(const AuthRequest& req, SharedState& state) {
   return json_answer(http::status::ok, {{"name", who.value_or("")}, {"login_required", true}});
 }
 
+// "/api/sessions/.../observe-ticket"
+bool is_ticket_path(std::string_view path) {
+  return path.size() > kSessionsPrefix.size() + kObserveTicket.size() &&
+         path.substr(0, kSessionsPrefix.size()) == kSessionsPrefix &&
+         path.substr(path.size() - kObserveTicket.size()) == kObserveTicket;
+}
+
+// "/api/sessions/ID/observe-ticket" -> ID; 0 when ID is not a session number.
+std::uint64_t ticket_session(std::string_view path) {
+  const std::string_view digits = path.substr(
+      kSessionsPrefix.size(), path.size() - kSessionsPrefix.size() - kObserveTicket.size());
+  if (digits.empty() || digits.size() > 19 ||
+      digits.find_first_not_of("0123456789") != std::string_view::npos)
+    return 0;
+  return std::stoull(std::string(digits));
+}
+
+// A ticket for a native observer (clamsim-receiver --observe ID --ticket T; docs/corba.md
+// "Observers"): an instructor asks, the CORBA admin redeems it once within its lifetime.
+HttpAnswer observe_ticket(const AuthRequest& req, std::string_view path, SharedState& state) {
+  if (auto refused = refuse_cross_site(req, state)) return std::move(*refused);
+  if (auto denied = require_instructor(req, state)) return std::move(*denied);
+  const auto& tickets = state.auth().options().observe_tickets;
+  if (!tickets)
+    return error(http::status::not_found, "no_corba",
+                 "this server has no CORBA transport: watch in the browser instead");
+  const std::uint64_t id = ticket_session(path);
+  if (id == 0)
+    return error(http::status::bad_request, "bad_session",
+                 "expected /api/sessions/ID/observe-ticket with ID a session number (as "
+                 "GET /api/sessions lists them)");
+  if (!state.registry().find(id))
+    return error(http::status::not_found, "no_session",
+                 "no live session " + std::to_string(id) +
+                     " (it ended or never started; see GET /api/sessions)");
+  const std::string who = state.auth().login_required()
+                              ? state.auth().logins().who(login_token(req)).value_or("")
+                              : std::string("instructor (no accounts)");
+  const std::string ticket = tickets->issue(id, who);
+  // the command line to run on a classroom PC, complete but for a TLS server's CA file
+  const std::string at = tickets->redeem_at();
+  std::string command = "clamsim-receiver";
+  if (!at.empty()) command += " --server " + at;
+  if (at.rfind("corbaloc:ssliop:", 0) == 0) command += " --tls-ca SERVER_CA.pem";
+  command += " --observe " + std::to_string(id) + " --ticket " + ticket;
+  return json_answer(http::status::ok, {{"session", id},
+                                        {"ticket", ticket},
+                                        {"expires_in_s", tickets->limits().ttl_s},
+                                        {"server", at},
+                                        {"command", command}});
+}
+
 bool is_get(const AuthRequest& req) {
   return req.method() == http::verb::get || req.method() == http::verb::head;
 }
@@ -164,7 +218,8 @@ bool is_get(const AuthRequest& req) {
 }  // namespace
 
 bool is_auth_route(std::string_view path) {
-  return path == kLogin || path == kLogout || path == kMe || path == kClientConfig;
+  return path == kLogin || path == kLogout || path == kMe || path == kClientConfig ||
+         is_ticket_path(path);
 }
 
 bool is_instructor_route(std::string_view path) {
@@ -180,6 +235,8 @@ void serve_auth_route(const AuthRequest& req, std::string_view path, const std::
                                   : reply(method_not_allowed("POST"));
   if (path == kLogout) return post ? logout(req, state, std::move(reply))
                                    : reply(method_not_allowed("POST"));
+  if (is_ticket_path(path))
+    return reply(post ? observe_ticket(req, path, state) : method_not_allowed("POST"));
   if (!is_get(req)) return reply(method_not_allowed("GET, HEAD"));
   if (path == kMe) return reply(me(req, state));
   // what a trainee's page must know before it connects (the browser learns the rules here)

@@ -25,7 +25,8 @@ struct HttpAnswer {
 
 using AuthRequest = http::request<http::string_body>;
 
-// /api/login, /api/logout, /api/me, /api/client-config.
+// /api/login, /api/logout, /api/me, /api/client-config, and the instructor's
+// POST /api/sessions/ID/observe-ticket (a native observer's ticket, auth/observe_tickets.h).
 bool is_auth_route(std::string_view path);
 // Paths whose data needs the instructor role: /api/sessions, /api/reports, /api/reports/*.
 bool is_instructor_route(std::string_view path);

@@ -2,6 +2,10 @@
 // Boost headers so the app can fill them without compiling Beast.
 #pragma once
 
+#include <memory>
+
+#include "auth/observe_tickets.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -30,6 +34,9 @@ struct AccessOptions {
   std::string class_code;
   // Lockouts go here as login_lockout events; null = not logged (tests).
   const session::EventLog* event_log = nullptr;
+  // Native observers' tickets (POST /api/sessions/ID/observe-ticket), shared with the CORBA
+  // transport that redeems them; null = the route answers 404 (no CORBA transport).
+  std::shared_ptr<auth::ObserveTickets> observe_tickets;
 };
 
 // The Server header of answers (docs/security.md, "Fingerprinting"): Auto sends the name

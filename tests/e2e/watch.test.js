@@ -127,6 +127,20 @@ describe('watch a trainee', { skip: skip ?? false }, () => {
     assert.equal(await watcher.evaluate(() => window.clamsim.observedVolts[0]), 0);
   });
 
+  test('a receiver ticket: the overview shows the command for a classroom PC', async () => {
+    const id = await trainee.evaluate(() => window.clamsim.session);
+    await instructor.bringToFront();
+    await instructor.click(`#live tr[data-key="${id}"] button.ticket`);
+    await waitFor('the ticket command', async () => /--ticket [0-9a-f]{64}$/.test(
+      (await instructor.textContent('#ticket-command')) ?? ''), { timeoutMs: 10000 });
+    const command = await instructor.textContent('#ticket-command');
+    assert.match(command, new RegExp(`^clamsim-receiver --server corbaloc::[^ ]+/CraneClamAdmin --observe ${id} --ticket [0-9a-f]{64}$`));
+    assert.match(await instructor.textContent('#ticket-note'), /within 5 minutes; the ticket works once/);
+    await instructor.screenshot({ path: path.join(ARTIFACTS, 'watch-receiver-ticket.png') });
+    await instructor.click('#ticket-close');
+    assert.equal(await instructor.isVisible('#ticket'), false);
+  });
+
   test('when the trainee leaves, the watcher is told', async () => {
     await trainee.close();
     await waitFor('the end on the watcher', () => watcher.evaluate(() => {

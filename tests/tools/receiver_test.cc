@@ -412,6 +412,30 @@ TEST_F(ReceiverCli, ConflictingInputsAreAUsageError) {
   EXPECT_NE(r.err.find("alternatives"), std::string::npos) << r.err;
 }
 
+// --observe (docs/receiver.md "Watching a trainee"): checked before connecting; the watch
+// itself is tested against the real server in tests/corba/observe_test.cc.
+TEST_F(ReceiverCli, ObserveNeedsATicketAndNothingThatDrivesASession) {
+  const std::string ref = server_->reference();
+  const std::pair<std::vector<std::string>, std::string> cases[] = {
+      {{"--observe", "3"}, "--observe needs --ticket"},
+      {{"--ticket", "abc"}, "--ticket needs --observe SESSION_ID"},
+      {{"--observe", "x3", "--ticket", "t"}, "--observe: expected a session number"},
+      {{"--observe", "0", "--ticket", "t"}, "--observe: expected a session number"},
+      {{"--observe", "3", "--ticket", "t", "--keyboard"},
+       "--keyboard drives or shapes a session of its own; it cannot be used with --observe"},
+      {{"--observe", "3", "--ticket", "t", "--scenario", "dam_intake"},
+       "--scenario drives or shapes a session of its own"},
+      {{"--observe", "3", "--ticket", "t", "--legacy"}, "--legacy drives or shapes"},
+  };
+  for (const auto& [extra, message] : cases) {
+    std::vector<std::string> args = {"--server", ref};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Result r = run(args);
+    EXPECT_EQ(r.exit_code, 2) << message;
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+  }
+}
+
 TEST_F(ReceiverCli, KeyboardNeedsATerminal) {
   const Result r = run({"--server", server_->reference(), "--keyboard", "--keys",
                         kSource + "/config/keyboard.json"});

@@ -51,7 +51,9 @@ export function sessionRows(body) {
         penalty(t?.dropped_loads),
         { text: t ? String(Math.round(t.total)) : '–', cls: 'num points' },
         // the browser client in observer mode on this session (browser or CORBA alike)
-        { text: 'Watch', links: [{ href: `/?observe=${encodeURIComponent(s.id)}`, text: 'Watch', cls: 'watch' }] },
+        // ... and a one-time ticket for a classroom PC's clamsim-receiver --observe
+        { text: 'Watch', links: [{ href: `/?observe=${encodeURIComponent(s.id)}`, text: 'Watch', cls: 'watch' }],
+          buttons: [{ text: 'Receiver ticket', session: s.id, cls: 'ticket' }] },
       ],
     };
   });
@@ -156,6 +158,13 @@ function renderRows(tbody, rows, key) {
           a.className = l.cls;
           a.textContent = l.text;
           return a;
+        }), ...(c.buttons ?? []).map((b) => {
+          const button = doc.createElement('button');
+          button.type = 'button';
+          button.className = b.cls;
+          button.dataset.session = String(b.session);
+          button.textContent = b.text;
+          return button;
         }));
       } else {
         td.textContent = c.text;
@@ -244,6 +253,42 @@ async function showWho(doc) {
   });
 }
 
+// "Receiver ticket": asks the server for a one-time ticket to watch session `id` from a
+// classroom PC and shows the command line it answers with (docs/instructor.md).
+async function showTicket(doc, id) {
+  const panel = doc.getElementById('ticket');
+  const text = doc.getElementById('ticket-command');
+  const note = doc.getElementById('ticket-note');
+  panel.hidden = false;
+  text.textContent = '';
+  note.textContent = `Asking for a ticket for session ${id}…`;
+  try {
+    const res = await fetch(`/api/sessions/${encodeURIComponent(id)}/observe-ticket`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}', cache: 'no-store' });
+    const body = await res.json().catch(() => ({}));
+    if (res.status === 401) return toLogin();
+    if (!res.ok) throw new Error(body.message ?? `HTTP ${res.status}`);
+    text.textContent = body.command;
+    note.textContent = `Run this on a classroom PC within ${Math.round(body.expires_in_s / 60)} minutes; ` +
+      'the ticket works once, for this session only.';
+  } catch (e) {
+    note.textContent = `No ticket: ${e.message ?? e}`;
+  }
+}
+
+function ticketPanel(doc, live) {
+  live.addEventListener('click', (e) => {
+    const button = e.target.closest?.('button.ticket');
+    if (button) showTicket(doc, button.dataset.session);
+  });
+  doc.getElementById('ticket-copy').addEventListener('click', () => {
+    navigator.clipboard?.writeText(doc.getElementById('ticket-command').textContent).catch(() => {});
+  });
+  doc.getElementById('ticket-close').addEventListener('click', () => {
+    doc.getElementById('ticket').hidden = true;
+  });
+}
+
 function startPage(doc) {
   const linkState = doc.getElementById('link-state');
   const setLink = (state, text) => {
@@ -254,6 +299,7 @@ function startPage(doc) {
   const reports = doc.querySelector('#reports tbody');
   const state = { sessions: null, reports: null };
   window.clamsimInstructor = { state };  // for the end-to-end tests
+  ticketPanel(doc, live);
 
   async function pollSessions() {
     try {

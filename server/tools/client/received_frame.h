@@ -5,7 +5,9 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "core/state.h"
 
@@ -45,6 +47,10 @@ struct ReceivedFrame {
   int held_load = -1;             // the one in the jaws, -1 none
   ReceivedScore score;
   std::string task_report_json;   // only on the frame in which the task ended
+  // An observer's frame (CLAMX::ObserverClient::getObserved): the trainee's inputs that
+  // drove it, and what happened in it ("grip", "rack_gate_hit", ...).
+  std::optional<std::array<float, 5>> trainee_volts;
+  std::vector<std::string> events;
 };
 
 // Called on an ORB dispatch thread; several threads may call concurrently for different
@@ -54,7 +60,8 @@ class FrameObserver {
   virtual ~FrameObserver() = default;
   virtual void on_frame(const ReceivedFrame& frame) = 0;
   // The server's notices (CLAMX::NoticeClient::notify): kind "drain" while it shuts down,
-  // with the whole seconds left and the sentence to show.
+  // with the whole seconds left and the sentence to show; kind "observation_ended" when a
+  // watch is over (CLAMX::ObserverClient::observationEnded), with the reason.
   virtual void on_notice(const std::string& kind, double seconds_left,
                          const std::string& message) {
     (void)kind;

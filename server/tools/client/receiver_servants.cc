@@ -73,6 +73,15 @@ ReceivedFrame from_idl(const CLAM::DisplayData data, double arrival_s) {
   return r;
 }
 
+ReceivedFrame from_idl(const CLAMX::ObservedFrame& f, double arrival_s) {
+  ReceivedFrame r = from_idl(f.data, arrival_s);
+  std::array<float, 5> volts{};
+  for (std::size_t i = 0; i < volts.size(); ++i) volts[i] = f.volts[i];
+  r.trainee_volts = volts;
+  for (CORBA::ULong i = 0; i < f.events.length(); ++i) r.events.emplace_back(f.events[i].in());
+  return r;
+}
+
 FrameServant::FrameServant(std::shared_ptr<FrameObserver> observer)
     : observer_(std::move(observer)) {}
 
@@ -88,6 +97,28 @@ void FrameServant::getDisplayData(const CLAM::DisplayData data) {
 
 void FrameServant::notify(const CLAMX::ServerNotice& notice) {
   observer_->on_notice(notice.kind.in(), notice.seconds_left, notice.message.in());
+}
+
+ObserverServant::ObserverServant(std::shared_ptr<FrameObserver> observer)
+    : observer_(std::move(observer)) {}
+
+void ObserverServant::getObserved(const CLAMX::ObservedFrame& f) {
+  const double t = now_s();
+  observer_->on_frame(from_idl(f, t));
+}
+
+void ObserverServant::observationEnded(const char* reason) {
+  observer_->on_notice("observation_ended", 0.0, reason != nullptr ? reason : "");
+}
+
+void ObserverServant::getFrame(const CLAMX::Frame& f) {
+  const double t = now_s();
+  observer_->on_frame(from_idl(f, t));
+}
+
+void ObserverServant::getDisplayData(const CLAM::DisplayData data) {
+  const double t = now_s();
+  observer_->on_frame(from_idl(data, t));
 }
 
 DisplayServant::DisplayServant(std::shared_ptr<FrameObserver> observer)

@@ -27,6 +27,20 @@ class FrameServant : public POA_CLAMX::NoticeClient {
   std::shared_ptr<FrameObserver> observer_;  // shared: a call may outlive deactivation
 };
 
+// CLAMX::ObserverClient: an instructor's receiver watching a trainee's session
+// (clamsim-receiver --observe): frames with the trainee's inputs and the events.
+class ObserverServant : public POA_CLAMX::ObserverClient {
+ public:
+  explicit ObserverServant(std::shared_ptr<FrameObserver> observer);
+  void getObserved(const CLAMX::ObservedFrame& f) override;
+  void observationEnded(const char* reason) override;
+  void getFrame(const CLAMX::Frame& f) override;
+  void getDisplayData(const CLAM::DisplayData data) override;
+
+ private:
+  std::shared_ptr<FrameObserver> observer_;
+};
+
 // CLAM::CraneClamClient exactly as published: receives getDisplayData only.
 class DisplayServant : public POA_CLAM::CraneClamClient {
  public:
@@ -40,5 +54,6 @@ class DisplayServant : public POA_CLAM::CraneClamClient {
 // The conversions, exposed for tests.
 ReceivedFrame from_idl(const CLAMX::Frame& f, double arrival_s);
 ReceivedFrame from_idl(const CLAM::DisplayData data, double arrival_s);
+ReceivedFrame from_idl(const CLAMX::ObservedFrame& f, double arrival_s);
 
 }  // namespace clamsim::client

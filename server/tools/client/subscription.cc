@@ -143,6 +143,41 @@ std::unique_ptr<Subscription> ServerAdmin::subscribe(CORBA::Object_ptr client,
   }
 }
 
+std::unique_ptr<Observation> ServerAdmin::observe(std::uint64_t session,
+                                                  CORBA::Object_ptr observer,
+                                                  const std::string& ticket, unsigned timeout_ms) {
+  if (legacy_) throw ClientError("observing needs the extended interface (CLAMX::Admin)");
+  CLAMX::FrameClient_var client = CLAMX::FrameClient::_unchecked_narrow(observer);
+  try {
+    CLAMX::Observation_var o = extended_admin_->observe(session, client.in(), ticket.c_str());
+    if (CORBA::is_nil(o)) throw ClientError("observe() returned a nil observation");
+    return std::make_unique<Observation>(o.in(), timeout_ms);
+  } catch (const CLAMX::Refused& r) {
+    throw Refused(std::string(r.reason.in()));
+  } catch (const CORBA::Exception& e) {
+    throw ClientError(failure("observe()", e));
+  }
+}
+
+Observation::Observation(CLAMX::Observation_ptr observation, unsigned timeout_ms)
+    : observation_(CLAMX::Observation::_duplicate(observation)) {
+  omniORB::setClientCallTimeout(observation_.in(), timeout_ms);
+}
+
+Observation::~Observation() { stop(); }
+
+bool Observation::stop(std::string* error) {
+  if (!watching_) return true;
+  watching_ = false;
+  try {
+    observation_->stop();
+    return true;
+  } catch (const CORBA::Exception& e) {
+    if (error != nullptr) *error = failure("Observation::stop()", e);
+    return false;
+  }
+}
+
 std::optional<ServerStatusInfo> ServerAdmin::status(std::string* error) {
   if (legacy_) return std::nullopt;
   try {

@@ -80,6 +80,21 @@ class Subscription {
   bool subscribed_ = true;
 };
 
+// A watch of a trainee's session (CLAMX::Observation); stop() ends it, the destructor too.
+class Observation {
+ public:
+  Observation(CLAMX::Observation_ptr observation, unsigned timeout_ms);
+  ~Observation();  // stops if still watching; never throws
+  Observation(const Observation&) = delete;
+  Observation& operator=(const Observation&) = delete;
+  // False (with the reason) when the call failed; the watch is over from our side anyway.
+  bool stop(std::string* error = nullptr);
+
+ private:
+  CLAMX::Observation_var observation_;
+  bool watching_ = true;
+};
+
 class ServerAdmin {
  public:
   // Narrows the reference: to CLAMX::Admin, or with `legacy` to CLAM::CraneClamAdmin.
@@ -90,6 +105,10 @@ class ServerAdmin {
   // subscribe / subscribeWith. Throws Refused with the server's reason, or ClientError.
   std::unique_ptr<Subscription> subscribe(CORBA::Object_ptr client,
                                           const SubscribeSettings& settings);
+  // CLAMX::Admin::observe: watch session `session` with `observer` (an ObserverClient).
+  // Throws Refused with the server's reason (a bad ticket, no such session), or ClientError.
+  std::unique_ptr<Observation> observe(std::uint64_t session, CORBA::Object_ptr observer,
+                                       const std::string& ticket, unsigned timeout_ms);
   // Extended servers only; nullopt otherwise or on failure.
   std::optional<ServerStatusInfo> status(std::string* error = nullptr);
   bool legacy() const { return legacy_; }

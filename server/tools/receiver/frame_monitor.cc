@@ -25,8 +25,25 @@ void FrameMonitor::on_frame(const client::ReceivedFrame& frame) {
   latest_ = frame;
   recent_.push_back(frame.arrival_s);
   while (!recent_.empty() && recent_.front() < frame.arrival_s - 1.0) recent_.pop_front();
-  if (csv_) csv_->row(frame, t0_s_, volts_);
+  // an observer records the trainee's volts, a driver its own
+  if (csv_) csv_->row(frame, t0_s_, frame.trainee_volts ? *frame.trainee_volts : volts_);
   if (!frame.task_report_json.empty()) report_ = frame.task_report_json;
+  if (frame.trainee_volts) volts_ = *frame.trainee_volts;
+  constexpr std::size_t kMaxPending = 256;  // nobody reading: a bounded backlog
+  for (const std::string& e : frame.events)
+    if (events_.size() < kMaxPending) events_.push_back(e);
+}
+
+std::vector<std::string> FrameMonitor::take_events() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<std::string> e;
+  e.swap(events_);
+  return e;
+}
+
+std::optional<std::string> FrameMonitor::observation_ended() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return ended_;
 }
 
 std::optional<std::string> FrameMonitor::take_report() {
@@ -66,6 +83,11 @@ bool FrameMonitor::close_csv() {
 
 void FrameMonitor::on_notice(const std::string& kind, double seconds_left,
                               const std::string& message) {
+  if (kind == "observation_ended") {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ended_ = message;
+    return;
+  }
   const long whole = std::lround(seconds_left);
   {
     std::lock_guard<std::mutex> lock(mutex_);

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "tools/client/arrival_stats.h"
 #include "tools/client/received_frame.h"
@@ -41,6 +42,10 @@ class FrameMonitor : public client::FrameObserver {
   // The task report a frame brought since the last call (the server sends it once, on the
   // frame in which the task ended), or nullopt.
   std::optional<std::string> take_report();
+  // The events observed frames brought since the last call, oldest first (--observe).
+  std::vector<std::string> take_events();
+  // Why the watch ended (the server's observationEnded), once it has (--observe).
+  std::optional<std::string> observation_ended() const;
   // The statistics so far (a copy, taken under the lock).
   client::ArrivalStats stats() const;
   // Stops recording CSV rows and closes the file; false when a write failed.
@@ -55,6 +60,8 @@ class FrameMonitor : public client::FrameObserver {
   std::deque<double> recent_;  // arrival times within the last second
   std::optional<std::string> report_;
   bool noticed_ = false;
+  std::vector<std::string> events_;
+  std::optional<std::string> ended_;
   std::unique_ptr<FrameCsv> csv_;
 };
 

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -396,6 +397,71 @@ SessionEnd run_session(Setup& s, const std::shared_ptr<receiver::FrameMonitor>& 
   return {exit_code, true};
 }
 
+// --observe: one line per event the watched session brings (status line cleared first).
+void print_events(receiver::FrameMonitor& monitor, receiver::StatusLine& status,
+                  receiver::RunReport& report, bool quiet) {
+  const std::vector<std::string> events = monitor.take_events();
+  report.events_seen += events.size();
+  if (quiet || events.empty()) return;
+  status.finish();
+  for (const std::string& e : events) std::fprintf(stderr, "clamsim-receiver: event: %s\n", e.c_str());
+}
+
+// --observe ID --ticket T: watches a trainee's session (the frames, the trainee's volts,
+// the events) until the duration is up, a signal, or the server ends the watch.
+SessionEnd run_observation(Setup& s, const std::shared_ptr<receiver::FrameMonitor>& shared_monitor,
+                           receiver::RunReport& report) {
+  const receiver::ReceiverOptions& opt = s.opt;
+  receiver::FrameMonitor& monitor = *shared_monitor;
+  client::ClientOrb orb(orb_settings_of(opt));
+  CORBA::Object_var reference = orb.resolve(opt.server);
+  client::ServerAdmin admin(reference.in(), false, kAdminTimeoutMs);
+  PortableServer::ObjectId_var servant_id;
+  CORBA::Object_var me = orb.activate(new client::ObserverServant(shared_monitor), servant_id.out());
+  const double t0 = client::now_s();
+  monitor.start(t0);
+  std::unique_ptr<client::Observation> watch;
+  try {
+    watch = admin.observe(opt.observe, me.in(), opt.ticket, kSessionTimeoutMs);
+  } catch (const client::Refused& r) {
+    std::fprintf(stderr, "clamsim-receiver: the server refused to let us observe: %s\n", r.what());
+    orb.deactivate(servant_id.in());
+    return {kExitFailed, false};
+  }
+  report.observed_session = opt.observe;
+  receiver::StatusLine status(opt.quiet);
+  double t = 0.0;
+  for (;;) {
+    t = client::now_s() - t0;
+    if (g_signals != 0 || (s.duration_s && t >= *s.duration_s)) break;
+    print_events(monitor, status, report, opt.quiet);
+    if (auto text = monitor.take_report()) on_task_report(*text, opt, status, report);
+    if (auto why = monitor.observation_ended()) {
+      report.observation_end = *why;
+      break;
+    }
+    const receiver::MonitorSnapshot snap = monitor.snapshot(client::now_s());
+    const auto volts = snap.latest && snap.latest->trainee_volts ? *snap.latest->trainee_volts
+                                                                 : std::array<float, 5>{};
+    status.update(t, snap, volts, "trainee");
+    std::this_thread::sleep_for(std::chrono::duration<double>(kControlPeriodS));
+  }
+  status.finish();
+  print_events(monitor, status, report, opt.quiet);
+  if (const auto last = monitor.snapshot(client::now_s()).latest; last && last->score.enabled)
+    report.task = last->score;
+  std::string error;
+  // after the server's end too: it forgets the watch at once
+  if (!watch->stop(&error) && report.observation_end.empty())
+    std::fprintf(stderr, "clamsim-receiver: %s\n", error.c_str());
+  if (!report.observation_end.empty() && !opt.quiet)
+    std::fprintf(stderr, "clamsim-receiver: the watch ended: %s\n", report.observation_end.c_str());
+  orb.deactivate(servant_id.in());
+  report.duration_s = t;
+  report.frames = monitor.stats();
+  return {kExitOk, true};
+}
+
 int run_main(int argc, char** argv) {
   Setup s;
   if (const auto done = prepare(argc, argv, s)) return *done;
@@ -409,7 +475,8 @@ int run_main(int argc, char** argv) {
   auto monitor = std::make_shared<receiver::FrameMonitor>(report.period_s, std::move(s.csv));
   int exit_code = kExitOk;
   try {
-    const SessionEnd end = run_session(s, monitor, report);
+    const SessionEnd end = s.opt.observe != 0 ? run_observation(s, monitor, report)
+                                              : run_session(s, monitor, report);
     if (!end.ran) return end.exit_code;
     exit_code = end.exit_code;
   } catch (const client::ClientFileError& e) {

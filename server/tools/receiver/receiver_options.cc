@@ -52,6 +52,9 @@ Output:
                        does it by hand)
   --duration S         stop after S seconds (default: the script's duration line, else
                        run until Ctrl-C or q)
+  --observe ID         watch session ID (an instructor's view: the trainee's frames,
+                       inputs and events) instead of driving a session; needs
+  --ticket T           a ticket from the instructor page ("Receiver ticket"), used once
   --quiet              no status line
   --help               this text
   --version            print the version and exit
@@ -62,11 +65,39 @@ subscription or stops sending is a failure at run time (1).
 )";
 }
 
+namespace {
+
+// --observe ID --ticket T: an instructor's receiver watching a session; nothing that drives
+// or shapes a session of its own goes with it.
+void read_observe(const cli::Args& a, ReceiverOptions& o) {
+  if (a.has("--observe") != a.has("--ticket"))
+    throw cli::UsageError(a.has("--observe")
+                              ? "--observe needs --ticket (POST /api/sessions/ID/observe-ticket, "
+                                "or \"Receiver ticket\" on the instructor page)"
+                              : "--ticket needs --observe SESSION_ID");
+  if (!a.has("--observe")) return;
+  const std::string id = *a.text("--observe");
+  if (id.empty() || id.size() > 19 || id.find_first_not_of("0123456789") != std::string::npos ||
+      std::stoull(id) == 0)
+    throw cli::UsageError("--observe: expected a session number (as the instructor page lists "
+                          "them), got '" + id.substr(0, 40) + "'");
+  o.observe = std::stoull(id);
+  o.ticket = *a.text("--ticket");
+  for (const char* f : {"--legacy", "--controls", "--keyboard", "--joystick", "--rate", "--model",
+                        "--scenario", "--trainee", "--restart-at"})
+    if (a.has(f))
+      throw cli::UsageError(std::string(f) + " drives or shapes a session of its own; it cannot "
+                            "be used with --observe, which watches a trainee's");
+}
+
+}  // namespace
+
 ReceiverOptions parse_receiver_options(int argc, const char* const* argv) {
   cli::FlagSet flags;
   flags.valued = {"--server", "--listen", "--rate", "--model", "--scenario", "--controls",
                   "--joystick", "--mapping", "--key-step", "--keys", "--csv", "--duration",
-                  "--report", "--restart-at", "--trainee", "--tls-ca", "--tls-cert", "--tls-key"};
+                  "--report", "--restart-at", "--trainee", "--tls-ca", "--tls-cert", "--tls-key",
+                  "--observe", "--ticket"};
   flags.switches = {"--legacy", "--bidir", "--keyboard", "--quiet", "--help", "-h"};
   flags.orb_options = true;
   const cli::Args a(argc, argv, flags);
@@ -140,6 +171,7 @@ ReceiverOptions parse_receiver_options(int argc, const char* const* argv) {
     if (o.input != Input::Keyboard) throw cli::UsageError("--keys needs --keyboard");
     o.keys_path = *a.text("--keys");
   }
+  read_observe(a, o);
   o.csv_path = a.text("--csv").value_or("");
   o.report_path = a.text("--report").value_or("");
   o.restart_at_s = a.number("--restart-at", 0.0, 1e7);

@@ -1,6 +1,7 @@
 // Command line of clamsim-receiver, the classroom-PC client (docs/receiver.md).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +33,10 @@ struct ReceiverOptions {
   std::optional<double> restart_at_s;  // --restart-at S: restartTask once, S s in
   std::optional<double> duration_s;  // --duration S
   bool quiet = false;                // --quiet: no status line
+  // --observe ID --ticket T: watch a trainee's session instead of driving one
+  // (docs/receiver.md "Watching a trainee"); the ticket comes from the instructor page.
+  std::uint64_t observe = 0;         // 0 = drive a session of our own
+  std::string ticket;
   bool help = false;
   std::vector<std::string> orb_args;  // -ORBname value, passed to omniORB
 };

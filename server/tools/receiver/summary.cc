@@ -8,6 +8,39 @@ unsigned long long ull(std::uint64_t v) { return static_cast<unsigned long long>
 // Frames the server numbered up to the last one we saw (seq starts at 0 per session).
 std::uint64_t numbered(const client::ArrivalStats& f) { return f.has_seq() ? f.last_seq() + 1 : 0; }
 
+// The frame timing line, for drivers and observers alike.
+void print_timing(std::FILE* out, const client::ArrivalStats& f) {
+  const client::RunningStats& ia = f.inter_arrival();
+  const std::vector<double> late = f.lateness_s();
+  const double span = f.last_arrival_s() - f.first_arrival_s();
+  std::fprintf(out,
+               "frames: %.1f/s; inter-arrival min %.2f mean %.2f std %.2f ms; "
+               "lateness p50 %.2f p99 %.2f max %.2f ms\n",
+               span > 0.0 ? static_cast<double>(f.frames() - 1) / span : 0.0, ia.min() * 1e3,
+               ia.mean() * 1e3, ia.stddev() * 1e3, client::percentile(late, 50) * 1e3,
+               client::percentile(late, 99) * 1e3, client::percentile(late, 100) * 1e3);
+}
+
+// --observe: what was watched. Gaps in seq are the server keeping an observer on the
+// newest frames when it falls behind (never a frame with an event), not losses.
+void print_observer_summary(std::FILE* out, const RunReport& r) {
+  const client::ArrivalStats& f = r.frames;
+  std::fprintf(out, "clamsim-receiver: %.2f s watching session %llu as CLAMX::ObserverClient "
+               "(getObserved)\n", r.duration_s, ull(r.observed_session));
+  std::fprintf(out, "frames received %llu of %llu numbered since the watch began; %llu "
+               "events\n", ull(f.frames()),
+               ull(f.has_seq() ? f.last_seq() - f.first_seq() + 1 : 0), ull(r.events_seen));
+  print_timing(out, f);
+  if (r.task) {
+    const client::ReceivedScore& t = *r.task;
+    std::fprintf(out, "trainee's task: %s, %d of %d loads delivered in %.1f s, %.0f points\n",
+                 !t.finished ? "not finished" : t.completed ? "completed" : "timed out",
+                 t.delivered, t.required, t.elapsed_s, t.total);
+  }
+  std::fprintf(out, "watch ended: %s\n",
+               r.observation_end.empty() ? "stopped here" : r.observation_end.c_str());
+}
+
 }  // namespace
 
 std::uint64_t lost_frames(const RunReport& r) {
@@ -22,6 +55,7 @@ std::uint64_t lost_frames(const RunReport& r) {
 }
 
 void print_summary(std::FILE* out, const RunReport& r) {
+  if (r.observed_session != 0) return print_observer_summary(out, r);
   const client::ArrivalStats& f = r.frames;
   std::fprintf(out, "clamsim-receiver: %.2f s, %s at %.1f Hz\n", r.duration_s,
                r.legacy ? "CLAM::CraneClamClient (getDisplayData, 2001 interface)"
@@ -56,15 +90,7 @@ void print_summary(std::FILE* out, const RunReport& r) {
   if (r.control_failures > 0) {
     std::fprintf(out, "GetControlInput calls that raised: %llu\n", ull(r.control_failures));
   }
-  const client::RunningStats& ia = f.inter_arrival();
-  const std::vector<double> late = f.lateness_s();
-  const double span = f.last_arrival_s() - f.first_arrival_s();
-  std::fprintf(out,
-               "frames: %.1f/s; inter-arrival min %.2f mean %.2f std %.2f ms; "
-               "lateness p50 %.2f p99 %.2f max %.2f ms\n",
-               span > 0.0 ? static_cast<double>(f.frames() - 1) / span : 0.0, ia.min() * 1e3,
-               ia.mean() * 1e3, ia.stddev() * 1e3, client::percentile(late, 50) * 1e3,
-               client::percentile(late, 99) * 1e3, client::percentile(late, 100) * 1e3);
+  print_timing(out, f);
   if (r.task) {
     const client::ReceivedScore& t = *r.task;
     std::fprintf(out,

@@ -26,6 +26,10 @@ struct RunReport {
   std::uint64_t restarts = 0;                 // restartTask calls that went through
   std::uint64_t task_reports = 0;             // reports received (tasks that ended)
   std::string report_saved;                   // where the last one was saved, "" none
+  // --observe: the session watched (0: we drove our own), the events seen, why it ended
+  std::uint64_t observed_session = 0;
+  std::uint64_t events_seen = 0;
+  std::string observation_end;                // the server's reason, "" when we stopped
 };
 
 // Frames lost: for extended frames the ones the server numbered (0 .. last seq received)
