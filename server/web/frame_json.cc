@@ -129,6 +129,12 @@ ojson machine_json(const core::MachineParams& p) {
   m["clam"] = std::move(clam);
   m["cables"] = ojson::array({cable_json(p.hydraulics.winches[0]),
                               cable_json(p.hydraulics.winches[1])});
+  // each channel's relief setting, ControlSignal order: a line at it is a relief valve
+  // blowing, which the browser hears (web/js/sound-model.js)
+  ojson relief = ojson::array();
+  for (const core::ActuatorChannel& ch : p.hydraulics.channels)
+    relief.push_back(r(ch.valve.relief_pressure_Pa * 1e-6, 6));
+  m["hydraulics"]["relief_MPa"] = std::move(relief);
   return m;
 }
 

@@ -23,6 +23,8 @@ import { createTraineeUi } from './trainee-ui.js';
 import { withClassCode, classCodeRefusal, createClassCodeForm } from './class-code.js';
 import { observeParam, observeUrl } from './observer.js';
 import { createObserverUi } from './observer-ui.js';
+import { createSound } from './sound.js';
+import { createSoundUi } from './sound-ui.js';
 
 const CONTROL_PERIOD_MS = 50;   // 20 Hz, as the thesis's multimedia timer (3.3)
 const PING_PERIOD_MS = 1000;
@@ -65,6 +67,9 @@ const observerUi = observeId === null ? null
   : createObserverUi({ panel: document.getElementById('observer'), banner: document.getElementById('observer-banner') });
 let observing = null;       // hello.observing once connected as an observer
 let observedVolts = null;   // the trainee's inputs, as the last `inputs` message gave them
+let drivingVolts = ZERO_VOLTS;   // what this page sends now: the sound's demand
+const sound = createSound({ doc: document, storage: window.localStorage });
+createSoundUi({ doc: document, sound });
 let observeEnded = null;    // why the server stopped (or refused) this observer
 const input = createInput({ target: document, storage: window.localStorage,
   getGamepads: () => navigator.getGamepads?.() ?? [] });
@@ -256,6 +261,7 @@ const handlers = {
     offeredLesson = sceneInfo.lesson || observeId !== null ? null : lessonOffer(sceneInfo, window.localStorage);
     lessonUi.offer(offeredLesson);
     maxLoadKg = msg.machine.clam.max_load_kg ?? Infinity;
+    sound.hello(msg.machine);
     markers = [];
     warningTracker.reset();
     rumbleTracker.reset();
@@ -303,6 +309,8 @@ const handlers = {
       lastLesson = f.lesson;
     }
     hud.frame(f, world.state.slack);
+    // the machine sounds as it is driven: by this page's controls, or the watched trainee's
+    sound.frame(f, observing ? observedVolts : drivingVolts);
     lastFrame = f;
     markDirty();
   },
@@ -482,6 +490,7 @@ function sendControls() {
   } else {
     connection.send(controlMessage(volts));
   }
+  drivingVolts = observeId !== null ? ZERO_VOLTS : volts;
   hud.controls(volts, source, level);
   const now = performance.now();
   nextSend += CONTROL_PERIOD_MS;
@@ -598,6 +607,8 @@ window.clamsim = {
   },
   software,
   setContinuous(on) { continuous = Boolean(on); },
+  // the machine's sound: started (after a gesture), settings, band energy for the tests
+  sound,
 };
 
 // The server's rules come first (GET /api/client-config): a class code is asked for only

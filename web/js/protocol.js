@@ -132,6 +132,19 @@ function cables(m, path) {
   return names.map((n) => cable(v[n], `${p}.${n}`));
 }
 
+// Each channel's relief pressure, ControlSignal order (swing, boom, telescope, main hoist,
+// aux hoist); null when the server sends none.
+function hydraulics(m, path) {
+  if (m.hydraulics === undefined) return { relief_MPa: null };
+  const h = obj(m, 'hydraulics', path);
+  const p = `${path}.hydraulics`;
+  const v = h.relief_MPa;
+  if (!Array.isArray(v) || v.length !== 5 || !v.every((x) => Number.isFinite(x) && x > 0)) {
+    fail(`${p}.relief_MPa`, 'expected five pressures > 0');
+  }
+  return { relief_MPa: v.slice() };
+}
+
 function machine(h) {
   const m = obj(h, 'machine', 'hello');
   const p = 'hello.machine';
@@ -164,7 +177,7 @@ function machine(h) {
   }
   // optional: a carrier box in the base frame (z up), if the server sends one
   const carrier = m.carrier === undefined ? null : box(m.carrier, `${p}.carrier`);
-  return { crane, clam, cables: cables(m, p), carrier };
+  return { crane, clam, cables: cables(m, p), carrier, hydraulics: hydraulics(m, p) };
 }
 
 export const LOAD_SHAPES = ['cylinder', 'sphere', 'box'];
