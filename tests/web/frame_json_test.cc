@@ -52,6 +52,8 @@ TEST(FrameJson, HelloCarriesTheShippedMachine) {
   EXPECT_DOUBLE_EQ(clam["mass_kg"].get<double>(), 2 * 25 + 2 * 350 + 25);
   EXPECT_DOUBLE_EQ(clam["theta2_open_deg"].get<double>(), 20.0);
   EXPECT_DOUBLE_EQ(j["machine"]["cables"][0]["drum_radius_m"].get<double>(), 0.3);
+  // every channel's relief setting from the model file (28 MPa), ControlSignal order
+  EXPECT_EQ(j["machine"]["hydraulics"]["relief_MPa"], nlohmann::json::array({28, 28, 28, 28, 28}));
   EXPECT_EQ(j["scene"]["water_level_m"], -2.5);
 }
 

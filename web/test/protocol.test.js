@@ -189,6 +189,17 @@ test('hello: cables as an object, optional scene parts and yaw are fine', () => 
   assert.equal(r.msg.scene.deck.yaw_deg, 0);
 });
 
+test('hello: the channels\' relief settings, optional, five positive pressures', () => {
+  const h = helloObject();
+  assert.equal(parse(h).msg.machine.hydraulics.relief_MPa, null, 'a server that sends none');
+  h.machine.hydraulics = { relief_MPa: [28, 28, 28, 21, 21] };
+  assert.deepEqual(parse(h).msg.machine.hydraulics.relief_MPa, [28, 28, 28, 21, 21]);
+  h.machine.hydraulics = { relief_MPa: [28, 28, -1, 21, 21] };
+  assert.match(parse(h).error, /hello\.machine\.hydraulics\.relief_MPa: expected five pressures > 0/);
+  h.machine.hydraulics = { relief_MPa: [28] };
+  assert.equal(parse(h).ok, false);
+});
+
 test('hello: wrong protocol version and missing dimensions are named', () => {
   const v1 = { ...helloObject(), protocol: 1 };
   assert.match(parse(v1).error, /hello\.protocol: this client speaks version 2, the server 1/);
