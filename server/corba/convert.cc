@@ -105,9 +105,9 @@ void to_display(const core::Outputs& out, CLAM::DisplayData display) {
   copy_floats(out.display, display);
 }
 
-CLAMX::TaskScore to_score(const session::TaskScore& s) {
+CLAMX::TaskScore to_score(const training::TaskScore& s) {
   CLAMX::TaskScore t;
-  core::copy_by_name<session::kTaskScoreFields, kIdlScoreFields>(s, t);
+  core::copy_by_name<training::kTaskScoreFields, kIdlScoreFields>(s, t);
   return t;
 }
 

@@ -1,7 +1,7 @@
 // The fixed IDL structs' fields by name (idl/clamx.idl). The IDL cannot grow with the
 // value structs, so these lists name the members it has, and core::copy_by_name copies
 // each from the value struct's own list (session/counters.h, core/world.h,
-// session/task_score.h) by that name: a name here without a namesake there does not
+// training/task_score.h) by that name: a name here without a namesake there does not
 // compile. The server's conversions (convert.cc) and the native tools' (tools/client) use
 // these same lists.
 #pragma once

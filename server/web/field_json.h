@@ -7,11 +7,11 @@
 #include <nlohmann/json.hpp>
 
 #include "core/field_list.h"
-#include "session/report_figures.h"
+#include "training/report_figures.h"
 
 namespace clamsim::web {
 
-// Figures (floating point) at the reports' precision when session/report_figures.h names
+// Figures (floating point) at the reports' precision when training/report_figures.h names
 // one for the field, else as they are; counts and flags as they are.
 template <class List, class Struct>
 nlohmann::ordered_json fields_json(const List& list, const Struct& s) {
@@ -19,8 +19,8 @@ nlohmann::ordered_json fields_json(const List& list, const Struct& s) {
   core::for_each_field(list, [&](const auto& f) {
     const auto& v = s.*f.member;
     if constexpr (std::is_floating_point_v<std::decay_t<decltype(v)>>) {
-      const int decimals = session::figure_decimals(f.name);
-      j[f.name] = decimals < 0 ? v : session::round_figure(v, decimals);
+      const int decimals = training::figure_decimals(f.name);
+      j[f.name] = decimals < 0 ? v : training::round_figure(v, decimals);
     } else {
       j[f.name] = v;
     }

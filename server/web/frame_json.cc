@@ -5,8 +5,8 @@
 
 #include "session/server_wide.h"
 #include "web/field_json.h"
-#include "session/report_figures.h"
-#include "session/task_score.h"
+#include "training/report_figures.h"
+#include "training/task_score.h"
 
 namespace clamsim::web {
 
@@ -53,15 +53,15 @@ ojson cable_json(const core::WinchParams& w) {
   return j;
 }
 
-// The training task's live score (session/task_score.h); only {"enabled": false} when the
-// scenario has no task. Figures at the reports' precision (session/report_figures.h).
-ojson score_json(const session::TaskScore& s) {
+// The training task's live score (training/task_score.h); only {"enabled": false} when the
+// scenario has no task. Figures at the reports' precision (training/report_figures.h).
+ojson score_json(const training::TaskScore& s) {
   if (!s.enabled) return {{"enabled", false}};
-  return fields_json(session::kTaskScoreFields, s);
+  return fields_json(training::kTaskScoreFields, s);
 }
 
-// The first lesson's progress (session/lesson.h); sent only in a world with a lesson.
-ojson lesson_json(const session::LessonProgress& l) {
+// The first lesson's progress (training/lesson.h); sent only in a world with a lesson.
+ojson lesson_json(const training::LessonProgress& l) {
   return {{"step", l.step},
           {"steps", l.steps},
           {"finished", l.finished},

@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "session/report_figures.h"
-#include "session/report_index.h"
+#include "training/report_figures.h"
+#include "training/report_index.h"
 #include "version/version.h"
 #include "web/field_json.h"
 
@@ -28,7 +28,7 @@ std::string health_json(const session::SessionRegistry& registry) {
 std::string sessions_json(const session::SessionRegistry& registry) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const auto& s : registry.sessions()) {
-    const session::TaskScore t = s->score();
+    const training::TaskScore t = s->score();
     const session::CounterSnapshot c = s->counters();
     nlohmann::ordered_json j;
     j["id"] = s->id();
@@ -42,8 +42,8 @@ std::string sessions_json(const session::SessionRegistry& registry) {
     j["frames_sent"] = c.frames_sent;
     j["restarts"] = c.restarts;
     j["counters"] = fields_json(session::kCounterFields, c);
-    j["task"] = t.enabled ? fields_json(session::kTaskScoreFields, t) : nlohmann::ordered_json(nullptr);
-    const session::LessonProgress l = s->lesson();
+    j["task"] = t.enabled ? fields_json(training::kTaskScoreFields, t) : nlohmann::ordered_json(nullptr);
+    const training::LessonProgress l = s->lesson();
     j["lesson"] = l.enabled ? nlohmann::ordered_json{{"step", l.step}, {"steps", l.steps},
                                                      {"finished", l.finished}}
                             : nlohmann::ordered_json(nullptr);
@@ -55,11 +55,11 @@ std::string sessions_json(const session::SessionRegistry& registry) {
   return out.dump();
 }
 
-std::string reports_json(const std::vector<session::ReportSummary>& reports) {
-  using session::round_figure;
-  using session::figure_decimals;
+std::string reports_json(const std::vector<training::ReportSummary>& reports) {
+  using training::round_figure;
+  using training::figure_decimals;
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
-  for (const session::ReportSummary& r : reports) {
+  for (const training::ReportSummary& r : reports) {
     list.push_back({{"name", r.name},         {"session", r.session},
                     {"trainee", r.trainee.empty() ? nlohmann::ordered_json(nullptr)
                                                   : nlohmann::ordered_json(r.trainee)},

@@ -228,7 +228,7 @@ TEST(Convert, EveryIdlEventAndScoreFieldComesFromItsNamesake) {
   EXPECT_EQ(f.events.loads_restored, frame.outputs.events.loads_restored);
   std::size_t checked = 0;
   core::for_each_field(kIdlScoreFields, [&](const auto& wire) {
-    core::for_each_field(session::kTaskScoreFields, [&](const auto& own) {
+    core::for_each_field(training::kTaskScoreFields, [&](const auto& own) {
       if (!core::same_name(wire.name, own.name)) return;
       EXPECT_EQ(static_cast<double>(f.score.*wire.member),
                 static_cast<double>(frame.score.*own.member))

@@ -136,7 +136,7 @@ session::Frame busy_frame() {
   o.events.clam_rack_gate_hits = 2;
   o.events.slack_cable_events = 1;
   o.events.grips = 4;
-  session::TaskScore& s = f.score;
+  training::TaskScore& s = f.score;
   s.enabled = true;
   s.running = true;
   s.elapsed_s = 95.4321;
@@ -220,7 +220,7 @@ TEST(FrameJson, DisplayCarriesTheWorldTheContactsTheEventsAndTheScore) {
   EXPECT_EQ(nlohmann::ordered_json::parse(text).dump(), text) << "no whitespace";
 }
 
-// The events and the score are their lists (core/world.h, session/task_score.h), key by key
+// The events and the score are their lists (core/world.h, training/task_score.h), key by key
 // in the lists' order: a field added to a list reaches the browser without another edit.
 TEST(FrameJson, EventsAndScoreAreTheirFieldLists) {
   session::Frame f = busy_frame();
@@ -234,7 +234,7 @@ TEST(FrameJson, EventsAndScoreAreTheirFieldLists) {
   EXPECT_EQ(j["events"]["loads_restored"], 5);
 
   keys.clear();
-  core::for_each_field(session::kTaskScoreFields, [&](const auto& x) { keys.push_back(x.name); });
+  core::for_each_field(training::kTaskScoreFields, [&](const auto& x) { keys.push_back(x.name); });
   sent.clear();
   for (const auto& [k, v] : j["score"].items()) sent.push_back(k);
   EXPECT_EQ(sent, keys);

@@ -117,7 +117,7 @@ TEST(SessionsJson, CountersAndTaskAreTheirLists) {
   EXPECT_EQ(c.size(), session::kCounterFields.size());
   const auto& task = j["sessions"][0]["task"];
   ASSERT_TRUE(task.is_object()) << "the dam world has a task";
-  core::for_each_field(session::kTaskScoreFields,
+  core::for_each_field(training::kTaskScoreFields,
                        [&](const auto& f) { EXPECT_TRUE(task.contains(f.name)) << f.name; });
 }
 

@@ -8,13 +8,13 @@
 #include <string>
 
 #include "core/state.h"
-#include "session/task_score.h"
+#include "training/task_score.h"
 
 namespace clamsim::client {
 
-// CLAMX::TaskScore in the server's own score struct (session/task_score.h), copied by
+// CLAMX::TaskScore in the server's own score struct (training/task_score.h), copied by
 // name from the IDL's fields (corba/idl_fields.h); `interrupted` the IDL lacks stays false.
-using ReceivedScore = session::TaskScore;
+using ReceivedScore = training::TaskScore;
 
 struct ReceivedFrame {
   double arrival_s = 0.0;  // steady clock [s], taken when the call is dispatched

@@ -53,7 +53,7 @@ ReceivedFrame from_idl(const CLAMX::Frame& f, double arrival_s) {
   r.loads = static_cast<int>(f.loads.length());
   for (CORBA::ULong i = 0; i < f.loads.length(); ++i)
     if (f.loads[i].held) r.held_load = static_cast<int>(f.loads[i].id);
-  core::copy_from_wire<corba::kIdlScoreFields, session::kTaskScoreFields>(f.score, r.score);
+  core::copy_from_wire<corba::kIdlScoreFields, training::kTaskScoreFields>(f.score, r.score);
   if (f.task_report_json.in()[0] != '\0') r.task_report_json = f.task_report_json.in();
   return r;
 }

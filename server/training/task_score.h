@@ -14,9 +14,9 @@
 #include "core/field_list.h"
 #include "core/state.h"
 #include "model/scenario_file.h"
-#include "session/utc_time.h"
+#include "training/utc_time.h"
 
-namespace clamsim::session {
+namespace clamsim::training {
 
 // The rule's constants (docs/training-task.md).
 inline constexpr double kTaskFullPoints = 100.0;    // kept up to the optimum time
@@ -150,4 +150,4 @@ class TaskScorer {
   WallTime wall_end_{};
 };
 
-}  // namespace clamsim::session
+}  // namespace clamsim::training
