@@ -22,7 +22,7 @@ struct DamRun {
   model::Scenario sc = model::load_scenario_file(
       std::string(CLAMSIM_SOURCE_DIR) + "/config/scenarios/dam_intake.json", m);
   core::State st;
-  core::Environment env{&sc.world, {}};
+  core::Environment env{&sc.world};
   DamRun() {
     st = core::initial_state(m, sc.start);
     core::reset_world(sc.world, st.world);

@@ -23,7 +23,7 @@ struct LessonRun {
   model::Scenario sc = model::load_scenario_file(
       std::string(CLAMSIM_SOURCE_DIR) + "/config/scenarios/first_lesson.json", m);
   core::State st;
-  core::Environment env{&sc.world, {}};
+  core::Environment env{&sc.world};
   LessonTracker lesson{sc.lesson};
   core::Outputs o;
   LessonRun() {
