@@ -196,9 +196,6 @@ TEST(Convert, DescribeNamesTheExceptionAndMinorCode) {
   EXPECT_NE(text.find("COMPLETED_NO"), std::string::npos) << text;
 }
 
-}  // namespace
-}  // namespace clamsim::corba
-
 // Every member of the fixed IDL structs is filled from its namesake in the value struct's
 // list (corba/idl_fields.h): distinct values in, the same values out, field by field.
 TEST(Convert, EveryIdlCounterComesFromItsNamesake) {
@@ -238,3 +235,6 @@ TEST(Convert, EveryIdlEventAndScoreFieldComesFromItsNamesake) {
   });
   EXPECT_EQ(checked, std::tuple_size_v<decltype(kIdlScoreFields)>);
 }
+
+}  // namespace
+}  // namespace clamsim::corba

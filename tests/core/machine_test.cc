@@ -239,7 +239,8 @@ TEST(Machine, GripsALoadWhileClosingAndReleasesWhenTheSqueezeFails) {
   EXPECT_EQ(o.load, LoadStatus::WithLoad);
   EXPECT_NE(o.working, WorkingState::Free);
   EXPECT_EQ(o.display[7], 800.0) << "DisplayData[7] carries the held mass";
-  EXPECT_NEAR(o.jaw_gap_m, log.width_m, 0.05) << "stopped where the lips met the log";
+  EXPECT_GT(o.jaw_gap_m, 2 * w.loads[0].radius_m) << "stopped on the log, not shut";
+  EXPECT_LT(o.jaw_gap_m, log.width_m) << "closed from the open jaws onto it";
   EXPECT_GT(o.squeeze_N, m.clam.release_squeeze_N);
   w.solids.clear();   // the shelf goes: the jaws alone hold the log from here on
   // Lift on cable 2: the weight of the buckets and the log keeps them shut.

@@ -109,6 +109,9 @@ TEST(SessionsJson, CountersAndTaskAreTheirLists) {
   std::string why;
   auto s = registry.create(testing::world_setup(), std::make_shared<OkSink>(), 0, {}, &why);
   ASSERT_NE(s, nullptr) << why;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (s->counters().frames_sent < 1 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));   // the score comes with a frame
   const auto j = nlohmann::json::parse(sessions_json(registry));
   ASSERT_EQ(j["sessions"].size(), 1u);
   const auto& c = j["sessions"][0]["counters"];
