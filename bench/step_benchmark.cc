@@ -58,7 +58,7 @@ void frame_in_dam(benchmark::State& bs, bool awake) {
   const core::MachineParams m = machine();
   const model::Scenario sc = model::load_scenario_file(
       std::string(CLAMSIM_SOURCE_DIR) + "/config/scenarios/dam_intake.json", m);
-  const core::Environment env{&sc.world, {}};
+  const core::Environment env{&sc.world};
   core::State warm = core::initial_state(m, sc.start);
   core::reset_world(sc.world, warm.world);
   core::Control u;

@@ -103,7 +103,7 @@ class Watchdog {
 void print_counters(const char* what, const session::CounterSnapshot& c) {
   std::string line = what;
   for (const session::CounterField& f : session::kCounterFields)
-    line += std::string(" ") + f.name + "=" + std::to_string(c.*f.value);
+    line += std::string(" ") + f.name + "=" + std::to_string(c.*f.member);
   std::printf("%s\n", line.c_str());
 }
 

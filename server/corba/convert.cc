@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "corba/idl_fields.h"
+
 namespace clamsim::corba {
 
 namespace {
@@ -93,14 +95,7 @@ void to_contacts(const core::Outputs& o, CLAMX::ContactMarkers& markers) {
 
 CLAMX::WorldEvents to_events(const core::WorldEvents& e) {
   CLAMX::WorldEvents w;
-  w.clam_rack_gate_hits = e.clam_rack_gate_hits;
-  w.clam_world_hits = e.clam_world_hits;
-  w.load_impacts = e.load_impacts;
-  w.slack_cable_events = e.slack_cable_events;
-  w.overload_events = e.overload_events;
-  w.grips = e.grips;
-  w.releases = e.releases;
-  w.loads_restored = e.loads_restored;
+  core::copy_by_name<core::kWorldEventFields, kIdlEventFields>(e, w);
   return w;
 }
 
@@ -110,25 +105,9 @@ void to_display(const core::Outputs& out, CLAM::DisplayData display) {
   copy_floats(out.display, display);
 }
 
-CLAMX::TaskScore to_score(const session::TaskScore& s) {
+CLAMX::TaskScore to_score(const training::TaskScore& s) {
   CLAMX::TaskScore t;
-  t.enabled = s.enabled;
-  t.running = s.running;
-  t.finished = s.finished;
-  t.completed = s.completed;
-  t.elapsed_s = s.elapsed_s;
-  t.optimum_s = s.optimum_s;
-  t.limit_s = s.limit_s;
-  t.delivered = static_cast<CORBA::ULong>(s.delivered);
-  t.required = static_cast<CORBA::ULong>(s.required);
-  t.time_points = s.time_points;
-  t.penalty_points = s.penalty_points;
-  t.total = s.total;
-  t.rack_gate_hits = static_cast<CORBA::ULong>(s.rack_gate_hits);
-  t.structure_hits = static_cast<CORBA::ULong>(s.structure_hits);
-  t.slack_cables = static_cast<CORBA::ULong>(s.slack_cables);
-  t.overloads = static_cast<CORBA::ULong>(s.overloads);
-  t.dropped_loads = static_cast<CORBA::ULong>(s.dropped_loads);
+  core::copy_by_name<training::kTaskScoreFields, kIdlScoreFields>(s, t);
   return t;
 }
 
@@ -164,13 +143,7 @@ void to_frame(const session::Frame& frame, CLAMX::Frame& f, const core::WorldPar
 
 CLAMX::SessionStats to_stats(const session::CounterSnapshot& c) {
   CLAMX::SessionStats s;
-  s.frames_sent = c.frames_sent;
-  s.send_failures = c.send_failures;
-  s.controls_received = c.controls_received;
-  s.controls_rejected = c.controls_rejected;
-  s.controls_clamped = c.controls_clamped;
-  s.late_frames = c.late_frames;
-  s.skipped_frames = c.skipped_frames;
+  core::copy_by_name<session::kCounterFields, kIdlStatsFields>(c, s);
   return s;
 }
 

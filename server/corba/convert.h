@@ -16,7 +16,7 @@ void to_display(const core::Outputs& out, CLAM::DisplayData display);
 // gives the loads' masses.
 void to_frame(const session::Frame& frame, CLAMX::Frame& f,
               const core::WorldParams* world = nullptr);
-CLAMX::TaskScore to_score(const session::TaskScore& s);
+CLAMX::TaskScore to_score(const training::TaskScore& s);
 
 CLAMX::SessionStats to_stats(const session::CounterSnapshot& c);
 

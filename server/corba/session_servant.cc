@@ -3,7 +3,7 @@
 #include <string>
 #include <utility>
 
-#include "session/trainee_name.h"
+#include "training/trainee_name.h"
 
 namespace clamsim::corba {
 
@@ -22,7 +22,7 @@ void SessionServant::restartTask() { session_->request_restart(); }
 
 void SessionServant::setTrainee(const char* name) {
   std::string why;
-  const auto checked = session::normalise_trainee_name(name != nullptr ? name : "", &why);
+  const auto checked = training::normalise_trainee_name(name != nullptr ? name : "", &why);
   if (!checked) throw CLAMX::Refused(why.c_str());
   session_->set_trainee(*checked);
 }

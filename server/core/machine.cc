@@ -260,7 +260,7 @@ void lock_at(const MachineParams& m, State& st, const ClamKinematics& k, double 
 enum class JawEvent { None, Gripped, Released };
 
 // Working-state changes allowed by Table 2.3, with the conditions of Table 2.5.
-JawEvent clam_events(const MachineParams& m, State& st, const Environment& env, double lift_N) {
+JawEvent clam_events(const MachineParams& m, State& st, const JawObject& obj, double lift_N) {
   JawEvent event = JawEvent::None;
   const ClamParams& cp = m.clam;
   ClamMode& mode = st.clam;
@@ -270,7 +270,6 @@ JawEvent clam_events(const MachineParams& m, State& st, const Environment& env, 
   if (mode.working == WorkingState::Free) {
     const double s_closed = clam_distance_at(cp, cp.theta2_closed_rad);
     const double s_open = clam_distance_at(cp, cp.theta2_open_rad);
-    const JawObject& obj = env.jaw_object;
     if (obj.present && k.s_dot < 0.0 && clam_jaw_gap(cp, k.theta2) <= obj.width_m) {
       // Table 2.5: contact with an object while closing from Free -> With-load, Distributed.
       mode.load = LoadStatus::WithLoad;
@@ -410,15 +409,15 @@ void step_with(const MachineParams& m, const CraneInertia& inertia, State& st, c
   const StateVector before = st.x;
 
   // The world's pushes on the clam, held over the step; the loads' reactions wait for
-  // advance_loads. Without a world, an Environment's jaw_object stands in (tests).
-  Environment here = env;
+  // advance_loads. Without a world there is nothing between the jaws to grip.
+  JawObject between_jaws;
   ClamWorldForces world;
   LoadPushes pushes;
   int jaw_load = -1;
   if (env.world) {
     const ClamPose pose = clam_pose(m, st.x);
     world = clam_world_forces(m, *env.world, st.world, pose, h, pushes);
-    here.jaw_object = find_jaw_object(m, *env.world, st.world, pose, &jaw_load);
+    between_jaws = find_jaw_object(m, *env.world, st.world, pose, &jaw_load);
   }
 
   int singular = 0;
@@ -441,7 +440,7 @@ void step_with(const MachineParams& m, const CraneInertia& inertia, State& st, c
     ++st.health.nonfinite_resets;
   }
   const double mass_before = clam_mass(m.clam, st.clam.load_mass_kg);
-  const JawEvent jaw = clam_events(m, st, here, world.force_N(2));
+  const JawEvent jaw = clam_events(m, st, between_jaws, world.force_N(2));
   if (env.world) {
     const ClamPose pose = clam_pose(m, st.x);
     if (jaw == JawEvent::Gripped && jaw_load >= 0) {

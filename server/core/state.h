@@ -95,11 +95,10 @@ struct JawObject {
 };
 
 // The surroundings: the dam, the water and the loads (null = empty space, as in the
-// offline experiments of 5.1.1-5.1.2). Without a world, jaw_object may stand in for the
-// object between the jaws (tests of Table 2.5); with one, the world fills it each step.
+// offline experiments of 5.1.1-5.1.2). The object between the jaws is the world's: each step
+// finds it among the loads (find_jaw_object).
 struct Environment {
   const WorldParams* world = nullptr;
-  JawObject jaw_object;
 };
 
 // Where a run starts. The machine starts at rest in static equilibrium.

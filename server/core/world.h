@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "core/field_list.h"
+
 namespace clamsim::core {
 
 inline constexpr int kMaxLoads = 16;           // loads per world (State stays allocation-free)
@@ -114,6 +116,24 @@ struct WorldEvents {
   std::uint64_t loads_restored = 0;        // a load went non-finite or fell out of the world
                                            // and was put back where it started (health)
 };
+
+// The events' one list: the display JSON, the CORBA frame and clamsim-sim's summary walk it.
+inline constexpr std::array<Field<WorldEvents, std::uint64_t>, 8> kWorldEventFields{{
+    {"clam_rack_gate_hits", "", "The clam or held load struck the rack or the gate.",
+     &WorldEvents::clam_rack_gate_hits},
+    {"clam_world_hits", "", "The clam or held load struck another solid (deck, walls, truck).",
+     &WorldEvents::clam_world_hits},
+    {"load_impacts", "", "A loose load struck something hard.", &WorldEvents::load_impacts},
+    {"slack_cable_events", "", "A rope paid out into a visible slack loop.",
+     &WorldEvents::slack_cable_events},
+    {"overload_events", "", "A rope pull above its rating, or a load above the clam's.",
+     &WorldEvents::overload_events},
+    {"grips", "", "Loads taken into the jaws.", &WorldEvents::grips},
+    {"releases", "", "Loads let go.", &WorldEvents::releases},
+    {"loads_restored", "", "Loads put back at their start (non-finite or out of the world).",
+     &WorldEvents::loads_restored},
+}};
+static_assert(covers_struct(kWorldEventFields));
 
 struct WorldState {
   std::array<LoadBody, kMaxLoads> loads{};

@@ -1,11 +1,13 @@
 // Per-session counters, written by the session thread and the transports, read by anyone.
-// kCounterFields is the one list of them: the shutdown printout, /metrics and the sums all
-// walk it, so a counter added here appears everywhere at once.
+// kCounterFields is the one list of them: the shutdown printout, /metrics, /sessions, the
+// sums and the CORBA stats all walk it, so a counter added here appears everywhere at once.
 #pragma once
 
 #include <array>
 #include <atomic>
 #include <cstdint>
+
+#include "core/field_list.h"
 
 namespace clamsim::session {
 
@@ -39,36 +41,46 @@ struct Counters {
   CounterSnapshot snapshot() const;
 };
 
-// One counter: its name (the printout's key; /metrics adds clamsim_ and _total), what it
-// counts (the metric's HELP), and where it lives in both structs.
-struct CounterField {
-  const char* name;
-  const char* help;
-  std::uint64_t CounterSnapshot::*value;
+// One counter: its name (the printout's and JSON's key; /metrics adds clamsim_ and
+// _total), no unit (counts), what it counts (the metric's HELP), and where it lives in
+// both structs.
+struct CounterField : core::Field<CounterSnapshot, std::uint64_t> {
   std::atomic<std::uint64_t> Counters::*live;
 };
 
 inline constexpr std::array<CounterField, 10> kCounterFields{{
-    {"frames_sent", "Frames handed to a transport.", &CounterSnapshot::frames_sent,
+    {{"frames_sent", "", "Frames handed to a transport.", &CounterSnapshot::frames_sent},
      &Counters::frames_sent},
-    {"send_failures", "Frames a transport could not send.", &CounterSnapshot::send_failures,
+    {{"send_failures", "", "Frames a transport could not send.",
+      &CounterSnapshot::send_failures},
      &Counters::send_failures},
-    {"controls_received", "Control messages received.", &CounterSnapshot::controls_received,
+    {{"controls_received", "", "Control messages received.",
+      &CounterSnapshot::controls_received},
      &Counters::controls_received},
-    {"controls_rejected", "Control messages rejected (not finite, wrong arity).",
-     &CounterSnapshot::controls_rejected, &Counters::controls_rejected},
-    {"controls_clamped", "Control messages clamped to -5..+5 V.",
-     &CounterSnapshot::controls_clamped, &Counters::controls_clamped},
-    {"late_frames", "Frames sent more than one period after their deadline.",
-     &CounterSnapshot::late_frames, &Counters::late_frames},
-    {"skipped_frames", "Frames not sent because a session fell behind.",
-     &CounterSnapshot::skipped_frames, &Counters::skipped_frames},
-    {"restarts", "New attempts at the training task.", &CounterSnapshot::restarts,
+    {{"controls_rejected", "", "Control messages rejected (not finite, wrong arity).",
+      &CounterSnapshot::controls_rejected},
+     &Counters::controls_rejected},
+    {{"controls_clamped", "", "Control messages clamped to -5..+5 V.",
+      &CounterSnapshot::controls_clamped},
+     &Counters::controls_clamped},
+    {{"late_frames", "", "Frames sent more than one period after their deadline.",
+      &CounterSnapshot::late_frames},
+     &Counters::late_frames},
+    {{"skipped_frames", "", "Frames not sent because a session fell behind.",
+      &CounterSnapshot::skipped_frames},
+     &Counters::skipped_frames},
+    {{"restarts", "", "New attempts at the training task.", &CounterSnapshot::restarts},
      &Counters::restarts},
-    {"reports_written", "Task reports saved to the report directory.",
-     &CounterSnapshot::reports_written, &Counters::reports_written},
-    {"report_failures", "Task reports that could not be saved.",
-     &CounterSnapshot::report_failures, &Counters::report_failures},
+    {{"reports_written", "", "Task reports saved to the report directory.",
+      &CounterSnapshot::reports_written},
+     &Counters::reports_written},
+    {{"report_failures", "", "Task reports that could not be saved.",
+      &CounterSnapshot::report_failures},
+     &Counters::report_failures},
 }};
+
+// A counter in one struct and not the list (or the other struct) does not compile.
+static_assert(core::covers_struct(kCounterFields));
+static_assert(sizeof(Counters) == kCounterFields.size() * sizeof(std::atomic<std::uint64_t>));
 
 }  // namespace clamsim::session

@@ -6,16 +6,16 @@
 #include <string>
 
 #include "core/state.h"
-#include "session/lesson.h"
-#include "session/task_score.h"
+#include "training/lesson.h"
+#include "training/task_score.h"
 
 namespace clamsim::session {
 
 struct Frame {
   std::uint64_t seq = 0;          // 0, 1, 2, ... within the session
   core::Outputs outputs;          // display values and the extended fields
-  TaskScore score;                // the training task, live (enabled = false without one)
-  LessonProgress lesson;          // the first lesson, live (enabled = false without one)
+  training::TaskScore score;                // the training task, live (enabled = false without one)
+  training::LessonProgress lesson;          // the first lesson, live (enabled = false without one)
   // The task's report (JSON, docs/training-task.md), only on the frame in which the task
   // ended; null on every other frame.
   std::shared_ptr<const std::string> report;

@@ -135,7 +135,7 @@ void SessionRegistry::log_end(const Session& s, EndReason reason) const {
                               {"duration_s", std::round(s.age_s() * 1000.0) / 1000.0},
                               {"outcome", kOutcome[static_cast<int>(reason)]},
                               {"frames_sent", s.counters().frames_sent}};
-  const TaskScore t = s.score();
+  const training::TaskScore t = s.score();
   if (t.enabled)
     f["task"] = !t.running && !t.finished ? "not_started"
                 : !t.finished             ? "running"

@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "session/report_file.h"
-#include "session/task_score.h"
+#include "training/report_file.h"
+#include "training/task_score.h"
 #include "version/version.h"
 
 namespace clamsim::session {
@@ -19,11 +19,11 @@ std::int64_t to_ns(Instant t) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
 }
 
-TaskScorer make_scorer(const model::Scenario* scenario) {
-  if (scenario == nullptr) return TaskScorer(model::TaskSpec{});
+training::TaskScorer make_scorer(const model::Scenario* scenario) {
+  if (scenario == nullptr) return training::TaskScorer(model::TaskSpec{});
   std::vector<std::string> names;
   for (const core::LoadParams& l : scenario->world.loads) names.push_back(l.name);
-  return TaskScorer(scenario->task, std::move(names));
+  return training::TaskScorer(scenario->task, std::move(names));
 }
 
 }  // namespace
@@ -91,12 +91,12 @@ double Session::age_s() const { return seconds(clock_.now() - started_); }
 
 double Session::sim_time_s() const { return sim_time_s_.load(); }
 
-TaskScore Session::score() const {
+training::TaskScore Session::score() const {
   std::lock_guard<std::mutex> lock(score_mutex_);
   return score_;
 }
 
-LessonProgress Session::lesson() const {
+training::LessonProgress Session::lesson() const {
   std::lock_guard<std::mutex> lock(score_mutex_);
   return lesson_;
 }
@@ -119,7 +119,7 @@ std::string Session::label() const {
   return l + ")";
 }
 
-ReportVersions Session::report_versions() const {
+training::ReportVersions Session::report_versions() const {
   return {kVersion, machine_.name, machine_.model_sha256, machine_.world_name,
           machine_.world_sha256};
 }
@@ -128,7 +128,7 @@ std::shared_ptr<const std::string> Session::publish_report(const std::string& js
   auto report = std::make_shared<const std::string>(json_text);
   if (options_.report_dir.empty()) return report;
   std::string error;
-  const std::string path = write_report_file(options_.report_dir, id_,
+  const std::string path = training::write_report_file(options_.report_dir, id_,
                                              std::chrono::system_clock::now(), *report, &error);
   if (path.empty()) {
     // the trainee's frame still carries the report; the server goes on
@@ -145,8 +145,8 @@ void Session::run() {
   const model::Scenario* scenario = machine_.scenario.get();
   core::Environment env;
   env.world = scenario != nullptr ? &scenario->world : nullptr;
-  TaskScorer scorer = make_scorer(scenario);
-  LessonTracker lesson_check(scenario != nullptr ? scenario->lesson : model::LessonSpec{});
+  training::TaskScorer scorer = make_scorer(scenario);
+  training::LessonTracker lesson_check(scenario != nullptr ? scenario->lesson : model::LessonSpec{});
   core::State state;
   // A new attempt: the machine at its start pose, the world as loaded, the score cleared.
   const auto begin_attempt = [&] {
@@ -168,7 +168,7 @@ void Session::run() {
   // Scores a frame's outputs and checks the lesson; a report due rides on the next frame sent.
   std::shared_ptr<const std::string> report;
   const auto score = [&](const core::Outputs& o) {
-    const TaskScore& s = scorer.update(o);
+    const training::TaskScore& s = scorer.update(o);
     if (scorer.just_finished())
       report = publish_report(scorer.report(label(), report_versions(), trainee()).dump(2));
     // a finished lesson is recorded like a task, so the instructor sees who finished it

@@ -89,12 +89,12 @@ class Session {
   double sim_time_s() const;
   // The task's score as of the last frame (enabled = false when the world has no task).
   // Thread-safe: the instructor's overview reads it while the session runs.
-  TaskScore score() const;
+  training::TaskScore score() const;
   // The lesson's progress as of the last frame (enabled = false without a lesson).
-  LessonProgress lesson() const;
+  training::LessonProgress lesson() const;
   // "session 3 (t250, dam_intake)": how logs and reports name this session.
   std::string label() const;
-  // Who is at the controls, as the trainee gave it (session/trainee_name.h checks it);
+  // Who is at the controls, as the trainee gave it (training/trainee_name.h checks it);
   // "" until then. Shown to the instructor and written into the task's reports.
   // Thread-safe.
   void set_trainee(std::string name);
@@ -110,7 +110,7 @@ class Session {
   // Hands the frame to the observers (session thread).
   void publish_to_observers(const Frame& frame, const core::Control& u, bool restarted);
   // The server's, model's and scenario's versions, for the task's report.
-  ReportVersions report_versions() const;
+  training::ReportVersions report_versions() const;
   void run();
   void mark_progress(Instant t) { progress_ns_ = t.time_since_epoch().count(); }
   ControlVerdict accept(ControlVerdict v);
@@ -136,8 +136,8 @@ class Session {
   std::atomic<std::int64_t> failing_since_ns_{-1};  // first failed send since the last success
   std::atomic<double> sim_time_s_{0.0};
   mutable std::mutex score_mutex_;
-  TaskScore score_;                       // the last frame's
-  LessonProgress lesson_;                 // the last frame's; guarded by score_mutex_ too
+  training::TaskScore score_;                       // the last frame's
+  training::LessonProgress lesson_;                 // the last frame's; guarded by score_mutex_ too
   std::string trainee_;                   // guarded by score_mutex_ too
   ObserverSet observers_;
   EventWatch event_watch_;                // session thread only

@@ -135,19 +135,12 @@ Run prepare(const tools::SimOptions& opt) {
   return run;
 }
 
+// "  world: clam_rack_gate_hits=0 ...": every event count, from core::kWorldEventFields.
 void print_world_summary(const core::State& state) {
-  const core::WorldEvents& e = state.world.events;
-  std::fprintf(stderr,
-               "  world: rack_gate_hits=%llu world_hits=%llu load_impacts=%llu slack_cable=%llu "
-               "overload=%llu grips=%llu releases=%llu loads_restored=%llu\n",
-               static_cast<unsigned long long>(e.clam_rack_gate_hits),
-               static_cast<unsigned long long>(e.clam_world_hits),
-               static_cast<unsigned long long>(e.load_impacts),
-               static_cast<unsigned long long>(e.slack_cable_events),
-               static_cast<unsigned long long>(e.overload_events),
-               static_cast<unsigned long long>(e.grips),
-               static_cast<unsigned long long>(e.releases),
-               static_cast<unsigned long long>(e.loads_restored));
+  std::string line = "  world:";
+  for (const auto& f : core::kWorldEventFields)
+    line += std::string(" ") + f.name + "=" + std::to_string(state.world.events.*f.member);
+  std::fprintf(stderr, "%s\n", line.c_str());
 }
 
 void print_summary(const core::State& state, double simulated_s, double wall_s, long rows) {

@@ -4,8 +4,9 @@
 #include <cmath>
 
 #include "session/server_wide.h"
-#include "session/report_figures.h"
-#include "session/task_score.h"
+#include "web/field_json.h"
+#include "training/report_figures.h"
+#include "training/task_score.h"
 
 namespace clamsim::web {
 
@@ -52,33 +53,15 @@ ojson cable_json(const core::WinchParams& w) {
   return j;
 }
 
-// The training task's live score (session/task_score.h); only {"enabled": false} when the
-// scenario has no task. Figures at the reports' precision (session/report_figures.h).
-ojson score_json(const session::TaskScore& s) {
-  ojson j;
-  j["enabled"] = s.enabled;
-  if (!s.enabled) return j;
-  j["running"] = s.running;
-  j["finished"] = s.finished;
-  j["completed"] = s.completed;
-  j["elapsed_s"] = r(s.elapsed_s, session::figure_decimals("elapsed_s"));
-  j["optimum_s"] = r(s.optimum_s, session::figure_decimals("optimum_s"));
-  j["limit_s"] = r(s.limit_s, session::figure_decimals("limit_s"));
-  j["delivered"] = s.delivered;
-  j["required"] = s.required;
-  j["time_points"] = r(s.time_points, session::figure_decimals("time_points"));
-  j["penalty_points"] = r(s.penalty_points, session::figure_decimals("penalty_points"));
-  j["total"] = r(s.total, session::figure_decimals("total"));
-  j["rack_gate_hits"] = s.rack_gate_hits;
-  j["structure_hits"] = s.structure_hits;
-  j["slack_cables"] = s.slack_cables;
-  j["overloads"] = s.overloads;
-  j["dropped_loads"] = s.dropped_loads;
-  return j;
+// The training task's live score (training/task_score.h); only {"enabled": false} when the
+// scenario has no task. Figures at the reports' precision (training/report_figures.h).
+ojson score_json(const training::TaskScore& s) {
+  if (!s.enabled) return {{"enabled", false}};
+  return fields_json(training::kTaskScoreFields, s);
 }
 
-// The first lesson's progress (session/lesson.h); sent only in a world with a lesson.
-ojson lesson_json(const session::LessonProgress& l) {
+// The first lesson's progress (training/lesson.h); sent only in a world with a lesson.
+ojson lesson_json(const training::LessonProgress& l) {
   return {{"step", l.step},
           {"steps", l.steps},
           {"finished", l.finished},
@@ -231,14 +214,7 @@ std::string display_json(const session::Frame& frame, const ojson& load_ids) {
     contacts.push_back(std::move(e));
   }
   j["contacts"] = std::move(contacts);
-  const core::WorldEvents& ev = o.events;
-  j["events"] = {{"clam_rack_gate_hits", ev.clam_rack_gate_hits},
-                 {"clam_world_hits", ev.clam_world_hits},
-                 {"load_impacts", ev.load_impacts},
-                 {"slack_cable_events", ev.slack_cable_events},
-                 {"overload_events", ev.overload_events},
-                 {"grips", ev.grips},
-                 {"releases", ev.releases}};
+  j["events"] = fields_json(core::kWorldEventFields, o.events);
   j["score"] = score_json(frame.score);
   if (frame.lesson.enabled) j["lesson"] = lesson_json(frame.lesson);
   return dump(j);

@@ -3,7 +3,7 @@
 #include <cassert>
 #include <chrono>
 
-#include "session/report_index.h"
+#include "training/report_index.h"
 #include "web/auth_routes.h"
 #include "web/static_files.h"
 #include "web/http_limits.h"
@@ -147,7 +147,7 @@ void HttpSession::handle(Request&& req) {
   if (path == "/api/reports" || path == kReportsCsv) return send_report_list(req, target, path);
   if (path.rfind(kReportPrefix, 0) == 0) {
     const std::string name = path.substr(std::string(kReportPrefix).size());
-    if (auto text = session::read_report(state_->registry().report_dir(), name))
+    if (auto text = training::read_report(state_->registry().report_dir(), name))
       return send_text(req, http::status::ok, std::move(*text), "application/json");
     c.http_not_found.fetch_add(1);
     return send_text(req, http::status::not_found, "no report named '" + name + "'\n",

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <regex>
 
-#include "session/report_figures.h"
+#include "training/report_figures.h"
 #include "web/url.h"
 
 namespace clamsim::web {
@@ -58,7 +58,7 @@ bool parse_report_filter(std::string_view query, ReportFilter* out, std::string*
   return true;
 }
 
-bool report_matches(const ReportFilter& f, const session::ReportSummary& r) {
+bool report_matches(const ReportFilter& f, const training::ReportSummary& r) {
   if (!f.trainee.empty() && !contains_ignoring_case(r.trainee, f.trainee)) return false;
   // ISO 8601 UTC times compare as text; a bare date is before every time of that day
   if (!f.from_utc.empty() && (r.ended_utc.empty() || r.ended_utc < f.from_utc)) return false;
@@ -66,12 +66,12 @@ bool report_matches(const ReportFilter& f, const session::ReportSummary& r) {
   return true;
 }
 
-std::vector<session::ReportSummary> filtered_reports(const std::string& dir,
+std::vector<training::ReportSummary> filtered_reports(const std::string& dir,
                                                      const ReportFilter& filter) {
   // the whole scan window every time, so the index keeps one set of entries
-  std::vector<session::ReportSummary> all = session::report_index_for(dir).list(kReportsScanned);
-  std::vector<session::ReportSummary> out;
-  for (session::ReportSummary& r : all) {
+  std::vector<training::ReportSummary> all = training::report_index_for(dir).list(kReportsScanned);
+  std::vector<training::ReportSummary> out;
+  for (training::ReportSummary& r : all) {
     if (out.size() == kReportsListed) break;
     if (report_matches(filter, r)) out.push_back(std::move(r));
   }
@@ -89,16 +89,16 @@ std::string csv_text_cell(std::string_view text) {
   return cell + "\"";
 }
 
-std::string reports_csv(const std::vector<session::ReportSummary>& reports) {
+std::string reports_csv(const std::vector<training::ReportSummary>& reports) {
   std::string csv =
       "ended_utc,trainee,task,session,outcome,elapsed_s,total,delivered,required,report\r\n";
-  for (const session::ReportSummary& r : reports) {
+  for (const training::ReportSummary& r : reports) {
     const bool readable = r.outcome != "unreadable";
     csv += csv_text_cell(r.ended_utc) + ',' + csv_text_cell(r.trainee) + ',' +
            csv_text_cell(r.task) + ',' + csv_text_cell(r.session) + ',' +
            csv_text_cell(r.outcome) + ',' +
-           (readable ? session::figure_text("elapsed_s", r.elapsed_s) : "") + ',' +
-           (readable ? session::figure_text("total", r.total) : "") + ',' +
+           (readable ? training::figure_text("elapsed_s", r.elapsed_s) : "") + ',' +
+           (readable ? training::figure_text("total", r.total) : "") + ',' +
            (readable ? std::to_string(r.delivered) : "") + ',' +
            (readable ? std::to_string(r.required) : "") + ',' + csv_text_cell(r.name) + "\r\n";
   }

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "session/report_index.h"
+#include "training/report_index.h"
 
 namespace clamsim::web {
 
@@ -24,14 +24,14 @@ struct ReportFilter {
 // are) when one is malformed or unknown.
 bool parse_report_filter(std::string_view query, ReportFilter* out, std::string* error);
 
-bool report_matches(const ReportFilter& filter, const session::ReportSummary& report);
+bool report_matches(const ReportFilter& filter, const training::ReportSummary& report);
 
 // How many of the newest reports a filter looks through, and how many it returns.
 inline constexpr std::size_t kReportsScanned = 10000;
 inline constexpr std::size_t kReportsListed = 200;
 
 // The newest kReportsListed reports in `dir` that match, newest first.
-std::vector<session::ReportSummary> filtered_reports(const std::string& dir,
+std::vector<training::ReportSummary> filtered_reports(const std::string& dir,
                                                      const ReportFilter& filter);
 
 // One CSV cell (RFC 4180) that a spreadsheet shows as the text it is: always quoted,
@@ -40,7 +40,7 @@ std::vector<session::ReportSummary> filtered_reports(const std::string& dir,
 std::string csv_text_cell(std::string_view text);
 
 // The list as CSV: a header line, then one line per report, CRLF line ends. Figures are
-// rounded as in the reports (session/report_figures.h).
-std::string reports_csv(const std::vector<session::ReportSummary>& reports);
+// rounded as in the reports (training/report_figures.h).
+std::string reports_csv(const std::vector<training::ReportSummary>& reports);
 
 }  // namespace clamsim::web

@@ -57,32 +57,12 @@ SharedState::SharedState(WebOptions options, session::SessionRegistry& registry,
 }
 
 WebStats SharedState::stats() const {
-  const WebCounters& c = counters_;
   WebStats s;
-  s.http_requests = c.http_requests.load();
-  s.http_not_found = c.http_not_found.load();
-  s.http_bad_requests = c.http_bad_requests.load();
-  s.refused_limit = c.refused_limit.load();
-  s.refused_per_client = c.refused_per_client.load();
-  s.refused_rate = c.refused_rate.load();
-  s.refused_descriptors = c.refused_descriptors.load();
+  for (const WebStatField& f : kWebStatFields)
+    if (f.live != nullptr) s.*f.member = (counters_.*f.live).load();
+  s.ws_open = open_websockets();
   s.connections_refused =
       s.refused_limit + s.refused_per_client + s.refused_rate + s.refused_descriptors;
-  s.ws_connections = c.ws_connections.load();
-  s.ws_open = open_websockets();
-  s.ws_messages_received = c.ws_messages_received.load();
-  s.ws_errors_sent = c.ws_errors_sent.load();
-  s.ws_frames_dropped = c.ws_frames_dropped.load();
-  s.ws_messages_dropped = c.ws_messages_dropped.load();
-  s.ws_closed_too_big = c.ws_closed_too_big.load();
-  s.ws_closed_flood = c.ws_closed_flood.load();
-  s.ws_closed_policy = c.ws_closed_policy.load();
-  s.ws_closed_binary = c.ws_closed_binary.load();
-  s.ws_closed_full = c.ws_closed_full.load();
-  s.ws_closed_stalled = c.ws_closed_stalled.load();
-  s.tls_handshakes = c.tls_handshakes.load();
-  s.tls_handshake_failures = c.tls_handshake_failures.load();
-  s.tls_plain_http = c.tls_plain_http.load();
   return s;
 }
 

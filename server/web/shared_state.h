@@ -28,36 +28,11 @@
 #include "web/tls_context.h"
 #include "web/web_auth.h"
 #include "web/web_options.h"
+#include "web/web_stats.h"
 
 namespace clamsim::web {
 
 class WebSocketSession;
-
-struct WebCounters {
-  std::atomic<std::uint64_t> http_requests{0};
-  std::atomic<std::uint64_t> http_not_found{0};
-  std::atomic<std::uint64_t> http_bad_requests{0};
-  // TCP connections refused, by reason (listener.cc)
-  std::atomic<std::uint64_t> refused_limit{0};         // max_connections open
-  std::atomic<std::uint64_t> refused_per_client{0};    // the address has its share open
-  std::atomic<std::uint64_t> refused_rate{0};          // the address opens them too fast
-  std::atomic<std::uint64_t> refused_descriptors{0};   // the process is short of descriptors
-  std::atomic<std::uint64_t> connections_open{0};
-  std::atomic<std::uint64_t> ws_connections{0};
-  std::atomic<std::uint64_t> ws_messages_received{0};
-  std::atomic<std::uint64_t> ws_errors_sent{0};
-  std::atomic<std::uint64_t> ws_frames_dropped{0};
-  std::atomic<std::uint64_t> ws_messages_dropped{0};
-  std::atomic<std::uint64_t> ws_closed_too_big{0};
-  std::atomic<std::uint64_t> ws_closed_flood{0};
-  std::atomic<std::uint64_t> ws_closed_policy{0};
-  std::atomic<std::uint64_t> ws_closed_binary{0};
-  std::atomic<std::uint64_t> ws_closed_full{0};
-  std::atomic<std::uint64_t> ws_closed_stalled{0};
-  std::atomic<std::uint64_t> tls_handshakes{0};
-  std::atomic<std::uint64_t> tls_handshake_failures{0};
-  std::atomic<std::uint64_t> tls_plain_http{0};
-};
 
 // Abuse is logged, but an attacker must not be able to flood the log: a burst of lines,
 // then one count per window.

@@ -10,9 +10,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "session/report_figures.h"
-#include "session/report_index.h"
+#include "training/report_figures.h"
+#include "training/report_index.h"
 #include "version/version.h"
+#include "web/field_json.h"
 
 namespace clamsim::web {
 
@@ -27,7 +28,7 @@ std::string health_json(const session::SessionRegistry& registry) {
 std::string sessions_json(const session::SessionRegistry& registry) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const auto& s : registry.sessions()) {
-    const session::TaskScore t = s->score();
+    const training::TaskScore t = s->score();
     const session::CounterSnapshot c = s->counters();
     nlohmann::ordered_json j;
     j["id"] = s->id();
@@ -40,26 +41,9 @@ std::string sessions_json(const session::SessionRegistry& registry) {
     j["sim_time_s"] = s->sim_time_s();
     j["frames_sent"] = c.frames_sent;
     j["restarts"] = c.restarts;
-    if (t.enabled) {
-      const auto fig = [](const char* field, double v) {
-        return session::round_figure(v, session::figure_decimals(field));
-      };
-      j["task"] = {{"running", t.running},
-                   {"finished", t.finished},
-                   {"completed", t.completed},
-                   {"elapsed_s", fig("elapsed_s", t.elapsed_s)},
-                   {"optimum_s", fig("optimum_s", t.optimum_s)},
-                   {"limit_s", fig("limit_s", t.limit_s)},
-                   {"delivered", t.delivered},   {"required", t.required},
-                   {"time_points", fig("time_points", t.time_points)},
-                   {"penalty_points", fig("penalty_points", t.penalty_points)},
-                   {"total", fig("total", t.total)}, {"rack_gate_hits", t.rack_gate_hits},
-                   {"structure_hits", t.structure_hits}, {"slack_cables", t.slack_cables},
-                   {"overloads", t.overloads},   {"dropped_loads", t.dropped_loads}};
-    } else {
-      j["task"] = nullptr;
-    }
-    const session::LessonProgress l = s->lesson();
+    j["counters"] = fields_json(session::kCounterFields, c);
+    j["task"] = t.enabled ? fields_json(training::kTaskScoreFields, t) : nlohmann::ordered_json(nullptr);
+    const training::LessonProgress l = s->lesson();
     j["lesson"] = l.enabled ? nlohmann::ordered_json{{"step", l.step}, {"steps", l.steps},
                                                      {"finished", l.finished}}
                             : nlohmann::ordered_json(nullptr);
@@ -71,11 +55,11 @@ std::string sessions_json(const session::SessionRegistry& registry) {
   return out.dump();
 }
 
-std::string reports_json(const std::vector<session::ReportSummary>& reports) {
-  using session::round_figure;
-  using session::figure_decimals;
+std::string reports_json(const std::vector<training::ReportSummary>& reports) {
+  using training::round_figure;
+  using training::figure_decimals;
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
-  for (const session::ReportSummary& r : reports) {
+  for (const training::ReportSummary& r : reports) {
     list.push_back({{"name", r.name},         {"session", r.session},
                     {"trainee", r.trainee.empty() ? nlohmann::ordered_json(nullptr)
                                                   : nlohmann::ordered_json(r.trainee)},
@@ -194,7 +178,7 @@ std::string metrics_text(const session::SessionRegistry& registry, const WebStat
   const session::CounterSnapshot t = registry.totals();
   for (const session::CounterField& f : session::kCounterFields)
     m.single(std::string("clamsim_") + f.name + "_total", "counter", f.help,
-             static_cast<double>(t.*f.value));
+             static_cast<double>(t.*f.member));
   m.histogram("clamsim_frame_lateness_seconds",
               "How long after its deadline each frame was handed to its transport.",
               registry.wide().lateness_s.snapshot());
@@ -202,55 +186,15 @@ std::string metrics_text(const session::SessionRegistry& registry, const WebStat
               "Session-thread time to integrate, score and package one frame.",
               registry.wide().compute_s.snapshot());
 
-  // the web front end's own counters
-  const struct {
-    const char* name;
-    const char* type;
-    const char* help;
-    std::uint64_t value;
-  } web_metrics[] = {
-      {"clamsim_ws_connections", "gauge", "Open WebSocket connections.", web.ws_open},
-      {"clamsim_ws_connections_total", "counter", "WebSocket upgrades accepted.",
-       web.ws_connections},
-      {"clamsim_ws_messages_received_total", "counter", "WebSocket messages received.",
-       web.ws_messages_received},
-      {"clamsim_ws_errors_sent_total", "counter", "error messages sent.", web.ws_errors_sent},
-      {"clamsim_ws_dropped_frames_total", "counter",
-       "display frames dropped for browsers that read slowly.", web.ws_frames_dropped},
-      {"clamsim_ws_dropped_messages_total", "counter",
-       "Other messages dropped (send queue full of them).", web.ws_messages_dropped},
-      {"clamsim_http_requests_total", "counter", "HTTP requests.", web.http_requests},
-      {"clamsim_http_not_found_total", "counter", "HTTP 404 answers.", web.http_not_found},
-      {"clamsim_http_bad_requests_total", "counter", "HTTP 400 and 405 answers.",
-       web.http_bad_requests},
-      {"clamsim_tls_handshakes_total", "counter", "TLS handshakes completed on the web port.",
-       web.tls_handshakes},
-      {"clamsim_tls_handshake_failures_total", "counter",
-       "TLS handshakes refused or cut off (old protocol version, no common suite).",
-       web.tls_handshake_failures},
-      {"clamsim_tls_plain_http_total", "counter",
-       "Plain HTTP requests on the TLS port (answered with the https:// address).",
-       web.tls_plain_http},
-  };
-  for (const auto& w : web_metrics) m.single(w.name, w.type, w.help, static_cast<double>(w.value));
-  m.family("clamsim_connections_refused_total", "counter",
-           "Web connections refused at accept, by reason (docs/security.md).");
-  const std::pair<const char*, std::uint64_t> refusals[] = {
-      {"limit", web.refused_limit},
-      {"per_client", web.refused_per_client},
-      {"rate", web.refused_rate},
-      {"descriptors", web.refused_descriptors}};
-  for (const auto& [reason, n] : refusals)
-    m.sample("clamsim_connections_refused_total", static_cast<double>(n),
-             std::string("reason=\"") + reason + "\"");
-  m.family("clamsim_ws_closed_total", "counter", "WebSocket connections closed by the server.");
-  const std::pair<const char*, std::uint64_t> closes[] = {
-      {"too_big", web.ws_closed_too_big}, {"flood", web.ws_closed_flood},
-      {"policy", web.ws_closed_policy},   {"binary", web.ws_closed_binary},
-      {"full", web.ws_closed_full},       {"stalled", web.ws_closed_stalled}};
-  for (const auto& [reason, n] : closes)
-    m.sample("clamsim_ws_closed_total", static_cast<double>(n),
-             std::string("reason=\"") + reason + "\"");
+  // the web front end's own counters, from their list (web/web_stats.h); a labelled
+  // family's rows are adjacent, so its HELP and TYPE go out once
+  const char* family = nullptr;
+  for (const WebStatField& f : kWebStatFields) {
+    if (f.metric == nullptr) continue;
+    if (family == nullptr || std::string(family) != f.metric) m.family(f.metric, f.type, f.help);
+    family = f.metric;
+    m.sample(f.metric, static_cast<double>(web.*f.member), f.label);
+  }
   return m.text();
 }
 

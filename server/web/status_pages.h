@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "session/registry.h"
-#include "session/report_index.h"
+#include "training/report_index.h"
 #include "web/web_options.h"
 
 namespace clamsim::web {
@@ -40,6 +40,6 @@ std::string sessions_json(const session::SessionRegistry& registry);
 
 // Finished tasks' reports (report_list.h picks them: newest first, filtered), as the
 // instructor page reads them. Figures are rounded as in the reports.
-std::string reports_json(const std::vector<session::ReportSummary>& reports);
+std::string reports_json(const std::vector<training::ReportSummary>& reports);
 
 }  // namespace clamsim::web

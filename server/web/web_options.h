@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "session/event_log.h"
+#include "web/web_stats.h"
 
 namespace clamsim::web {
 
@@ -107,31 +108,5 @@ struct WebOptions {
   std::function<void(const std::string&)> log;
 };
 
-// Counters of the web front end since start (totals; *_open are current values).
-struct WebStats {
-  std::uint64_t http_requests = 0;
-  std::uint64_t http_not_found = 0;         // 404
-  std::uint64_t http_bad_requests = 0;      // 400, 405
-  std::uint64_t connections_refused = 0;    // the four below together
-  std::uint64_t refused_limit = 0;          // max_connections open
-  std::uint64_t refused_per_client = 0;     // max_connections_per_client open
-  std::uint64_t refused_rate = 0;           // over connection_rate_per_client
-  std::uint64_t refused_descriptors = 0;    // short of file descriptors
-  std::uint64_t ws_connections = 0;         // upgrades accepted
-  std::uint64_t ws_open = 0;
-  std::uint64_t ws_messages_received = 0;
-  std::uint64_t ws_errors_sent = 0;         // `error` messages
-  std::uint64_t ws_frames_dropped = 0;      // display frames dropped for slow browsers
-  std::uint64_t ws_messages_dropped = 0;    // other messages dropped (queue full of them)
-  std::uint64_t ws_closed_too_big = 0;      // 1009
-  std::uint64_t ws_closed_flood = 0;        // 1008, flooding
-  std::uint64_t ws_closed_policy = 0;       // 1008, origin not allowed, unknown model
-  std::uint64_t ws_closed_binary = 0;       // 1003
-  std::uint64_t ws_closed_full = 0;         // 1013
-  std::uint64_t ws_closed_stalled = 0;      // session reaped: the browser stopped reading
-  std::uint64_t tls_handshakes = 0;         // TLS handshakes completed
-  std::uint64_t tls_handshake_failures = 0; // refused (old protocol, no common suite) or cut
-  std::uint64_t tls_plain_http = 0;         // plain HTTP on the TLS port (answered, closed)
-};
 
 }  // namespace clamsim::web

@@ -6,7 +6,7 @@
 #include <cassert>
 #include <cmath>
 
-#include "session/trainee_name.h"
+#include "training/trainee_name.h"
 #include "web/client_message.h"
 #include "web/frame_json.h"
 #include "web/origin.h"
@@ -329,7 +329,7 @@ void WebSocketSession::handle_text(const std::string& text) {
       break;
     case ClientMessage::Type::Trainee: {
       std::string why;
-      if (const auto name = session::normalise_trainee_name(m.trainee, &why)) {
+      if (const auto name = training::normalise_trainee_name(m.trainee, &why)) {
         session_->set_trainee(*name);
         send(std::make_shared<const std::string>(trainee_json(*name)), SendQueue::Kind::Other);
       } else {

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "corba/idl_fields.h"
+
 #include <cmath>
 #include <limits>
 
@@ -192,6 +194,46 @@ TEST(Convert, DescribeNamesTheExceptionAndMinorCode) {
   EXPECT_NE(text.find("NO_RESOURCES"), std::string::npos) << text;
   EXPECT_NE(text.find("0x434c0001"), std::string::npos) << text;
   EXPECT_NE(text.find("COMPLETED_NO"), std::string::npos) << text;
+}
+
+// Every member of the fixed IDL structs is filled from its namesake in the value struct's
+// list (corba/idl_fields.h): distinct values in, the same values out, field by field.
+TEST(Convert, EveryIdlCounterComesFromItsNamesake) {
+  session::CounterSnapshot c;
+  std::uint64_t v = 11;
+  for (const auto& f : session::kCounterFields) c.*f.member = v++;
+  const CLAMX::SessionStats s = to_stats(c);
+  for (const auto& wire : kIdlStatsFields) {
+    const auto& f = session::kCounterFields[core::index_of(session::kCounterFields, wire.name)];
+    EXPECT_EQ(s.*wire.member, c.*f.member) << wire.name;
+  }
+  EXPECT_EQ(s.skipped_frames, c.skipped_frames);
+}
+
+TEST(Convert, EveryIdlEventAndScoreFieldComesFromItsNamesake) {
+  session::Frame frame;
+  std::uint64_t v = 3;
+  for (const auto& f : core::kWorldEventFields) frame.outputs.events.*f.member = v++;
+  frame.score = {true, true, true, true, false, 1.5, 2.5, 3.5, 4, 5, 6.5, 7.5, 8.5, 9, 10, 11,
+                 12, 13};
+  CLAMX::Frame f;
+  to_frame(frame, f, nullptr);
+  for (const auto& wire : kIdlEventFields) {
+    const auto& e = core::kWorldEventFields[core::index_of(core::kWorldEventFields, wire.name)];
+    EXPECT_EQ(f.events.*wire.member, frame.outputs.events.*e.member) << wire.name;
+  }
+  EXPECT_EQ(f.events.loads_restored, frame.outputs.events.loads_restored);
+  std::size_t checked = 0;
+  core::for_each_field(kIdlScoreFields, [&](const auto& wire) {
+    core::for_each_field(training::kTaskScoreFields, [&](const auto& own) {
+      if (!core::same_name(wire.name, own.name)) return;
+      EXPECT_EQ(static_cast<double>(f.score.*wire.member),
+                static_cast<double>(frame.score.*own.member))
+          << wire.name;
+      ++checked;
+    });
+  });
+  EXPECT_EQ(checked, std::tuple_size_v<decltype(kIdlScoreFields)>);
 }
 
 }  // namespace

@@ -28,7 +28,7 @@ TEST(Experiment513, ScriptedOperatorPutsAFloatingLogIntoTheTruck) {
   ASSERT_GE(log, 0);
   State st = initial_state(m, sc.start);
   reset_world(w, st.world);
-  const Environment env{&w, {}};
+  const Environment env{&w};
   // Let the floating logs settle at their draft before the operator starts.
   advance_to(m, st, Control{}, env, 2.0);
   const Outputs start = outputs(m, st, env);

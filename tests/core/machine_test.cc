@@ -11,6 +11,7 @@
 
 #include "core/clam.h"
 #include "core/crane.h"
+#include "core/world_step.h"
 #include "test_model.h"
 
 namespace clamsim::core {
@@ -230,28 +231,34 @@ TEST(Machine, GripsALoadWhileClosingAndReleasesWhenTheSqueezeFails) {
   // below the threshold -> Without-load, Free.
   const MachineParams m = testing::shipped_machine();
   State st = initial_state(m, default_pose());
-  Environment env;
-  env.jaw_object = {true, 800.0, 0.5};
+  WorldParams w = testing::log_between_jaws(m, st, 800.0);
+  reset_world(w, st.world);
+  const Environment env{&w};
+  int index = -1;
+  const JawObject log = find_jaw_object(m, w, st.world, clam_pose(m, st.x), &index);
+  ASSERT_TRUE(log.present) << "the log lies between the open jaws";
+  ASSERT_EQ(index, 0);
   advance_to(m, st, volts(0, 0, 0, -2.5, 2.5), env, 3.0);  // close onto it
   Outputs o = outputs(m, st, env);
   EXPECT_EQ(o.load, LoadStatus::WithLoad);
   EXPECT_NE(o.working, WorkingState::Free);
   EXPECT_EQ(o.display[7], 800.0) << "DisplayData[7] carries the held mass";
-  EXPECT_NEAR(o.jaw_gap_m, 0.5, 0.05);
+  EXPECT_GT(o.jaw_gap_m, 2 * w.loads[0].radius_m) << "stopped on the log, not shut";
+  EXPECT_LT(o.jaw_gap_m, log.width_m) << "closed from the open jaws onto it";
   EXPECT_GT(o.squeeze_N, m.clam.release_squeeze_N);
+  w.solids.clear();   // the shelf goes: the jaws alone hold the log from here on
   // Lift on cable 2: the weight of the buckets and the log keeps them shut.
   advance_to(m, st, volts(0, 0, 0, 0, 3), env, 6.0);
   o = outputs(m, st, env);
   EXPECT_EQ(o.load, LoadStatus::WithLoad);
+  EXPECT_TRUE(o.loads[0].held);
   EXPECT_NEAR(o.tensions_N[0] + o.tensions_N[1], (clam_mass(m.clam, 0.0) + 800) * 9.81, 800.0);
   // Hold on cable 1 and pay out cable 2: the buckets open and the load slips out.
-  // Once it slips out the load falls away (the world model removes it from the jaws).
-  while (st.time_s < 9.0 && st.clam.load == LoadStatus::WithLoad) step(m, st, volts(0, 0, 0, 2, -3), env);
-  env.jaw_object.present = false;
   advance_to(m, st, volts(0, 0, 0, 2, -3), env, 9.0);
   o = outputs(m, st, env);
   EXPECT_EQ(o.load, LoadStatus::WithoutLoad);
   EXPECT_EQ(o.display[7], 0.0);
+  EXPECT_FALSE(o.loads[0].held) << "the world let the log fall";
   EXPECT_EQ(st.health.loads_released, 1u);
 }
 

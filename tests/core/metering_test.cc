@@ -41,21 +41,33 @@ const std::array<Function, 10> kFunctions = {{
 constexpr double kSeconds = 4.0;
 constexpr double kLoadKg = 800.0;
 
-// The machine at the default pose, or holding a log lifted clear, then at rest.
-State ready(const MachineParams& m, bool loaded, Environment& env) {
-  State st = initial_state(m, default_pose());
-  if (!loaded) return st;
-  env.jaw_object = {true, kLoadKg, 0.5};
-  advance_to(m, st, volts(0, 0, 0, -2.5, 2.5), env, 3.0);  // close on the log
-  advance_to(m, st, volts(0, 0, 0, 2.5, 2.5), env, 5.0);   // lift it clear
-  advance_to(m, st, volts(0, 0, 0, 0, 0), env, 6.0);
-  return st;
+// The machine at the default pose, or holding a log lifted clear (gripped in a small world,
+// test_model.h, whose shelf then goes), then at rest. The world outlives the runs.
+struct Rig {
+  core::WorldParams world;
+  State st;
+  // empty space when unloaded, as before a log was wanted
+  Environment env() const { return Environment{world.loads.empty() ? nullptr : &world}; }
+};
+
+void ready(const MachineParams& m, bool loaded, Rig& rig) {
+  rig.st = initial_state(m, default_pose());
+  if (!loaded) return;
+  rig.world = testing::log_between_jaws(m, rig.st, kLoadKg);
+  reset_world(rig.world, rig.st.world);
+  advance_to(m, rig.st, volts(0, 0, 0, -2.5, 2.5), rig.env(), 3.0);  // close on the log
+  rig.world.solids.clear();
+  advance_to(m, rig.st, volts(0, 0, 0, 2.5, 2.5), rig.env(), 5.0);   // lift it clear
+  advance_to(m, rig.st, volts(0, 0, 0, 0, 0), rig.env(), 6.0);
+  EXPECT_EQ(rig.st.clam.load_mass_kg, kLoadKg) << "the log is in the jaws";
 }
 
 // How far the function's display value moves in kSeconds at `stick` (0..1).
 double moved(const MachineParams& m, const Function& f, double stick, bool loaded) {
-  Environment env;
-  State st = ready(m, loaded, env);
+  Rig rig;
+  ready(m, loaded, rig);
+  State& st = rig.st;
+  const Environment env = rig.env();
   const double before = outputs(m, st, env).display[f.display];
   Control u;
   for (int i = 0; i < 5; ++i) u.volts[i] = 5.0 * stick * f.pattern[i];

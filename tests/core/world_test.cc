@@ -61,7 +61,7 @@ struct LoadsOnly {
     st = initial_state(m, ic);
     reset_world(w, st.world);
   }
-  Environment env() const { return Environment{&w, {}}; }
+  Environment env() const { return Environment{&w}; }
   void run_to(double t) { advance_to(m, st, volts(0, 0, 0, 0, 0), env(), t); }
   const LoadBody& load(int i = 0) const { return st.world.loads[static_cast<std::size_t>(i)]; }
 };
@@ -299,7 +299,7 @@ TEST(ClamInWorld, SettingTheClamDownOnAStructureIsFeltAsATensionDrop) {
   w.water.level_m = -50.0;
   State st = initial_state(m, pose_over(m, 12.0, 1.0, 40));   // lips 1 m above the gate
   reset_world(w, st.world);
-  const Environment env{&w, {}};
+  const Environment env{&w};
   const Outputs before = outputs(m, st, env);
   const double hanging = before.tensions_N[0] + before.tensions_N[1];
   double least = hanging;
@@ -331,7 +331,7 @@ TEST(ClamInWorld, ClosingOnALogGripsItAndOpeningReleasesIt_Table25) {
   // The open clam hangs over the log, lips 30 cm above the deck.
   State st = initial_state(m, pose_over(m, 12.0, 0.3, 20));
   reset_world(w, st.world);
-  const Environment env{&w, {}};
+  const Environment env{&w};
   // Lower it onto the deck around the log (both ropes out), then close on cable 2. The
   // transition is checked at the very step it happens.
   bool gripped = false;
@@ -386,7 +386,7 @@ TEST(ClamInWorld, PayingOutOntoTheDeckCountsOneSlackCableEvent) {
   WorldParams w = flat_world();
   State st = initial_state(m, pose_over(m, 12.0, 0.5, 40));
   reset_world(w, st.world);
-  const Environment env{&w, {}};
+  const Environment env{&w};
   for (int f = 1; f <= 120; ++f) advance_to(m, st, volts(0, 0, 0, -5, -5), env, 0.05 * f);
   const Outputs o = outputs(m, st, env);
   EXPECT_GE(o.events.slack_cable_events, 1u);

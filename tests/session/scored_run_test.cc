@@ -11,7 +11,7 @@
 #include "core/machine.h"
 #include "model/machine_file.h"
 #include "model/scenario_file.h"
-#include "session/task_score.h"
+#include "training/task_score.h"
 #include "tools/pick_place_pilot.h"
 
 namespace clamsim::session {
@@ -22,7 +22,7 @@ struct DamRun {
   model::Scenario sc = model::load_scenario_file(
       std::string(CLAMSIM_SOURCE_DIR) + "/config/scenarios/dam_intake.json", m);
   core::State st;
-  core::Environment env{&sc.world, {}};
+  core::Environment env{&sc.world};
   DamRun() {
     st = core::initial_state(m, sc.start);
     core::reset_world(sc.world, st.world);
@@ -47,7 +47,7 @@ TEST(ScoredRun, OneKnownRackCollisionThenACleanDeliveryScoresExactlyThat) {
   task.loads = {log};   // one log, so the test stays short; the rules are the same
   std::vector<std::string> names;
   for (const auto& l : run.sc.world.loads) names.push_back(l.name);
-  TaskScorer scorer(task, names);
+  training::TaskScorer scorer(task, names);
 
   core::Control u;
   core::Outputs o = run.frame(u);
@@ -87,7 +87,7 @@ TEST(ScoredRun, OneKnownRackCollisionThenACleanDeliveryScoresExactlyThat) {
     o = run.frame(u);
     scorer.update(o);
   }
-  const TaskScore& s = scorer.score();
+  const training::TaskScore& s = scorer.score();
   ASSERT_TRUE(s.finished) << "pilot stopped in " << pilot.phase_name();
   EXPECT_TRUE(s.completed);
   EXPECT_EQ(s.delivered, 1);

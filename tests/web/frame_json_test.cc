@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include <cmath>
 
 #include "model/machine_file.h"
@@ -133,7 +136,7 @@ session::Frame busy_frame() {
   o.events.clam_rack_gate_hits = 2;
   o.events.slack_cable_events = 1;
   o.events.grips = 4;
-  session::TaskScore& s = f.score;
+  training::TaskScore& s = f.score;
   s.enabled = true;
   s.running = true;
   s.elapsed_s = 95.4321;
@@ -215,6 +218,27 @@ TEST(FrameJson, DisplayCarriesTheWorldTheContactsTheEventsAndTheScore) {
   // 16 loads and 8 contacts at 20 Hz to hundreds of browsers: compact
   EXPECT_LT(text.size(), 4500u) << text.size();
   EXPECT_EQ(nlohmann::ordered_json::parse(text).dump(), text) << "no whitespace";
+}
+
+// The events and the score are their lists (core/world.h, training/task_score.h), key by key
+// in the lists' order: a field added to a list reaches the browser without another edit.
+TEST(FrameJson, EventsAndScoreAreTheirFieldLists) {
+  session::Frame f = busy_frame();
+  f.outputs.events.loads_restored = 5;
+  const auto j = nlohmann::ordered_json::parse(display_json(f, nlohmann::ordered_json::array()));
+  std::vector<std::string> keys;
+  for (const auto& e : core::kWorldEventFields) keys.push_back(e.name);
+  std::vector<std::string> sent;
+  for (const auto& [k, v] : j["events"].items()) sent.push_back(k);
+  EXPECT_EQ(sent, keys);
+  EXPECT_EQ(j["events"]["loads_restored"], 5);
+
+  keys.clear();
+  core::for_each_field(training::kTaskScoreFields, [&](const auto& x) { keys.push_back(x.name); });
+  sent.clear();
+  for (const auto& [k, v] : j["score"].items()) sent.push_back(k);
+  EXPECT_EQ(sent, keys);
+  EXPECT_EQ(j["score"]["interrupted"], false);
 }
 
 TEST(FrameJson, CountsOutOfRangeAreClampedNeverRead) {

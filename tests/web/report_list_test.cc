@@ -7,8 +7,8 @@
 namespace clamsim::web {
 namespace {
 
-session::ReportSummary report(const std::string& trainee, const std::string& ended) {
-  session::ReportSummary r;
+training::ReportSummary report(const std::string& trainee, const std::string& ended) {
+  training::ReportSummary r;
   r.name = "report-1-20261121T215001Z.json";
   r.session = "session 1 (t250, dam_intake)";
   r.trainee = trainee;
@@ -76,7 +76,7 @@ TEST(ReportList, CsvCellsAreQuotedAndNeverFormulas) {
 
 TEST(ReportList, CsvHasAHeaderAndOneRoundedLinePerReport) {
   auto hostile = report("=cmd|' /C calc'!A0", "2026-11-21T21:50:01Z");
-  session::ReportSummary broken;
+  training::ReportSummary broken;
   broken.name = "report-2-20261120T101010Z.json";
   broken.outcome = "unreadable";
   const std::string csv = reports_csv({report("Ada, \"the first\"", "2026-11-21T21:50:01Z"),

@@ -12,6 +12,8 @@
 #include <fstream>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "../session/test_setup.h"
 
 namespace clamsim::web {
@@ -65,6 +67,61 @@ TEST(Metrics, EveryCounterHistogramsAndBuildInfoPassPromtool) {
   const auto [status, said] = promtool_check(text);
   if (status < 0) GTEST_SKIP() << "promtool is not installed (scripts/setup.sh --tests)";
   EXPECT_EQ(status, 0) << said << "\n" << text;
+}
+
+// Every statistic of the lists (session/counters.h, web/web_stats.h) is in /metrics with
+// its HELP and TYPE: adding one to a list is the only edit /metrics needs.
+TEST(Metrics, EveryListedStatisticHasHelpTypeAndASample) {
+  session::SteadyClock clock;
+  session::SessionRegistry registry(session::RegistryOptions{}, clock);
+  WebStats web;
+  std::uint64_t v = 1;
+  for (const WebStatField& f : kWebStatFields) web.*f.member = v++;
+  const std::string text = metrics_text(registry, web);
+  const auto has = [&](const std::string& s) { return text.find(s) != std::string::npos; };
+  for (const session::CounterField& f : session::kCounterFields) {
+    const std::string name = std::string("clamsim_") + f.name + "_total";
+    EXPECT_TRUE(has("# HELP " + name + " " + f.help + "\n")) << name;
+    EXPECT_TRUE(has("# TYPE " + name + " counter\n")) << name;
+  }
+  for (const WebStatField& f : kWebStatFields) {
+    if (f.metric == nullptr) continue;
+    const std::string name = f.metric;
+    EXPECT_TRUE(has("# HELP " + name + " ")) << name;
+    EXPECT_TRUE(has("# TYPE " + name + " " + f.type + "\n")) << name;
+    const std::string labels = *f.label ? std::string("{") + f.label + "}" : "";
+    EXPECT_TRUE(has("\n" + name + labels + " " + std::to_string(web.*f.member) + "\n"))
+        << f.name << " as " << name << labels;
+  }
+  std::size_t families = 0;
+  for (std::size_t at = 0; (at = text.find("# TYPE clamsim_ws_closed_total ", at)) != std::string::npos; ++at)
+    ++families;
+  EXPECT_EQ(families, 1u) << "one HELP and TYPE per family";
+  const auto [status, said] = promtool_check(text);
+  if (status < 0) GTEST_SKIP() << "promtool is not installed (scripts/setup.sh --tests)";
+  EXPECT_EQ(status, 0) << said << "\n" << text;
+}
+
+// /api/sessions carries every counter of the list by name, and the task as its list.
+TEST(SessionsJson, CountersAndTaskAreTheirLists) {
+  session::SteadyClock clock;
+  session::SessionRegistry registry(session::RegistryOptions{}, clock);
+  std::string why;
+  auto s = registry.create(testing::world_setup(), std::make_shared<OkSink>(), 0, {}, &why);
+  ASSERT_NE(s, nullptr) << why;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (s->counters().frames_sent < 1 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));   // the score comes with a frame
+  const auto j = nlohmann::json::parse(sessions_json(registry));
+  ASSERT_EQ(j["sessions"].size(), 1u);
+  const auto& c = j["sessions"][0]["counters"];
+  for (const session::CounterField& f : session::kCounterFields)
+    EXPECT_TRUE(c.contains(f.name)) << f.name;
+  EXPECT_EQ(c.size(), session::kCounterFields.size());
+  const auto& task = j["sessions"][0]["task"];
+  ASSERT_TRUE(task.is_object()) << "the dam world has a task";
+  core::for_each_field(training::kTaskScoreFields,
+                       [&](const auto& f) { EXPECT_TRUE(task.contains(f.name)) << f.name; });
 }
 
 TEST(Probes, ReadyUntilDrainingAliveThroughout) {

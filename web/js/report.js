@@ -2,7 +2,7 @@
 // the outcome, local times, the points and how they were lost, the timeline of penalties
 // and the versions it was scored with, from GET /api/reports/NAME (clamsim-report/1,
 // docs/training-task.md). The figures are shown as the server rounded them
-// (server/session/report_figures.h). reportView is pure, for the node tests; the page glue
+// (server/training/report_figures.h). reportView is pure, for the node tests; the page glue
 // at the bottom only runs in a browser.
 
 import { formatClock, localDateTime, loginUrl } from './instructor.js';

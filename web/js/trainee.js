@@ -1,4 +1,4 @@
-// The trainee's name: the rules the server applies (server/session/trainee_name.cc), the
+// The trainee's name: the rules the server applies (server/training/trainee_name.cc), the
 // `trainee` message, where the browser keeps the name, and what this connection's session
 // has been told. Pure: no DOM; storage is handed in.
 

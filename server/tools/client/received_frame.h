@@ -8,22 +8,13 @@
 #include <string>
 
 #include "core/state.h"
+#include "training/task_score.h"
 
 namespace clamsim::client {
 
-// The training task's live score (CLAMX::TaskScore), in plain types.
-struct ReceivedScore {
-  bool enabled = false;   // the session's world has a task
-  bool running = false;
-  bool finished = false;
-  bool completed = false;
-  double elapsed_s = 0.0;
-  double limit_s = 0.0;
-  int delivered = 0;
-  int required = 0;
-  double penalty_points = 0.0;
-  double total = 0.0;
-};
+// CLAMX::TaskScore in the server's own score struct (training/task_score.h), copied by
+// name from the IDL's fields (corba/idl_fields.h); `interrupted` the IDL lacks stays false.
+using ReceivedScore = training::TaskScore;
 
 struct ReceivedFrame {
   double arrival_s = 0.0;  // steady clock [s], taken when the call is dispatched

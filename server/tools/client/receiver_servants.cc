@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "corba/idl_fields.h"
+
 namespace clamsim::client {
 
 namespace {
@@ -51,17 +53,7 @@ ReceivedFrame from_idl(const CLAMX::Frame& f, double arrival_s) {
   r.loads = static_cast<int>(f.loads.length());
   for (CORBA::ULong i = 0; i < f.loads.length(); ++i)
     if (f.loads[i].held) r.held_load = static_cast<int>(f.loads[i].id);
-  const CLAMX::TaskScore& t = f.score;
-  r.score.enabled = t.enabled;
-  r.score.running = t.running;
-  r.score.finished = t.finished;
-  r.score.completed = t.completed;
-  r.score.elapsed_s = t.elapsed_s;
-  r.score.limit_s = t.limit_s;
-  r.score.delivered = static_cast<int>(t.delivered);
-  r.score.required = static_cast<int>(t.required);
-  r.score.penalty_points = t.penalty_points;
-  r.score.total = t.total;
+  core::copy_from_wire<corba::kIdlScoreFields, training::kTaskScoreFields>(f.score, r.score);
   if (f.task_report_json.in()[0] != '\0') r.task_report_json = f.task_report_json.in();
   return r;
 }

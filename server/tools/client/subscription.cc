@@ -2,6 +2,8 @@
 
 #include "tools/client/corba_errors.h"
 
+#include "corba/idl_fields.h"
+
 namespace clamsim::client {
 namespace {
 
@@ -75,17 +77,22 @@ std::optional<SessionCounters> Subscription::stats(std::string* error) {
   try {
     const CLAMX::SessionStats s = extended_session_->stats();
     SessionCounters c;
-    c.frames_sent = s.frames_sent;
-    c.send_failures = s.send_failures;
-    c.controls_received = s.controls_received;
-    c.controls_rejected = s.controls_rejected;
-    c.controls_clamped = s.controls_clamped;
-    c.late_frames = s.late_frames;
+    core::copy_from_wire<corba::kIdlStatsFields, session::kCounterFields>(s, c);
     return c;
   } catch (const CORBA::Exception& e) {
     if (error != nullptr) *error = failure("stats()", e);
     return std::nullopt;
   }
+}
+
+std::string counters_text(const SessionCounters& c) {
+  std::string text;
+  for (const auto& wire : corba::kIdlStatsFields) {
+    const std::size_t i = core::index_of(session::kCounterFields, wire.name);
+    if (!text.empty()) text += ", ";
+    text += std::string(wire.name) + " " + std::to_string(c.*session::kCounterFields[i].member);
+  }
+  return text;
 }
 
 bool Subscription::unsubscribe(std::string* error) {

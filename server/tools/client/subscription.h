@@ -13,6 +13,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "session/counters.h"
+
 namespace clamsim::client {
 
 // The server said no (CLAMX::Refused): over capacity, unknown model, bad frame rate.
@@ -28,15 +30,13 @@ struct SubscribeSettings {
   unsigned session_timeout_ms = 1000;  // every call on the session object, oneways included
 };
 
-// CLAMX::SessionStats in plain types.
-struct SessionCounters {
-  std::uint64_t frames_sent = 0;
-  std::uint64_t send_failures = 0;
-  std::uint64_t controls_received = 0;
-  std::uint64_t controls_rejected = 0;
-  std::uint64_t controls_clamped = 0;
-  std::uint64_t late_frames = 0;
-};
+// CLAMX::SessionStats in the server's own counter struct (session/counters.h); the
+// counters the fixed IDL does not carry (restarts, reports) stay 0.
+using SessionCounters = session::CounterSnapshot;
+
+// "frames_sent 42, send_failures 0, ...": the counters CLAMX::SessionStats carries, in the
+// IDL's order (corba/idl_fields.h), for the tools' summaries.
+std::string counters_text(const SessionCounters& c);
 
 // CLAMX::ServerStatus in plain types.
 struct ServerStatusInfo {

@@ -1,5 +1,7 @@
 #include "tools/loadgen/load_report.h"
 
+#include "corba/idl_fields.h"
+
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -16,10 +18,6 @@ constexpr double kHeldShare = 0.975;
 
 void summarize(const Fleet& fleet, LoadReport& r) {
   std::vector<double> pooled_lateness;
-  std::uint64_t server_received = 0;
-  std::uint64_t server_sent = 0;
-  std::uint64_t server_failures = 0;
-  bool have_server = false;
   for (const auto& slot : fleet.slots()) {
     SessionFigures s;
     s.index = slot->index;
@@ -52,10 +50,8 @@ void summarize(const Fleet& fleet, LoadReport& r) {
       r.controls_sent += s.controls_sent;
       r.controls_failed += s.controls_failed;
       if (s.server) {
-        have_server = true;
-        server_received += s.server->controls_received;
-        server_sent += s.server->frames_sent;
-        server_failures += s.server->send_failures;
+        if (!r.server_totals) r.server_totals.emplace();
+        *r.server_totals += *s.server;
       }
     }
     r.sessions.push_back(std::move(s));
@@ -63,11 +59,6 @@ void summarize(const Fleet& fleet, LoadReport& r) {
   r.late_p50_s = client::percentile(pooled_lateness, 50);
   r.late_p99_s = client::percentile(pooled_lateness, 99);
   r.late_max_s = client::percentile(pooled_lateness, 100);
-  if (have_server) {
-    r.server_controls_received = server_received;
-    r.server_frames_sent = server_sent;
-    r.server_send_failures = server_failures;
-  }
 }
 
 void print_report(std::FILE* out, const LoadReport& r) {
@@ -116,13 +107,13 @@ void print_report(std::FILE* out, const LoadReport& r) {
   }
   std::fprintf(out, "controls: %llu GetControlInput sent, %llu raised", ull(r.controls_sent),
                ull(r.controls_failed));
-  if (r.server_controls_received) {
-    std::fprintf(out, "; server counted %llu received", ull(*r.server_controls_received));
+  if (r.server_totals) {
+    std::fprintf(out, "; server counted %llu received", ull(r.server_totals->controls_received));
   }
   std::fprintf(out, "\n");
-  if (r.server_frames_sent) {
-    std::fprintf(out, "server counters (whole run): frames_sent %llu, send_failures %llu\n",
-                 ull(*r.server_frames_sent), ull(*r.server_send_failures));
+  if (r.server_totals) {
+    std::fprintf(out, "server counters (whole run): %s\n",
+                 client::counters_text(*r.server_totals).c_str());
   }
   if (r.server_status) {
     const client::ServerStatusInfo& st = *r.server_status;
@@ -154,11 +145,15 @@ void write_csv(const std::string& path, const LoadReport& r) {
   if (f == nullptr) {
     throw std::runtime_error("--csv: cannot write '" + path + "': " + std::strerror(errno));
   }
+  // one server_<name> column per counter CLAMX::SessionStats carries (corba/idl_fields.h)
+  std::string server_columns;
+  for (const auto& wire : corba::kIdlStatsFields)
+    server_columns += std::string("server_") + wire.name + ",";
   bool ok = std::fprintf(f,
                          "session,subscribed,frames,fps,lost,out_of_order,ia_min_ms,ia_mean_ms,"
                          "ia_std_ms,ia_max_ms,late_p50_ms,late_p99_ms,late_max_ms,held,"
-                         "controls_sent,controls_failed,server_frames_sent,"
-                         "server_send_failures,server_controls_received,failure\n") >= 0;
+                         "controls_sent,controls_failed,%sfailure\n",
+                         server_columns.c_str()) >= 0;
   for (const auto& s : r.sessions) {
     std::string failure = s.failure;
     for (char& c : failure) {
@@ -173,11 +168,10 @@ void write_csv(const std::string& path, const LoadReport& r) {
                             s.inter_arrival.max() * 1e3, s.late_p50_s * 1e3, s.late_p99_s * 1e3,
                             s.late_max_s * 1e3, s.held ? 1 : 0, ull(s.controls_sent),
                             ull(s.controls_failed)) >= 0;
-    if (s.server) {
-      ok = ok && std::fprintf(f, "%llu,%llu,%llu,", ull(s.server->frames_sent),
-                              ull(s.server->send_failures), ull(s.server->controls_received)) >= 0;
-    } else {
-      ok = ok && std::fprintf(f, ",,,") >= 0;
+    for (const auto& wire : corba::kIdlStatsFields) {
+      const auto& field = session::kCounterFields[core::index_of(session::kCounterFields, wire.name)];
+      ok = ok && (s.server ? std::fprintf(f, "%llu,", ull((*s.server).*field.member))
+                           : std::fprintf(f, ",")) >= 0;
     }
     ok = ok && std::fprintf(f, "\"%s\"\n", failure.c_str()) >= 0;
   }

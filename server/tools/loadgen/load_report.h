@@ -65,9 +65,7 @@ struct LoadReport {
   int gone = 0;    // extended sessions whose stats() failed at the end (reaped?)
   std::uint64_t controls_sent = 0;
   std::uint64_t controls_failed = 0;
-  std::optional<std::uint64_t> server_controls_received;
-  std::optional<std::uint64_t> server_frames_sent;
-  std::optional<std::uint64_t> server_send_failures;
+  std::optional<client::SessionCounters> server_totals;  // summed over the sessions' stats()
   std::optional<client::ServerStatusInfo> server_status;  // Admin::status() at the end
   std::optional<CpuFigures> server_cpu;
   std::optional<pid_t> server_pid;

@@ -76,12 +76,7 @@ void print_summary(std::FILE* out, const RunReport& r) {
                  r.report_saved.c_str());
   }
   if (r.server) {
-    const client::SessionCounters& s = *r.server;
-    std::fprintf(out,
-                 "server counters: frames_sent %llu, send_failures %llu, controls_received "
-                 "%llu, rejected %llu, clamped %llu, late_frames %llu\n",
-                 ull(s.frames_sent), ull(s.send_failures), ull(s.controls_received),
-                 ull(s.controls_rejected), ull(s.controls_clamped), ull(s.late_frames));
+    std::fprintf(out, "server counters: %s\n", client::counters_text(*r.server).c_str());
   }
 }
 

@@ -206,9 +206,9 @@ void report_observed(const std::vector<wsload::ClientResult>& results, double wi
               static_cast<unsigned long long>(observer_lost));
 }
 
-int run_main(int argc, char** argv) {
-  Options opt;
-  Url url;
+// Options and the server's address, or the exit status when there is nothing to run
+// (--help, bad arguments).
+std::optional<int> prepare(int argc, char** argv, Options& opt, Url& url) {
   try {
     opt = parse(argc, argv);
     if (opt.help) {
@@ -221,53 +221,55 @@ int run_main(int argc, char** argv) {
     std::fprintf(stderr, "clamsim-wsload: %s\n", e.what());
     return kExitUsage;
   }
+  return std::nullopt;
+}
+
+void stop_on_signals() {
   struct sigaction sa {};
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
+}
 
-  std::unique_ptr<loadgen::ServerProcess> spawned;
-  if (!opt.spawn_server.empty()) {
-    const std::vector<std::string> args = loadgen::server_args_with_defaults(
-        opt.server_args, {{"--host", "127.0.0.1"},
-                          {"--corba-port", "0"},
-                          {"--http-host", "127.0.0.1"},
-                          {"--http-port", "0"},
-                          {"--max-sessions", std::to_string(std::max(opt.sessions, 250))},
-                          // every client comes from this one address
-                          {"--http-max-connections-per-client",
-                           std::to_string(std::max(opt.sessions + opt.observers, 250) + 16)},
-                          {"--max-sessions-per-client", "0"},
-                          {"--http-connection-rate-per-client", "0"}});
-    try {
-      spawned =
-          std::make_unique<loadgen::ServerProcess>(opt.spawn_server, args, kServerReadyTimeoutS);
-      // the corbaloc line came first; the http line follows it
-      static const std::regex ready(R"(ready (https?)://([^/\s]+)/)");
-      std::smatch m;
-      const double deadline = client::now_s() + 5.0;
-      std::string out;
-      while (!std::regex_search(out = spawned->output(), m, ready)) {
-        if (client::now_s() > deadline || !spawned->running()) {
-          throw std::runtime_error("the server printed no 'ready http(s)://' line:\n" + out);
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      }
-      if (m[1].str() == "https" && !opt.tls) {
-        if (opt.tls_ca.empty() && !opt.tls_insecure)
-          throw std::runtime_error("the server speaks https: give --tls-ca FILE or --tls-insecure");
-        opt.tls = true;
-      }
-      url = parse_url("ws://" + m[2].str() + "/ws");
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "clamsim-wsload: %s\n", e.what());
-      return kExitFailed;
+// --spawn-server: starts it on loopback with room for every client from this one address,
+// and reads its WebSocket address (and whether it speaks TLS) from its "ready" line.
+// Throws when it does not come up.
+std::unique_ptr<loadgen::ServerProcess> spawn_server(Options& opt, Url& url) {
+  const std::vector<std::string> args = loadgen::server_args_with_defaults(
+      opt.server_args, {{"--host", "127.0.0.1"},
+                        {"--corba-port", "0"},
+                        {"--http-host", "127.0.0.1"},
+                        {"--http-port", "0"},
+                        {"--max-sessions", std::to_string(std::max(opt.sessions, 250))},
+                        // every client comes from this one address
+                        {"--http-max-connections-per-client",
+                         std::to_string(std::max(opt.sessions + opt.observers, 250) + 16)},
+                        {"--max-sessions-per-client", "0"},
+                        {"--http-connection-rate-per-client", "0"}});
+  auto spawned =
+      std::make_unique<loadgen::ServerProcess>(opt.spawn_server, args, kServerReadyTimeoutS);
+  // the corbaloc line came first; the http line follows it
+  static const std::regex ready(R"(ready (https?)://([^/\s]+)/)");
+  std::smatch m;
+  const double deadline = client::now_s() + 5.0;
+  std::string out;
+  while (!std::regex_search(out = spawned->output(), m, ready)) {
+    if (client::now_s() > deadline || !spawned->running()) {
+      throw std::runtime_error("the server printed no 'ready http(s)://' line:\n" + out);
     }
-    opt.server_pid = spawned->pid();
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  const std::string url_text =
-      (opt.tls ? "wss://" : "ws://") + url.host + ":" + url.port + url.target;
+  if (m[1].str() == "https" && !opt.tls) {
+    if (opt.tls_ca.empty() && !opt.tls_insecure)
+      throw std::runtime_error("the server speaks https: give --tls-ca FILE or --tls-insecure");
+    opt.tls = true;
+  }
+  url = parse_url("ws://" + m[2].str() + "/ws");
+  opt.server_pid = spawned->pid();
+  return spawned;
+}
 
+wsload::FleetConfig fleet_config(const Options& opt, const Url& url) {
   wsload::FleetConfig fc;
   fc.host = url.host;
   fc.port = url.port;
@@ -279,7 +281,257 @@ int run_main(int argc, char** argv) {
   fc.tls = opt.tls;
   fc.tls_ca = opt.tls_ca;
   fc.tls_insecure = opt.tls_insecure;
-  wsload::Fleet fleet(fc);
+  return fc;
+}
+
+struct Ramp {
+  double seconds = 0.0;     // from the first connect until every client settled
+  std::size_t watchers = 0; // observers started
+};
+
+// Waits (bounded) until `count` clients have their hello or were refused.
+void wait_settled(const wsload::Fleet& fleet, std::size_t count) {
+  const double deadline = client::now_s() + 15.0;
+  while (!g_stop && fleet.settled() < count && client::now_s() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+// Observers of the first session, once its hello named it; how many were started.
+std::size_t add_observers(wsload::Fleet& fleet, const Options& opt) {
+  if (opt.observers <= 0 || g_stop) return 0;
+  const std::int64_t watched = fleet.server_session(0);
+  if (watched < 0) {
+    std::fprintf(stderr, "clamsim-wsload: the first session did not start; no one to observe\n");
+    return 0;
+  }
+  std::size_t watchers = 0;
+  const double start = client::now_s();
+  for (int i = 0; i < opt.observers && !g_stop; ++i) {
+    wait_until(start + i * opt.connect_interval_s);
+    fleet.add_client(watched);
+    ++watchers;
+  }
+  wait_settled(fleet, static_cast<std::size_t>(opt.sessions) + watchers);
+  return watchers;
+}
+
+// Paced ramp-up: phases frac(i x 0.382) x 50 ms, as docs/loadgen.md explains.
+Ramp ramp_up(wsload::Fleet& fleet, const Options& opt) {
+  const double ramp_start = client::now_s();
+  for (int i = 0; i < opt.sessions && !g_stop; ++i) {
+    wait_until(ramp_start + i * opt.connect_interval_s);
+    fleet.add_client();
+    if ((i + 1) % 50 == 0) std::fprintf(stderr, "clamsim-wsload: %d clients started\n", i + 1);
+  }
+  wait_settled(fleet, static_cast<std::size_t>(opt.sessions));
+  Ramp r;
+  r.watchers = add_observers(fleet, opt);
+  r.seconds = client::now_s() - ramp_start;
+  return r;
+}
+
+struct Window {
+  double seconds = 0.0;
+  std::optional<client::ProcSample> server0, server1, self0, self1;
+};
+
+// After the warm-up, the measured window, with the server's and our own CPU around it.
+Window measure_window(wsload::Fleet& fleet, const Options& opt) {
+  wait_until(client::now_s() + opt.warmup_s);
+  const pid_t self_pid = getpid();
+  const auto server_sample = [&] {
+    return opt.server_pid ? client::read_proc(static_cast<pid_t>(opt.server_pid)) : std::nullopt;
+  };
+  Window w;
+  w.server0 = server_sample();
+  w.self0 = client::read_proc(self_pid);
+  const double w0 = client::now_s();
+  fleet.open_window(w0);
+  wait_until(w0 + opt.duration_s);
+  const double w1 = client::now_s();
+  fleet.close_window(w1);
+  w.server1 = server_sample();
+  w.self1 = client::read_proc(self_pid);
+  w.seconds = w1 - w0;
+  return w;
+}
+
+struct Ending {
+  std::vector<wsload::ClientResult> results;
+  int server_status = -1;   // a spawned server's exit status
+  bool server_gone = false; // the server was not there at the end
+};
+
+// Closes every connection (1000), then stops a spawned server.
+Ending finish(wsload::Fleet& fleet, loadgen::ServerProcess* spawned, const Options& opt) {
+  fleet.stop(3.0);
+  Ending e;
+  e.results = fleet.results();
+  if (spawned) {
+    e.server_gone = !spawned->running();
+    e.server_status = spawned->stop();
+  } else if (opt.server_pid) {
+    e.server_gone = !client::read_proc(static_cast<pid_t>(opt.server_pid));
+  }
+  return e;
+}
+
+// The sessions' figures over the window (observers are reported apart).
+struct Totals {
+  std::size_t connected = 0, refused = 0, failed = 0, closed_later = 0, silent = 0;
+  std::map<std::string, int> reasons;  // "1013 server full: ..." -> count
+  client::RunningStats fps, ia;
+  std::vector<double> lateness, rtt;
+  std::uint64_t frames = 0, lost = 0, out_of_order = 0, controls = 0, pings = 0, pongs = 0,
+                errors = 0, bad = 0;
+};
+
+Totals add_up(const std::vector<wsload::ClientResult>& results, double window_s) {
+  Totals t;
+  for (const auto& r : results) {
+    if (r.observing > 0) continue;
+    if (r.connected) ++t.connected;
+    if (r.refused) ++t.refused;
+    if (r.failed) ++t.failed;
+    if (r.closed_later) ++t.closed_later;
+    if (r.refused || r.failed || r.closed_later) {
+      t.reasons[(r.close_code ? std::to_string(r.close_code) + " " : std::string()) +
+                r.close_reason]++;
+    }
+    if (!r.connected) continue;
+    if (r.arrivals.frames() == 0) ++t.silent;
+    t.fps.add(static_cast<double>(r.arrivals.frames()) / window_s);
+    t.ia.merge(r.arrivals.inter_arrival());
+    for (double x : r.arrivals.lateness_s()) t.lateness.push_back(x);
+    t.rtt.insert(t.rtt.end(), r.rtt_ms.begin(), r.rtt_ms.end());
+    t.frames += r.arrivals.frames();
+    t.lost += r.arrivals.lost();
+    t.out_of_order += r.arrivals.out_of_order();
+    t.controls += r.controls_sent;
+    t.pings += r.pings_sent;
+    t.pongs += r.pongs;
+    t.errors += r.errors;
+    t.bad += r.bad_messages;
+  }
+  return t;
+}
+
+void print_cpu(const Options& opt, const Window& w, const Totals& t) {
+  const double total_fps = static_cast<double>(t.frames) / w.seconds;
+  if (w.server0 && w.server1) {
+    const double cpu = w.server1->cpu_s - w.server0->cpu_s;
+    const double cores = cpu / w.seconds;
+    std::printf("server: pid %ld, CPU %.1f %% of one core (%.2f s in %.2f s), %ld threads, RSS "
+                "%.1f MiB\n",
+                opt.server_pid, 100.0 * cores, cpu, w.seconds, w.server1->threads,
+                w.server1->rss_mib);
+    std::printf("server cost: %.0f frames/s per core, %.1f us of CPU per frame\n",
+                cores > 0 ? total_fps / cores : 0.0,
+                t.frames > 0 ? 1e6 * cpu / static_cast<double>(t.frames) : 0.0);
+  } else if (opt.server_pid) {
+    std::printf("server: pid %ld, CPU not readable\n", opt.server_pid);
+  }
+  if (w.self0 && w.self1) {
+    std::printf("wsload: CPU %.1f %% of one core, %ld threads\n",
+                100.0 * (w.self1->cpu_s - w.self0->cpu_s) / w.seconds, w.self1->threads);
+  }
+}
+
+void print_report(const Options& opt, const std::string& url_text, const Ramp& ramp,
+                  const Window& w, const Ending& e) {
+  const Totals t = add_up(e.results, w.seconds);
+  const double nominal = e.results.empty() ? 20.0 : 1.0 / e.results.front().frame_period_s;
+  std::printf("clamsim-wsload: %d sessions for %.1f s against %s\n", opt.sessions, w.seconds,
+              url_text.c_str());
+  std::printf("connected: %zu of %d in %.2f s (%zu refused, %zu failed)\n", t.connected,
+              opt.sessions, ramp.seconds, t.refused, t.failed);
+  for (const auto& [why, count] : t.reasons) std::printf("  %d x %s\n", count, why.c_str());
+  if (t.closed_later > 0) std::printf("closed during the run: %zu\n", t.closed_later);
+  if (t.silent > 0) std::printf("sessions without a frame in the window: %zu\n", t.silent);
+  std::printf("frames/s: total %.1f, per session min %.2f mean %.2f max %.2f (nominal %.1f)\n",
+              static_cast<double>(t.frames) / w.seconds, t.fps.min(), t.fps.mean(), t.fps.max(),
+              nominal);
+  std::printf("inter-arrival: min %.2f mean %.2f std %.2f max %.2f ms (all sessions)\n",
+              ms(t.ia.min()), ms(t.ia.mean()), ms(t.ia.stddev()), ms(t.ia.max()));
+  std::printf("lateness vs the %.0f ms schedule: p50 %.2f p99 %.2f max %.2f ms\n",
+              ms(1.0 / nominal), ms(client::percentile(t.lateness, 50)),
+              ms(client::percentile(t.lateness, 99)), ms(client::percentile(t.lateness, 100)));
+  std::printf("lost frames: %llu (sequence gaps); out of order %llu\n",
+              static_cast<unsigned long long>(t.lost),
+              static_cast<unsigned long long>(t.out_of_order));
+  std::printf("ping round trip: p50 %.2f p99 %.2f max %.2f ms (%zu in the window)\n",
+              client::percentile(t.rtt, 50), client::percentile(t.rtt, 99),
+              client::percentile(t.rtt, 100), t.rtt.size());
+  std::printf("sent: %llu control, %llu ping; received %llu pong, %llu error, %llu unreadable\n",
+              static_cast<unsigned long long>(t.controls), static_cast<unsigned long long>(t.pings),
+              static_cast<unsigned long long>(t.pongs), static_cast<unsigned long long>(t.errors),
+              static_cast<unsigned long long>(t.bad));
+  print_cpu(opt, w, t);
+  if (opt.observers > 0)
+    report_observed(e.results, w.seconds, static_cast<std::size_t>(opt.observers));
+}
+
+// One row per client; false (with a message) when the file could not be written.
+bool write_csv(const std::string& path, const std::vector<wsload::ClientResult>& results,
+               double window_s) {
+  std::ofstream csv(path);
+  csv << "session,server_session,connected,frames,fps,lost,out_of_order,ia_min_ms,ia_mean_ms,"
+         "ia_std_ms,ia_max_ms,late_p50_ms,late_p99_ms,late_max_ms,rtt_p50_ms,rtt_p99_ms,"
+         "controls_sent,pings_sent,pongs,errors,close_code,close_reason\n";
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const auto& r = results[i];
+    const auto late = r.arrivals.lateness_s();
+    const auto& s = r.arrivals.inter_arrival();
+    char row[512];
+    std::snprintf(row, sizeof row,
+                  "%zu,%lld,%d,%llu,%.3f,%llu,%llu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,"
+                  "%llu,%llu,%llu,%llu,%d,",
+                  i, static_cast<long long>(r.server_session), r.connected ? 1 : 0,
+                  static_cast<unsigned long long>(r.arrivals.frames()),
+                  static_cast<double>(r.arrivals.frames()) / window_s,
+                  static_cast<unsigned long long>(r.arrivals.lost()),
+                  static_cast<unsigned long long>(r.arrivals.out_of_order()), ms(s.min()),
+                  ms(s.mean()), ms(s.stddev()), ms(s.max()), ms(client::percentile(late, 50)),
+                  ms(client::percentile(late, 99)), ms(client::percentile(late, 100)),
+                  client::percentile(r.rtt_ms, 50), client::percentile(r.rtt_ms, 99),
+                  static_cast<unsigned long long>(r.controls_sent),
+                  static_cast<unsigned long long>(r.pings_sent),
+                  static_cast<unsigned long long>(r.pongs),
+                  static_cast<unsigned long long>(r.errors), r.close_code);
+    csv << row << quote(r.close_reason) << "\n";
+  }
+  csv.flush();
+  if (!csv) std::fprintf(stderr, "clamsim-wsload: cannot write %s\n", path.c_str());
+  return static_cast<bool>(csv);
+}
+
+// Every session and every observer connected, the server stayed, the CSV was written.
+bool run_held(const Options& opt, const Ramp& ramp, const Ending& e, bool csv_ok) {
+  std::size_t connected = 0;
+  for (const auto& r : e.results) connected += r.observing == 0 && r.connected ? 1 : 0;
+  const bool watchers_ok = std::all_of(e.results.begin(), e.results.end(), [](const auto& r) {
+    return r.observing == 0 || r.connected;
+  });
+  return connected >= static_cast<std::size_t>(opt.sessions) &&
+         ramp.watchers >= static_cast<std::size_t>(opt.observers) && watchers_ok &&
+         !e.server_gone && csv_ok && !g_stop;
+}
+
+int run_main(int argc, char** argv) {
+  Options opt;
+  Url url;
+  if (const auto status = prepare(argc, argv, opt, url)) return *status;
+  stop_on_signals();
+
+  std::unique_ptr<loadgen::ServerProcess> spawned;
+  try {
+    if (!opt.spawn_server.empty()) spawned = spawn_server(opt, url);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "clamsim-wsload: %s\n", e.what());
+    return kExitFailed;
+  }
+  wsload::Fleet fleet(fleet_config(opt, url));
   try {
     fleet.start();
   } catch (const std::exception& e) {
@@ -287,187 +539,18 @@ int run_main(int argc, char** argv) {
     return kExitFailed;
   }
 
-  // 1. paced ramp-up: phases frac(i x 0.382) x 50 ms, as docs/loadgen.md explains
-  const double ramp_start = client::now_s();
-  for (int i = 0; i < opt.sessions && !g_stop; ++i) {
-    wait_until(ramp_start + i * opt.connect_interval_s);
-    fleet.add_client();
-    if ((i + 1) % 50 == 0) std::fprintf(stderr, "clamsim-wsload: %d clients started\n", i + 1);
-  }
-  const auto n = static_cast<std::size_t>(opt.sessions);
-  const double settle_deadline = client::now_s() + 15.0;
-  while (!g_stop && fleet.settled() < n && client::now_s() < settle_deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  // observers of the first session, once its hello named it
-  std::size_t watchers = 0;
-  if (opt.observers > 0 && !g_stop) {
-    const std::int64_t watched = fleet.server_session(0);
-    if (watched < 0) {
-      std::fprintf(stderr, "clamsim-wsload: the first session did not start; no one to observe\n");
-    } else {
-      const double start = client::now_s();
-      for (int i = 0; i < opt.observers && !g_stop; ++i) {
-        wait_until(start + i * opt.connect_interval_s);
-        fleet.add_client(watched);
-        ++watchers;
-      }
-      const double deadline = client::now_s() + 15.0;
-      while (!g_stop && fleet.settled() < n + watchers && client::now_s() < deadline) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      }
-    }
-  }
-  const double ramp_s = client::now_s() - ramp_start;
+  const Ramp ramp = ramp_up(fleet, opt);
+  const Window window = measure_window(fleet, opt);
+  const Ending ending = finish(fleet, spawned.get(), opt);
 
-  // 2. the window
-  wait_until(client::now_s() + opt.warmup_s);
-  const pid_t self_pid = getpid();
-  const auto server0 = opt.server_pid ? client::read_proc(static_cast<pid_t>(opt.server_pid))
-                                      : std::nullopt;
-  const auto self0 = client::read_proc(self_pid);
-  const double w0 = client::now_s();
-  fleet.open_window(w0);
-  wait_until(w0 + opt.duration_s);
-  const double w1 = client::now_s();
-  fleet.close_window(w1);
-  const auto server1 = opt.server_pid ? client::read_proc(static_cast<pid_t>(opt.server_pid))
-                                      : std::nullopt;
-  const auto self1 = client::read_proc(self_pid);
-  const double window_s = w1 - w0;
-
-  // 3. close every connection (1000), then stop a spawned server
-  fleet.stop(3.0);
-  const std::vector<wsload::ClientResult> results = fleet.results();
-  int server_status = -1;
-  bool server_gone = false;
-  if (spawned) {
-    server_gone = !spawned->running();
-    server_status = spawned->stop();
-  } else if (opt.server_pid) {
-    server_gone = !client::read_proc(static_cast<pid_t>(opt.server_pid));
-  }
-
-  // 4. report
-  std::size_t connected = 0, refused = 0, failed = 0, closed_later = 0, silent = 0;
-  std::map<std::string, int> reasons;  // "1013 server full: ..." -> count
-  client::RunningStats fps, ia;
-  std::vector<double> lateness, rtt;
-  std::uint64_t frames = 0, lost = 0, out_of_order = 0, controls = 0, pings = 0, pongs = 0,
-                errors = 0, bad = 0;
-  for (const auto& r : results) {
-    if (r.observing > 0) continue;   // reported apart, below
-    if (r.connected) ++connected;
-    if (r.refused) ++refused;
-    if (r.failed) ++failed;
-    if (r.closed_later) ++closed_later;
-    if (r.refused || r.failed || r.closed_later) {
-      reasons[(r.close_code ? std::to_string(r.close_code) + " " : std::string()) +
-              r.close_reason]++;
-    }
-    if (!r.connected) continue;
-    if (r.arrivals.frames() == 0) ++silent;
-    fps.add(static_cast<double>(r.arrivals.frames()) / window_s);
-    ia.merge(r.arrivals.inter_arrival());
-    for (double x : r.arrivals.lateness_s()) lateness.push_back(x);
-    rtt.insert(rtt.end(), r.rtt_ms.begin(), r.rtt_ms.end());
-    frames += r.arrivals.frames();
-    lost += r.arrivals.lost();
-    out_of_order += r.arrivals.out_of_order();
-    controls += r.controls_sent;
-    pings += r.pings_sent;
-    pongs += r.pongs;
-    errors += r.errors;
-    bad += r.bad_messages;
-  }
-  const double total_fps = static_cast<double>(frames) / window_s;
-  const double nominal = results.empty() ? 20.0 : 1.0 / results.front().frame_period_s;
-
-  std::printf("clamsim-wsload: %d sessions for %.1f s against %s\n", opt.sessions, window_s,
-              url_text.c_str());
-  std::printf("connected: %zu of %d in %.2f s (%zu refused, %zu failed)\n", connected,
-              opt.sessions, ramp_s, refused, failed);
-  for (const auto& [why, count] : reasons) std::printf("  %d x %s\n", count, why.c_str());
-  if (closed_later > 0) std::printf("closed during the run: %zu\n", closed_later);
-  if (silent > 0) std::printf("sessions without a frame in the window: %zu\n", silent);
-  std::printf("frames/s: total %.1f, per session min %.2f mean %.2f max %.2f (nominal %.1f)\n",
-              total_fps, fps.min(), fps.mean(), fps.max(), nominal);
-  std::printf("inter-arrival: min %.2f mean %.2f std %.2f max %.2f ms (all sessions)\n",
-              ms(ia.min()), ms(ia.mean()), ms(ia.stddev()), ms(ia.max()));
-  std::printf("lateness vs the %.0f ms schedule: p50 %.2f p99 %.2f max %.2f ms\n",
-              ms(1.0 / nominal), ms(client::percentile(lateness, 50)),
-              ms(client::percentile(lateness, 99)), ms(client::percentile(lateness, 100)));
-  std::printf("lost frames: %llu (sequence gaps); out of order %llu\n",
-              static_cast<unsigned long long>(lost), static_cast<unsigned long long>(out_of_order));
-  std::printf("ping round trip: p50 %.2f p99 %.2f max %.2f ms (%zu in the window)\n",
-              client::percentile(rtt, 50), client::percentile(rtt, 99),
-              client::percentile(rtt, 100), rtt.size());
-  std::printf("sent: %llu control, %llu ping; received %llu pong, %llu error, %llu unreadable\n",
-              static_cast<unsigned long long>(controls), static_cast<unsigned long long>(pings),
-              static_cast<unsigned long long>(pongs), static_cast<unsigned long long>(errors),
-              static_cast<unsigned long long>(bad));
-  if (server0 && server1) {
-    const double cpu = server1->cpu_s - server0->cpu_s;
-    const double cores = cpu / window_s;
-    std::printf("server: pid %ld, CPU %.1f %% of one core (%.2f s in %.2f s), %ld threads, RSS "
-                "%.1f MiB\n",
-                opt.server_pid, 100.0 * cores, cpu, window_s, server1->threads, server1->rss_mib);
-    std::printf("server cost: %.0f frames/s per core, %.1f us of CPU per frame\n",
-                cores > 0 ? total_fps / cores : 0.0,
-                frames > 0 ? 1e6 * cpu / static_cast<double>(frames) : 0.0);
-  } else if (opt.server_pid) {
-    std::printf("server: pid %ld, CPU not readable\n", opt.server_pid);
-  }
-  if (self0 && self1) {
-    std::printf("wsload: CPU %.1f %% of one core, %ld threads\n",
-                100.0 * (self1->cpu_s - self0->cpu_s) / window_s, self1->threads);
-  }
-  if (opt.observers > 0) report_observed(results, window_s, static_cast<std::size_t>(opt.observers));
-  if (spawned) std::printf("server exit status: %d\n", server_status);
-
-  bool csv_ok = true;
-  if (!opt.csv.empty()) {
-    std::ofstream csv(opt.csv);
-    csv << "session,server_session,connected,frames,fps,lost,out_of_order,ia_min_ms,ia_mean_ms,"
-           "ia_std_ms,ia_max_ms,late_p50_ms,late_p99_ms,late_max_ms,rtt_p50_ms,rtt_p99_ms,"
-           "controls_sent,pings_sent,pongs,errors,close_code,close_reason\n";
-    for (std::size_t i = 0; i < results.size(); ++i) {
-      const auto& r = results[i];
-      const auto late = r.arrivals.lateness_s();
-      const auto& s = r.arrivals.inter_arrival();
-      char row[512];
-      std::snprintf(row, sizeof row,
-                    "%zu,%lld,%d,%llu,%.3f,%llu,%llu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,"
-                    "%llu,%llu,%llu,%llu,%d,",
-                    i, static_cast<long long>(r.server_session), r.connected ? 1 : 0,
-                    static_cast<unsigned long long>(r.arrivals.frames()),
-                    static_cast<double>(r.arrivals.frames()) / window_s,
-                    static_cast<unsigned long long>(r.arrivals.lost()),
-                    static_cast<unsigned long long>(r.arrivals.out_of_order()), ms(s.min()),
-                    ms(s.mean()), ms(s.stddev()), ms(s.max()), ms(client::percentile(late, 50)),
-                    ms(client::percentile(late, 99)), ms(client::percentile(late, 100)),
-                    client::percentile(r.rtt_ms, 50), client::percentile(r.rtt_ms, 99),
-                    static_cast<unsigned long long>(r.controls_sent),
-                    static_cast<unsigned long long>(r.pings_sent),
-                    static_cast<unsigned long long>(r.pongs),
-                    static_cast<unsigned long long>(r.errors), r.close_code);
-      csv << row << quote(r.close_reason) << "\n";
-    }
-    csv.flush();
-    if (!csv) {
-      std::fprintf(stderr, "clamsim-wsload: cannot write %s\n", opt.csv.c_str());
-      csv_ok = false;
-    }
-  }
-
-  if (server_gone) std::fprintf(stderr, "clamsim-wsload: the server went away during the run\n");
-  const bool watchers_ok = std::all_of(results.begin(), results.end(), [](const auto& r) {
-    return r.observing == 0 || r.connected;
-  });
-  if (connected < n || watchers < static_cast<std::size_t>(opt.observers) || !watchers_ok ||
-      server_gone || !csv_ok || g_stop)
-    return kExitFailed;
-  return 0;
+  const std::string url_text =
+      (opt.tls ? "wss://" : "ws://") + url.host + ":" + url.port + url.target;
+  print_report(opt, url_text, ramp, window, ending);
+  if (spawned) std::printf("server exit status: %d\n", ending.server_status);
+  const bool csv_ok = opt.csv.empty() || write_csv(opt.csv, ending.results, window.seconds);
+  if (ending.server_gone)
+    std::fprintf(stderr, "clamsim-wsload: the server went away during the run\n");
+  return run_held(opt, ramp, ending, csv_ok) ? kExitOk : kExitFailed;
 }
 
 }  // namespace

@@ -1,10 +1,10 @@
-#include "session/report_figures.h"
+#include "training/report_figures.h"
 
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
 
-namespace clamsim::session {
+namespace clamsim::training {
 
 int figure_decimals(const std::string& field) {
   for (const FigurePrecision& f : kReportFigures)
@@ -42,4 +42,4 @@ void round_report_figures(nlohmann::ordered_json& report) {
   }
 }
 
-}  // namespace clamsim::session
+}  // namespace clamsim::training

@@ -1,11 +1,11 @@
-#include "session/lesson.h"
+#include "training/lesson.h"
 
-#include "session/report_figures.h"
+#include "training/report_figures.h"
 
 #include <algorithm>
 #include <cmath>
 
-namespace clamsim::session {
+namespace clamsim::training {
 
 namespace {
 
@@ -132,4 +132,4 @@ nlohmann::ordered_json LessonTracker::report(const std::string& session_label,
   return r;
 }
 
-}  // namespace clamsim::session
+}  // namespace clamsim::training

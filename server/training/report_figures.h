@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace clamsim::session {
+namespace clamsim::training {
 
 struct FigurePrecision {
   const char* field;   // the report's key, wherever it appears (top level, penalties, timeline)
@@ -34,4 +34,4 @@ std::string figure_text(const std::string& field, double v);
 // Rounds every number in `report` whose key is in the table, at any depth.
 void round_report_figures(nlohmann::ordered_json& report);
 
-}  // namespace clamsim::session
+}  // namespace clamsim::training

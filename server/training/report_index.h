@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace clamsim::session {
+namespace clamsim::training {
 
 struct ReportSummary {
   std::string name;         // file name, e.g. "report-3-20261121T215001Z.json"
@@ -89,4 +89,4 @@ class ReportIndex {
 // session that writes a report and the web page that lists them share it.
 ReportIndex& report_index_for(const std::string& dir);
 
-}  // namespace clamsim::session
+}  // namespace clamsim::training

@@ -11,10 +11,10 @@
 
 #include "core/state.h"
 #include "model/lesson_spec.h"
-#include "session/task_score.h"
-#include "session/utc_time.h"
+#include "training/task_score.h"
+#include "training/utc_time.h"
 
-namespace clamsim::session {
+namespace clamsim::training {
 
 // A released load counts as set down once slower than this [m/s] and touching something.
 inline constexpr double kSetDownSpeed = 0.2;
@@ -67,4 +67,4 @@ class LessonTracker {
   WallTime wall_end_{};
 };
 
-}  // namespace clamsim::session
+}  // namespace clamsim::training

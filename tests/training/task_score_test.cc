@@ -1,14 +1,14 @@
 // The training task's score on synthetic frames: the exam's time rule, a known collision,
 // dropped versus delivered loads, and the report.
-#include "session/task_score.h"
+#include "training/task_score.h"
 
 #include <gtest/gtest.h>
 
-#include "session/report_figures.h"
+#include "training/report_figures.h"
 
 #include <regex>
 
-namespace clamsim::session {
+namespace clamsim::training {
 namespace {
 
 const ReportVersions kVersions{"1.2.3", "t250", "aa11", "dam_intake", "bb22"};
@@ -279,4 +279,4 @@ TEST(TaskScore, ReportFiguresAreRoundedForPeople) {
 }
 
 }  // namespace
-}  // namespace clamsim::session
+}  // namespace clamsim::training

@@ -10,10 +10,10 @@
 #include "core/machine.h"
 #include "model/machine_file.h"
 #include "model/scenario_file.h"
-#include "session/lesson.h"
-#include "session/report_figures.h"
+#include "training/lesson.h"
+#include "training/report_figures.h"
 
-namespace clamsim::session {
+namespace clamsim::training {
 namespace {
 
 constexpr double kVolts = 5.0;   // what a held key sends (web/js/input.js)
@@ -23,7 +23,7 @@ struct LessonRun {
   model::Scenario sc = model::load_scenario_file(
       std::string(CLAMSIM_SOURCE_DIR) + "/config/scenarios/first_lesson.json", m);
   core::State st;
-  core::Environment env{&sc.world, {}};
+  core::Environment env{&sc.world};
   LessonTracker lesson{sc.lesson};
   core::Outputs o;
   LessonRun() {
@@ -150,4 +150,4 @@ TEST(Lesson, AScriptedTraineeCompletesTheWholeLessonWithTheNamedControls) {
 }
 
 }  // namespace
-}  // namespace clamsim::session
+}  // namespace clamsim::training

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace clamsim::session {
+namespace clamsim::training {
 
 inline constexpr std::size_t kTraineeNameMaxChars = 40;
 
@@ -16,4 +16,4 @@ inline constexpr std::size_t kTraineeNameMaxChars = 40;
 // kin), at least one visible character. nullopt with *error saying what is wrong otherwise.
 std::optional<std::string> normalise_trainee_name(std::string_view raw, std::string* error);
 
-}  // namespace clamsim::session
+}  // namespace clamsim::training

@@ -1,13 +1,13 @@
-#include "session/report_file.h"
+#include "training/report_file.h"
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 
-#include "session/report_index.h"
+#include "training/report_index.h"
 
-namespace clamsim::session {
+namespace clamsim::training {
 
 namespace fs = std::filesystem;
 
@@ -44,4 +44,4 @@ std::string write_report_file(const std::string& dir, std::uint64_t session_id, 
   return "";
 }
 
-}  // namespace clamsim::session
+}  // namespace clamsim::training

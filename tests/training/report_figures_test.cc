@@ -1,12 +1,12 @@
-// The precision reports are written at (session/report_figures.h).
-#include "session/report_figures.h"
+// The precision reports are written at (training/report_figures.h).
+#include "training/report_figures.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <stdexcept>
 
-namespace clamsim::session {
+namespace clamsim::training {
 namespace {
 
 TEST(ReportFigures, EveryFigureHasOnePrecision) {
@@ -41,4 +41,4 @@ TEST(ReportFigures, RoundsAReportAtEveryDepthAndLeavesTheRestAlone) {
 }
 
 }  // namespace
-}  // namespace clamsim::session
+}  // namespace clamsim::training

@@ -1,12 +1,12 @@
-#include "session/task_score.h"
+#include "training/task_score.h"
 
 #include <algorithm>
 #include <cmath>
 #include <utility>
 
-#include "session/report_figures.h"
+#include "training/report_figures.h"
 
-namespace clamsim::session {
+namespace clamsim::training {
 
 namespace {
 
@@ -252,4 +252,4 @@ nlohmann::ordered_json TaskScorer::report(const std::string& session_label,
   return r;
 }
 
-}  // namespace clamsim::session
+}  // namespace clamsim::training

@@ -1,8 +1,8 @@
-#include "session/utc_time.h"
+#include "training/utc_time.h"
 
 #include <ctime>
 
-namespace clamsim::session {
+namespace clamsim::training {
 
 namespace {
 
@@ -21,4 +21,4 @@ std::string iso8601_utc(WallTime t) { return format_utc(t, "%Y-%m-%dT%H:%M:%SZ")
 
 std::string compact_utc(WallTime t) { return format_utc(t, "%Y%m%dT%H%M%SZ"); }
 
-}  // namespace clamsim::session
+}  // namespace clamsim::training

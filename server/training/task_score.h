@@ -6,15 +6,17 @@
 
 #include <array>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "core/field_list.h"
 #include "core/state.h"
 #include "model/scenario_file.h"
-#include "session/utc_time.h"
+#include "training/utc_time.h"
 
-namespace clamsim::session {
+namespace clamsim::training {
 
 // The rule's constants (docs/training-task.md).
 inline constexpr double kTaskFullPoints = 100.0;    // kept up to the optimum time
@@ -42,6 +44,34 @@ struct TaskScore {
   int overloads = 0;
   int dropped_loads = 0;
 };
+
+// The score's one list: the display JSON, /sessions, the CORBA frame (where its fixed IDL
+// has the field) and the receiver walk it.
+inline constexpr auto kTaskScoreFields = std::make_tuple(
+    core::field("enabled", "", "The scenario has a task.", &TaskScore::enabled),
+    core::field("running", "", "The clock runs.", &TaskScore::running),
+    core::field("finished", "", "Completed or timed out: the score is final.",
+                &TaskScore::finished),
+    core::field("completed", "", "Finished with every task load delivered.",
+                &TaskScore::completed),
+    core::field("interrupted", "", "Finished because the server stopped the session.",
+                &TaskScore::interrupted),
+    core::field("elapsed_s", "s", "Time since the first frame.", &TaskScore::elapsed_s),
+    core::field("optimum_s", "s", "The task's optimum time.", &TaskScore::optimum_s),
+    core::field("limit_s", "s", "The time limit (1.5 x optimum).", &TaskScore::limit_s),
+    core::field("delivered", "", "Task loads at rest in the truck.", &TaskScore::delivered),
+    core::field("required", "", "Task loads to deliver.", &TaskScore::required),
+    core::field("time_points", "", "Points for time.", &TaskScore::time_points),
+    core::field("penalty_points", "", "Points off.", &TaskScore::penalty_points),
+    core::field("total", "", "The score: time points less penalties, at least 0.",
+                &TaskScore::total),
+    core::field("rack_gate_hits", "", "Rack or gate struck.", &TaskScore::rack_gate_hits),
+    core::field("structure_hits", "", "Deck, walls, floor, bed or truck struck.",
+                &TaskScore::structure_hits),
+    core::field("slack_cables", "", "Ropes paid out slack.", &TaskScore::slack_cables),
+    core::field("overloads", "", "Overloads.", &TaskScore::overloads),
+    core::field("dropped_loads", "", "Loads dropped.", &TaskScore::dropped_loads));
+static_assert(core::covers_struct(kTaskScoreFields));
 
 // What a report was scored with, so two reports can be compared knowingly: the server's
 // build version, and the machine and scenario files by name and content hash.
@@ -120,4 +150,4 @@ class TaskScorer {
   WallTime wall_end_{};
 };
 
-}  // namespace clamsim::session
+}  // namespace clamsim::training

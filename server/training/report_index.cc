@@ -1,4 +1,4 @@
-#include "session/report_index.h"
+#include "training/report_index.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace clamsim::session {
+namespace clamsim::training {
 
 namespace fs = std::filesystem;
 
@@ -252,4 +252,4 @@ ReportIndex& report_index_for(const std::string& dir) {
   return *slot;
 }
 
-}  // namespace clamsim::session
+}  // namespace clamsim::training

@@ -4,7 +4,7 @@
 #include <chrono>
 #include <string>
 
-namespace clamsim::session {
+namespace clamsim::training {
 
 using WallTime = std::chrono::system_clock::time_point;
 
@@ -13,4 +13,4 @@ std::string iso8601_utc(WallTime t);
 // The same without separators, for file names: "20250314T092653Z".
 std::string compact_utc(WallTime t);
 
-}  // namespace clamsim::session
+}  // namespace clamsim::training

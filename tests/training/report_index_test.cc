@@ -1,6 +1,6 @@
-// session/report_index.cc: the instructor's list of finished reports, and reading one by
+// training/report_index.cc: the instructor's list of finished reports, and reading one by
 // name without ever leaving the report directory.
-#include "session/report_index.h"
+#include "training/report_index.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -12,9 +12,9 @@
 #include <random>
 #include <string>
 
-#include "session/report_file.h"
+#include "training/report_file.h"
 
-namespace clamsim::session {
+namespace clamsim::training {
 namespace {
 
 namespace fs = std::filesystem;
@@ -276,4 +276,4 @@ TEST_F(ReportDir, TheIndexParsesEachReportOnceAndWrittenReportsNever) {
 }
 
 }  // namespace
-}  // namespace clamsim::session
+}  // namespace clamsim::training

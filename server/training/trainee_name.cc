@@ -1,8 +1,8 @@
-#include "session/trainee_name.h"
+#include "training/trainee_name.h"
 
 #include <cstdio>
 
-namespace clamsim::session {
+namespace clamsim::training {
 
 namespace {
 
@@ -104,4 +104,4 @@ std::optional<std::string> normalise_trainee_name(std::string_view raw, std::str
   return std::string(raw);
 }
 
-}  // namespace clamsim::session
+}  // namespace clamsim::training

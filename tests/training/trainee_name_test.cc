@@ -1,12 +1,12 @@
-// session/trainee_name.cc: what a trainee may call themselves, checked the same for every
+// training/trainee_name.cc: what a trainee may call themselves, checked the same for every
 // transport.
-#include "session/trainee_name.h"
+#include "training/trainee_name.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-namespace clamsim::session {
+namespace clamsim::training {
 namespace {
 
 std::string error_of(const std::string& raw) {
@@ -67,4 +67,4 @@ TEST(TraineeName, InvisibleOnlyNamesAndBidiControlsAreRefused) {
 }
 
 }  // namespace
-}  // namespace clamsim::session
+}  // namespace clamsim::training
