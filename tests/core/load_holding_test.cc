@@ -103,7 +103,8 @@ TEST(LoadHolding, TelescopeRetractsAtTheSpeedThePumpFillsTheRodSide) {
 }
 
 // Lever released after lowering: the valve closes, the boom, telescope and ropes hold.
-// Bound: 0.02 deg, 2 mm and 2 mm over 10 s (the oil's compression settling, not a leak).
+// Bound: nothing sinks more than 0.02 deg or 2 mm over 10 s. Measured: the boom rises by
+// 0.05 deg as the heavy grab's bounce on its ropes settles (upward: no leak); 0.1 deg bound.
 TEST(LoadHolding, TheLoadHoldsWhenTheLeverIsReleased) {
   const MachineParams m = heavy_machine();
   Trial r{initial_state(m, high_boom())};
@@ -112,7 +113,8 @@ TEST(LoadHolding, TheLoadHoldsWhenTheLeverIsReleased) {
   const Outputs held = outputs(m, r.st, {});
   run_for(m, r, testing::volts(0, 0, 0, 0, 0), 10.0);
   const Outputs later = outputs(m, r.st, {});
-  EXPECT_NEAR(later.joint_pos[1], held.joint_pos[1], 0.02) << "boom deg";
+  EXPECT_GT(later.joint_pos[1], held.joint_pos[1] - 0.02) << "boom sinks, deg";
+  EXPECT_NEAR(later.joint_pos[1], held.joint_pos[1], 0.1) << "boom deg";
   EXPECT_NEAR(later.joint_pos[2], held.joint_pos[2], 0.002) << "telescope m";
   for (int i = 0; i < 2; ++i)
     EXPECT_NEAR(later.display[5 + i], held.display[5 + i], 0.002) << "cable " << i + 1 << " m";
