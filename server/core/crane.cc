@@ -47,18 +47,41 @@ Eigen::Vector4d com_homogeneous(const LinkParams& l) {
 
 }  // namespace
 
+JointTrig joint_trig(const Vec3& q) {
+  JointTrig t;
+  t.c1 = std::cos(q(0));
+  t.s1 = std::sin(q(0));
+  t.c2 = std::cos(q(1));
+  t.s2 = std::sin(q(1));
+  return t;
+}
+
 std::array<Mat4, 3> dh_link_transforms(const CraneParams& c, const Vec3& q) {
   // Table 2.7: link 1 (theta1, d1, -a1, 90 deg), link 2 (theta2, 0, 0, 90 deg), link 3 (0, d3, 0, 0).
   return {dh(q(0), c.d1_m, -c.a1_m, kHalfPi), dh(q(1), 0.0, 0.0, kHalfPi), dh(0.0, q(2), 0.0, 0.0)};
 }
 
 std::array<Mat4, 3> dh_base_transforms(const CraneParams& c, const Vec3& q) {
-  const auto a = dh_link_transforms(c, q);
-  std::array<Mat4, 3> t;
-  t[0] = a[0];
-  t[1] = t[0] * a[1];
-  t[2] = t[1] * a[2];
-  return t;
+  return dh_base_transforms(c, q, joint_trig(q));
+}
+
+std::array<Mat4, 3> dh_base_transforms(const CraneParams& c, const Vec3& q, const JointTrig& t) {
+  // dh() with alpha = 90 deg (cos 0, sin 1) for links 1 and 2; link 3 a pure shift by d3
+  Mat4 a1, a2;
+  a1 << t.c1, 0.0, t.s1, -c.a1_m * t.c1,
+        t.s1, 0.0, -t.c1, -c.a1_m * t.s1,
+        0.0, 1.0, 0.0, c.d1_m,
+        0.0, 0.0, 0.0, 1.0;
+  a2 << t.c2, 0.0, t.s2, 0.0,
+        t.s2, 0.0, -t.c2, 0.0,
+        0.0, 1.0, 0.0, 0.0,
+        0.0, 0.0, 0.0, 1.0;
+  std::array<Mat4, 3> b;
+  b[0] = a1;
+  b[1] = a1 * a2;
+  b[2] = b[1];
+  b[2].col(3) += q(2) * b[1].col(2);  // T_3 = T_2 A_3, A_3 = translation d3 along z
+  return b;
 }
 
 Mat4 pseudo_inertia(const LinkParams& l) {
@@ -77,9 +100,23 @@ Mat4 pseudo_inertia(const LinkParams& l) {
   return j;
 }
 
+CraneInertia crane_inertia(const CraneParams& c) {
+  CraneInertia in;
+  for (int p = 0; p < 3; ++p) {
+    in.pseudo[p] = pseudo_inertia(c.links[p]);
+    in.mass_com[p] = c.links[p].mass_kg * com_homogeneous(c.links[p]);
+  }
+  return in;
+}
+
 CraneDynamics crane_dynamics(const CraneParams& c, const Vec3& q, const Vec3& qd,
                              double carried_mass_kg) {
-  const auto t = dh_base_transforms(c, q);
+  return crane_dynamics(c, crane_inertia(c), q, joint_trig(q), qd, carried_mass_kg);
+}
+
+CraneDynamics crane_dynamics(const CraneParams& c, const CraneInertia& inertia, const Vec3& q,
+                             const JointTrig& trig, const Vec3& qd, double carried_mass_kg) {
+  const auto t = dh_base_transforms(c, q, trig);
   const auto w = joint_twists(t);
 
   // Eq 2.13 rearranged without changing its value: with dT_p/dq_j = W_j T_p and
@@ -87,7 +124,7 @@ CraneDynamics crane_dynamics(const CraneParams& c, const Vec3& q, const Vec3& qd
   // sum_jk D_ijk qd_j qd_k = sum_{p>=i} Tr(B_p K_p W_i^T) with
   // B_p = sum_{j,k<=p} W_min(j,k) W_max(j,k) qd_j qd_k; D_i = -g^T W_i sum_{p>=i} m_p T_p r_p.
   std::array<Mat4, 3> k;
-  for (int p = 0; p < 3; ++p) k[p] = t[p] * pseudo_inertia(c.links[p]) * t[p].transpose();
+  for (int p = 0; p < 3; ++p) k[p] = t[p] * inertia.pseudo[p] * t[p].transpose();
   std::array<Mat4, 3> k_tail;  // sum_{p>=m} K_p
   k_tail[2] = k[2];
   k_tail[1] = k[1] + k_tail[2];
@@ -110,7 +147,7 @@ CraneDynamics crane_dynamics(const CraneParams& c, const Vec3& q, const Vec3& qd
   Eigen::Vector4d mr_tail = Eigen::Vector4d::Zero();  // sum_{p>=m} m_p T_p r_p, built backwards
   std::array<Eigen::Vector4d, 3> mr;
   for (int p = 2; p >= 0; --p) {
-    mr_tail += c.links[p].mass_kg * (t[p] * com_homogeneous(c.links[p]));
+    mr_tail += t[p] * inertia.mass_com[p];
     mr[p] = mr_tail;
   }
   const Eigen::Vector4d g(0.0, 0.0, -c.gravity_m_per_s2, 0.0);
@@ -129,7 +166,7 @@ CraneDynamics crane_dynamics(const CraneParams& c, const Vec3& q, const Vec3& qd
   // with rho = d3 sin(theta2) - a1 the tip's horizontal radius.
   if (carried_mass_kg > 0.0) {
     const double m = carried_mass_kg;
-    const double s2 = std::sin(q(1)), c2 = std::cos(q(1)), d3 = q(2);
+    const double s2 = trig.s2, c2 = trig.c2, d3 = q(2);
     const double rho = d3 * s2 - c.a1_m;
     const double r2 = d3 * c2, r3 = s2;                       // d rho / d(theta2, d3)
     const double rho_dot = r2 * qd(1) + r3 * qd(2);
@@ -147,22 +184,28 @@ CraneDynamics crane_dynamics(const CraneParams& c, const Vec3& q, const Vec3& qd
   return d;
 }
 
-Vec3 tip_position(const CraneParams& c, const Vec3& q) {
-  const double rho = q(2) * std::sin(q(1)) - c.a1_m;
-  return Vec3(rho * std::cos(q(0)), rho * std::sin(q(0)), c.d1_m - q(2) * std::cos(q(1)));
+Vec3 tip_position(const CraneParams& c, const Vec3& q, const JointTrig& t) {
+  const double rho = q(2) * t.s2 - c.a1_m;
+  return Vec3(rho * t.c1, rho * t.s1, c.d1_m - q(2) * t.c2);
 }
 
-Vec3 tip_height_gradient(const CraneParams&, const Vec3& q) {
-  return Vec3(0.0, q(2) * std::sin(q(1)), -std::cos(q(1)));
+Vec3 tip_position(const CraneParams& c, const Vec3& q) { return tip_position(c, q, joint_trig(q)); }
+
+Vec3 tip_height_gradient(const Vec3& q, const JointTrig& t) {
+  return Vec3(0.0, q(2) * t.s2, -t.c2);
+}
+
+Eigen::Matrix<double, 2, 3> tip_horizontal_jacobian(const CraneParams& c, const Vec3& q,
+                                                    const JointTrig& t) {
+  const double rho = q(2) * t.s2 - c.a1_m;
+  Eigen::Matrix<double, 2, 3> j;
+  j << -rho * t.s1, q(2) * t.c2 * t.c1, t.s2 * t.c1,
+        rho * t.c1, q(2) * t.c2 * t.s1, t.s2 * t.s1;
+  return j;
 }
 
 Eigen::Matrix<double, 2, 3> tip_horizontal_jacobian(const CraneParams& c, const Vec3& q) {
-  const double rho = q(2) * std::sin(q(1)) - c.a1_m;
-  const double c1 = std::cos(q(0)), s1 = std::sin(q(0));
-  Eigen::Matrix<double, 2, 3> j;
-  j << -rho * s1, q(2) * std::cos(q(1)) * c1, std::sin(q(1)) * c1,
-        rho * c1, q(2) * std::cos(q(1)) * s1, std::sin(q(1)) * s1;
-  return j;
+  return tip_horizontal_jacobian(c, q, joint_trig(q));
 }
 
 double boom_cylinder_length(const BoomGeometry& g, double boom_angle_rad) {

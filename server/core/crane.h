@@ -21,12 +21,32 @@ using Mat3 = Eigen::Matrix3d;
 // theta2 of a level boom (Table 2.7's home); the boom angle of Table 2.6 is theta2 - this.
 constexpr double kHalfPi = 1.57079632679489661923;
 
-// A_1..A_3 of eq 2.10 and T_1..T_3 of eq 2.11.
+// The joint angles' sines and cosines. The model computes them once per evaluation and
+// hands them to the transforms, the tip and its Jacobians (each took its own before).
+struct JointTrig {
+  double c1 = 1.0, s1 = 0.0;  // swing theta1
+  double c2 = 1.0, s2 = 0.0;  // boom theta2
+};
+JointTrig joint_trig(const Vec3& q);
+
+// A_1..A_3 of eq 2.10 and T_1..T_3 of eq 2.11. dh_link_transforms evaluates Table 2.7's
+// general D-H matrix (the reference); dh_base_transforms uses its closed form with the
+// 90 deg twists exact and the given joint trigonometry.
 std::array<Mat4, 3> dh_link_transforms(const CraneParams& c, const Vec3& q);
 std::array<Mat4, 3> dh_base_transforms(const CraneParams& c, const Vec3& q);
+std::array<Mat4, 3> dh_base_transforms(const CraneParams& c, const Vec3& q, const JointTrig& t);
 
 // Pseudo-inertia matrix J_p of eq 2.14 (second moments about the link frame's origin).
 Mat4 pseudo_inertia(const LinkParams& l);
+
+// What eq 2.13 needs of each link that does not change with the pose: J_p (eq 2.14) and
+// m_p (r_p, 1). Derived from CraneParams (not a model-file field) once per model, and
+// passed to crane_dynamics: rebuilding it per evaluation cost 2.6 % of a step.
+struct CraneInertia {
+  std::array<Mat4, 3> pseudo;
+  std::array<Eigen::Vector4d, 3> mass_com;
+};
+CraneInertia crane_inertia(const CraneParams& c);
 
 // Eq 2.12 as tau = M(q) qdd + h(q, qd) + G(q), for the three links plus the clam carried
 // horizontally at the boom tip (the anti-swing assumption of section 2.3: the clam stays
@@ -36,13 +56,19 @@ struct CraneDynamics {
   Vec3 velocity;   // sum_jk D_ijk qd_j qd_k (+ clam term)
   Vec3 gravity;    // D_i
 };
+CraneDynamics crane_dynamics(const CraneParams& c, const CraneInertia& inertia, const Vec3& q,
+                             const JointTrig& trig, const Vec3& qd, double carried_mass_kg);
+// The same, deriving the inertia and the trigonometry itself (outside the step's loop).
 CraneDynamics crane_dynamics(const CraneParams& c, const Vec3& q, const Vec3& qd,
                              double carried_mass_kg);
 
 // Boom tip (frame 3 origin) in the base frame, and d(tip_z)/dq.
+Vec3 tip_position(const CraneParams& c, const Vec3& q, const JointTrig& t);
 Vec3 tip_position(const CraneParams& c, const Vec3& q);
-Vec3 tip_height_gradient(const CraneParams& c, const Vec3& q);
+Vec3 tip_height_gradient(const Vec3& q, const JointTrig& t);
 // d(tip x, tip y)/dq: how the joints move the tip horizontally (the clam's ropes pull there).
+Eigen::Matrix<double, 2, 3> tip_horizontal_jacobian(const CraneParams& c, const Vec3& q,
+                                                    const JointTrig& t);
 Eigen::Matrix<double, 2, 3> tip_horizontal_jacobian(const CraneParams& c, const Vec3& q);
 
 // Boom cylinder length X and lever dX/dtheta (eqs 2.17-2.19) for a boom angle [rad];

@@ -23,6 +23,13 @@ double orifice_slope(double a, double flow, double dp, double laminar_dp) {
   return a / std::sqrt(laminar_dp);
 }
 
+// Two sharp-edged orifices in series pass sqrt(dp) / sqrt(1/a^2 + 1/c^2): one orifice of a c /
+// sqrt(a^2 + c^2); either closed closes the pair.
+double series_coeff(double a, double c) {
+  if (a <= 0.0 || c <= 0.0) return 0.0;
+  return a * c / std::sqrt(a * a + c * c);
+}
+
 }  // namespace
 
 double spool_position(const ValveParams& v, double volts) {
@@ -119,6 +126,49 @@ LineConductances valve_conductances(const ValveParams& v, double x, double pa, d
   g.a = x >= 0.0 ? g_in : g_out;
   g.b = x >= 0.0 ? g_out : g_in;
   return g;
+}
+
+double counterbalance_opening(const CounterbalanceParams& cb, double pa, double pb) {
+  const double drive = pa + cb.pilot_ratio * std::max(0.0, pb) - cb.setting_Pa;
+  return std::clamp(drive / cb.opening_rise_Pa, 0.0, 1.0);
+}
+
+ValveFlows channel_valve(const ActuatorChannel& ch, double x, double pa, double pb) {
+  ValveFlows f = open_centre_valve(ch.valve, x, pa, pb);
+  const CounterbalanceParams& cb = ch.counterbalance;
+  const ValveParams& v = ch.valve;
+  // feeding line A, or A below the return line: oil flows in through the check, unrestricted
+  if (!cb.fitted || x >= 0.0 || pa <= v.tank_pressure_Pa) return f;
+  const double a = v.orifice_coeff * std::fabs(x);
+  const double c = cb.orifice_coeff * counterbalance_opening(cb, pa, pb);
+  f.into_a = -orifice(series_coeff(a, c), pa - v.tank_pressure_Pa, v.laminar_dp_Pa);
+  return f;
+}
+
+LineConductances channel_conductances(const ActuatorChannel& ch, double x, double pa, double pb,
+                                      const ValveFlows& f) {
+  const ValveParams& v = ch.valve;
+  LineConductances g = valve_conductances(v, x, pa, pb, f);
+  const CounterbalanceParams& cb = ch.counterbalance;
+  if (!cb.fitted || x >= 0.0 || pa <= v.tank_pressure_Pa) return g;
+  // q = e(a, c(P_A)) orifice(P_A - Pe): the orifice's own slope at the series coefficient e,
+  // plus the poppet opening with P_A inside its band (de/dc = a^3 / (a^2 + c^2)^1.5)
+  const double a = v.orifice_coeff * std::fabs(x);
+  const double opening = counterbalance_opening(cb, pa, pb);
+  const double c = cb.orifice_coeff * opening;
+  const double e = series_coeff(a, c);
+  const double dp = pa - v.tank_pressure_Pa;
+  g.a = orifice_slope(e, -f.into_a, dp, v.laminar_dp_Pa);
+  if (opening > 0.0 && opening < 1.0 && a > 0.0) {
+    const double de_dc = a * a * a / std::pow(a * a + c * c, 1.5);
+    g.a += orifice(1.0, dp, v.laminar_dp_Pa) * de_dc * cb.orifice_coeff / cb.opening_rise_Pa;
+  }
+  return g;
+}
+
+double line_pressure_rate(const LineParams& l, double p, double net_flow) {
+  if (p <= l.floor_Pa && net_flow < 0.0) return 0.0;
+  return net_flow / line_compliance(l);
 }
 
 double line_protection_flow(const ValveParams& v, double p) {

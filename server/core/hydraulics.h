@@ -40,11 +40,30 @@ struct LineConductances {
 LineConductances valve_conductances(const ValveParams& v, double x, double pa, double pb,
                                     const ValveFlows& f);
 
+// The counterbalance valve's poppet opening in [0, 1]: it cracks when the load pressure plus
+// the pilot ratio times the pilot (line B) pressure reaches the setting, and is fully open
+// opening_rise_Pa above that (Sun Hydraulics: "Pilot assist at port 3 lowers the effective
+// setting of the relief valve at a rate determined by the pilot ratio").
+double counterbalance_opening(const CounterbalanceParams& cb, double pa, double pb);
+
+// One channel's valve (open_centre_valve) with its counterbalance valve in line A: flow into
+// A passes the check freely, flow out of A passes the poppet and the spool's metering
+// orifice in series. Without a counterbalance valve, open_centre_valve itself.
+ValveFlows channel_valve(const ActuatorChannel& ch, double x, double pa, double pb);
+// The conductances of channel_valve's flows (valve_conductances, with the series poppet's
+// slope, its opening's included, on line A).
+LineConductances channel_conductances(const ActuatorChannel& ch, double x, double pa, double pb,
+                                      const ValveFlows& f);
+
 // Cross-port relief above the relief setting and anti-cavitation make-up below tank
 // pressure: flow into the line [m^3/s].
 double line_protection_flow(const ValveParams& v, double p);
 // -d(line_protection_flow)/dp: the relief or make-up valve's conductance where it is open.
 double line_protection_conductance(const ValveParams& v, double p);
+
+// The line's pressure rate dP/dt = net flow / C (eq 2.24), held at the line's floor
+// (LineParams::floor_Pa, the vapour floor) when the line is drawn on there.
+double line_pressure_rate(const LineParams& l, double p, double net_flow);
 
 // Hydraulic compliance C = V / beta of one line (eq 2.24).
 double line_compliance(const LineParams& l);

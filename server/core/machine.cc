@@ -1,6 +1,7 @@
 #include "core/machine.h"
 
 #include <Eigen/Dense>
+#include <algorithm>
 #include <cmath>
 
 #include "core/cable.h"
@@ -60,12 +61,12 @@ struct ClamContext {
   }
 };
 
-ClamContext clam_context(const MachineParams& m, const StateVector& x) {
+ClamContext clam_context(const MachineParams& m, const StateVector& x, const JointTrig& trig) {
   ClamContext c;
   const Vec3 q = joints(x);
-  c.tip = tip_position(m.crane, q);
-  c.tip_grad = tip_height_gradient(m.crane, q);
-  c.tip_jac = tip_horizontal_jacobian(m.crane, q);
+  c.tip = tip_position(m.crane, q, trig);
+  c.tip_grad = tip_height_gradient(q, trig);
+  c.tip_jac = tip_horizontal_jacobian(m.crane, q, trig);
   c.tip_z_rate = c.tip_grad.dot(joint_rates(x));
   c.hang = Eigen::Vector2d(x(ix::hx), x(ix::hy)) - c.tip.head<2>();
   c.hang_rate = Eigen::Vector2d(x(ix::hvx), x(ix::hvy)) - c.tip_jac * joint_rates(x);
@@ -81,6 +82,10 @@ ClamContext clam_context(const MachineParams& m, const StateVector& x) {
                            x(ix::lend + i));
   }
   return c;
+}
+
+ClamContext clam_context(const MachineParams& m, const StateVector& x) {
+  return clam_context(m, x, joint_trig(joints(x)));
 }
 
 // The anti-swing chain's pull on the clam (Fig. 2.11), horizontal.
@@ -100,14 +105,15 @@ ClamSolution clam_solution(const MachineParams& m, const ClamContext& c, const C
 // into line B (cylinders: cap and rod displacement; motors: D_m * speed).
 void line_rates(const ActuatorChannel& ch, double spool, double pa, double pb,
                 double drawn_from_a, double returned_to_b, double& pa_dot, double& pb_dot) {
-  const ValveFlows f = open_centre_valve(ch.valve, spool, pa, pb);
-  const double c = line_compliance(ch.lines);  // eq 2.24
-  pa_dot = (f.into_a + line_protection_flow(ch.valve, pa) - drawn_from_a) / c;
-  pb_dot = (f.into_b + line_protection_flow(ch.valve, pb) + returned_to_b) / c;
+  const ValveFlows f = channel_valve(ch, spool, pa, pb);
+  // eq 2.24
+  pa_dot = line_pressure_rate(ch.lines, pa, f.into_a + line_protection_flow(ch.valve, pa) - drawn_from_a);
+  pb_dot = line_pressure_rate(ch.lines, pb, f.into_b + line_protection_flow(ch.valve, pb) + returned_to_b);
 }
 
-// Each state's decay rate for the integrator: a line's conductance to its valve and relief
-// over its compliance, G / C, the stiff part taken exactly; zero for the mechanical states.
+// Each state's decay rate for the integrator: a line's conductance to its valve (with its
+// counterbalance valve) and relief over its compliance, G / C, the stiff part taken
+// exactly; zero for the mechanical states.
 StateVector decay_rates(const MachineParams& m, const StateVector& x, const Spools& spool) {
   StateVector rate = StateVector::Zero();
   for (int ch = 0; ch < 5; ++ch) {
@@ -115,7 +121,7 @@ StateVector decay_rates(const MachineParams& m, const StateVector& x, const Spoo
     const ValveParams& v = chan.valve;
     const double pa = x(ix::p + 2 * ch), pb = x(ix::p + 2 * ch + 1);
     const LineConductances g =
-        valve_conductances(v, spool[ch], pa, pb, open_centre_valve(v, spool[ch], pa, pb));
+        channel_conductances(chan, spool[ch], pa, pb, channel_valve(chan, spool[ch], pa, pb));
     const double c = line_compliance(chan.lines);
     rate(ix::p + 2 * ch) = (g.a + line_protection_conductance(v, pa)) / c;
     rate(ix::p + 2 * ch + 1) = (g.b + line_protection_conductance(v, pb)) / c;
@@ -124,12 +130,15 @@ StateVector decay_rates(const MachineParams& m, const StateVector& x, const Spoo
 }
 
 // The derivative dx/dt: kinematics -> ropes -> hydraulics -> forces -> accelerations.
-StateVector derivative(const MachineParams& m, const StateVector& x, const ClamMode& mode,
-                       const Spools& spool, const Vec3& world_force, int* singular) {
+// `inertia` is derived from m.crane once per advance (crane_inertia).
+StateVector derivative(const MachineParams& m, const CraneInertia& inertia, const StateVector& x,
+                       const ClamMode& mode, const Spools& spool, const Vec3& world_force,
+                       int* singular) {
   const HydraulicsParams& hy = m.hydraulics;
   const CraneParams& cr = m.crane;
   const Vec3 q = joints(x), qd = joint_rates(x);
-  const ClamContext c = clam_context(m, x);
+  const JointTrig trig = joint_trig(q);
+  const ClamContext c = clam_context(m, x, trig);
   StateVector dx;
   auto p = [&](int i) { return x(ix::p + i); };
   auto pdot = [&](int i) -> double& { return dx(ix::p + i); };
@@ -185,7 +194,7 @@ StateVector derivative(const MachineParams& m, const StateVector& x, const ClamM
   tau -= c.tip_jac.transpose() * (ropes_on_clam + chain);   // reactions at the tip
 
   // The clam is its own body now: the crane carries it only through the ropes and chain.
-  const CraneDynamics dyn = crane_dynamics(cr, q, qd, 0.0);
+  const CraneDynamics dyn = crane_dynamics(cr, inertia, q, trig, qd, 0.0);
   dx.segment<3>(ix::q) = qd;
   dx.segment<3>(ix::qd) = dyn.mass.ldlt().solve(tau - dyn.velocity - dyn.gravity);
 
@@ -390,7 +399,11 @@ State initial_state(const MachineParams& m, const InitialConditions& init) {
   return st;
 }
 
-void step(const MachineParams& m, State& st, const Control& u, const Environment& env) {
+namespace {
+
+// One step with the model's derived inertia already built (advance_to builds it once).
+void step_with(const MachineParams& m, const CraneInertia& inertia, State& st, const Control& u,
+               const Environment& env) {
   const double h = m.integrator.step_s;
   const Spools spool = spools_for(m, u);
   const StateVector before = st.x;
@@ -409,9 +422,14 @@ void step(const MachineParams& m, State& st, const Control& u, const Environment
 
   int singular = 0;
   etd_rk4_step(st.x, h, decay_rates(m, st.x, spool), [&](const StateVector& x) {
-    return derivative(m, x, st.clam, spool, world.force_N, &singular);
+    return derivative(m, inertia, x, st.clam, spool, world.force_N, &singular);
   });
   st.health.singular_solves += static_cast<std::uint64_t>(singular);
+  // a step's last stage may overshoot the vapour floor the lines' rates stop at
+  for (int i = 0; i < 10; ++i) {
+    const double floor = m.hydraulics.channels[i / 2].lines.floor_Pa;
+    st.x(ix::p + i) = std::max(st.x(ix::p + i), floor);
+  }
   if (!st.x.allFinite()) {
     // Numerical failure: keep the last good pose, stop all motion, count it.
     st.x = before;
@@ -448,11 +466,18 @@ void step(const MachineParams& m, State& st, const Control& u, const Environment
   st.time_s = static_cast<double>(st.steps) * h;
 }
 
+}  // namespace
+
+void step(const MachineParams& m, State& st, const Control& u, const Environment& env) {
+  step_with(m, crane_inertia(m.crane), st, u, env);
+}
+
 void advance_to(const MachineParams& m, State& st, const Control& u, const Environment& env,
                 double t_end_s) {
   const double h = m.integrator.step_s;
   const double n = std::floor((t_end_s - st.time_s) / h + 0.5);
-  for (long i = 0; i < static_cast<long>(n); ++i) step(m, st, u, env);
+  const CraneInertia inertia = crane_inertia(m.crane);
+  for (long i = 0; i < static_cast<long>(n); ++i) step_with(m, inertia, st, u, env);
 }
 
 Outputs outputs(const MachineParams& m, const State& st, const Environment& env) {

@@ -86,10 +86,19 @@ struct ValveParams {
   double bypass_knee_opening = 0.5;
 };
 
+// The lowest pressure a line can hold, gauge [Pa]: absolute zero (1 atm below gauge zero)
+// plus mineral oil's vapour pressure, under 1 kPa at working temperature. Below
+// atmospheric the oil's dissolved air comes out and the line fills with gas and vapour
+// instead of stretching the oil: a line at the floor that is drawn on stays there.
+inline constexpr double kVapourPressureGauge_Pa = -101325.0 + 1000.0;
+
 // Two hydraulic lines between valve and actuator, eq 2.24: dP/dt = (Q_valve - Q_actuator) / C.
 struct LineParams {
   double volume_m3 = 0.0;           // oil volume of each line (hose + mean chamber volume)
   double bulk_modulus_Pa = 0.0;     // effective bulk modulus of oil in hose
+  // Lowest pressure the line holds, gauge: a property of the oil, not a file field. Only
+  // the tests' lossless idealisation lowers it, to keep the oil a linear spring both ways.
+  double floor_Pa = kVapourPressureGauge_Pa;
 };
 
 // A hydraulic cylinder, eq 2.25.
@@ -125,9 +134,23 @@ struct WinchParams {
   double slack_margin_m = 0.0;        // rope longer than its span by this = visible slack
 };
 
+// A counterbalance (load-holding, over-centre) valve in line A, the line that holds the
+// load: the cap side of the boom and telescope cylinders, the hoisting side of a winch.
+// Flow into the actuator passes its check freely; flow out opens the poppet only when
+// P_A + pilot_ratio * P_B reaches the setting, so a pulling load cannot run ahead of the
+// oil fed to line B (Sun Hydraulics CBCA/CBEA data, docs/model.md, Hydraulics).
+struct CounterbalanceParams {
+  bool fitted = false;              // the swing has none: nothing hangs on it
+  double pilot_ratio = 0.0;         // pilot area over the poppet's seat area
+  double setting_Pa = 0.0;          // cracking pressure with no pilot (>= 1.3 x max load)
+  double opening_rise_Pa = 0.0;     // rise of P_A + ratio P_B above the setting to full open
+  double orifice_coeff = 0.0;       // fully open [m^3/s per sqrt(Pa)]
+};
+
 struct ActuatorChannel {
   ValveParams valve;
   LineParams lines;
+  CounterbalanceParams counterbalance;
 };
 
 struct HydraulicsParams {

@@ -114,6 +114,24 @@ core::CraneParams read_crane(Section s) {
   return c;
 }
 
+// Optional: a channel without one (the swing) has no load to hold.
+core::CounterbalanceParams read_counterbalance(Section s, const core::ValveParams& v) {
+  core::CounterbalanceParams cb;
+  cb.fitted = true;
+  // Sun Hydraulics builds 1.5:1 to 10:1; below 1 the pilot could never open it against the load
+  cb.pilot_ratio = s.number("pilot_ratio", unit::one, B::closed(1.0, 20.0));
+  cb.setting_Pa = s.number("setting_MPa", unit::MPa, B::positive());
+  if (cb.setting_Pa <= v.tank_pressure_Pa) {
+    s.fail("setting_MPa", "must be above the channel's tank_pressure_MPa (" +
+                              format_number(v.tank_pressure_Pa / unit::MPa) + "), got " +
+                              format_number(cb.setting_Pa / unit::MPa));
+  }
+  cb.opening_rise_Pa = s.number("opening_rise_MPa", unit::MPa, B::positive());
+  cb.orifice_coeff = s.number("orifice_coeff_m3_per_s_per_sqrt_Pa", unit::one, B::positive());
+  s.finish();
+  return cb;
+}
+
 core::ActuatorChannel read_channel(Section s) {
   core::ActuatorChannel ch;
   core::ValveParams& v = ch.valve;
@@ -133,6 +151,7 @@ core::ActuatorChannel read_channel(Section s) {
   v.bypass_knee_opening = s.number("bypass_knee_opening", unit::one, B::closed(0.0, 1.0));
   ch.lines.volume_m3 = s.number("line_volume_L", unit::L, B::positive());
   ch.lines.bulk_modulus_Pa = s.number("bulk_modulus_MPa", unit::MPa, B::positive());
+  if (s.has("counterbalance")) ch.counterbalance = read_counterbalance(s.child("counterbalance"), v);
   s.finish();
   return ch;
 }

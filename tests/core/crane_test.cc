@@ -121,6 +121,38 @@ TEST(CraneKinematics, TipFollowsTable27) {
   EXPECT_LT((from_dh - tip_position(c, Vec3(0.3, 2.0, 15.0))).norm(), 1e-12);
 }
 
+// The closed forms the step uses (shared joint trigonometry, 90 deg twists exact, the
+// pseudo-inertia derived once) against Table 2.7's general D-H product, 1e-12 relative.
+TEST(CraneKinematics, ClosedFormsMatchTheGeneralDenavitHartenbergProduct) {
+  const CraneParams c = testing::shipped_machine().crane;
+  const CraneInertia inertia = crane_inertia(c);
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (int trial = 0; trial < 50; ++trial) {
+    const Vec3 q(2 * M_PI * u(rng), M_PI / 2 + testing::deg(50) * u(rng), 9.7 + 14.7 * u(rng));
+    const Vec3 qd(0.4 * (u(rng) - 0.5), 0.2 * (u(rng) - 0.5), 0.5 * (u(rng) - 0.5));
+    const JointTrig t = joint_trig(q);
+    const auto a = dh_link_transforms(c, q);
+    const Mat4 ref[3] = {a[0], a[0] * a[1], a[0] * a[1] * a[2]};
+    const auto fast = dh_base_transforms(c, q, t);
+    for (int p = 0; p < 3; ++p)
+      EXPECT_LT((fast[p] - ref[p]).norm(), 1e-12 * ref[p].norm()) << "T" << p + 1;
+    const Vec3 tip_ref = ref[2].topRightCorner<3, 1>();
+    EXPECT_LT((tip_position(c, q, t) - tip_ref).norm(), 1e-12 * tip_ref.norm());
+    // the dynamics with the derived inertia against the pseudo-inertia built afresh
+    const CraneDynamics d = crane_dynamics(c, inertia, q, t, qd, 0.0);
+    CraneInertia fresh;
+    for (int p = 0; p < 3; ++p) {
+      fresh.pseudo[p] = pseudo_inertia(c.links[p]);
+      const LinkParams& l = c.links[p];
+      fresh.mass_com[p] = l.mass_kg * Eigen::Vector4d(l.com_m[0], l.com_m[1], l.com_m[2], 1.0);
+    }
+    const CraneDynamics e = crane_dynamics(c, fresh, q, joint_trig(q), qd, 0.0);
+    EXPECT_LT((d.mass - e.mass).norm(), 1e-12 * e.mass.norm());
+    EXPECT_LT((d.gravity - e.gravity).norm(), 1e-12 * e.gravity.norm());
+  }
+}
+
 TEST(BoomCylinder, LeverIsTheDerivativeOfLength) {
   const BoomGeometry g = testing::shipped_machine().hydraulics.boom_geometry;
   for (double b = 0.0; b <= 50.0; b += 5.0) {

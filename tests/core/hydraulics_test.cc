@@ -157,5 +157,71 @@ TEST(Valve, LineConductancesAreTheFlowsSlopes) {
   EXPECT_EQ(line_protection_conductance(v, v.relief_pressure_Pa + 1e3), v.relief_gain_m3_per_s_Pa);
 }
 
+// The counterbalance valve: closed below its setting, cracked by the pilot at
+// P_A + ratio P_B = setting, fully open opening_rise above; lifting passes the check freely.
+TEST(Counterbalance, PilotOpensItAndTheCheckPassesLifting) {
+  const ActuatorChannel ch = testing::shipped_machine().hydraulics.channels[1];
+  const CounterbalanceParams& cb = ch.counterbalance;
+  ASSERT_TRUE(cb.fitted);
+  const double load = 0.5 * cb.setting_Pa;
+  const double crack = (cb.setting_Pa - load) / cb.pilot_ratio;   // pilot that cracks it
+  EXPECT_EQ(counterbalance_opening(cb, load, 0.0), 0.0);
+  EXPECT_EQ(counterbalance_opening(cb, load, crack), 0.0);
+  EXPECT_NEAR(counterbalance_opening(cb, load, crack + 0.5 * cb.opening_rise_Pa / cb.pilot_ratio),
+              0.5, 1e-12);
+  EXPECT_EQ(counterbalance_opening(cb, load, crack + cb.opening_rise_Pa / cb.pilot_ratio), 1.0);
+  // lowering with the pilot below cracking: the cap oil cannot leave, whatever the spool
+  EXPECT_EQ(channel_valve(ch, -1.0, load, 0.9 * crack).into_a, 0.0);
+  // lifting: exactly the open-centre valve's flow
+  EXPECT_EQ(channel_valve(ch, 0.7, load, 1e6).into_a, open_centre_valve(ch.valve, 0.7, load, 1e6).into_a);
+  // a thermal rise of the held load alone past the setting opens it: its relief function
+  EXPECT_GT(counterbalance_opening(cb, cb.setting_Pa + 1e5, 0.0), 0.0);
+}
+
+// The conductance of line A through the counterbalance valve (series poppet and metering
+// orifice, and the opening's own slope inside its band) against central differences.
+TEST(Counterbalance, LineConductancesAreTheFlowsSlopes) {
+  const ActuatorChannel ch = testing::shipped_machine().hydraulics.channels[1];
+  const CounterbalanceParams& cb = ch.counterbalance;
+  const double pe = ch.valve.tank_pressure_Pa;
+  const double load = 0.6 * cb.setting_Pa;
+  const double crack = (cb.setting_Pa - load) / cb.pilot_ratio;
+  struct Point { double x, pa, pb; };
+  const Point points[] = {
+      {-1.0, load, crack + 0.3 * cb.opening_rise_Pa / cb.pilot_ratio},  // poppet in its band
+      {-0.4, load, crack + 0.8 * cb.opening_rise_Pa / cb.pilot_ratio},  // spool part open
+      {-1.0, load, crack + 2.0 * cb.opening_rise_Pa / cb.pilot_ratio},  // poppet fully open
+      {-1.0, load, 0.5 * crack},                                         // poppet shut
+      {-0.6, pe + 1e5, cb.setting_Pa / cb.pilot_ratio + 1e6},            // A in the laminar band
+      {0.5, load, pe + 1e6},                                             // lifting, check open
+  };
+  for (const Point& pt : points) {
+    const LineConductances g =
+        channel_conductances(ch, pt.x, pt.pa, pt.pb, channel_valve(ch, pt.x, pt.pa, pt.pb));
+    const double d = 10.0;  // Pa, on line A alone: B's pressure is the pilot, not a slope
+    const double fd_a = -(channel_valve(ch, pt.x, pt.pa + d, pt.pb).into_a -
+                          channel_valve(ch, pt.x, pt.pa - d, pt.pb).into_a) / (2.0 * d);
+    const double fd_b = -(channel_valve(ch, pt.x, pt.pa, pt.pb + d).into_b -
+                          channel_valve(ch, pt.x, pt.pa, pt.pb - d).into_b) / (2.0 * d);
+    EXPECT_NEAR(g.a, fd_a, 1e-4 * std::fabs(fd_a) + 1e-16) << "x = " << pt.x << " pb = " << pt.pb;
+    EXPECT_NEAR(g.b, fd_b, 1e-4 * std::fabs(fd_b) + 1e-16) << "x = " << pt.x << " pb = " << pt.pb;
+    EXPECT_GE(g.a, 0.0);
+  }
+}
+
+// No line goes below the vapour floor: a line there that is drawn on stops falling.
+TEST(Lines, PressureStopsAtTheVapourFloor) {
+  LineParams l;
+  l.volume_m3 = 0.004;
+  l.bulk_modulus_Pa = 1.2e9;
+  const double c = line_compliance(l);
+  EXPECT_EQ(l.floor_Pa, kVapourPressureGauge_Pa);
+  EXPECT_EQ(line_pressure_rate(l, kVapourPressureGauge_Pa, -1e-3), 0.0);
+  EXPECT_EQ(line_pressure_rate(l, kVapourPressureGauge_Pa - 1.0, -1e-3), 0.0);
+  EXPECT_EQ(line_pressure_rate(l, kVapourPressureGauge_Pa, 1e-3), 1e-3 / c);   // refills
+  EXPECT_EQ(line_pressure_rate(l, 1e6, -1e-3), -1e-3 / c);
+  EXPECT_GT(kVapourPressureGauge_Pa, -101325.0);  // above absolute zero
+}
+
 }  // namespace
 }  // namespace clamsim::core

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <set>
 #include <utility>
 
@@ -26,6 +27,9 @@ MachineParams lossless() {
   MachineParams m = testing::shipped_machine();
   auto& hy = m.hydraulics;
   for (auto& ch : hy.channels) ch.valve.relief_gain_m3_per_s_Pa = 0.0;
+  // the oil a linear spring both ways: a sealed line may stretch below the vapour floor,
+  // where a real one cavitates and loses the energy
+  for (auto& ch : hy.channels) ch.lines.floor_Pa = -std::numeric_limits<double>::infinity();
   for (auto* c : {&hy.boom_cylinders, &hy.telescope_cylinder}) c->viscous_Ns_per_m = c->coulomb_N = 0.0;
   for (auto* mo : {&hy.swing_motor, &hy.winches[0].motor, &hy.winches[1].motor})
     mo->viscous_Nms_per_rad = mo->coulomb_Nm = 0.0;
