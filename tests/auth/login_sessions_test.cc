@@ -2,17 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include "fake_time.h"
+
 namespace clamsim::auth {
 namespace {
 
 using namespace std::chrono_literals;
 
-struct FakeTime {
-  Instant now{};
-  NowFn fn() {
-    return [this] { return now; };
-  }
-};
+using testing::FakeTime;
 
 TEST(LoginSessions, TokenIs256RandomBits) {
   FakeTime t;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "fake_time.h"
+
 #include <cstdio>
 #include <string>
 
@@ -10,12 +12,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-struct FakeTime {
-  Instant now{};
-  NowFn fn() {
-    return [this] { return now; };
-  }
-};
+using testing::FakeTime;
 
 ThrottlePolicy policy() {
   ThrottlePolicy p;

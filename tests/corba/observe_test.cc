@@ -152,17 +152,32 @@ std::string try_observe(CLAMX::Admin_ptr admin, std::uint64_t session, CLAMX::Fr
   }
 }
 
-TEST(CorbaObserve, AnInstructorsReceiverSeesTheTraineesFramesVoltsAndEvents) {
+// A server with one trainee's CORBA session running: where every test here starts.
+struct OneTrainee {
   ServerProcess server;
-  ASSERT_TRUE(server.ready()) << server.process().output();
-  const int port = web_port(server);
-  ASSERT_GT(port, 0) << server.process().output();
-  CLAMX::Admin_var admin = server.admin();
+  int port = 0;
+  CLAMX::Admin_var admin;
   Activated<FrameRecorder> trainee;
-  CLAMX::Session_var session = admin->subscribeWith(trainee.client(), default_options());
-  ASSERT_TRUE(trainee->wait_frames(2, Ms(10000)));
-  const std::uint64_t id = only_session(port);
-  ASSERT_GT(id, 0u);
+  CLAMX::Session_var session;
+  std::uint64_t id = 0;
+
+  OneTrainee() {
+    if (!server.ready() || (port = web_port(server)) == 0) return;
+    admin = server.admin();
+    session = admin->subscribeWith(trainee.client(), default_options());
+    if (trainee->wait_frames(2, Ms(10000))) id = only_session(port);
+  }
+  bool ready() const { return id != 0; }
+};
+
+TEST(CorbaObserve, AnInstructorsReceiverSeesTheTraineesFramesVoltsAndEvents) {
+  OneTrainee t;
+  ASSERT_TRUE(t.ready()) << t.server.process().output();
+  const int port = t.port;
+  const std::uint64_t id = t.id;
+  CLAMX::Admin_var& admin = t.admin;
+  Activated<FrameRecorder>& trainee = t.trainee;
+  CLAMX::Session_var& session = t.session;
 
   int status = 0;
   const std::string ticket = ticket_for(port, id, &status);
@@ -205,14 +220,13 @@ TEST(CorbaObserve, AnInstructorsReceiverSeesTheTraineesFramesVoltsAndEvents) {
 }
 
 TEST(CorbaObserve, BadTicketsAreRefusedSayingWhyAndTellNothingAboutSessions) {
-  ServerProcess server;
-  ASSERT_TRUE(server.ready()) << server.process().output();
-  const int port = web_port(server);
-  CLAMX::Admin_var admin = server.admin();
-  Activated<FrameRecorder> trainee;
-  CLAMX::Session_var session = admin->subscribeWith(trainee.client(), default_options());
-  ASSERT_TRUE(trainee->wait_frames(1, Ms(10000)));
-  const std::uint64_t id = only_session(port);
+  OneTrainee t;
+  ASSERT_TRUE(t.ready()) << t.server.process().output();
+  const int port = t.port;
+  const std::uint64_t id = t.id;
+  CLAMX::Admin_var& admin = t.admin;
+  Activated<FrameRecorder>& trainee = t.trainee;
+  CLAMX::Session_var& session = t.session;
   Activated<ObserverRecorder> instructor;
   CLAMX::FrameClient_var me = as_frame_client(instructor.client());
 
@@ -244,14 +258,13 @@ TEST(CorbaObserve, BadTicketsAreRefusedSayingWhyAndTellNothingAboutSessions) {
 }
 
 TEST(CorbaObserve, StoppingAWatchLeavesTheTraineeAndOtherObserversAlone) {
-  ServerProcess server;
-  ASSERT_TRUE(server.ready()) << server.process().output();
-  const int port = web_port(server);
-  CLAMX::Admin_var admin = server.admin();
-  Activated<FrameRecorder> trainee;
-  CLAMX::Session_var session = admin->subscribeWith(trainee.client(), default_options());
-  ASSERT_TRUE(trainee->wait_frames(1, Ms(10000)));
-  const std::uint64_t id = only_session(port);
+  OneTrainee t;
+  ASSERT_TRUE(t.ready()) << t.server.process().output();
+  const int port = t.port;
+  const std::uint64_t id = t.id;
+  CLAMX::Admin_var& admin = t.admin;
+  Activated<FrameRecorder>& trainee = t.trainee;
+  CLAMX::Session_var& session = t.session;
   int status = 0;
   Activated<ObserverRecorder> a, b;
   CLAMX::FrameClient_var ra = as_frame_client(a.client()), rb = as_frame_client(b.client());
@@ -273,19 +286,15 @@ TEST(CorbaObserve, StoppingAWatchLeavesTheTraineeAndOtherObserversAlone) {
 
 // clamsim-receiver --observe: the real classroom receiver as the instructor's.
 TEST(CorbaObserve, TheReceiverWatchesWithATicketAndRecordsTheTraineesVolts) {
-  ServerProcess server;
-  ASSERT_TRUE(server.ready()) << server.process().output();
-  const int port = web_port(server);
-  CLAMX::Admin_var admin = server.admin();
-  Activated<FrameRecorder> trainee;
-  CLAMX::Session_var session = admin->subscribeWith(trainee.client(), default_options());
-  ASSERT_TRUE(trainee->wait_frames(1, Ms(10000)));
-  const std::uint64_t id = only_session(port);
+  OneTrainee t;
+  ASSERT_TRUE(t.ready()) << t.server.process().output();
+  const std::uint64_t id = t.id;
+  CLAMX::Session_var& session = t.session;
   int status = 0;
-  const std::string ticket = ticket_for(port, id, &status);
+  const std::string ticket = ticket_for(t.port, id, &status);
   ASSERT_EQ(status, 200);
   const std::string csv = ::testing::TempDir() + "/observe_" + std::to_string(getpid()) + ".csv";
-  ChildProcess rx({clamsim_receiver_binary(), "--server", server.corbaloc(), "--observe",
+  ChildProcess rx({clamsim_receiver_binary(), "--server", t.server.corbaloc(), "--observe",
                    std::to_string(id), "--ticket", ticket, "--csv", csv, "--quiet",
                    "--duration", "30"});
   // the trainee holds 1.5 V on the boom; the receiver's CSV shows it; then the trainee leaves

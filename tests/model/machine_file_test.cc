@@ -132,12 +132,32 @@ TEST(MachineFile, EveryShippedValueNamesItsSource) {
   }
 }
 
-// No silent defaults: every double of MachineParams changes when some number in the file does.
+constexpr std::size_t kSlots = sizeof(core::MachineParams) / sizeof(double);
+
+// The slots of m the file does not set, by design: each line's vapour floor (a constant of the
+// oil, core/params.h), the slot holding each load-holding valve's `fitted` flag, and the
+// whole valve of a channel the file fits none to (docs/model.md, "Load-holding valves").
+std::vector<bool> not_from_the_file(const core::MachineParams& m) {
+  std::vector<bool> out(kSlots, false);
+  const char* base = reinterpret_cast<const char*>(&m);
+  auto mark = [&](const void* p, std::size_t bytes) {
+    const std::size_t at = static_cast<std::size_t>(static_cast<const char*>(p) - base);
+    for (std::size_t i = at / sizeof(double); i * sizeof(double) < at + bytes; ++i) out[i] = true;
+  };
+  for (const core::ActuatorChannel& ch : m.hydraulics.channels) {
+    mark(&ch.lines.floor_Pa, sizeof ch.lines.floor_Pa);
+    mark(&ch.counterbalance.fitted, sizeof ch.counterbalance.fitted);
+    if (!ch.counterbalance.fitted) mark(&ch.counterbalance, sizeof ch.counterbalance);
+  }
+  return out;
+}
+
+// No silent defaults: every double of MachineParams changes when some number in the file
+// does, except the slots not_from_the_file names.
 TEST(MachineFile, EveryFieldComesFromTheFile) {
   using core::MachineParams;
   static_assert(std::is_trivially_copyable_v<MachineParams>);
   static_assert(sizeof(MachineParams) % sizeof(double) == 0);
-  constexpr std::size_t kSlots = sizeof(MachineParams) / sizeof(double);
   auto slots = [](const MachineParams& m) {
     std::vector<double> d(kSlots);
     std::memcpy(d.data(), &m, sizeof m);
@@ -178,8 +198,9 @@ TEST(MachineFile, EveryFieldComesFromTheFile) {
       EXPECT_TRUE(changed_any) << ptr.to_string() << " does not reach MachineParams";
     }
   }
+  const std::vector<bool> exempt = not_from_the_file(parse_machine_json(shipped(), kOrigin));
   for (std::size_t i = 0; i < kSlots; ++i) {
-    EXPECT_TRUE(covered[i]) << "MachineParams double #" << i << " is not read from the file";
+    EXPECT_TRUE(covered[i] || exempt[i]) << "MachineParams double #" << i << " is not read from the file";
   }
 }
 
