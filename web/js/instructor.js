@@ -53,7 +53,8 @@ export function sessionRows(body) {
         // the browser client in observer mode on this session (browser or CORBA alike)
         // ... and a one-time ticket for a classroom PC's clamsim-receiver --observe
         { text: 'Watch', links: [{ href: `/?observe=${encodeURIComponent(s.id)}`, text: 'Watch', cls: 'watch' }],
-          buttons: [{ text: 'Receiver ticket', session: s.id, cls: 'ticket' }] },
+          buttons: [{ text: 'Ticket', session: s.id, cls: 'ticket',
+            title: 'A one-time ticket to watch this trainee with clamsim-receiver on a classroom PC' }] },
       ],
     };
   });
@@ -164,6 +165,7 @@ function renderRows(tbody, rows, key) {
           button.className = b.cls;
           button.dataset.session = String(b.session);
           button.textContent = b.text;
+          if (b.title) button.title = b.title;
           return button;
         }));
       } else {
@@ -253,7 +255,7 @@ async function showWho(doc) {
   });
 }
 
-// "Receiver ticket": asks the server for a one-time ticket to watch session `id` from a
+// "Ticket": asks the server for a one-time ticket to watch session `id` from a
 // classroom PC and shows the command line it answers with (docs/instructor.md).
 async function showTicket(doc, id) {
   const panel = doc.getElementById('ticket');

@@ -34,7 +34,8 @@ test('a live session: state, clock, delivered, each penalty, points', () => {
     ['#4', 'Ada', 't250 · dam_intake', 'running', '1:15 / 5:00', '1 / 3', '1', '0', '0', '0', '0', '90', 'Watch']);
   assert.deepEqual(row.cells[12].links, [{ href: '/?observe=4', text: 'Watch', cls: 'watch' }],
     'Watch opens the browser client watching this session');
-  assert.deepEqual(row.cells[12].buttons, [{ text: 'Receiver ticket', session: 4, cls: 'ticket' }],
+  assert.deepEqual(row.cells[12].buttons, [{ text: 'Ticket', session: 4, cls: 'ticket',
+    title: 'A one-time ticket to watch this trainee with clamsim-receiver on a classroom PC' }],
     'and a ticket for a classroom PC receiver to watch it');
   assert.equal(row.cells[6].count, 1, 'a penalty cell carries its count for highlighting');
 });
