@@ -99,7 +99,6 @@ bool ObserverSender::send(const session::ObserverQueue::Batch& b) {
       last_ok_ = now;
       any_sent_ = true;
       last_seq_ = f->frame.seq;
-      sent_.fetch_add(1, std::memory_order_relaxed);
     }
   }
   return now - last_ok_ < kGiveUp;

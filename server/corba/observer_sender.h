@@ -38,8 +38,6 @@ class ObserverSender {
   void stop();
   // The watch is over by itself (session ended, observer gone); stop() then returns at once.
   bool ended() const { return ended_.load(); }
-  std::uint64_t sent() const { return sent_.load(); }
-  std::uint64_t dropped() const { return queue_->dropped(); }
 
   // An observer that has not taken a frame for this long is given up (its calls time out
   // or fail): the watch ends and the session forgets it.
@@ -72,7 +70,6 @@ class ObserverSender {
   std::uint64_t last_seq_ = 0;
   bool any_sent_ = false;
   std::atomic<bool> ended_{false};
-  std::atomic<std::uint64_t> sent_{0};
   std::thread thread_;
 };
 

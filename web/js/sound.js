@@ -109,7 +109,6 @@ export function createSound({ doc, storage }) {
   let reliefMPa = null;
   let clamWeightN = 0;
   let prev = null;
-  let shots = 0;
 
   function applyVolume() {
     if (master) follow(master.gain, settings.muted ? 0 : settings.volume, ctx.currentTime, 0.02);
@@ -137,7 +136,6 @@ export function createSound({ doc, storage }) {
   return {
     get started() { return ctx !== null && ctx.state === 'running'; },
     get settings() { return { ...settings }; },
-    get shots() { return shots; },
     hello(machine) {
       reliefMPa = machine?.hydraulics?.relief_MPa ?? null;
       clamWeightN = (machine?.clam?.mass_kg ?? 0) * 9.81;
@@ -164,7 +162,6 @@ export function createSound({ doc, storage }) {
         follow(v.drums[i].bp.frequency, 50 + 90 * level, now, SMOOTH_S.level);
       });
       for (const shot of found) {
-        shots += 1;
         playShot(ctx, master, noise, shot);
       }
     },
