@@ -150,6 +150,8 @@ struct Outputs {
                                            // (x across the jaws, z up the axis) in the world
   double clam_contact_force_N = 0.0;       // magnitude of solids + loads pushing on the clam
   double clam_submerged = 0.0;             // fraction of the clam below the water, 0..1
+  double turbidity = 0.0;                  // 0 clear water .. 1 nothing visible under it
+                                           // (Environment::faults; no dynamics)
   struct Load {
     std::array<double, 3> position_m{};
     std::array<double, 4> orientation{1.0, 0.0, 0.0, 0.0};  // w, x, y, z
