@@ -66,12 +66,13 @@ Sinking boom_sinking(double step_s, double diameter_m, double window_s) {
 
 // Q = Cd A sqrt(2 p / rho) out of the cap side, which nothing refills: the cylinders retract
 // at Q / A_cap. What the leak does not account for is the oil's compression as the held
-// pressure shifts with the boom's lever: within 2 %.
+// pressure shifts with the boom's lever: within 1 % (measured: 17.28 mm in 3 s both ways at
+// 3.35 MPa, 3 mm hole; the same at 0.5 ms).
 TEST(BurstHose, HeldBoomSinksAtTheRateTheLeakImplies) {
   for (const double h : {0.001, 0.0005}) {
     const Sinking s = boom_sinking(h, 0.003, 3.0);
     EXPECT_GT(s.cylinder_m, 0.01) << "h " << h;   // visibly sinking: centimetres in 3 s
-    EXPECT_NEAR(s.cylinder_m, s.leaked_m, 0.02 * s.leaked_m) << "h " << h;
+    EXPECT_NEAR(s.cylinder_m, s.leaked_m, 0.01 * s.leaked_m) << "h " << h;
   }
 }
 
@@ -163,15 +164,16 @@ Creep creep_of(double bucket_kg, double creep_m_per_s_per_N) {
 }
 
 // The leak across the motor turns the drum at Q / (n D): the rope pays out at the rate the
-// leak implies at the pressures that hold the rope (within 2 %: the oil's compression as
-// the pull settles), and faster under a heavier grab.
+// leak implies at the pressures that hold the rope (within 1 %: the oil's compression as
+// the pull settles; measured 4.31 mm/s at 2.34 kN, 36.1 mm/s at 8.83 kN), and faster under
+// a heavier grab.
 TEST(BrakeSlip, DrumCreepsUnderLoadAtTheLeakRateFasterWhenHeavier) {
   const double creep = 0.05 / 9806.65;   // 50 mm/s per tonne of pull
   const Creep light = creep_of(350.0, creep);
   const Creep heavy = creep_of(1500.0, creep);
   EXPECT_GT(light.rate_m_per_s, 0.002);   // visibly paying out
-  EXPECT_NEAR(light.rate_m_per_s, light.leak_rate_m_per_s, 0.02 * light.leak_rate_m_per_s);
-  EXPECT_NEAR(heavy.rate_m_per_s, heavy.leak_rate_m_per_s, 0.02 * heavy.leak_rate_m_per_s);
+  EXPECT_NEAR(light.rate_m_per_s, light.leak_rate_m_per_s, 0.01 * light.leak_rate_m_per_s);
+  EXPECT_NEAR(heavy.rate_m_per_s, heavy.leak_rate_m_per_s, 0.01 * heavy.leak_rate_m_per_s);
   EXPECT_GT(heavy.pull_N, 2.0 * light.pull_N);
   EXPECT_GT(heavy.rate_m_per_s, 2.0 * light.rate_m_per_s);
   // the drum's balance: the motor's friction takes part of the pull, the leak the rest,
@@ -246,9 +248,9 @@ TEST(Current, FloatingLogDriftsTowardTheRackAtTheWaterSpeed) {
     const double e = std::exp(-a * t);
     const double slip = a * u * e / (a + b * u * (1.0 - e));
     const double moved = u * t - std::log(1.0 + b * u / a * (1.0 - e)) / b;
-    // 5 % of the water speed, 5 % of the drift: the log bobs as it settles
-    EXPECT_NEAR(body.velocity_m_per_s.x(), -(u - slip), 0.05 * u) << "t " << t;
-    EXPECT_NEAR(log.position_m.x() - body.position_m.x(), moved, 0.05 * moved) << "t " << t;
+    // 1 % of the water speed and of the drift (measured: within 0.1 %; semi-implicit Euler)
+    EXPECT_NEAR(body.velocity_m_per_s.x(), -(u - slip), 0.01 * u) << "t " << t;
+    EXPECT_NEAR(log.position_m.x() - body.position_m.x(), moved, 0.01 * moved) << "t " << t;
     EXPECT_NEAR(body.position_m.y(), 0.0, 1e-3);
   }
   EXPECT_NEAR(st.world.loads[0].velocity_m_per_s.x(), -u, 0.01 * u);   // carried at u
