@@ -88,7 +88,7 @@ const std::vector<Spec>& table() {
        {choice("winch", "The winch whose brake slips (main_hoist: cable 1, aux_hoist: cable 2).",
                kWinches, "main_hoist"),
         number("creep_mm_per_s_per_t", "mm/s per t",
-               "Pay-out speed per tonne of rope pull (the empty grab pulls about 0.4 t per rope).",
+               "Pay-out speed per tonne of rope pull (the empty grab hangs about 0.8 t on its two ropes).",
                1.0, 500.0, 50.0)},
        [](ActiveFaults& f, const json& v, int t, const FaultContext&) {
          f.physics.brakes[at(t)] = {true, num(v, "creep_mm_per_s_per_t") / 1000.0 / kTonneForce_N};
