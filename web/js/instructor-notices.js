@@ -8,12 +8,16 @@ const MESSAGE_MS = 12000;   // a 200-character message read twice over
 
 export function createInstructorNotices({ banner, toast, setTimer = setTimeout, clearTimer = clearTimeout }) {
   let timer = null;
+  let current = { mode: 'trainee', text: '' };
   function hideToast() {
     toast.hidden = true;
     timer = null;
   }
   return {
+    // who drives now, as the last `control` said: the HUD's controls line tells the trainee
+    get state() { return current; },
     control(m) {
+      current = { mode: m.mode, text: m.text };
       banner.hidden = m.mode === 'trainee';
       banner.dataset.mode = m.mode;
       setText(banner, m.text);
@@ -28,6 +32,7 @@ export function createInstructorNotices({ banner, toast, setTimer = setTimeout, 
       timer = setTimer(hideToast, MESSAGE_MS);
     },
     reset() {
+      current = { mode: 'trainee', text: '' };
       banner.hidden = true;
       if (timer !== null) clearTimer(timer);
       hideToast();

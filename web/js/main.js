@@ -536,6 +536,11 @@ function sendControls() {
     level = 'error';
   } else {
     connection.send(controlMessage(volts));
+    // an instructor holds the controls: what this page sends is ignored, and it says so
+    if (observeId === null && notices.state.mode === 'exclusive') {
+      source = `Ignored: ${notices.state.text}`;
+      level = 'warn';
+    }
   }
   drivingVolts = watching ? ZERO_VOLTS : volts;
   hud.controls(volts, source, level);
@@ -619,6 +624,9 @@ window.clamsim = {
   // observer mode: hello.observing (null on a trainee's page) and the trainee's last inputs
   get observing() { return observing; },
   get observedVolts() { return observedVolts; },
+  // the instructor's desk (who drives, this page's place in it) and what this page sends
+  get desk() { return desk; },
+  get drivingVolts() { return drivingVolts; },
   // the trainee's name: stored, acknowledged by this session, state, last refusal, sent
   get trainee() { return trainee.view(); },
   restart: () => requestRestart('console'),
