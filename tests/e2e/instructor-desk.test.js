@@ -134,7 +134,7 @@ describe('the instructor desk', { skip: skip ?? false }, () => {
     await shot(instructor, 'desk-instructor-fault.png');
     await instructor.click('#desk-faults-active li[data-name="burst_hose"] button');
     await waitFor('no fault active', () => instructor.evaluate(() =>
-      document.querySelectorAll('#desk-faults-active li').length === 0), { timeoutMs: 10000 });
+      document.querySelectorAll('#desk-faults-active li[data-name]').length === 0), { timeoutMs: 10000 });
     await sleep(500);
     const b1 = await boom(trainee);
     await sleep(2000);

@@ -4,7 +4,7 @@
 
 import * as THREE from 'three';
 import { parseServerMessage, parseClientConfig, controlMessage, pingMessage, restartMessage, ZERO_VOLTS,
-  takeControlMessage, releaseControlMessage, instructorTextMessage } from './protocol.js';
+  takeControlMessage, releaseControlMessage, instructorTextMessage, faultMessage, clearFaultMessage } from './protocol.js';
 import { Connection } from './connection.js';
 import { buildWorld } from './scene.js';
 import { createViews, VIEWS } from './views.js';
@@ -81,6 +81,14 @@ const deskUi = observeId === null ? null : createDeskUi({ panel: document.getEle
   onMessage: (text) => {
     if (connection.isOpen) connection.send(instructorTextMessage(text));
     else deskUi.error('not connected: message not sent');
+  },
+  onFault: (name, params) => {
+    if (connection.isOpen) connection.send(faultMessage(name, params));
+    else deskUi.error('not connected: fault not sent');
+  },
+  onClearFault: (name, params) => {
+    if (connection.isOpen) connection.send(clearFaultMessage(name, params));
+    else deskUi.error('not connected');
   } });
 // who drives, and the instructor's messages, on the trainee's screen (and the observer's)
 const notices = createInstructorNotices({ banner: document.getElementById('control-banner'),
@@ -299,6 +307,8 @@ const handlers = {
       observerUi?.clearEvents();
       desk = deskState();
       deskUi?.show(desk);
+      deskUi?.catalog(observing.faults);
+      deskUi?.faults([]);
       return;   // the machine is the trainee's: no name, no controls from here
     }
     // a fresh session knows no name: tell it
@@ -384,7 +394,7 @@ const handlers = {
     hud.note(`message from ${m.from}: ${m.text}`);
   },
   faults(m) {
-    deskUi?.faults?.(m.active);
+    deskUi?.faults(m.active);
   },
   drain(m) {
     // the server counts down once a second; the banner shows its own words

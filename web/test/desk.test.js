@@ -91,3 +91,23 @@ test('the trainee\u2019s banner shows who drives; a message shows, then goes', (
   assert.equal(toast.hidden, true);
   delete global.document;
 });
+
+test('the fault form comes from the server\u2019s catalog', async () => {
+  const { faultTitle, faultFields, faultParams, faultTarget } = await import('../js/fault-form.js');
+  const catalog = [{ name: 'burst_hose', summary: 'A hose bursts.', target: 'function', params: [
+    { name: 'function', help: 'which', choices: ['swing', 'boom'], default: 'boom' },
+    { name: 'diameter_mm', help: 'size', unit: 'mm', min: 0.5, max: 10, default: 3 },
+  ] }, { name: 'turbidity', summary: 'Murky water.', target: '', params: [
+    { name: 'level', help: '0..1', unit: '', min: 0, max: 1, default: 0.7 }] }];
+  assert.equal(faultTitle('burst_hose'), 'Burst hose');
+  const fields = faultFields(catalog[0]);
+  assert.deepEqual(fields.map((f) => [f.name, f.label, f.kind, f.value]),
+    [['function', 'function', 'choice', 'boom'], ['diameter_mm', 'diameter [mm]', 'number', 3]]);
+  assert.equal(faultFields(catalog[1])[0].step, 0.05, 'a 0..1 range steps finely');
+  assert.equal(faultFields({ params: [{ name: 'creep_mm_per_s_per_t', unit: 'mm/s per t', min: 1, max: 500 }] })[0].label,
+    'creep [mm/s per t]');
+  assert.deepEqual(faultParams(catalog[0], { function: 'swing', diameter_mm: '4.5' }), { function: 'swing', diameter_mm: 4.5 });
+  assert.deepEqual(faultParams(catalog[0], { function: 'swing', diameter_mm: '' }), { function: 'swing' }, 'empty: the default');
+  assert.deepEqual(faultTarget({ name: 'burst_hose', params: { function: 'boom', diameter_mm: 3 } }, catalog), { function: 'boom' });
+  assert.deepEqual(faultTarget({ name: 'turbidity', params: { level: 1 } }, catalog), {});
+});
