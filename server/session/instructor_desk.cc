@@ -40,9 +40,77 @@ std::string InstructorDesk::post_message(const std::string& from, const std::str
   return "";
 }
 
-FrameInputs InstructorDesk::begin_frame(const core::Control& trainee) {
+std::string InstructorDesk::inject_fault(const std::string& by, const std::string& name,
+                                        const nlohmann::json& params) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (fault_actions_.size() >= 16) return "too many fault changes at once; wait a moment";
+  // checked on a copy: the session applies it at the next frame, with the volts then
+  ActiveFaults scratch = shown_;
+  const std::string error = session::inject_fault(scratch, name, params, {});
+  if (!error.empty()) return error;
+  shown_ = std::move(scratch);
+  fault_actions_.push_back({true, by.empty() ? "instructor" : by, name, params});
+  return "";
+}
+
+std::string InstructorDesk::clear_fault(const std::string& by, const std::string& name,
+                                       const nlohmann::json& params) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (fault_actions_.size() >= 16) return "too many fault changes at once; wait a moment";
+  ActiveFaults scratch = shown_;
+  const std::string error = session::clear_fault(scratch, name, params);
+  if (!error.empty()) return error;
+  shown_ = std::move(scratch);
+  fault_actions_.push_back({false, by.empty() ? "instructor" : by, name, params});
+  return "";
+}
+
+nlohmann::json InstructorDesk::active_faults() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return active_faults_json(shown_);
+}
+
+bool InstructorDesk::apply_faults(double time_s, std::vector<DeskNote>& notes) {
+  std::vector<FaultAction> actions;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    actions.swap(fault_actions_);
+  }
+  bool changed = false;
+  for (const FaultAction& a : actions) {
+    const std::string error =
+        a.inject ? session::inject_fault(faults_, a.name, a.params, {time_s, last_control_})
+                 : session::clear_fault(faults_, a.name, a.params);
+    if (!error.empty()) continue;   // checked when asked; a clear of what expired meanwhile
+    changed = true;
+    notes.push_back({a.inject ? "fault" : "fault_cleared",
+                     fault_text(a.name, a.inject ? faults_.list.back().params : a.params), a.by});
+  }
+  const std::vector<ActiveFault> before = faults_.list;
+  expire_faults(faults_, time_s);
+  if (faults_.list.size() != before.size()) {
+    for (const ActiveFault& f : before)
+      if (f.until_s <= time_s) notes.push_back({"fault_cleared", fault_text(f.name, f.params), ""});  // time up
+    changed = true;
+  }
+  if (changed) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    // what is shown follows what is in force, with the actions still queued on top
+    shown_ = faults_;
+    for (const FaultAction& a : fault_actions_) {
+      if (a.inject) session::inject_fault(shown_, a.name, a.params, {time_s, last_control_});
+      else session::clear_fault(shown_, a.name, a.params);
+    }
+  }
+  return changed;
+}
+
+FrameInputs InstructorDesk::begin_frame(const core::Control& trainee, double time_s) {
   FrameInputs in;
-  in.control = arbiter_.merge(trainee);
+  const bool faults_changed = apply_faults(time_s, in.notes);
+  in.control = arbiter_.merge(trainee_input(faults_.input, trainee, time_s));
+  in.faults = faults_.physics;
+  last_control_ = in.control.control;
   std::shared_ptr<FrameNotices> notices;
   const auto notice = [&]() -> FrameNotices& {
     if (!notices) notices = std::make_shared<FrameNotices>();
@@ -68,6 +136,10 @@ FrameInputs InstructorDesk::begin_frame(const core::Control& trainee) {
   for (InstructorMessage& m : messages) {
     in.notes.push_back({"message", m.text, m.from});
     notice().messages.push_back(std::move(m));
+  }
+  if (faults_changed) {
+    notice().faults_changed = true;
+    notice().faults = active_faults_json(faults_);
   }
   in.notices = std::move(notices);
   return in;

@@ -193,8 +193,9 @@ void Session::run() {
       trainee_u = control_;
     }
     // the instructors' inputs take effect here, at the frame boundary (instructor_desk.h)
-    FrameInputs in = desk_.begin_frame(trainee_u);
+    FrameInputs in = desk_.begin_frame(trainee_u, static_cast<double>(k) * options_.frame_period_s);
     const core::Control& u = in.control.control;
+    env.faults = in.faults;
     scorer.set_driver(to_string(in.control.driver), in.control.instructor);
     for (const DeskNote& n : in.notes) scorer.note(state.time_s, n.kind, n.detail, n.by);
     core::advance_to(model, state, u, env, sim_time(k));

@@ -29,10 +29,16 @@ std::string instructor_message_json(const session::InstructorMessage& m) {
   return dump({{"type", "instructor_message"}, {"from", m.from}, {"text", m.text}});
 }
 
+std::string faults_json(const nlohmann::json& active) {
+  return nlohmann::json{{"type", "faults"}, {"active", active}}.dump(
+      -1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 std::vector<std::string> notices_json(const session::FrameNotices& n, session::ClientId viewer) {
   std::vector<std::string> out;
   if (n.control_changed) out.push_back(control_json(n.control, viewer));
   for (const session::InstructorMessage& m : n.messages) out.push_back(instructor_message_json(m));
+  if (viewer != 0 && n.faults_changed) out.push_back(faults_json(n.faults));
   return out;
 }
 

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "session/control_arbiter.h"
 #include "session/instructor_desk.h"
 
@@ -18,7 +20,10 @@ namespace clamsim::web {
 std::string control_json(const session::ControlState& c, session::ClientId viewer);
 // {"type":"instructor_message","from":"ann","text":"..."}
 std::string instructor_message_json(const session::InstructorMessage& m);
-// What one frame's notices say to a connection, in order (control first).
+// {"type":"faults","active":[...]}: an observer's list of the faults in force.
+std::string faults_json(const nlohmann::json& active);
+// What one frame's notices say to a connection, in order (control first); the faults only
+// to observers (viewer != 0): the trainee is not told, as on the real machine.
 std::vector<std::string> notices_json(const session::FrameNotices& n, session::ClientId viewer);
 // {"type":"control_answer","request":"take_control","result":"granted","message":"..."}
 std::string control_answer_json(const char* request, const session::ControlAnswer& a);

@@ -96,11 +96,14 @@ bool WebSocketSession::start_observing(std::string_view observe) {
   hello.max_messages_per_s = o.max_messages_per_s;
   hello.observing = observing_json(id, watched->trainee(), watched->sink().transport(),
                                    watched->label());
+  hello.observing["faults"] = session::fault_catalog_json();
   send(std::make_shared<const std::string>(hello_json(hello, *m.params, scene)),
        SendQueue::Kind::Other);
   // who drives now; later changes come with the frames
   send(std::make_shared<const std::string>(
            control_json(watched->desk().control().state(), observer_id_)),
+       SendQueue::Kind::Other);
+  send(std::make_shared<const std::string>(faults_json(watched->desk().active_faults())),
        SendQueue::Kind::Other);
   state_->log("web: " + peer_text() + " observes " + watched->label());
   return true;
@@ -187,10 +190,17 @@ void WebSocketSession::handle_observer_text(const std::string& text) {
 }
 
 // fault / clear_fault: the session's fault catalog says whether it exists and its
-// parameters are valid (session/fault_catalog.h).
+// parameters are valid (session/fault_catalog.h); the change reaches every observer as
+// `faults` on the frame where it takes effect.
 void WebSocketSession::handle_fault_message(const ObserverMessage& m, session::Session& watched) {
-  send_error("unknown_fault", "faults are not available yet on " + watched.label() + " (" +
-                                  m.fault + ")");
+  const bool inject = m.type == ObserverMessage::Type::Fault;
+  session::InstructorDesk& desk = watched.desk();
+  const std::string error = inject ? desk.inject_fault(instructor_name_, m.fault, m.params)
+                                   : desk.clear_fault(instructor_name_, m.fault, m.params);
+  if (!error.empty())
+    return send_error("bad_fault", std::string(inject ? "fault" : "clear_fault") + ": " + error);
+  state_->log("web: " + instructor_name_ + " at " + peer_text() + (inject ? " injected " : " cleared ") +
+              session::fault_text(m.fault, m.params) + " on " + watched.label());
 }
 
 // Leaves the watched session's observers (the session goes on). Idempotent.

@@ -25,7 +25,7 @@ namespace {
 TEST(InstructorDesk, AMessageRidesOnTheNextFrameAndIsNoted) {
   InstructorDesk desk;
   EXPECT_EQ(desk.post_message("ann", "  Lower the boom slowly  "), "");
-  const FrameInputs in = desk.begin_frame(core::Control{});
+  const FrameInputs in = desk.begin_frame(core::Control{}, 0.0);
   ASSERT_TRUE(in.notices);
   ASSERT_EQ(in.notices->messages.size(), 1u);
   EXPECT_EQ(in.notices->messages[0].from, "ann");
@@ -34,7 +34,7 @@ TEST(InstructorDesk, AMessageRidesOnTheNextFrameAndIsNoted) {
   ASSERT_EQ(in.notes.size(), 1u);
   EXPECT_EQ(in.notes[0].kind, "message");
   EXPECT_EQ(in.notes[0].by, "ann");
-  EXPECT_FALSE(desk.begin_frame(core::Control{}).notices) << "once only";
+  EXPECT_FALSE(desk.begin_frame(core::Control{}, 0.0).notices) << "once only";
 }
 
 TEST(InstructorDesk, ABadMessageIsRefusedNamingWhy) {
@@ -48,7 +48,7 @@ TEST(InstructorDesk, ABadMessageIsRefusedNamingWhy) {
   for (std::size_t i = 0; i < kMaxMessageChars; ++i) umlauts += "\xc3\xa4";
   EXPECT_EQ(desk.post_message("ann", umlauts), "");
   EXPECT_EQ(desk.post_message("", "hi"), "");
-  const FrameInputs in = desk.begin_frame(core::Control{});
+  const FrameInputs in = desk.begin_frame(core::Control{}, 0.0);
   ASSERT_TRUE(in.notices);
   ASSERT_EQ(in.notices->messages.size(), 2u) << "only the good ones";
   EXPECT_EQ(in.notices->messages[1].from, "instructor");
@@ -57,7 +57,7 @@ TEST(InstructorDesk, ABadMessageIsRefusedNamingWhy) {
 TEST(InstructorDesk, AHandOverIsNotedOnceWaitingIsShownNotNoted) {
   InstructorDesk desk;
   desk.control().request(7, "ann", ControlMode::Exclusive, false);
-  FrameInputs in = desk.begin_frame(core::Control{});
+  FrameInputs in = desk.begin_frame(core::Control{}, 0.0);
   ASSERT_TRUE(in.notices && in.notices->control_changed);
   EXPECT_EQ(in.notices->control.holder_name, "ann");
   ASSERT_EQ(in.notes.size(), 1u);
@@ -65,16 +65,72 @@ TEST(InstructorDesk, AHandOverIsNotedOnceWaitingIsShownNotNoted) {
   EXPECT_EQ(in.notes[0].detail, "exclusive");
   EXPECT_EQ(in.control.driver, Driver::Instructor);
   desk.control().request(8, "bob", ControlMode::Exclusive, true);
-  in = desk.begin_frame(core::Control{});
+  in = desk.begin_frame(core::Control{}, 0.0);
   ASSERT_TRUE(in.notices && in.notices->control_changed);
   EXPECT_EQ(in.notices->control.waiting, 1u);
   EXPECT_TRUE(in.notes.empty()) << "bob waiting is not a hand-over";
   desk.control().leave(8);
   desk.control().release(7);
-  in = desk.begin_frame(core::Control{});
+  in = desk.begin_frame(core::Control{}, 0.0);
   ASSERT_EQ(in.notes.size(), 1u);
   EXPECT_EQ(in.notes[0].detail, "trainee");
   EXPECT_EQ(in.notes[0].by, "ann") << "who handed back";
+}
+
+TEST(InstructorDesk, AFaultIsCheckedAtOnceAppliedAtTheNextFrameAndNoted) {
+  InstructorDesk desk;
+  EXPECT_NE(desk.inject_fault("ann", "burst_pipe", nlohmann::json::object()).find("unknown fault"),
+            std::string::npos);
+  EXPECT_NE(desk.inject_fault("ann", "burst_hose", {{"function", "jib"}}).find("not one of"),
+            std::string::npos);
+  ASSERT_EQ(desk.inject_fault("ann", "burst_hose", {{"function", "boom"}}), "");
+  EXPECT_EQ(desk.active_faults().size(), 1u) << "shown at once";
+  const FrameInputs in = desk.begin_frame(core::Control{}, 3.0);
+  EXPECT_TRUE(in.faults.hoses[1].active) << "in force from this frame: the boom's hose";
+  ASSERT_TRUE(in.notices && in.notices->faults_changed);
+  EXPECT_EQ(in.notices->faults.at(0).at("name"), "burst_hose");
+  ASSERT_EQ(in.notes.size(), 1u);
+  EXPECT_EQ(in.notes[0].kind, "fault");
+  EXPECT_EQ(in.notes[0].by, "ann");
+  EXPECT_EQ(in.notes[0].detail, "burst hose: function boom, line A, diameter 3 mm");
+  EXPECT_TRUE(desk.begin_frame(core::Control{}, 3.05).faults.hoses[1].active) << "and stays";
+
+  ASSERT_EQ(desk.clear_fault("bob", "all", nlohmann::json::object()), "");
+  const FrameInputs cleared = desk.begin_frame(core::Control{}, 3.1);
+  EXPECT_FALSE(cleared.faults.hoses[1].active);
+  ASSERT_EQ(cleared.notes.size(), 1u);
+  EXPECT_EQ(cleared.notes[0].kind, "fault_cleared");
+  EXPECT_EQ(cleared.notes[0].by, "bob");
+  EXPECT_TRUE(desk.active_faults().empty());
+}
+
+TEST(InstructorDesk, AStuckSpoolHoldsTheVoltsInForceAndEndsByItselfNoted) {
+  InstructorDesk desk;
+  desk.begin_frame(core::Control{{0, 2.5, 0, 0, 0}}, 1.0);   // the trainee's boom up
+  ASSERT_EQ(desk.inject_fault("ann", "sticking_spool", {{"function", "boom"}, {"duration_s", 2}}), "");
+  FrameInputs in = desk.begin_frame(core::Control{}, 1.05);
+  EXPECT_TRUE(in.faults.spools[1].active);
+  EXPECT_EQ(in.faults.spools[1].volts, 2.5) << "the opening it had when it stuck";
+  in = desk.begin_frame(core::Control{}, 3.04);
+  EXPECT_TRUE(in.faults.spools[1].active);
+  in = desk.begin_frame(core::Control{}, 3.06);
+  EXPECT_FALSE(in.faults.spools[1].active) << "2 s after it stuck";
+  ASSERT_EQ(in.notes.size(), 1u);
+  EXPECT_EQ(in.notes[0].kind, "fault_cleared");
+  EXPECT_EQ(in.notes[0].by, "") << "nobody: its time was up";
+  ASSERT_TRUE(in.notices && in.notices->faults_changed);
+}
+
+TEST(InstructorDesk, ADeadAxisActsOnTheTraineesStickNotTheInstructors) {
+  InstructorDesk desk;
+  ASSERT_EQ(desk.inject_fault("ann", "axis_dead", {{"axis", "swing"}}), "");
+  FrameInputs in = desk.begin_frame(core::Control{{4, 1, 0, 0, 0}}, 0.0);
+  EXPECT_EQ(in.control.control.volts[0], 0.0) << "the dead swing axis reads 0 V";
+  EXPECT_EQ(in.control.control.volts[1], 1.0);
+  desk.control().request(7, "ann", ControlMode::Exclusive, false);
+  desk.control().set_instructor_control(7, core::Control{{3, 0, 0, 0, 0}});
+  in = desk.begin_frame(core::Control{{4, 1, 0, 0, 0}}, 0.05);
+  EXPECT_EQ(in.control.control.volts[0], 3.0) << "the instructor's own stick is not faulty";
 }
 
 // A sink that runs `act` on the session thread after each frame it keeps: what an

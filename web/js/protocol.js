@@ -499,6 +499,7 @@ function display(d) {
     clam_orientation: soft(() => (d.clam_orientation === undefined ? undefined : quaternion(d, 'clam_orientation', p))),
     clam_contact_force_N: soft(() => optNum(d, 'clam_contact_force_N', p)),
     clam_submerged: soft(() => optNum(d, 'clam_submerged', p)),
+    turbidity: soft(() => optNum(d, 'turbidity', p)) ?? 0,
     loads,
     held_load: soft(() => optIndex(d, 'held_load', p, nLoads)) ?? null,
     contacts: soft(() => list(d, 'contacts', p, (c, cp) => contact(c, cp, nLoads))) ?? [],

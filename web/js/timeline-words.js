@@ -22,7 +22,7 @@ const INSTRUCTOR_ACTIONS = {
   control: (e) => `Instructor ${e.by} ${CONTROL_WORDS[e.detail] ?? e.detail}`,
   message: (e) => `Message from ${e.by}: \u201c${e.detail}\u201d`,
   fault: (e) => `Fault injected by ${e.by}: ${e.detail}`,
-  fault_cleared: (e) => `Fault cleared by ${e.by}: ${e.detail}`,
+  fault_cleared: (e) => (e.by ? `Fault cleared by ${e.by}: ${e.detail}` : `Fault over (its time was up): ${e.detail}`),
 };
 
 // Whose inputs moved the machine when a penalty happened (absent in older reports).

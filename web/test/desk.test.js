@@ -111,3 +111,16 @@ test('the fault form comes from the server\u2019s catalog', async () => {
   assert.deepEqual(faultTarget({ name: 'burst_hose', params: { function: 'boom', diameter_mm: 3 } }, catalog), { function: 'boom' });
   assert.deepEqual(faultTarget({ name: 'turbidity', params: { level: 1 } }, catalog), {});
 });
+
+test('murky water: the surface hides more and the fog thickens with turbidity', async () => {
+  const { waterLook } = await import('../js/water-look.js');
+  const clear = waterLook(0), nil = waterLook(1);
+  assert.equal(clear.surfaceOpacity, 0.5, 'clear water looks as before');
+  assert.equal(clear.surfaceColor, 0x2f7f99);
+  assert.ok(nil.surfaceOpacity >= 0.97, 'nil visibility: nothing under the surface shows');
+  assert.ok(Math.exp(-(clear.fogPerFocus ** 2)) > 0.79, 'clear: the clam at the focus distance stays readable');
+  assert.ok(Math.exp(-(nil.fogPerFocus ** 2)) < 0.02, 'nil: it is gone');
+  assert.deepEqual(waterLook(7), nil, 'clamped');
+  assert.deepEqual(waterLook(undefined), clear);
+  assert.ok(waterLook(0.5).fogPerFocus > clear.fogPerFocus && waterLook(0.5).fogPerFocus < nil.fogPerFocus);
+});
