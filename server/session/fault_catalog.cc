@@ -328,6 +328,33 @@ core::Control trainee_input(const InputFaults& faults, const core::Control& volt
   return out;
 }
 
+std::string fault_text(std::string_view name, const json& params) {
+  const Spec* s = find_spec(name);
+  if (s == nullptr) return std::string(name);
+  std::string text = s->name;
+  std::replace(text.begin(), text.end(), '_', ' ');
+  std::string sep = ": ";
+  for (const Param& p : s->params) {
+    if (!params.is_object() || !params.contains(p.name)) continue;
+    const json& v = params.at(p.name);
+    // "diameter_mm" 3 -> "diameter 3 mm": the unit once, after the value
+    std::string label = p.name;
+    if (!p.unit.empty()) {
+      std::string suffix = "_" + p.unit;
+      for (std::size_t i = 0; (i = suffix.find('/', i)) != std::string::npos;) suffix.replace(i, 1, "_per_");
+      std::replace(suffix.begin(), suffix.end(), ' ', '_');
+      if (label.size() > suffix.size() && label.compare(label.size() - suffix.size(), suffix.size(), suffix) == 0)
+        label.resize(label.size() - suffix.size());
+    }
+    std::replace(label.begin(), label.end(), '_', ' ');
+    const std::string value = v.is_string() ? v.get<std::string>()
+                              : v.is_number() ? format_number(v.get<double>()) : v.dump();
+    text += sep + label + " " + value + (p.unit.empty() ? "" : " " + p.unit);
+    sep = ", ";
+  }
+  return text;
+}
+
 json fault_catalog_json() {
   json out = json::array();
   for (const Spec& s : table()) {
@@ -354,7 +381,8 @@ json fault_catalog_json() {
 json active_faults_json(const ActiveFaults& f) {
   json out = json::array();
   for (const ActiveFault& a : f.list) {
-    json j{{"name", a.name}, {"params", a.params}, {"since_s", a.since_s}};
+    json j{{"name", a.name}, {"text", fault_text(a.name, a.params)}, {"params", a.params},
+           {"since_s", a.since_s}};
     if (std::isfinite(a.until_s)) j["until_s"] = a.until_s;
     out.push_back(std::move(j));
   }

@@ -81,11 +81,16 @@ void expire_faults(ActiveFaults& faults, double time_s);
 // axis at its value, clamped to the -5..+5 V of ControlSignal.
 core::Control trainee_input(const InputFaults& faults, const core::Control& volts, double time_s);
 
+// A fault in words, for the instructor's list and the report's timeline: "burst hose:
+// function boom, line A, diameter 3 mm" (the parameters given, in the table's order, with
+// their units). An unknown name is returned as it is.
+std::string fault_text(std::string_view name, const nlohmann::json& params);
+
 // The table: [{name, summary, target, params: [{name, unit, help, min, max, default} or
 // {name, help, choices, default}]}].
 nlohmann::json fault_catalog_json();
 
-// What is active: [{name, params, since_s[, until_s]}], in order of injection.
+// What is active: [{name, text, params, since_s[, until_s]}], in order of injection.
 nlohmann::json active_faults_json(const ActiveFaults& faults);
 
 }  // namespace clamsim::session

@@ -189,6 +189,8 @@ std::string display_json(const session::Frame& frame, const ojson& load_ids) {
   j["clam_orientation"] = arr(o.clam_orientation, 4);
   j["clam_contact_force_N"] = r(o.clam_contact_force_N, 1);
   j["clam_submerged"] = r(o.clam_submerged, 2);
+  // an instructor's condition (issue 11): how murky the water is, 0 clear .. 1 nil
+  j["turbidity"] = r(o.turbidity, 2);
   const int n_loads = std::clamp(o.load_count, 0, core::kMaxLoads);
   ojson loads = ojson::array();
   for (int i = 0; i < n_loads; ++i) {

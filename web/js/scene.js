@@ -6,6 +6,7 @@
 // Sizes the model does not carry are drawn in proportion to ones it does, and say so
 // where they are chosen (VISUAL_*): they change nothing but the look.
 
+import { waterLook, CLEAR } from './water-look.js';
 import * as THREE from 'three';
 import { craneFrames, pose, cableCurve, workArea, DEG } from './geometry.js';
 import { buildLoads } from './loads.js';
@@ -24,7 +25,7 @@ const VISUAL = {
 };
 
 const COLORS = {
-  sky: 0xb8d4e8, underwater: 0x16434f, water: 0x2f7f99, concrete: 0xa8a49c, steel: 0x55606a,
+  sky: 0xb8d4e8, underwater: CLEAR.deep, water: CLEAR.surface, concrete: 0xa8a49c, steel: 0x55606a,
   rackBar: 0x39424a, gate: 0xc9a227, truck: 0x9b3b2a, carrier: 0x3d4a57, cab: 0xe0b020,
   boom: 0xe8c02a, fly: 0xd9d4c4, clam: 0x4a5560, bucket: 0x6b7780, cable1: 0x202020,
   cable2: 0x8a2be2, bottom: 0x4d4536, load: 0x7a5533,
@@ -281,12 +282,18 @@ export function buildWorld(hello) {
   const loads = buildLoads(root, sc.loads);
 
   const m4 = new THREE.Matrix4();
-  const state = { pose: null, frame: null, slack: [0, 0], sag: [0, 0] };
+  const state = { pose: null, frame: null, slack: [0, 0], sag: [0, 0], water: waterLook(0) };
   // points of the clam and its load the cameras must see (occlusion.js), in three's frame
   const targets = { points: [], count: 0 };
 
   function update(frame) {
     const p = pose(machine, frame);
+    // murky water (an instructor's condition): the surface hides what is under it
+    if (frame.turbidity !== state.water.turbidity) {
+      state.water = waterLook(frame.turbidity);
+      water.material.opacity = state.water.surfaceOpacity;
+      water.material.color.setHex(state.water.surfaceColor);
+    }
     const T = craneFrames(crane, p.swing, p.boom, p.tele);
     T.forEach((t, i) => setFromRowMajor(frames[i].matrix, t));
     frames.forEach((f) => f.matrixWorldNeedsUpdate = true);

@@ -157,6 +157,13 @@ export function createViews({ renderer, world, labels, onChange }) {
 
   function setEnvironment(camera) {
     const under = camera.isPerspectiveCamera && camera.position.y < wl;
+    // the water's turbidity (water-look.js) thickens the fog and tints it
+    const look = world.state.water;
+    if (look) {
+      underwaterFog.density = look.fogPerFocus / focusDist;
+      underwaterFog.color.setHex(look.deepColor);
+      deep.setHex(look.deepColor);
+    }
     world.scene.fog = under ? underwaterFog : null;
     world.scene.background = under ? deep : sky;
     return under;

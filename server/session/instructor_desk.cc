@@ -1,0 +1,148 @@
+#include "session/instructor_desk.h"
+
+#include <utility>
+
+namespace clamsim::session {
+
+namespace {
+
+// UTF-8 code points in `s` (continuation bytes not counted), or -1 when `s` holds a
+// control character; the JSON layer has already refused invalid UTF-8.
+long printable_chars(const std::string& s) {
+  long n = 0;
+  for (const char c : s) {
+    const auto b = static_cast<unsigned char>(c);
+    if (b < 0x20 || b == 0x7f) return -1;
+    if ((b & 0xc0) != 0x80) ++n;
+  }
+  return n;
+}
+
+std::string trimmed(const std::string& s) {
+  const auto first = s.find_first_not_of(' ');
+  if (first == std::string::npos) return "";
+  return s.substr(first, s.find_last_not_of(' ') - first + 1);
+}
+
+}  // namespace
+
+std::string InstructorDesk::post_message(const std::string& from, const std::string& text) {
+  const std::string t = trimmed(text);
+  const long chars = printable_chars(t);
+  if (chars < 0) return "the message may not hold control characters (tabs, new lines)";
+  if (chars == 0) return "the message is empty";
+  if (chars > static_cast<long>(kMaxMessageChars))
+    return "the message has " + std::to_string(chars) + " characters; at most " +
+           std::to_string(kMaxMessageChars) + " fit the trainee's screen";
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (messages_.size() >= 8) return "too many messages at once; wait a moment";
+  messages_.push_back({from.empty() ? "instructor" : from, t});
+  return "";
+}
+
+std::string InstructorDesk::inject_fault(const std::string& by, const std::string& name,
+                                        const nlohmann::json& params) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (fault_actions_.size() >= 16) return "too many fault changes at once; wait a moment";
+  // checked on a copy: the session applies it at the next frame, with the volts then
+  ActiveFaults scratch = shown_;
+  const std::string error = session::inject_fault(scratch, name, params, {});
+  if (!error.empty()) return error;
+  shown_ = std::move(scratch);
+  fault_actions_.push_back({true, by.empty() ? "instructor" : by, name, params});
+  return "";
+}
+
+std::string InstructorDesk::clear_fault(const std::string& by, const std::string& name,
+                                       const nlohmann::json& params) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (fault_actions_.size() >= 16) return "too many fault changes at once; wait a moment";
+  ActiveFaults scratch = shown_;
+  const std::string error = session::clear_fault(scratch, name, params);
+  if (!error.empty()) return error;
+  shown_ = std::move(scratch);
+  fault_actions_.push_back({false, by.empty() ? "instructor" : by, name, params});
+  return "";
+}
+
+nlohmann::json InstructorDesk::active_faults() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return active_faults_json(shown_);
+}
+
+bool InstructorDesk::apply_faults(double time_s, std::vector<DeskNote>& notes) {
+  std::vector<FaultAction> actions;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    actions.swap(fault_actions_);
+  }
+  bool changed = false;
+  for (const FaultAction& a : actions) {
+    const std::string error =
+        a.inject ? session::inject_fault(faults_, a.name, a.params, {time_s, last_control_})
+                 : session::clear_fault(faults_, a.name, a.params);
+    if (!error.empty()) continue;   // checked when asked; a clear of what expired meanwhile
+    changed = true;
+    notes.push_back({a.inject ? "fault" : "fault_cleared",
+                     fault_text(a.name, a.inject ? faults_.list.back().params : a.params), a.by});
+  }
+  const std::vector<ActiveFault> before = faults_.list;
+  expire_faults(faults_, time_s);
+  if (faults_.list.size() != before.size()) {
+    for (const ActiveFault& f : before)
+      if (f.until_s <= time_s) notes.push_back({"fault_cleared", fault_text(f.name, f.params), ""});  // time up
+    changed = true;
+  }
+  if (changed) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    // what is shown follows what is in force, with the actions still queued on top
+    shown_ = faults_;
+    for (const FaultAction& a : fault_actions_) {
+      if (a.inject) session::inject_fault(shown_, a.name, a.params, {time_s, last_control_});
+      else session::clear_fault(shown_, a.name, a.params);
+    }
+  }
+  return changed;
+}
+
+FrameInputs InstructorDesk::begin_frame(const core::Control& trainee, double time_s) {
+  FrameInputs in;
+  const bool faults_changed = apply_faults(time_s, in.notes);
+  in.control = arbiter_.merge(trainee_input(faults_.input, trainee, time_s));
+  in.faults = faults_.physics;
+  last_control_ = in.control.control;
+  std::shared_ptr<FrameNotices> notices;
+  const auto notice = [&]() -> FrameNotices& {
+    if (!notices) notices = std::make_shared<FrameNotices>();
+    return *notices;
+  };
+  const ControlState c = arbiter_.state();
+  if (c.version != control_version_) {
+    control_version_ = c.version;
+    notice().control_changed = true;
+    notice().control = c;
+    // the line growing or shrinking is shown, not noted; a hand-over is noted (by whom:
+    // the new holder, or the one who handed back)
+    if (c.mode != noted_.mode || c.holder != noted_.holder)
+      in.notes.push_back({"control", to_string(c.mode),
+                          c.holder != 0 ? c.holder_name : noted_.holder_name});
+    noted_ = c;
+  }
+  std::vector<InstructorMessage> messages;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    messages.swap(messages_);
+  }
+  for (InstructorMessage& m : messages) {
+    in.notes.push_back({"message", m.text, m.from});
+    notice().messages.push_back(std::move(m));
+  }
+  if (faults_changed) {
+    notice().faults_changed = true;
+    notice().faults = active_faults_json(faults_);
+  }
+  in.notices = std::move(notices);
+  return in;
+}
+
+}  // namespace clamsim::session
