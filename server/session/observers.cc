@@ -21,6 +21,7 @@ const char* to_string(ObserverEventKind k) {
     case ObserverEventKind::Restart: return "restart";
     case ObserverEventKind::ControlChange: return "control";
     case ObserverEventKind::InstructorMessage: return "instructor_message";
+    case ObserverEventKind::FaultsChanged: return "faults";
   }
   return "unknown";
 }
@@ -47,6 +48,8 @@ void EventWatch::update(const Frame& f, bool restarted, ObservedFrame* out) {
     add(out, ObserverEventKind::ControlChange, static_cast<int>(f.notices->control.mode));
   if (f.notices && !f.notices->messages.empty())
     add(out, ObserverEventKind::InstructorMessage, static_cast<int>(f.notices->messages.size()));
+  if (f.notices && f.notices->faults_changed)
+    add(out, ObserverEventKind::FaultsChanged, static_cast<int>(f.notices->faults.size()));
   // the first frame, and the first of a new attempt, are the baseline: their counters
   // start from what the world says now
   if (seen_ && !restarted) {

@@ -24,11 +24,11 @@ namespace clamsim::session {
 enum class ObserverEventKind : std::uint8_t {
   RackGateHit, StructureHit, LoadImpact, SlackCable, Overload, Grip, Release, Delivered,
   DroppedLoad, LessonStep, TaskFinished, Restart,
-  ControlChange, InstructorMessage   // issue 11: the frame's notices say what
+  ControlChange, InstructorMessage, FaultsChanged   // issue 11: the frame's notices say what
 };
 // "rack_gate_hit", "structure_hit", "load_impact", "slack_cable", "overload", "grip",
 // "release", "delivered", "dropped_load", "lesson_step", "task_finished", "restart",
-// "control", "instructor_message"
+// "control", "instructor_message", "faults"
 const char* to_string(ObserverEventKind k);
 
 struct ObserverEvent {

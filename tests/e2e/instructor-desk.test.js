@@ -144,7 +144,6 @@ describe('the instructor desk', { skip: skip ?? false }, () => {
   test('the report\u2019s timeline lists the hand-overs, the message and the fault', async () => {
     assert.deepEqual(errors, []);
     await server.stop('SIGINT');   // the task under way is reported "interrupted"
-    server = null;
     const files = fs.readdirSync(reports).filter((f) => f.startsWith('report-'));
     assert.equal(files.length, 1, `one report: ${files}`);
     const report = JSON.parse(fs.readFileSync(path.join(reports, files[0]), 'utf8'));

@@ -234,6 +234,59 @@ TEST(Observe, InstructorsTakeWaitForAndHandOverTheControlsAndTheTraineeIsTold) {
   EXPECT_EQ((*released)["result"], "released");
 }
 
+// Faults over the wire (issue 11): the catalog in the observer's hello, a bad fault named
+// with the valid choices, a good one listed to every observer on the frame where it takes
+// effect; the trainee is not told.
+TEST(Observe, AnInstructorInjectsAndClearsAFaultAndOnlyObserversAreTold) {
+  Server s;
+  WsClient trainee;
+  const std::uint64_t id = s.trainee(trainee);
+  ASSERT_NE(id, 0u);
+  WsClient ann, bob;
+  ASSERT_TRUE(ann.connect(s.port(), observe(id)));
+  const auto hello = ann.read_type("hello");
+  ASSERT_TRUE(hello);
+  const auto& catalog = (*hello)["observing"]["faults"];
+  ASSERT_TRUE(catalog.is_array());
+  std::set<std::string> names;
+  for (const auto& f : catalog) names.insert(f["name"].get<std::string>());
+  EXPECT_EQ(names, (std::set<std::string>{"burst_hose", "sticking_spool", "brake_slip", "axis_drift",
+                                          "axis_dead", "turbidity", "current"}));
+  const auto none = ann.read_type("faults");
+  ASSERT_TRUE(none);
+  EXPECT_TRUE((*none)["active"].empty());
+  ASSERT_TRUE(bob.connect(s.port(), observe(id)));
+  ASSERT_TRUE(bob.read_type("faults"));
+
+  ASSERT_TRUE(ann.write(R"({"type":"fault","name":"burst_hose","params":{"function":"jib"}})"));
+  const auto bad = ann.read_type("error");
+  ASSERT_TRUE(bad);
+  EXPECT_EQ((*bad)["code"], "bad_fault");
+  EXPECT_NE((*bad)["message"].get<std::string>().find("swing, boom, telescope"), std::string::npos)
+      << *bad;
+
+  ASSERT_TRUE(ann.write(R"({"type":"fault","name":"turbidity","params":{"level":0.9}})"));
+  for (WsClient* c : {&ann, &bob}) {
+    const auto f = c->read_type("faults");
+    ASSERT_TRUE(f);
+    ASSERT_EQ((*f)["active"].size(), 1u) << *f;
+    EXPECT_EQ((*f)["active"][0]["name"], "turbidity");
+    EXPECT_EQ((*f)["active"][0]["text"], "turbidity: level 0.9");
+  }
+  bool murky = false;
+  for (int i = 0; i < 40 && !murky; ++i) {
+    const auto d = trainee.read_type("display");
+    ASSERT_TRUE(d);
+    murky = (*d)["turbidity"] == 0.9;
+  }
+  EXPECT_TRUE(murky) << "the trainee's frames carry the murky water";
+  ASSERT_TRUE(bob.write(R"({"type":"clear_fault","name":"all"})"));
+  const auto cleared = ann.read_type("faults");
+  ASSERT_TRUE(cleared);
+  EXPECT_TRUE((*cleared)["active"].empty());
+  EXPECT_FALSE(trainee.read_type("faults", Seconds(0.5))) << "the trainee is not told the cause";
+}
+
 TEST(Observe, UnknownSessionsAndBadNumbersGetAClearCloseReason) {
   Server s;
   WsClient nobody;

@@ -25,12 +25,24 @@ function taskState(t) {
   return t.running ? 'running' : 'waiting';
 }
 
+// What instructors are doing to a session: "ann drives", "dual: ann", "2 faults" (the
+// faults' words on hover come from the server's `text`).
+export function instructorState(s) {
+  const parts = [];
+  if (s.control?.mode === 'exclusive') parts.push(`${s.control.holder ?? 'instructor'} drives`);
+  else if (s.control?.mode === 'shared') parts.push(`dual: ${s.control.holder ?? 'instructor'}`);
+  const n = Array.isArray(s.faults) ? s.faults.length : 0;
+  if (n) parts.push(n === 1 ? '1 fault' : `${n} faults`);
+  return parts.join(' · ');
+}
+
 // One row per live session: {id, state, late, cells: [{text, cls?, count?}]}.
 export function sessionRows(body) {
   const sessions = Array.isArray(body?.sessions) ? body.sessions : [];
   return sessions.map((s) => {
     const t = s.task ?? null;
     const state = !t && s.lesson ? lessonState(s.lesson) : taskState(t);
+    const desk = instructorState(s);
     const clock = t ? `${formatClock(t.elapsed_s) ?? '–'} / ${formatClock(t.optimum_s) ?? '–'}` : '–';
     const penalty = (n) => ({ text: t ? String(n ?? 0) : '–', cls: 'num penalty', count: t ? n ?? 0 : undefined });
     return {
@@ -41,7 +53,8 @@ export function sessionRows(body) {
         { text: `#${s.id}` },
         { text: s.trainee || '–', cls: 'trainee' },
         { text: `${s.model ?? '?'} · ${s.world ?? 'empty space'}` },
-        { text: state, cls: 'state' },
+        { text: desk ? `${state} · ${desk}` : state, cls: 'state',
+          title: (s.faults ?? []).map((f) => f.text ?? f.name).join('\n') },
         { text: clock, cls: 'num clock' },
         { text: t ? `${t.delivered} / ${t.required}` : '–', cls: 'num' },
         penalty(t?.rack_gate_hits),
@@ -149,6 +162,7 @@ function renderRows(tbody, rows, key) {
       const td = doc.createElement('td');
       if (c.cls) td.className = c.cls;
       if (c.count !== undefined) td.dataset.count = String(c.count);
+      if (c.title) td.title = c.title;
       if (c.links) {
         td.className = 'links';
         td.append(...c.links.map((l) => {

@@ -49,6 +49,7 @@ const EVENT_WORDS = {
   restart: 'restarted the task',
   control: 'controls:',
   instructor_message: 'instructor message',
+  faults: 'faults changed:',
 };
 
 // One event of an `events` message in words: "12.3 s  gripped log-1".
@@ -60,6 +61,7 @@ export function describeEvent(e, t) {
   else if (e.kind === 'delivered') detail = ` (${e.delivered} so far)`;
   else if (e.kind === 'task_finished') detail = e.completed ? ': completed' : ': not completed';
   else if (e.kind === 'control') detail = ` ${e.mode}`;
+  else if (e.kind === 'faults') detail = ` ${e.count} active`;
   else if (Number(e.count) > 1) detail = ` x${e.count}`;
   const when = typeof t === 'number' ? `${t.toFixed(1)} s  ` : '';
   return `${when}${words}${detail}`;

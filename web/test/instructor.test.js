@@ -108,3 +108,18 @@ test('the first lesson: live progress and the finished lesson in the report list
   assert.ok(texts.includes('6 / 6 steps'));
   assert.equal(row.cells[6].text, '–');   // a lesson has no points
 });
+
+test('the overview says when an instructor drives and how many faults are in force', async () => {
+  const { instructorState } = await import('../js/instructor.js');
+  assert.equal(instructorState({ control: { mode: 'trainee', holder: null }, faults: [] }), '');
+  assert.equal(instructorState({ control: { mode: 'exclusive', holder: 'ann' }, faults: [] }), 'ann drives');
+  assert.equal(instructorState({ control: { mode: 'shared', holder: 'ann' },
+    faults: [{ name: 'burst_hose', text: 'burst hose: function boom' }] }), 'dual: ann · 1 fault');
+  assert.equal(instructorState({}), '', 'an older server says nothing of it');
+  const [row] = sessionRows({ sessions: [{ id: 4, model: 't250', control: { mode: 'exclusive', holder: 'ann' },
+    faults: [{ name: 'turbidity', text: 'turbidity: level 0.7' }, { name: 'current', text: 'current: speed 0.3 m/s' }] }] });
+  assert.equal(row.state, 'no task', 'the state stays the task\u2019s, for the row\u2019s colour');
+  const cell = row.cells.find((c) => c.cls === 'state');
+  assert.equal(cell.text, 'no task · ann drives · 2 faults');
+  assert.equal(cell.title, 'turbidity: level 0.7\ncurrent: speed 0.3 m/s');
+});
