@@ -76,6 +76,8 @@ const deskUi = observeId === null ? null : createDeskUi({ panel: document.getEle
     if (!connection.isOpen) return deskUi.error('not connected');
     connection.send(request === 'release_control' ? releaseControlMessage()
       : takeControlMessage(request === 'share_control', wait));
+    // handing back: stop sending at once, not when the server's `control` arrives
+    if (request === 'release_control') desk = { ...desk, you: false };
     interlock = { on: true, why: 'controls taken' };   // the instructor's stick starts at neutral
   },
   onMessage: (text) => {
@@ -390,7 +392,9 @@ const handlers = {
     hud.note(`${m.request}: ${m.result}: ${m.message}`);
   },
   instructor_message(m) {
-    notices.message(m);
+    // the trainee sees it large; an observer's page lists it with the events
+    if (observeId === null) notices.message(m);
+    else observerUi?.note(`${m.from}: ${m.text}`, 'instructor_message');
     hud.note(`message from ${m.from}: ${m.text}`);
   },
   faults(m) {

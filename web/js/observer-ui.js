@@ -53,6 +53,11 @@ export function createObserverUi({ panel, banner }) {
       }
       while (events.children.length > MAX_EVENTS) events.lastElementChild.remove();
     },
+    // a line of the observer's own (an instructor's message as sent)
+    note(text, kind) {
+      events.prepend(el('li', { 'data-kind': kind }, text));
+      while (events.children.length > MAX_EVENTS) events.lastElementChild.remove();
+    },
     clearEvents() { events.replaceChildren(); },
   };
 }
