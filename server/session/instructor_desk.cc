@@ -42,26 +42,25 @@ std::string InstructorDesk::post_message(const std::string& from, const std::str
 
 std::string InstructorDesk::inject_fault(const std::string& by, const std::string& name,
                                         const nlohmann::json& params) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (fault_actions_.size() >= 16) return "too many fault changes at once; wait a moment";
-  // checked on a copy: the session applies it at the next frame, with the volts then
-  ActiveFaults scratch = shown_;
-  const std::string error = session::inject_fault(scratch, name, params, {});
-  if (!error.empty()) return error;
-  shown_ = std::move(scratch);
-  fault_actions_.push_back({true, by.empty() ? "instructor" : by, name, params});
-  return "";
+  return queue_fault({true, by, name, params});
 }
 
 std::string InstructorDesk::clear_fault(const std::string& by, const std::string& name,
                                        const nlohmann::json& params) {
+  return queue_fault({false, by, name, params});
+}
+
+std::string InstructorDesk::queue_fault(FaultAction a) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (fault_actions_.size() >= 16) return "too many fault changes at once; wait a moment";
+  // checked on a copy: the session applies it at the next frame, with the volts then
   ActiveFaults scratch = shown_;
-  const std::string error = session::clear_fault(scratch, name, params);
+  const std::string error = a.inject ? session::inject_fault(scratch, a.name, a.params, {})
+                                     : session::clear_fault(scratch, a.name, a.params);
   if (!error.empty()) return error;
   shown_ = std::move(scratch);
-  fault_actions_.push_back({false, by.empty() ? "instructor" : by, name, params});
+  if (a.by.empty()) a.by = "instructor";
+  fault_actions_.push_back(std::move(a));
   return "";
 }
 

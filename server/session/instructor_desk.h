@@ -82,6 +82,8 @@ class InstructorDesk {
     std::string by, name;
     nlohmann::json params;
   };
+  // Checks a fault action against the faults shown and queues it; "" or the error.
+  std::string queue_fault(FaultAction a);
   // Applies the queued fault actions and expiries (session thread); notes each.
   bool apply_faults(double time_s, std::vector<DeskNote>& notes);
 

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "session/session.h"
+#include "recording_sink.h"
 #include "test_setup.h"
 
 namespace clamsim::session {
@@ -133,33 +134,9 @@ TEST(InstructorDesk, ADeadAxisActsOnTheTraineesStickNotTheInstructors) {
   EXPECT_EQ(in.control.control.volts[0], 3.0) << "the instructor's own stick is not faulty";
 }
 
-// A sink that runs `act` on the session thread after each frame it keeps: what an
-// instructor's connection does between frames, at a frame the test chooses.
-class ActingSink : public FrameSink {
- public:
-  std::function<void(const Frame&)> act;
-  bool deliver(const Frame& f) override {
-    if (act) act(f);
-    std::lock_guard<std::mutex> lock(mutex_);
-    frames_.push_back(f);
-    cv_.notify_all();
-    return true;
-  }
-  std::vector<Frame> wait_for_report(std::chrono::seconds limit = std::chrono::seconds(60)) {
-    std::unique_lock<std::mutex> lock(mutex_);
-    cv_.wait_for(lock, limit, [&] { return !frames_.empty() && frames_.back().report; });
-    return frames_;
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  std::vector<Frame> frames_;
-};
-
 TEST(InstructorAtWork, TakesTheControlsHitsTheRackHandsBackAndTheReportSaysWhoDrove) {
   ManualClock clock;
-  auto sink = std::make_shared<ActingSink>();
+  auto sink = std::make_shared<testing::RecordingSink>();
   SessionOptions o;
   o.report_dir = "";   // the frame carries the report
   // a 60 s optimum: the task times out at 90 s (1800 frames), after the instructor is done
@@ -207,7 +184,9 @@ TEST(InstructorAtWork, TakesTheControlsHitsTheRackHandsBackAndTheReportSaysWhoDr
     }
   };
   s.start();
-  const std::vector<Frame> frames = sink->wait_for_report(std::chrono::seconds(120));
+  const std::vector<Frame> frames = sink->wait_until(
+      [](const std::vector<Frame>& f) { return !f.empty() && f.back().report; },
+      std::chrono::seconds(120));
   s.stop();
   ASSERT_FALSE(frames.empty());
   ASSERT_TRUE(frames.back().report) << "the task timed out with its report";

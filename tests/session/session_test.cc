@@ -12,33 +12,13 @@
 
 #include <unistd.h>
 
+#include "recording_sink.h"
 #include "test_setup.h"
 
 namespace clamsim::session {
 namespace {
 
-class RecordingSink : public FrameSink {
- public:
-  explicit RecordingSink(bool ok = true) : ok_(ok) {}
-  bool deliver(const Frame& f) override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    frames_.push_back(f);
-    cv_.notify_all();
-    return ok_;
-  }
-  // Waits (bounded) until n frames have arrived; returns a copy.
-  std::vector<Frame> wait_for(std::size_t n, std::chrono::seconds limit = std::chrono::seconds(20)) {
-    std::unique_lock<std::mutex> lock(mutex_);
-    cv_.wait_for(lock, limit, [&] { return frames_.size() >= n; });
-    return frames_;
-  }
-
- private:
-  bool ok_;
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  std::vector<Frame> frames_;
-};
+using testing::RecordingSink;
 
 TEST(Session, FramesCarryConsecutiveSequenceNumbersAndSimulatedTime) {
   ManualClock clock;
