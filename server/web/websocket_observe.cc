@@ -79,7 +79,7 @@ bool WebSocketSession::start_observing(std::string_view observe) {
   }
   watched_ = watched;
   observer_id_ = next_observer_id();
-  instructor_name_ = state_->auth().logins().who(login_token(req_)).value_or("");
+  instructor_name_ = state_->auth().logins().who(login_token(req_)).value_or("instructor");
   const session::MachineSetup& m = watched->machine();
   world_ = m.scenario;
   const nlohmann::ordered_json& scene = world_ ? world_->client_scene : state_->scene();

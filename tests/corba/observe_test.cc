@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../web/test_client.h"
 #include "test_support.h"
 
 namespace clamsim::corba::test {
@@ -327,6 +328,55 @@ TEST(CorbaObserve, TheReceiverNamesABadTicketAndExitsOne) {
   ASSERT_EQ(rx.wait_exit(Ms(15000)), 1) << rx.output();
   EXPECT_NE(rx.output().find("refused to let us observe: unknown ticket"), std::string::npos)
       << rx.output();
+}
+
+// Issue 11: an instructor in a browser takes the controls of a CORBA trainee and sends a
+// message; the trainee's receiver is told both through notify (its status line), and its
+// own GetControlInput stops driving until the controls are handed back.
+TEST(CorbaObserve, AReceiverIsToldWhoDrivesAndGetsTheInstructorsMessage) {
+  OneTrainee t;
+  ASSERT_TRUE(t.ready()) << t.server.process().output();
+  clamsim::testing::WsClient instructor;
+  ASSERT_TRUE(instructor.connect(static_cast<std::uint16_t>(t.port),
+                                 "/ws?observe=" + std::to_string(t.id)));
+  ASSERT_TRUE(instructor.read_type("hello"));
+  ASSERT_TRUE(instructor.write(R"({"type":"take_control"})"));
+  const auto granted = instructor.read_type("control_answer");
+  ASSERT_TRUE(granted);
+  ASSERT_EQ((*granted)["result"], "granted") << *granted;
+  const auto told = [&](const std::string& kind) {
+    return eventually([&] { return t.trainee->summary().last_notice_kind == kind; }, Ms(5000));
+  };
+  ASSERT_TRUE(told("control"));
+  EXPECT_EQ(t.trainee->summary().last_notice_message,
+            "Instructor instructor is driving: your stick is ignored");
+  EXPECT_EQ(t.trainee->summary().last_notice_seconds, -1.0);
+
+  // the receiver's own stick is ignored while the instructor drives: the frames' inputs,
+  // as the instructor sees them, stay at the instructor's neutral
+  const CLAM::ControlSignal swing = {4.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+  t.session->GetControlInput(swing);
+  for (int i = 0; i < 10; ++i) {
+    const auto in = instructor.read_type("inputs", clamsim::testing::Seconds(0.3));
+    if (in) {
+      EXPECT_EQ((*in)["volts"][0], 0.0) << "the receiver's swing reached the machine";
+    }
+  }
+
+  ASSERT_TRUE(instructor.write(R"({"type":"message","text":"Slow down near the rack"})"));
+  ASSERT_TRUE(told("instructor_message"));
+  EXPECT_EQ(t.trainee->summary().last_notice_message, "instructor: Slow down near the rack");
+
+  ASSERT_TRUE(instructor.write(R"({"type":"release_control"})"));
+  ASSERT_TRUE(told("control"));
+  EXPECT_EQ(t.trainee->summary().last_notice_message, "You are driving");
+  bool swinging = false;
+  for (int i = 0; i < 40 && !swinging; ++i) {
+    t.session->GetControlInput(swing);
+    const auto in = instructor.read_type("inputs", clamsim::testing::Seconds(0.3));
+    swinging = in && (*in)["volts"][0] == 4.0;
+  }
+  EXPECT_TRUE(swinging) << "the receiver drives again";
 }
 
 }  // namespace
