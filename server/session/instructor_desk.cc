@@ -85,11 +85,15 @@ bool InstructorDesk::apply_faults(double time_s, std::vector<DeskNote>& notes) {
     notes.push_back({a.inject ? "fault" : "fault_cleared",
                      fault_text(a.name, a.inject ? faults_.list.back().params : a.params), a.by});
   }
-  const std::vector<ActiveFault> before = faults_.list;
-  expire_faults(faults_, time_s);
-  if (faults_.list.size() != before.size()) {
-    for (const ActiveFault& f : before)
-      if (f.until_s <= time_s) notes.push_back({"fault_cleared", fault_text(f.name, f.params), ""});  // time up
+  // a fault whose time is up ends here (no copy of the list on the frames where none is)
+  bool due = false;
+  for (const ActiveFault& f : faults_.list) {
+    if (f.until_s > time_s) continue;
+    notes.push_back({"fault_cleared", fault_text(f.name, f.params), ""});  // nobody: time up
+    due = true;
+  }
+  if (due) {
+    expire_faults(faults_, time_s);
     changed = true;
   }
   if (changed) {
