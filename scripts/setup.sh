@@ -16,7 +16,7 @@ packages=(build-essential cmake ccache pkg-config libeigen3-dev nlohmann-json3-d
 container=(podman runc debootstrap uidmap fuse-overlayfs slirp4netns)
 case "${1:-}" in
   --container) packages+=("${container[@]}") ;;
-  --tests) packages+=(chromium fonts-liberation libgl1-mesa-dri prometheus "${container[@]}") ;;
+  --tests) packages+=(chromium fonts-liberation libgl1-mesa-dri prometheus haproxy "${container[@]}") ;;
 esac
 
 missing=()
