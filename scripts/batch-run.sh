@@ -4,7 +4,7 @@
 # TABLE --index N --out OUT), shows progress, then merges the summaries into
 # OUT/summary.csv and OUT/summary.png (docs/scaling.md, "Batch runs").
 #   scripts/batch-run.sh TABLE OUT [--jobs N] [--merge METRIC[,METRIC]] [--sim PATH]
-# Defaults: --jobs = the number of cores, --merge theta1_clam_deg_max, --sim clamsim-sim
+# Defaults: --jobs = the number of cores, --merge T1_N_max, --sim clamsim-sim
 # from build/release or PATH. Exit status: 0 every run ok, 1 a run failed, 2 bad usage.
 # Bash's own job control (wait -n) does the fan-out: no GNU parallel needed.
 set -euo pipefail
@@ -12,7 +12,7 @@ usage() { echo "usage: scripts/batch-run.sh TABLE OUT [--jobs N] [--merge METRIC
 [ $# -ge 2 ] || usage
 table=$1 out=$2
 shift 2
-jobs=$(nproc) merge=theta1_clam_deg_max sim=
+jobs=$(nproc) merge=T1_N_max sim=
 while [ $# -gt 0 ]; do
   case "$1" in
     --jobs) [ $# -ge 2 ] || usage; jobs=$2; shift 2 ;;
@@ -34,8 +34,10 @@ mkdir -p "$out"
 log() { echo "$out/run-$(printf %04d "$1").log"; }
 
 started=$SECONDS finished=0 failed=0 running=0
+# one updating line on a terminal, a line per run in a log
+if [ -t 2 ]; then ending='\r'; else ending='\n'; fi
 progress() {
-  printf '\rbatch-run: %d/%d runs done, %d failed, %d s' "$finished" "$rows" "$failed" \
+  printf "batch-run: %d/%d runs done, %d failed, %d s$ending" "$finished" "$rows" "$failed" \
     $((SECONDS - started)) >&2
 }
 reap() {  # one run ended
@@ -56,6 +58,6 @@ for ((i = 1; i < rows; i++)); do
   running=$((running + 1))
 done
 while [ "$running" -gt 0 ]; do reap; done
-echo >&2
+[ "$ending" = '\n' ] || echo >&2
 "$sim" --batch "$table" --out "$out" --merge "$merge"
 [ "$failed" -eq 0 ]

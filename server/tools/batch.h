@@ -12,7 +12,7 @@
 //   valve      model | thesis (optional)
 //   /a/b/c     a JSON pointer into the machine file: that parameter's value for this run
 //              (a {"value": ...} entry gets its value replaced), e.g.
-//              /anti_swing/stiffness_N_per_m
+//              /hydraulics/winches/main_hoist/rope_EA_N
 // Run N writes OUT/run-NNNN/: run.csv, run.png and summary.json (the row, the exit status,
 // the health counters and min/max/final of every numeric column of run.csv).
 #pragma once
@@ -72,7 +72,7 @@ bool write_summary(const BatchTable& table, std::size_t index, const std::string
 
 // Every row's summary into OUT/summary.csv (index, name, status, the parameters, then
 // COLUMN_min/_max/_final of each run's CSV) and OUT/summary.png: each metric in `metrics`
-// (e.g. "theta1_clam_deg_max") against the table's first parameter. Runs that left no
+// (e.g. "T1_N_max") against the table's first parameter. Runs that left no
 // summary are listed with status "missing". Returns the exit status: 0 every run there
 // and ok, 1 some missing or failed or the plot failed.
 int merge_batch(const BatchTable& table, const std::string& out,

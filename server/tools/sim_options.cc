@@ -75,7 +75,7 @@ Kubernetes Indexed Job, a Slurm job array and scripts/batch-run.sh:
   --out DIR          the run writes DIR/run-NNNN/run.csv, run.png and summary.json
   --merge M[,M...]   instead of a run: every run's summary into DIR/summary.csv and a
                      plot, DIR/summary.png, of each metric M (a run CSV column with
-                     _min, _max or _final, e.g. theta1_clam_deg_max) against the
+                     _min, _max or _final, e.g. T1_N_max) against the
                      table's first parameter
   --version          print the version and exit
 

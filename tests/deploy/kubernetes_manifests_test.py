@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""deploy/kubernetes/*.yaml against the server they deploy: what Kubernetes cannot run here
-(tests/deploy/kube_play_test.cc runs the Deployment's pod under podman) is checked at the
-schema level. Required fields; labels and selectors that agree; probes, ports and the
+"""deploy/kubernetes/*.yaml against the server they deploy, at the schema level: Kubernetes
+cannot run here, nor can podman kube play on these build machines (docs/scaling.md says
+why); the image itself is run by tests/deploy/container_test.cc. Required fields; labels and selectors that agree; probes, ports and the
 settings' environment variables that the server really has; the drain inside the grace
 period; the resource figures docs/scaling.md gives; the Indexed Job over the table it names.
 Run from the repository root (ctest does). Skipped, saying why, without python3-yaml,
