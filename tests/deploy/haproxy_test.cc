@@ -3,8 +3,9 @@
 // (clamsim-wsload) through it. New sessions spread over the replicas; a replica sent
 // SIGTERM takes no new session while its own go on; a killed replica's clients reconnect
 // through HAProxy and land on the one left. The client count is a parameter
-// (CLAMSIM_LB_CLIENTS, default 30: a 2-core machine under a test run); docs/scaling.md has
-// the 300-client measurement.
+// (CLAMSIM_LB_CLIENTS, default 9: under ASan a frame costs about ten times a Release
+// build's, and 30 clients already overran this 2-core machine beside other work); docs/
+// scaling.md has the 300-client measurement of a Release build.
 #include <gtest/gtest.h>
 
 #include <signal.h>
@@ -53,7 +54,7 @@ void replace_once(std::string& text, const std::string& from, const std::string&
 
 int clients_asked() {
   const char* n = std::getenv("CLAMSIM_LB_CLIENTS");
-  return n != nullptr ? std::max(3, std::atoi(n)) : 30;
+  return n != nullptr ? std::max(3, std::atoi(n)) : 9;
 }
 
 struct Replica {
@@ -247,7 +248,9 @@ TEST_F(Haproxy, SpreadsSessionsDrainsAndFailsOver) {
     drained += std::stoi(cols.at("drain_notices")[i]) > 0;
     // the stream went on through the drain; 20 Hz itself is measured, not asserted (a
     // sanitizer build on a shared 2-core machine), docs/scaling.md
-    if (!moved) EXPECT_GT(std::stod(cols.at("fps")[i]), 15.0) << "client " << i;
+    if (!moved) {
+      EXPECT_GT(std::stod(cols.at("fps")[i]), 15.0) << "client " << i;
+    }
     EXPECT_GT(std::stoi(cols.at("frames")[i]), 0) << "client " << i;
   }
   EXPECT_EQ(reconnected, on_b);
