@@ -116,6 +116,22 @@ void OnewaySink::send_drain_notice(double seconds_left) {
   notice_client_->notify(notice);
 }
 
+// Who drives now and the instructor's messages, for the receiver's status line.
+void OnewaySink::send_instructor_notices(const session::FrameNotices& n) {
+  CLAMX::ServerNotice notice;
+  notice.seconds_left = -1.0;
+  if (n.control_changed) {
+    notice.kind = "control";
+    notice.message = session::control_notice_text(n.control).c_str();
+    notice_client_->notify(notice);
+  }
+  for (const session::InstructorMessage& m : n.messages) {
+    notice.kind = "instructor_message";
+    notice.message = (m.from + ": " + m.text).c_str();
+    notice_client_->notify(notice);
+  }
+}
+
 bool OnewaySink::deliver(const session::Frame& frame) {
   if (stopping_ && stopping_->load(std::memory_order_relaxed)) return false;
   try {
@@ -125,7 +141,10 @@ bool OnewaySink::deliver(const session::Frame& frame) {
       if (frame.report && !reveal_names_)
         frame_.task_report_json = without_trainee(*frame.report).c_str();
       frame_client_->getFrame(frame_);
-      if (!CORBA::is_nil(notice_client_)) send_drain_notice(frame.drain_s_left);
+      if (!CORBA::is_nil(notice_client_)) {
+        send_drain_notice(frame.drain_s_left);
+        if (frame.notices) send_instructor_notices(*frame.notices);
+      }
     } else {
       to_display(frame.outputs, display_);
       client_->getDisplayData(display_);

@@ -55,6 +55,7 @@ class OnewaySink final : public session::FrameSink {
              CLAMX::NoticeClient_ptr notice_client,
              std::shared_ptr<const std::atomic<bool>> stopping,
              std::shared_ptr<const model::Scenario> scenario, bool reveal_names);
+  void send_instructor_notices(const session::FrameNotices& n);
   void send_drain_notice(double seconds_left);
 
   CLAM::CraneClamClient_var client_;

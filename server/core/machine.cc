@@ -8,6 +8,7 @@
 #include "core/clam.h"
 #include "core/clam_pose.h"
 #include "core/crane.h"
+#include "core/faults.h"
 #include "core/hydraulics.h"
 #include "core/integrator.h"
 #include "core/stops.h"
@@ -101,20 +102,57 @@ ClamSolution clam_solution(const MachineParams& m, const ClamContext& c, const C
   return clam_locked(m.clam, c.kin, t1, t2, g, mode.load_mass_kg, stop_sign(mode), lift_N);
 }
 
+// Flows out of a channel's lines that are neither the valve's nor the actuator's: an
+// injected fault's leaks (core/faults.h). Between the load-holding valve and the actuator.
+struct FaultLeaks {
+  double a = 0.0, b = 0.0;            // out of line A, out of line B [m^3/s]
+  double g_a = 0.0, g_b = 0.0;        // their conductances to each line's own pressure
+};
+
+FaultLeaks fault_leaks(const MachineParams& m, const Faults& faults, int ch, double pa,
+                       double pb) {
+  FaultLeaks l;
+  const HoseBurst& hose = faults.hoses[static_cast<std::size_t>(ch)];
+  if (hose.active) {
+    const ValveParams& v = m.hydraulics.channels[static_cast<std::size_t>(ch)].valve;
+    const bool on_a = hose.line == HoseLine::A;
+    const double p = on_a ? pa : pb;
+    (on_a ? l.a : l.b) = hose_leak_flow(hose, v, p);
+    (on_a ? l.g_a : l.g_b) = hose_leak_conductance(hose, v, p);
+  }
+  if (ch >= kMainHoist) {
+    const int w = ch - kMainHoist;
+    const BrakeSlip& brake = faults.brakes[static_cast<std::size_t>(w)];
+    if (brake.active) {
+      // the motor's leak from the holding side across to the other
+      const double g = brake_leak_conductance(brake, m.hydraulics.winches[static_cast<std::size_t>(w)]);
+      l.a += g * (pa - pb);
+      l.b -= g * (pa - pb);
+      l.g_a += g;
+      l.g_b += g;
+    }
+  }
+  return l;
+}
+
 // Stage 3: one valve channel feeding two lines, given the actuator's flow out of line A
-// into line B (cylinders: cap and rod displacement; motors: D_m * speed).
+// into line B (cylinders: cap and rod displacement; motors: D_m * speed) and the faults'.
 void line_rates(const ActuatorChannel& ch, double spool, double pa, double pb,
-                double drawn_from_a, double returned_to_b, double& pa_dot, double& pb_dot) {
+                double drawn_from_a, double returned_to_b, const FaultLeaks& leak,
+                double& pa_dot, double& pb_dot) {
   const ValveFlows f = channel_valve(ch, spool, pa, pb);
   // eq 2.24
-  pa_dot = line_pressure_rate(ch.lines, pa, f.into_a + line_protection_flow(ch.valve, pa) - drawn_from_a);
-  pb_dot = line_pressure_rate(ch.lines, pb, f.into_b + line_protection_flow(ch.valve, pb) + returned_to_b);
+  pa_dot = line_pressure_rate(
+      ch.lines, pa, f.into_a + line_protection_flow(ch.valve, pa) - drawn_from_a - leak.a);
+  pb_dot = line_pressure_rate(
+      ch.lines, pb, f.into_b + line_protection_flow(ch.valve, pb) + returned_to_b - leak.b);
 }
 
 // Each state's decay rate for the integrator: a line's conductance to its valve (with its
-// counterbalance valve) and relief over its compliance, G / C, the stiff part taken
-// exactly; zero for the mechanical states.
-StateVector decay_rates(const MachineParams& m, const StateVector& x, const Spools& spool) {
+// counterbalance valve), relief and fault leaks over its compliance, G / C, the stiff part
+// taken exactly; zero for the mechanical states.
+StateVector decay_rates(const MachineParams& m, const StateVector& x, const Spools& spool,
+                        const Faults& faults) {
   StateVector rate = StateVector::Zero();
   for (int ch = 0; ch < 5; ++ch) {
     const ActuatorChannel& chan = m.hydraulics.channels[ch];
@@ -123,8 +161,9 @@ StateVector decay_rates(const MachineParams& m, const StateVector& x, const Spoo
     const LineConductances g =
         channel_conductances(chan, spool[ch], pa, pb, channel_valve(chan, spool[ch], pa, pb));
     const double c = line_compliance(chan.lines);
-    rate(ix::p + 2 * ch) = (g.a + line_protection_conductance(v, pa)) / c;
-    rate(ix::p + 2 * ch + 1) = (g.b + line_protection_conductance(v, pb)) / c;
+    const FaultLeaks leak = fault_leaks(m, faults, ch, pa, pb);
+    rate(ix::p + 2 * ch) = (g.a + line_protection_conductance(v, pa) + leak.g_a) / c;
+    rate(ix::p + 2 * ch + 1) = (g.b + line_protection_conductance(v, pb) + leak.g_b) / c;
   }
   return rate;
 }
@@ -132,8 +171,8 @@ StateVector decay_rates(const MachineParams& m, const StateVector& x, const Spoo
 // The derivative dx/dt: kinematics -> ropes -> hydraulics -> forces -> accelerations.
 // `inertia` is derived from m.crane once per advance (crane_inertia).
 StateVector derivative(const MachineParams& m, const CraneInertia& inertia, const StateVector& x,
-                       const ClamMode& mode, const Spools& spool, const Vec3& world_force,
-                       int* singular) {
+                       const ClamMode& mode, const Spools& spool, const Faults& faults,
+                       const Vec3& world_force, int* singular) {
   const HydraulicsParams& hy = m.hydraulics;
   const CraneParams& cr = m.crane;
   const Vec3 q = joints(x), qd = joint_rates(x);
@@ -142,12 +181,13 @@ StateVector derivative(const MachineParams& m, const CraneInertia& inertia, cons
   StateVector dx;
   auto p = [&](int i) { return x(ix::p + i); };
   auto pdot = [&](int i) -> double& { return dx(ix::p + i); };
+  auto leak = [&](int ch) { return fault_leaks(m, faults, ch, p(2 * ch), p(2 * ch + 1)); };
 
   // Swing motor through its gear train (eq 2.26).
   const double swing_torque = motor_output_torque(hy.swing_motor, p(0), p(1), qd(0));
   const double swing_flow = motor_flow(hy.swing_motor, qd(0));
-  line_rates(hy.channels[kSwing], spool[kSwing], p(0), p(1), swing_flow, swing_flow, pdot(0),
-             pdot(1));
+  line_rates(hy.channels[kSwing], spool[kSwing], p(0), p(1), swing_flow, swing_flow,
+             leak(kSwing), pdot(0), pdot(1));
 
   // Boom cylinders through the linkage of Fig. 2.8 (eqs 2.16-2.20).
   const double boom = q(1) - kHalfPi;
@@ -156,13 +196,13 @@ StateVector derivative(const MachineParams& m, const CraneInertia& inertia, cons
   const CylinderParams& bc = hy.boom_cylinders;
   const double boom_torque = cylinder_force(bc, p(2), p(3), boom_v) * lever;
   line_rates(hy.channels[kBoom], spool[kBoom], p(2), p(3), bc.cap_area_m2 * boom_v,
-             bc.rod_area_m2 * boom_v, pdot(2), pdot(3));
+             bc.rod_area_m2 * boom_v, leak(kBoom), pdot(2), pdot(3));
 
   // Telescope cylinder acts along d3 directly (eq 2.25).
   const CylinderParams& tc = hy.telescope_cylinder;
   const double tel_force = cylinder_force(tc, p(4), p(5), qd(2));
   line_rates(hy.channels[kTelescope], spool[kTelescope], p(4), p(5), tc.cap_area_m2 * qd(2),
-             tc.rod_area_m2 * qd(2), pdot(4), pdot(5));
+             tc.rod_area_m2 * qd(2), leak(kTelescope), pdot(4), pdot(5));
 
   // Winches: positive pressure difference reels in (rope length shrinks).
   double drum_force[2];
@@ -172,8 +212,8 @@ StateVector derivative(const MachineParams& m, const CraneInertia& inertia, cons
     const double reel_in = -x(ix::lend + i) / w.drum_radius_m;
     const double torque = motor_output_torque(w.motor, p(2 * ch), p(2 * ch + 1), reel_in);
     const double flow = motor_flow(w.motor, reel_in);
-    line_rates(hy.channels[ch], spool[ch], p(2 * ch), p(2 * ch + 1), flow, flow, pdot(2 * ch),
-               pdot(2 * ch + 1));
+    line_rates(hy.channels[ch], spool[ch], p(2 * ch), p(2 * ch + 1), flow, flow, leak(ch),
+               pdot(2 * ch), pdot(2 * ch + 1));
     drum_force[i] = c.rope[i].drum_force_N - torque / w.drum_radius_m +
                     stop_force(x(ix::len + i), x(ix::lend + i), w.min_length_m, w.max_length_m,
                                w.stop_stiffness_N_per_m, w.stop_damping_Ns_per_m);
@@ -212,9 +252,13 @@ StateVector derivative(const MachineParams& m, const CraneInertia& inertia, cons
   return dx;
 }
 
-Spools spools_for(const MachineParams& m, const Control& u) {
+// A stuck spool stays at the opening it stuck at, whatever the stick says.
+Spools spools_for(const MachineParams& m, const Control& u, const Faults& faults) {
   Spools s;
-  for (int i = 0; i < 5; ++i) s[i] = spool_position(m.hydraulics.channels[i].valve, u.volts[i]);
+  for (std::size_t i = 0; i < 5; ++i) {
+    const SpoolStick& stick = faults.spools[i];
+    s[i] = spool_position(m.hydraulics.channels[i].valve, stick.active ? stick.volts : u.volts[i]);
+  }
   return s;
 }
 
@@ -405,24 +449,25 @@ namespace {
 void step_with(const MachineParams& m, const CraneInertia& inertia, State& st, const Control& u,
                const Environment& env) {
   const double h = m.integrator.step_s;
-  const Spools spool = spools_for(m, u);
+  const Spools spool = spools_for(m, u, env.faults);
   const StateVector before = st.x;
 
   // The world's pushes on the clam, held over the step; the loads' reactions wait for
   // advance_loads. Without a world there is nothing between the jaws to grip.
   JawObject between_jaws;
   ClamWorldForces world;
+  const Vec3d current(env.faults.water_velocity_m_per_s[0], env.faults.water_velocity_m_per_s[1], 0.0);
   LoadPushes pushes;
   int jaw_load = -1;
   if (env.world) {
     const ClamPose pose = clam_pose(m, st.x);
-    world = clam_world_forces(m, *env.world, st.world, pose, h, pushes);
+    world = clam_world_forces(m, *env.world, st.world, pose, h, current, pushes);
     between_jaws = find_jaw_object(m, *env.world, st.world, pose, &jaw_load);
   }
 
   int singular = 0;
-  etd_rk4_step(st.x, h, decay_rates(m, st.x, spool), [&](const StateVector& x) {
-    return derivative(m, inertia, x, st.clam, spool, world.force_N, &singular);
+  etd_rk4_step(st.x, h, decay_rates(m, st.x, spool, env.faults), [&](const StateVector& x) {
+    return derivative(m, inertia, x, st.clam, spool, env.faults, world.force_N, &singular);
   });
   st.health.singular_solves += static_cast<std::uint64_t>(singular);
   // a step's last stage may overshoot the vapour floor the lines' rates stop at
@@ -453,7 +498,7 @@ void step_with(const MachineParams& m, const CraneInertia& inertia, State& st, c
     } else if (jaw == JawEvent::Released) {
       release_load(st.world, pose);
     }
-    advance_loads(*env.world, st.world, pose, pushes, h, m.crane.gravity_m_per_s2);
+    advance_loads(*env.world, st.world, pose, pushes, h, m.crane.gravity_m_per_s2, current);
     st.world.clam_world_force_N = world.force_N;
     st.world.clam_contact_N = world.contact_N;
     st.world.clam_submerged = world.submerged;
@@ -526,6 +571,7 @@ Outputs outputs(const MachineParams& m, const State& st, const Environment& env)
   const WorldState& w = st.world;
   o.clam_contact_force_N = w.clam_contact_N;
   o.clam_submerged = w.clam_submerged;
+  o.turbidity = env.faults.turbidity;
   o.load_count = w.load_count;
   o.held_load = w.held_load;
   for (int i = 0; i < w.load_count; ++i) {

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 
+#include "faults.h"
 #include "world.h"
 
 namespace clamsim::core {
@@ -98,7 +99,13 @@ struct JawObject {
 // offline experiments of 5.1.1-5.1.2). The object between the jaws is the world's: each step
 // finds it among the loads (find_jaw_object).
 struct Environment {
+  Environment() = default;
+  // Environment{&world}: a world without faults (spelled out, so that adding the faults kept
+  // every such initialiser free of a missing-initializer warning)
+  explicit Environment(const WorldParams* w, const Faults& f = {}) : world(w), faults(f) {}
+
   const WorldParams* world = nullptr;
+  Faults faults;                    // injected by an instructor; default: none (core/faults.h)
 };
 
 // Where a run starts. The machine starts at rest in static equilibrium.
@@ -143,6 +150,8 @@ struct Outputs {
                                            // (x across the jaws, z up the axis) in the world
   double clam_contact_force_N = 0.0;       // magnitude of solids + loads pushing on the clam
   double clam_submerged = 0.0;             // fraction of the clam below the water, 0..1
+  double turbidity = 0.0;                  // 0 clear water .. 1 nothing visible under it
+                                           // (Environment::faults; no dynamics)
   struct Load {
     std::array<double, 3> position_m{};
     std::array<double, 4> orientation{1.0, 0.0, 0.0, 0.0};  // w, x, y, z

@@ -100,7 +100,8 @@ const char* to_string(ContactPair p) {
 }
 
 ClamWorldForces clam_world_forces(const MachineParams& m, const WorldParams& w, WorldState& s,
-                                  const ClamPose& pose, double h, LoadPushes& pushes) {
+                                  const ClamPose& pose, double h, const Vec3d& current,
+                                  LoadPushes& pushes) {
   ClamWorldForces out;
   pushes.force.fill(Vec3d::Zero());
   pushes.torque.fill(Vec3d::Zero());
@@ -197,7 +198,7 @@ ClamWorldForces clam_world_forces(const MachineParams& m, const WorldParams& w, 
   const double z_high = pose.a.z();
   const double f = std::clamp((wp.level_m - z_low) / std::max(1e-6, z_high - z_low), 0.0, 1.0);
   out.submerged = f;
-  const Vec3d v = 0.5 * (pose.vel_a + pose.vel_c);
+  const Vec3d v = 0.5 * (pose.vel_a + pose.vel_c) - current;   // through the water
   out.force_N.z() += wp.density_kg_per_m3 * g * m.clam.displaced_volume_m3 * f;
   out.force_N -= 0.5 * wp.density_kg_per_m3 * wp.drag_coefficient * m.clam.drag_area_m2 * f *
                  v.norm() * v;
@@ -205,7 +206,7 @@ ClamWorldForces clam_world_forces(const MachineParams& m, const WorldParams& w, 
     const LoadShape shape = w.loads[static_cast<std::size_t>(held)].shape;
     for (int i = 0; i < held_shape.geo.count; ++i)
       out.force_N += water_force(wp, shape, held_shape.proxy[i], held_shape.geo.volume_each_m3,
-                                 held_shape.geo.area_each_m2, pose.vel_c, g, nullptr);
+                                 held_shape.geo.area_each_m2, pose.vel_c - current, g, nullptr);
   }
   return out;
 }
@@ -267,7 +268,7 @@ void release_load(WorldState& s, const ClamPose& pose) {
 }
 
 void advance_loads(const WorldParams& w, WorldState& s, const ClamPose& pose,
-                   const LoadPushes& pushes, double h, double gravity) {
+                   const LoadPushes& pushes, double h, double gravity, const Vec3d& current) {
   const int n = s.load_count;
   std::array<PosedLoad, kMaxLoads> posed;
   std::array<Vec3d, kMaxLoads> force, torque;
@@ -277,7 +278,13 @@ void advance_loads(const WorldParams& w, WorldState& s, const ClamPose& pose,
   auto body = [&](int i) -> LoadBody& { return s.loads[static_cast<std::size_t>(i)]; };
   auto loose = [&](int i) { return !body(i).held; };
 
+  // A current carries off what floats free: a load asleep touching nothing wakes in it.
+  const bool flowing = current.squaredNorm() > 0.0;
   for (int i = 0; i < n; ++i) {
+    if (flowing && body(i).asleep && !body(i).in_contact) {
+      body(i).asleep = false;
+      body(i).quiet_s = 0.0;
+    }
     if (body(i).ignore_clam_s > 0.0) body(i).ignore_clam_s -= h;
     if (body(i).held) {   // rides in the jaws
       LoadBody& b = body(i);
@@ -315,8 +322,8 @@ void advance_loads(const WorldParams& w, WorldState& s, const ClamPose& pose,
     for (int k = 0; k < pl.geo.count; ++k) {
       double frac = 0.0;
       const Vec3d f = water_force(w.water, lp.shape, pl.proxy[k], pl.geo.volume_each_m3,
-                                  pl.geo.area_each_m2, point_velocity(b, pl.proxy[k].center),
-                                  gravity, &frac);
+                                  pl.geo.area_each_m2,
+                                  point_velocity(b, pl.proxy[k].center) - current, gravity, &frac);
       force[i] += f;
       torque[i] += (pl.proxy[k].center - b.position_m).cross(f);
       wet += frac / pl.geo.count;
@@ -411,7 +418,8 @@ void advance_loads(const WorldParams& w, WorldState& s, const ClamPose& pose,
     b.in_contact = touching[i];
     const bool quiet = b.velocity_m_per_s.norm() < kSleepSpeed_m_per_s &&
                        wv.norm() < kSleepSpin_rad_per_s;
-    b.quiet_s = quiet ? b.quiet_s + h : 0.0;
+    // in a current only a load held by something (the rack, the bed) may come to rest
+    b.quiet_s = quiet && (!flowing || touching[i]) ? b.quiet_s + h : 0.0;
     if (b.quiet_s > kSleepAfter_s) {
       b.asleep = true;
       b.velocity_m_per_s.setZero();

@@ -27,9 +27,11 @@ struct LoadPushes {
 };
 
 // Contacts of the clam (and the load it holds) with the dam and the loose loads, the water's
-// buoyancy and drag on them; counts new hits and records contact markers.
+// buoyancy and drag on them (on their velocity through the water, which moves at `current`
+// [m/s]); counts new hits and records contact markers.
 ClamWorldForces clam_world_forces(const MachineParams& m, const WorldParams& w, WorldState& s,
-                                  const ClamPose& pose, double h, LoadPushes& pushes);
+                                  const ClamPose& pose, double h, const Vec3d& current,
+                                  LoadPushes& pushes);
 
 // The loose load lying between the open buckets, if any: width_m is the lip gap at which
 // the shells touch it (Table 2.5's "contact with an object while closing").
@@ -42,8 +44,10 @@ void release_load(WorldState& s, const ClamPose& pose);
 
 // Moves the loose loads one step (gravity, buoyancy, drag, contacts with the dam, each other
 // and the clam's pushes), carries the held one with the clam, and puts quiet loads to sleep.
+// The water moves at `current` [m/s]: drag acts on velocity relative to it, and a load may
+// sleep in a current only while it touches something.
 void advance_loads(const WorldParams& w, WorldState& s, const ClamPose& pose,
-                   const LoadPushes& pushes, double h, double gravity);
+                   const LoadPushes& pushes, double h, double gravity, const Vec3d& current);
 
 // Fraction of load `index`'s volume below the water surface (0..1).
 double load_submerged_fraction(const WorldParams& w, int index, const LoadBody& b);

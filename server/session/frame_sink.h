@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/state.h"
+#include "session/instructor_desk.h"
 #include "training/lesson.h"
 #include "training/task_score.h"
 
@@ -19,6 +20,9 @@ struct Frame {
   // The task's report (JSON, docs/training-task.md), only on the frame in which the task
   // ended; null on every other frame.
   std::shared_ptr<const std::string> report;
+  // What instructors changed at this frame (issue 11: who drives, messages for the
+  // trainee); null on every frame where nothing changed.
+  std::shared_ptr<const FrameNotices> notices;
   // While the server drains (SIGTERM): seconds left before it stops this session; clients
   // tell their user. -1 = not draining.
   double drain_s_left = -1.0;

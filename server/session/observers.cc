@@ -19,6 +19,8 @@ const char* to_string(ObserverEventKind k) {
     case ObserverEventKind::LessonStep: return "lesson_step";
     case ObserverEventKind::TaskFinished: return "task_finished";
     case ObserverEventKind::Restart: return "restart";
+    case ObserverEventKind::ControlChange: return "control";
+    case ObserverEventKind::InstructorMessage: return "instructor_message";
   }
   return "unknown";
 }
@@ -40,6 +42,11 @@ void rose(ObservedFrame* out, ObserverEventKind kind, std::uint64_t before, std:
 void EventWatch::update(const Frame& f, bool restarted, ObservedFrame* out) {
   if (out != nullptr) out->event_count = 0;
   if (restarted) add(out, ObserverEventKind::Restart, 0);
+  // an instructor's change makes an event frame, so no observer's queue drops it
+  if (f.notices && f.notices->control_changed)
+    add(out, ObserverEventKind::ControlChange, static_cast<int>(f.notices->control.mode));
+  if (f.notices && !f.notices->messages.empty())
+    add(out, ObserverEventKind::InstructorMessage, static_cast<int>(f.notices->messages.size()));
   // the first frame, and the first of a new attempt, are the baseline: their counters
   // start from what the world says now
   if (seen_ && !restarted) {

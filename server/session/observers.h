@@ -23,10 +23,12 @@ namespace clamsim::session {
 // before (the world's counters, the jaws, the task, the lesson).
 enum class ObserverEventKind : std::uint8_t {
   RackGateHit, StructureHit, LoadImpact, SlackCable, Overload, Grip, Release, Delivered,
-  DroppedLoad, LessonStep, TaskFinished, Restart
+  DroppedLoad, LessonStep, TaskFinished, Restart,
+  ControlChange, InstructorMessage   // issue 11: the frame's notices say what
 };
 // "rack_gate_hit", "structure_hit", "load_impact", "slack_cable", "overload", "grip",
-// "release", "delivered", "dropped_load", "lesson_step", "task_finished", "restart"
+// "release", "delivered", "dropped_load", "lesson_step", "task_finished", "restart",
+// "control", "instructor_message"
 const char* to_string(ObserverEventKind k);
 
 struct ObserverEvent {
@@ -38,7 +40,7 @@ struct ObserverEvent {
 // One frame as observers see it: the trainee's frame (same seq), the five voltages that
 // drove it, and the events it brought. Fixed size: no allocation beyond the shared block.
 struct ObservedFrame {
-  static constexpr std::size_t kMaxEvents = 12;
+  static constexpr std::size_t kMaxEvents = 16;
   Frame frame;
   std::array<double, 5> volts{};
   std::array<ObserverEvent, kMaxEvents> events{};

@@ -187,13 +187,19 @@ void Session::run() {
       counters_.restarts.fetch_add(1, std::memory_order_relaxed);
     }
     const Instant computing = clock_.now();
-    core::Control u;
+    core::Control trainee_u;
     {
       std::lock_guard<std::mutex> lock(control_mutex_);
-      u = control_;
+      trainee_u = control_;
     }
+    // the instructors' inputs take effect here, at the frame boundary (instructor_desk.h)
+    FrameInputs in = desk_.begin_frame(trainee_u);
+    const core::Control& u = in.control.control;
+    scorer.set_driver(to_string(in.control.driver), in.control.instructor);
+    for (const DeskNote& n : in.notes) scorer.note(state.time_s, n.kind, n.detail, n.by);
     core::advance_to(model, state, u, env, sim_time(k));
     Frame frame;
+    frame.notices = std::move(in.notices);
     frame.seq = seq++;
     frame.outputs = core::outputs(model, state, env);
     frame.score = score(frame.outputs);

@@ -16,6 +16,7 @@
 #include "session/control_input.h"
 #include "session/counters.h"
 #include "session/frame_sink.h"
+#include "session/instructor_desk.h"
 #include "session/observers.h"
 #include "session/server_wide.h"
 
@@ -105,6 +106,9 @@ class Session {
   bool attach_observer(std::shared_ptr<ObserverQueue> q) { return observers_.attach(std::move(q)); }
   void detach_observer(const ObserverQueue* q) { observers_.detach(q); }
   std::size_t observer_count() const { return observers_.size(); }
+  // What instructors do to this session (issue 11): the controls, messages. Thread-safe.
+  InstructorDesk& desk() { return desk_; }
+  const InstructorDesk& desk() const { return desk_; }
 
  private:
   // Hands the frame to the observers (session thread).
@@ -140,6 +144,7 @@ class Session {
   training::LessonProgress lesson_;                 // the last frame's; guarded by score_mutex_ too
   std::string trainee_;                   // guarded by score_mutex_ too
   ObserverSet observers_;
+  InstructorDesk desk_;
   EventWatch event_watch_;                // session thread only
   std::mutex lifecycle_mutex_;
   std::thread thread_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <utility>
 
 #include "training/report_figures.h"
@@ -54,6 +55,7 @@ void TaskScorer::reset() {
   last_held_ = -1;
   rest_s_.assign(task_.loads.size(), -1.0);
   timeline_.clear();
+  notes_.clear();
   wall_start_ = wall_end_ = WallTime{};
 }
 
@@ -111,7 +113,8 @@ std::string TaskScorer::solid_struck(const core::Outputs& o, bool rack_or_gate) 
 
 void TaskScorer::penalise(Kind kind, int count, const core::Outputs& o, const std::string& what) {
   for (int i = 0; i < count; ++i) {
-    timeline_.push_back({o.time_s, o.time_s - t0_s_, kind, what, points_each(kind)});
+    timeline_.push_back(
+        {o.time_s, o.time_s - t0_s_, kind, what, points_each(kind), driver_, instructor_});
   }
   switch (kind) {
     case Kind::RackGateHit: score_.rack_gate_hits += count; break;
@@ -121,6 +124,17 @@ void TaskScorer::penalise(Kind kind, int count, const core::Outputs& o, const st
     case Kind::DroppedLoad: score_.dropped_loads += count; break;
   }
   score_.penalty_points += count * points_each(kind);
+}
+
+void TaskScorer::set_driver(const char* driver, const std::string& instructor) {
+  driver_ = driver;
+  if (instructor_ != instructor) instructor_ = instructor;
+}
+
+void TaskScorer::note(double sim_time_s, const std::string& kind, const std::string& detail,
+                      const std::string& by) {
+  if (!started_ || score_.finished) return;
+  notes_.push_back({sim_time_s, sim_time_s - t0_s_, kind, detail, by});
 }
 
 const TaskScore& TaskScorer::update(const core::Outputs& o) {
@@ -185,6 +199,36 @@ bool TaskScorer::interrupt() {
   return true;
 }
 
+// Penalties and instructors' notes in time order (a note first at a tie: a hand-over
+// before the hit it caused).
+nlohmann::ordered_json TaskScorer::timeline_json() const {
+  using ojson = nlohmann::ordered_json;
+  ojson timeline = ojson::array();
+  auto note = notes_.begin();
+  const auto add_notes_until = [&](double t) {
+    for (; note != notes_.end() && note->sim_time_s <= t; ++note)
+      timeline.push_back({{"sim_time_s", note->sim_time_s},
+                          {"task_time_s", note->task_time_s},
+                          {"kind", note->kind},
+                          {"detail", note->detail},
+                          {"by", note->by}});
+  };
+  for (const Penalty& p : timeline_) {
+    add_notes_until(p.sim_time_s);
+    ojson e;
+    e["sim_time_s"] = p.sim_time_s;
+    e["task_time_s"] = p.task_time_s;
+    e["kind"] = kind_key(static_cast<int>(p.kind));
+    if (!p.what.empty()) e[p.kind == Kind::DroppedLoad ? "load" : "solid"] = p.what;
+    e["points"] = p.points;
+    e["driver"] = p.driver;
+    if (!p.instructor.empty()) e["instructor"] = p.instructor;
+    timeline.push_back(std::move(e));
+  }
+  add_notes_until(std::numeric_limits<double>::infinity());
+  return timeline;
+}
+
 nlohmann::ordered_json report_head(const ReportHead& h) {
   using ojson = nlohmann::ordered_json;
   const ReportVersions& v = h.versions;
@@ -237,17 +281,7 @@ nlohmann::ordered_json TaskScorer::report(const std::string& session_label,
   r["penalties"] = std::move(penalties);
   r["penalty_points"] = s.penalty_points;
   r["total"] = s.total;
-  ojson timeline = ojson::array();
-  for (const Penalty& p : timeline_) {
-    ojson e;
-    e["sim_time_s"] = p.sim_time_s;
-    e["task_time_s"] = p.task_time_s;
-    e["kind"] = kind_key(static_cast<int>(p.kind));
-    if (!p.what.empty()) e[p.kind == Kind::DroppedLoad ? "load" : "solid"] = p.what;
-    e["points"] = p.points;
-    timeline.push_back(std::move(e));
-  }
-  r["timeline"] = std::move(timeline);
+  r["timeline"] = timeline_json();
   round_report_figures(r);
   return r;
 }

@@ -110,6 +110,13 @@ class TaskScorer {
   // finishes as it stands, outcome "interrupted". False, changing nothing, when no task
   // was running.
   bool interrupt();
+  // Whose inputs drive the frames that follow (issue 11: "trainee", "instructor" or
+  // "both", and the instructor's name): each penalty says who was driving.
+  void set_driver(const char* driver, const std::string& instructor);
+  // An instructor's action for the timeline (a hand-over of the controls, a fault, a
+  // message): kind, what, by whom. Noted while the task runs; none before or after.
+  void note(double sim_time_s, const std::string& kind, const std::string& detail,
+            const std::string& by);
   // True right after the update() in which the task finished (completed or timed out).
   bool just_finished() const { return just_finished_; }
   // The report, schema "clamsim-report/1" (docs/training-task.md); trainee "" = not given.
@@ -125,8 +132,16 @@ class TaskScorer {
     Kind kind;
     std::string what;   // the solid struck or the load dropped ("" when not known)
     double points;
+    const char* driver;         // set_driver's at the time
+    std::string instructor;
+  };
+  struct Note {
+    double sim_time_s;
+    double task_time_s;
+    std::string kind, detail, by;
   };
 
+  nlohmann::ordered_json timeline_json() const;
   void penalise(Kind kind, int count, const core::Outputs& o, const std::string& what);
   double points_each(Kind kind) const;
   bool over_truck(const std::array<double, 3>& p) const;
@@ -146,6 +161,9 @@ class TaskScorer {
   int last_held_ = -1;
   std::vector<double> rest_s_;         // per task load: time at rest in the truck, -1 none
   std::vector<Penalty> timeline_;
+  std::vector<Note> notes_;
+  const char* driver_ = "trainee";
+  std::string instructor_;
   WallTime wall_start_{};
   WallTime wall_end_{};
 };

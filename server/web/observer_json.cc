@@ -42,6 +42,9 @@ std::string events_json(const session::ObservedFrame& f, const ojson& load_ids) 
       case ObserverEventKind::Delivered: item["delivered"] = e.value; break;
       case ObserverEventKind::TaskFinished: item["completed"] = e.value != 0; break;
       case ObserverEventKind::Restart: break;
+      case ObserverEventKind::ControlChange:
+        item["mode"] = session::to_string(static_cast<session::ControlMode>(e.value));
+        break;
       default: item["count"] = e.value; break;
     }
     list.push_back(std::move(item));
@@ -61,7 +64,8 @@ ojson observing_json(std::uint64_t session, const std::string& trainee,
   j["trainee"] = trainee.empty() ? ojson(nullptr) : ojson(trainee);
   j["transport"] = transport;
   j["label"] = label;
-  j["may_send"] = ojson::array({kObserverMessageTypes});
+  j["may_send"] = ojson::array();
+  for (const char* t : kObserverMessageTypes) j["may_send"].push_back(t);
   return j;
 }
 

@@ -1,12 +1,13 @@
 #include "web/observer_message.h"
 
+#include <initializer_list>
 #include <utility>
-
-#include <nlohmann/json.hpp>
 
 namespace clamsim::web {
 
 namespace {
+
+using Type = ObserverMessage::Type;
 
 ObserverMessage invalid(std::string code, std::string message) {
   ObserverMessage m;
@@ -15,35 +16,113 @@ ObserverMessage invalid(std::string code, std::string message) {
   return m;
 }
 
-// The type the trainee's parser saw ("control", ...), for the refusal's wording.
-std::string type_of(std::string_view text) {
+std::string cut(const std::string& s) { return s.size() > 40 ? s.substr(0, 40) + "..." : s; }
+
+// A field not in `allowed` (besides "type"): named in the error, with what is allowed.
+std::string unexpected_field(const nlohmann::json& j, const std::string& type,
+                             std::initializer_list<const char*> allowed) {
+  for (const auto& item : j.items()) {
+    if (item.key() == "type") continue;
+    bool ok = false;
+    for (const char* a : allowed) ok = ok || item.key() == a;
+    if (ok) continue;
+    std::string takes;
+    for (const char* a : allowed) takes += (takes.empty() ? "" : ", ") + std::string(a);
+    return type + ": unexpected field \"" + cut(item.key()) + "\" (" + type + " takes " +
+           (takes.empty() ? "nothing else" : takes) + ")";
+  }
+  return "";
+}
+
+ObserverMessage take(const nlohmann::json& j, const std::string& type, Type t) {
+  if (auto e = unexpected_field(j, type, {"wait"}); !e.empty()) return invalid("bad_message", e);
+  ObserverMessage m;
+  m.type = t;
+  if (const auto w = j.find("wait"); w != j.end()) {
+    if (!w->is_boolean())
+      return invalid("bad_message", type + ": wait is a " + w->type_name() +
+                                        ", expected true or false");
+    m.wait = w->get<bool>();
+  }
+  return m;
+}
+
+ObserverMessage message(const nlohmann::json& j) {
+  if (auto e = unexpected_field(j, "message", {"text"}); !e.empty())
+    return invalid("bad_message", e);
+  const auto t = j.find("text");
+  if (t == j.end() || !t->is_string())
+    return invalid("bad_message", "message: expected \"text\", a string");
+  ObserverMessage m;
+  m.type = Type::Message;
+  m.text = t->get<std::string>();
+  return m;
+}
+
+ObserverMessage fault(const nlohmann::json& j, const std::string& type, Type t) {
+  if (auto e = unexpected_field(j, type, {"name", "params"}); !e.empty())
+    return invalid("bad_message", e);
+  const auto name = j.find("name");
+  if (name == j.end() || !name->is_string())
+    return invalid("bad_message", type + ": expected \"name\", a string (the fault catalog "
+                                         "in hello.observing.faults lists them)");
+  ObserverMessage m;
+  m.type = t;
+  m.fault = name->get<std::string>();
+  if (const auto p = j.find("params"); p != j.end()) {
+    if (!p->is_object())
+      return invalid("bad_message", type + ": params is a " + p->type_name() +
+                                        ", expected an object");
+    m.params = *p;
+  }
+  return m;
+}
+
+// The observer's own types (the trainee's parser called them unknown).
+ObserverMessage observer_type(std::string_view text) {
   const nlohmann::json j = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
-  const auto t = j.is_object() ? j.find("type") : j.end();
-  if (!j.is_object() || t == j.end() || !t->is_string()) return "";
-  std::string s = t->get<std::string>();
-  return s.size() > 40 ? s.substr(0, 40) + "..." : s;
+  const std::string type = j.value("type", "");
+  if (type == "take_control") return take(j, type, Type::TakeControl);
+  if (type == "share_control") return take(j, type, Type::ShareControl);
+  if (type == "release_control") {
+    if (auto e = unexpected_field(j, type, {}); !e.empty()) return invalid("bad_message", e);
+    ObserverMessage m;
+    m.type = Type::ReleaseControl;
+    return m;
+  }
+  if (type == "message") return message(j);
+  if (type == "fault") return fault(j, type, Type::Fault);
+  if (type == "clear_fault") return fault(j, type, Type::ClearFault);
+  return invalid("unknown_type", "unknown message type \"" + cut(type) +
+                                     "\"; an observer may send: " + observer_message_types());
 }
 
 }  // namespace
 
+std::string observer_message_types() {
+  std::string s;
+  for (const char* t : kObserverMessageTypes) s += (s.empty() ? "" : ", ") + std::string(t);
+  return s;
+}
+
 ObserverMessage parse_observer_message(std::string_view text) {
   ObserverMessage m;
   m.parsed = parse_client_message(text);
-  const std::string allowed = std::string("an observer may send: ") + kObserverMessageTypes;
-  if (m.parsed.type == ClientMessage::Type::Invalid && m.parsed.error_code == "bad_json")
-    return invalid(m.parsed.error_code, m.parsed.error_message);
-  // a trainee's message, well formed or not: the machine is the trainee's, not the observer's
-  const std::string type = type_of(text);
-  if (type == "control" || type == "restart" || type == "trainee")
-    return invalid("observer_refused", "\"" + type +
-                                           "\" refused: this connection only watches the "
-                                           "session (" + allowed + ")");
-  if (m.parsed.type == ClientMessage::Type::Ping) {
-    m.type = ObserverMessage::Type::Ping;
-    return m;
+  switch (m.parsed.type) {
+    case ClientMessage::Type::Ping: m.type = Type::Ping; return m;
+    case ClientMessage::Type::Control: m.type = Type::Control; return m;
+    case ClientMessage::Type::Restart:
+    case ClientMessage::Type::Trainee:
+      // the trainee's own: the attempt and the name are theirs
+      return invalid("observer_refused",
+                     std::string("\"") +
+                         (m.parsed.type == ClientMessage::Type::Restart ? "restart" : "trainee") +
+                         "\" refused: it is the trainee's (an observer may send: " +
+                         observer_message_types() + ")");
+    case ClientMessage::Type::Invalid: break;
   }
-  if (m.parsed.error_code == "unknown_type")
-    return invalid("unknown_type", m.parsed.error_message + "; " + allowed);
+  // well-formed JSON of a type the trainee's parser does not know: perhaps an observer's
+  if (m.parsed.error_code == "unknown_type") return observer_type(text);
   return invalid(m.parsed.error_code, m.parsed.error_message);
 }
 

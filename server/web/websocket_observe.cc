@@ -6,6 +6,7 @@
 
 #include "web/auth_routes.h"
 #include "web/frame_json.h"
+#include "web/instructor_json.h"
 #include "web/observer_json.h"
 #include "web/observer_message.h"
 #include "web/websocket_session.h"
@@ -23,6 +24,13 @@ std::uint64_t session_number(std::string_view text) {
     n = n * 10 + static_cast<std::uint64_t>(c - '0');
   }
   return n;
+}
+
+// Each observer connection's id for the control arbiter (session::ClientId): never 0,
+// never reused while the server runs.
+session::ClientId next_observer_id() {
+  static std::atomic<session::ClientId> next{1};
+  return next.fetch_add(1);
 }
 
 std::string shown(std::string_view text) {
@@ -70,6 +78,8 @@ bool WebSocketSession::start_observing(std::string_view observe) {
     return false;
   }
   watched_ = watched;
+  observer_id_ = next_observer_id();
+  instructor_name_ = state_->auth().logins().who(login_token(req_)).value_or("");
   const session::MachineSetup& m = watched->machine();
   world_ = m.scenario;
   const nlohmann::ordered_json& scene = world_ ? world_->client_scene : state_->scene();
@@ -88,6 +98,10 @@ bool WebSocketSession::start_observing(std::string_view observe) {
                                    watched->label());
   send(std::make_shared<const std::string>(hello_json(hello, *m.params, scene)),
        SendQueue::Kind::Other);
+  // who drives now; later changes come with the frames
+  send(std::make_shared<const std::string>(
+           control_json(watched->desk().control().state(), observer_id_)),
+       SendQueue::Kind::Other);
   state_->log("web: " + peer_text() + " observes " + watched->label());
   return true;
 }
@@ -98,9 +112,13 @@ void WebSocketSession::drain_observed() {
   assert(on_strand(ws_.get_executor()));
   if (!observer_ || closing_ || finished_) return;
   session::ObserverQueue::Batch b = observer_->take();
-  for (const auto& f : b.event_frames)
+  for (const auto& f : b.event_frames) {
     send(std::make_shared<const std::string>(events_json(*f, watched_load_ids_)),
          SendQueue::Kind::Other);
+    if (f->frame.notices)
+      for (std::string& text : notices_json(*f->frame.notices, observer_id_))
+        send(std::make_shared<const std::string>(std::move(text)), SendQueue::Kind::Other);
+  }
   for (const auto& f : b.frames) {
     if (!volts_sent_ || f->volts != last_volts_) {
       send(std::make_shared<const std::string>(inputs_json(*f)), SendQueue::Kind::Other);
@@ -120,24 +138,69 @@ void WebSocketSession::drain_observed() {
 
 void WebSocketSession::handle_observer_text(const std::string& text) {
   const ObserverMessage m = parse_observer_message(text);
+  const auto watched = watched_.lock();
+  if (m.type == ObserverMessage::Type::Invalid) return send_error(m.error_code, m.error_message);
+  if (m.type == ObserverMessage::Type::Ping)
+    return send(std::make_shared<const std::string>(
+                    pong_json(m.parsed.id, m.parsed.ping_t, watched ? watched->sim_time_s() : 0.0)),
+                SendQueue::Kind::Other);
+  if (!watched) return;  // the session ended: its close is on its way
+  session::InstructorDesk& desk = watched->desk();
+  const auto answer = [&](const char* request, const session::ControlAnswer& a) {
+    send(std::make_shared<const std::string>(control_answer_json(request, a)),
+         SendQueue::Kind::Other);
+    state_->log("web: " + instructor_name_ + " at " + peer_text() + " " + request + " on " +
+                watched->label() + ": " + session::to_string(a.kind));
+  };
   switch (m.type) {
-    case ObserverMessage::Type::Ping: {
-      const auto watched = watched_.lock();
-      send(std::make_shared<const std::string>(
-               pong_json(m.parsed.id, m.parsed.ping_t, watched ? watched->sim_time_s() : 0.0)),
-           SendQueue::Kind::Other);
-      break;
+    case ObserverMessage::Type::TakeControl:
+      return answer("take_control", desk.control().request(observer_id_, instructor_name_,
+                                                           session::ControlMode::Exclusive, m.wait));
+    case ObserverMessage::Type::ShareControl:
+      return answer("share_control", desk.control().request(observer_id_, instructor_name_,
+                                                             session::ControlMode::Shared, m.wait));
+    case ObserverMessage::Type::ReleaseControl:
+      return answer("release_control", desk.control().release(observer_id_));
+    case ObserverMessage::Type::Control: {
+      const session::ControlVerdict v =
+          session::validate_control(m.parsed.volts.data(), m.parsed.volts.size());
+      if (v.kind == session::ControlVerdict::Kind::Rejected)
+        return send_error("bad_control", v.reason);
+      if (!desk.control().set_instructor_control(observer_id_, v.control))
+        return send_error("not_in_control",
+                          "control: take_control or share_control first (you do not hold the "
+                          "controls of " + watched->label() + ")");
+      return;
     }
-    case ObserverMessage::Type::Invalid:
-      send_error(m.error_code, m.error_message);
-      break;
+    case ObserverMessage::Type::Message:
+      if (std::string e = desk.post_message(instructor_name_, m.text); !e.empty())
+        return send_error("bad_message", "message: " + e);
+      state_->log("web: " + instructor_name_ + " at " + peer_text() + " sent a message to " +
+                  watched->label());
+      return;
+    case ObserverMessage::Type::Fault:
+    case ObserverMessage::Type::ClearFault:
+      return handle_fault_message(m, *watched);
+    case ObserverMessage::Type::Ping:
+    case ObserverMessage::Type::Invalid: return;
   }
+}
+
+// fault / clear_fault: the session's fault catalog says whether it exists and its
+// parameters are valid (session/fault_catalog.h).
+void WebSocketSession::handle_fault_message(const ObserverMessage& m, session::Session& watched) {
+  send_error("unknown_fault", "faults are not available yet on " + watched.label() + " (" +
+                                  m.fault + ")");
 }
 
 // Leaves the watched session's observers (the session goes on). Idempotent.
 void WebSocketSession::stop_observing() {
   if (!observer_) return;
-  if (auto watched = watched_.lock()) watched->detach_observer(observer_.get());
+  if (auto watched = watched_.lock()) {
+    // an instructor who disconnects hands the controls back (or leaves the line)
+    watched->desk().control().leave(observer_id_);
+    watched->detach_observer(observer_.get());
+  }
   watched_.reset();
   observer_.reset();
 }

@@ -9,6 +9,7 @@
 #include "training/trainee_name.h"
 #include "web/client_message.h"
 #include "web/frame_json.h"
+#include "web/instructor_json.h"
 #include "web/origin.h"
 #include "web/url.h"
 
@@ -64,13 +65,19 @@ bool WebSocketSink::deliver(const session::Frame& frame) {
   if (drain_s >= 0 && drain_s != drain_notice_s_)
     notice = std::make_shared<const std::string>(drain_json(frame.drain_s_left));
   drain_notice_s_ = drain_s;
+  // what an instructor changed (who drives, a message), queued like a report
+  std::vector<std::string> notices;
+  if (frame.notices) notices = notices_json(*frame.notices, 0);
   // only a weak reference crosses: the connection is never destroyed on this thread
   return state_->post(strand_, [ws = ws_, text = std::move(text), report = std::move(report),
-                                notice = std::move(notice)]() mutable {
+                                notice = std::move(notice),
+                                notices = std::move(notices)]() mutable {
     if (auto s = ws.lock()) {
       s->send_display(std::move(text));
       if (report) s->send_message(std::move(report));
       if (notice) s->send_message(std::move(notice));
+      for (std::string& n : notices)
+        s->send_message(std::make_shared<const std::string>(std::move(n)));
     }
   });
 }

@@ -25,6 +25,7 @@
 namespace clamsim::web {
 
 class WebSocketSession;
+struct ObserverMessage;
 
 // The session's FrameSink: called on the session thread, it serialises the frame there and
 // posts it to the connection's strand; it never touches the socket.
@@ -92,6 +93,7 @@ class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
   // session, then its hello marked as observing and its frames.
   bool start_observing(std::string_view observe);
   void handle_observer_text(const std::string& text);
+  void handle_fault_message(const ObserverMessage& m, session::Session& watched);
   void stop_observing();
   bool class_code_accepted(const std::string& given);  // else closes with 1008 and why
   std::string peer_text();   // "127.0.0.1:40312" of the browser; "" once it is gone
@@ -122,6 +124,8 @@ class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
   std::shared_ptr<session::ObserverQueue> observer_;
   std::weak_ptr<session::Session> watched_;
   nlohmann::ordered_json watched_load_ids_;
+  session::ClientId observer_id_ = 0;   // this connection, to the control arbiter
+  std::string instructor_name_;         // the login watching ("" without accounts)
   std::array<double, 5> last_volts_{};
   bool volts_sent_ = false;
   std::chrono::steady_clock::time_point last_clamp_report_{};

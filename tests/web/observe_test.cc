@@ -80,7 +80,9 @@ TEST(Observe, TheObserverGetsAnObservingHelloAndTheTraineesFramesWithTheSameSeq)
   EXPECT_TRUE((*hello)["scene"].is_object());
   EXPECT_EQ((*hello)["observing"]["trainee"], "Ada");
   EXPECT_EQ((*hello)["observing"]["transport"], "websocket");
-  EXPECT_EQ((*hello)["observing"]["may_send"], nlohmann::json::array({"ping"}));
+  EXPECT_EQ((*hello)["observing"]["may_send"],
+            nlohmann::json::array({"ping", "take_control", "share_control", "release_control",
+                                   "control", "message", "fault", "clear_fault"}));
   // the watcher's seqs are the trainee's: collect a second of each, compare what both saw
   std::set<std::uint64_t> seen_by_trainee, seen_by_watcher;
   for (int i = 0; i < 20; ++i) {
@@ -93,7 +95,7 @@ TEST(Observe, TheObserverGetsAnObservingHelloAndTheTraineesFramesWithTheSameSeq)
   EXPECT_GE(common, 10u) << "the same frames, numbered alike";
 }
 
-TEST(Observe, TheObserverSeesTheTraineesVoltsAndItsOwnControlIsRefused) {
+TEST(Observe, TheObserverSeesTheTraineesVoltsAndCannotDriveWithoutTakingControl) {
   Server s;
   WsClient trainee;
   const std::uint64_t id = s.trainee(trainee);
@@ -110,18 +112,18 @@ TEST(Observe, TheObserverSeesTheTraineesVoltsAndItsOwnControlIsRefused) {
   }
   EXPECT_TRUE(saw) << "the watcher sees the five volts the trainee's stick applies";
 
-  // the observer tries to drive: refused with the reason, the session keeps the trainee's
+  // the observer tries to drive without taking the controls: refused with the reason
   ASSERT_TRUE(watcher.write(R"({"type":"control","volts":[-5,0,0,0,0]})"));
   const auto error = watcher.read_type("error");
   ASSERT_TRUE(error);
-  EXPECT_EQ((*error)["code"], "observer_refused");
-  EXPECT_NE((*error)["message"].get<std::string>().find("an observer may send: ping"),
+  EXPECT_EQ((*error)["code"], "not_in_control");
+  EXPECT_NE((*error)["message"].get<std::string>().find("take_control or share_control first"),
             std::string::npos) << *error;
   ASSERT_TRUE(watcher.write(R"({"type":"take_the_wheel"})"));
   const auto unknown = watcher.read_type("error");
   ASSERT_TRUE(unknown);
   EXPECT_EQ((*unknown)["code"], "unknown_type");
-  EXPECT_NE((*unknown)["message"].get<std::string>().find("ping"), std::string::npos);
+  EXPECT_NE((*unknown)["message"].get<std::string>().find("take_control"), std::string::npos);
   ASSERT_TRUE(watcher.write(R"({"type":"ping","id":7})"));
   const auto pong = watcher.read_type("pong");
   ASSERT_TRUE(pong) << "the observer's connection stays open";
@@ -133,6 +135,103 @@ TEST(Observe, TheObserverSeesTheTraineesVoltsAndItsOwnControlIsRefused) {
     }
   }
   EXPECT_TRUE(trainee.read_type("display")) << "the trainee's session goes on";
+}
+
+// Issue 11, "Take the controls", over real sockets: an instructor takes exclusive control,
+// drives while the trainee's stick is ignored, a second instructor is refused and then waits
+// in line, the first one's disconnect hands the controls on; the trainee is told each
+// change in words and gets the instructor's message.
+TEST(Observe, InstructorsTakeWaitForAndHandOverTheControlsAndTheTraineeIsTold) {
+  Server s;
+  WsClient trainee;
+  const std::uint64_t id = s.trainee(trainee);
+  ASSERT_NE(id, 0u);
+  auto ann = std::make_unique<WsClient>();
+  ASSERT_TRUE(ann->connect(s.port(), observe(id)));
+  ASSERT_TRUE(ann->read_type("hello"));
+  const auto initial = ann->read_type("control");
+  ASSERT_TRUE(initial) << "the observer is told who drives on arrival";
+  EXPECT_EQ((*initial)["mode"], "trainee");
+  EXPECT_EQ((*initial)["you"], false);
+  ASSERT_TRUE(trainee.write(R"({"type":"control","volts":[2,0,0,0,0]})"));
+
+  ASSERT_TRUE(ann->write(R"({"type":"take_control"})"));
+  const auto granted = ann->read_type("control_answer");
+  ASSERT_TRUE(granted);
+  EXPECT_EQ((*granted)["result"], "granted") << *granted;
+  const auto told = trainee.read_type("control");
+  ASSERT_TRUE(told) << "the trainee is told";
+  EXPECT_EQ((*told)["mode"], "exclusive");
+  EXPECT_EQ((*told)["holder"], "instructor") << "no accounts: the role is the name";
+  EXPECT_EQ((*told)["text"], "Instructor instructor is driving: your stick is ignored");
+  EXPECT_FALSE(told->contains("you")) << "the trainee's copy has no observer's field";
+  const auto ann_told = ann->read_type("control");
+  ASSERT_TRUE(ann_told);
+  EXPECT_EQ((*ann_told)["you"], true);
+
+  // ann drives: the machine's inputs are ann's, the trainee's swing is ignored
+  ASSERT_TRUE(ann->write(R"({"type":"control","volts":[0,3,0,0,0]})"));
+  bool ann_drives = false;
+  for (int i = 0; i < 60 && !ann_drives; ++i) {
+    const auto in = ann->read_type("inputs");
+    ASSERT_TRUE(in);
+    ann_drives = (*in)["volts"] == nlohmann::json::array({0.0, 3.0, 0.0, 0.0, 0.0});
+  }
+  EXPECT_TRUE(ann_drives) << "the frames are driven by the instructor's volts alone";
+
+  // bob is refused with the reason, then waits in line
+  WsClient bob;
+  ASSERT_TRUE(bob.connect(s.port(), observe(id)));
+  ASSERT_TRUE(bob.write(R"({"type":"share_control"})"));
+  const auto refused = bob.read_type("control_answer");
+  ASSERT_TRUE(refused);
+  EXPECT_EQ((*refused)["result"], "refused");
+  EXPECT_NE((*refused)["message"].get<std::string>().find("has exclusive control"),
+            std::string::npos) << *refused;
+  ASSERT_TRUE(bob.write(R"({"type":"share_control","wait":true})"));
+  const auto waiting = bob.read_type("control_answer");
+  ASSERT_TRUE(waiting);
+  EXPECT_EQ((*waiting)["result"], "waiting");
+
+  // a message for the trainee's screen
+  ASSERT_TRUE(ann->write(R"({"type":"message","text":"Watch the boom angle"})"));
+  const auto message = trainee.read_type("instructor_message");
+  ASSERT_TRUE(message);
+  EXPECT_EQ((*message)["text"], "Watch the boom angle");
+  ASSERT_TRUE(ann->write(R"({"type":"message","text":""})"));
+  const auto empty = ann->read_type("error");
+  ASSERT_TRUE(empty);
+  EXPECT_EQ((*empty)["message"], "message: the message is empty");
+
+  // ann's connection drops: bob, next in line, has dual control
+  ann->close();
+  ann.reset();
+  bool bob_holds = false;
+  for (int i = 0; i < 10 && !bob_holds; ++i) {
+    const auto c = bob.read_type("control");
+    ASSERT_TRUE(c);
+    bob_holds = (*c)["you"] == true && (*c)["mode"] == "shared";
+  }
+  EXPECT_TRUE(bob_holds) << "the line moves on when the holder disconnects";
+  bool trainee_told = false;
+  for (int i = 0; i < 10 && !trainee_told; ++i) {
+    const auto c = trainee.read_type("control");
+    ASSERT_TRUE(c);
+    trainee_told = (*c)["mode"] == "shared";
+  }
+  EXPECT_TRUE(trainee_told);
+  // dual control with bob's stick centred: the trainee's swing drives again
+  bool trainee_drives = false;
+  for (int i = 0; i < 60 && !trainee_drives; ++i) {
+    const auto in = bob.read_type("inputs");
+    ASSERT_TRUE(in);
+    trainee_drives = (*in)["volts"][0] == 2.0;
+  }
+  EXPECT_TRUE(trainee_drives);
+  ASSERT_TRUE(bob.write(R"({"type":"release_control"})"));
+  const auto released = bob.read_type("control_answer");
+  ASSERT_TRUE(released);
+  EXPECT_EQ((*released)["result"], "released");
 }
 
 TEST(Observe, UnknownSessionsAndBadNumbersGetAClearCloseReason) {

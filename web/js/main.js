@@ -3,7 +3,8 @@
 // dispatch table; the canvas is redrawn only when something changed.
 
 import * as THREE from 'three';
-import { parseServerMessage, parseClientConfig, controlMessage, pingMessage, restartMessage, ZERO_VOLTS } from './protocol.js';
+import { parseServerMessage, parseClientConfig, controlMessage, pingMessage, restartMessage, ZERO_VOLTS,
+  takeControlMessage, releaseControlMessage, instructorTextMessage, faultMessage, clearFaultMessage } from './protocol.js';
 import { Connection } from './connection.js';
 import { buildWorld } from './scene.js';
 import { createViews, VIEWS } from './views.js';
@@ -23,6 +24,9 @@ import { createTraineeUi } from './trainee-ui.js';
 import { withClassCode, classCodeRefusal, createClassCodeForm } from './class-code.js';
 import { observeParam, observeUrl } from './observer.js';
 import { createObserverUi } from './observer-ui.js';
+import { deskState, onControl, onAnswer, instructorDrives } from './desk.js';
+import { createDeskUi } from './desk-ui.js';
+import { createInstructorNotices } from './instructor-notices.js';
 import { createSound } from './sound.js';
 import { createSoundUi } from './sound-ui.js';
 
@@ -65,6 +69,30 @@ renderer.setPixelRatio(software ? 1 : Math.min(window.devicePixelRatio, 2));
 const hud = createHud(document.getElementById('hud'), document.getElementById('banner'));
 const observerUi = observeId === null ? null
   : createObserverUi({ panel: document.getElementById('observer'), banner: document.getElementById('observer-banner') });
+// the instructor's desk (observer mode): take or share the controls, message the trainee
+let desk = deskState();
+const deskUi = observeId === null ? null : createDeskUi({ panel: document.getElementById('desk'),
+  onRequest: (request, wait) => {
+    if (!connection.isOpen) return deskUi.error('not connected');
+    connection.send(request === 'release_control' ? releaseControlMessage()
+      : takeControlMessage(request === 'share_control', wait));
+    interlock = { on: true, why: 'controls taken' };   // the instructor's stick starts at neutral
+  },
+  onMessage: (text) => {
+    if (connection.isOpen) connection.send(instructorTextMessage(text));
+    else deskUi.error('not connected: message not sent');
+  },
+  onFault: (name, params) => {
+    if (connection.isOpen) connection.send(faultMessage(name, params));
+    else deskUi.error('not connected: fault not sent');
+  },
+  onClearFault: (name, params) => {
+    if (connection.isOpen) connection.send(clearFaultMessage(name, params));
+    else deskUi.error('not connected');
+  } });
+// who drives, and the instructor's messages, on the trainee's screen (and the observer's)
+const notices = createInstructorNotices({ banner: document.getElementById('control-banner'),
+  toast: document.getElementById('instructor-message') });
 let observing = null;       // hello.observing once connected as an observer
 let observedVolts = null;   // the trainee's inputs, as the last `inputs` message gave them
 let drivingVolts = ZERO_VOLTS;   // what this page sends now: the sound's demand
@@ -272,10 +300,15 @@ const handlers = {
     stats.session = `${msg.session} (${msg.model || 'model'}, ${msg.server || 'server'})`;
     sessionId = msg.session;
     hud.note(`hello: protocol ${msg.protocol}, frame ${Math.round(msg.frame_period_s * 1000)} ms`);
+    notices.reset();
     if (msg.observing) {
       observing = msg.observing;
       observerUi?.show(observing);
       observerUi?.clearEvents();
+      desk = deskState();
+      deskUi?.show(desk);
+      deskUi?.catalog(observing.faults);
+      deskUi?.faults([]);
       return;   // the machine is the trainee's: no name, no controls from here
     }
     // a fresh session knows no name: tell it
@@ -343,6 +376,26 @@ const handlers = {
   events(m) {
     observerUi?.events(m);
   },
+  control(m) {
+    notices.control(m);
+    hud.note(`control: ${m.text}`);
+    if (observeId === null) return;
+    desk = onControl(desk, m);
+    deskUi?.show(desk);
+    if (observing) observerUi?.show(observing, instructorDrives(desk));
+  },
+  control_answer(m) {
+    desk = onAnswer(desk, m);
+    deskUi?.show(desk);
+    hud.note(`${m.request}: ${m.result}: ${m.message}`);
+  },
+  instructor_message(m) {
+    notices.message(m);
+    hud.note(`message from ${m.from}: ${m.text}`);
+  },
+  faults(m) {
+    deskUi?.faults(m.active);
+  },
   drain(m) {
     // the server counts down once a second; the banner shows its own words
     drainNotice = m;
@@ -350,6 +403,7 @@ const handlers = {
   },
   error(m) {
     hud.note(`server: ${m.code}${m.message ? `: ${m.message}` : ''}`);
+    if (observeId !== null) deskUi?.error(m.message || m.code);
     if (traineeErrorKind(m)) {
       const name = trainee.refused(m);
       traineeUi.show(trainee.view());
@@ -448,6 +502,8 @@ const connection = new Connection({
 // controls: a steady 20 Hz, drift-corrected; zero while hidden, after a (re)connect until
 // the controls are back at neutral, and when the joystick goes away
 let nextSend = performance.now();
+// a trainee's page always drives; an observer's only while its instructor holds control
+function sendsControls() { return observeId === null || instructorDrives(desk); }
 function sendControls() {
   const p = input.poll();
   if (p.nextView) setView(views ? views.next() : view);
@@ -480,7 +536,8 @@ function sendControls() {
       level = 'error';
     }
   }
-  if (observeId !== null) {
+  const watching = observeId !== null && !instructorDrives(desk);
+  if (watching) {
     volts = ZERO_VOLTS;   // watching: nothing is sent
     source = 'Watching: your keys and joystick do nothing';
     level = 'warn';
@@ -489,8 +546,13 @@ function sendControls() {
     level = 'error';
   } else {
     connection.send(controlMessage(volts));
+    // an instructor holds the controls: what this page sends is ignored, and it says so
+    if (observeId === null && notices.state.mode === 'exclusive') {
+      source = `Ignored: ${notices.state.text}`;
+      level = 'warn';
+    }
   }
-  drivingVolts = observeId !== null ? ZERO_VOLTS : volts;
+  drivingVolts = watching ? ZERO_VOLTS : volts;
   hud.controls(volts, source, level);
   const now = performance.now();
   nextSend += CONTROL_PERIOD_MS;
@@ -506,7 +568,7 @@ setInterval(() => {
 window.addEventListener('gamepaddisconnected', (ev) => {
   lostDevice = ev.gamepad.id;
   interlock = { on: true, why: 'joystick disconnected' };
-  if (connection.isOpen && observeId === null) connection.send(controlMessage(ZERO_VOLTS));
+  if (connection.isOpen && sendsControls()) connection.send(controlMessage(ZERO_VOLTS));
   if (mappingScreen.isOpen) mappingScreen.open();
 });
 window.addEventListener('gamepadconnected', () => {
@@ -515,7 +577,7 @@ window.addEventListener('gamepadconnected', () => {
   if (mappingScreen.isOpen) mappingScreen.open();
 });
 document.addEventListener('visibilitychange', () => {
-  if (document.hidden && connection.isOpen && observeId === null) connection.send(controlMessage(ZERO_VOLTS));
+  if (document.hidden && connection.isOpen && sendsControls()) connection.send(controlMessage(ZERO_VOLTS));
 });
 window.addEventListener('blur', () => input.clearKeys());
 
@@ -572,6 +634,9 @@ window.clamsim = {
   // observer mode: hello.observing (null on a trainee's page) and the trainee's last inputs
   get observing() { return observing; },
   get observedVolts() { return observedVolts; },
+  // the instructor's desk (who drives, this page's place in it) and what this page sends
+  get desk() { return desk; },
+  get drivingVolts() { return drivingVolts; },
   // the trainee's name: stored, acknowledged by this session, state, last refusal, sent
   get trainee() { return trainee.view(); },
   restart: () => requestRestart('console'),

@@ -30,10 +30,11 @@ export function createObserverUi({ panel, banner }) {
 
   return {
     layout,
-    show(observing) {
+    show(observing, driving = false) {
       panel.hidden = false;
       banner.hidden = false;
-      setText(banner, observerBanner(observing));
+      setText(banner, observerBanner(observing, driving));
+      banner.dataset.driving = String(driving);
       document.body.dataset.observing = 'true';
     },
     inputs(volts) {

@@ -18,9 +18,11 @@ export function observeUrl(wsUrl, id) {
   return u.toString();
 }
 
-// "Watching Ada (session 3) - your keys do nothing"
-export function observerBanner(observing) {
+// "Watching Ada (session 3) - your keys do nothing"; while this instructor holds the
+// controls: "Driving Ada's machine (session 3) - your keys and joystick move it"
+export function observerBanner(observing, driving = false) {
   const who = observing.trainee ?? 'an unnamed trainee';
+  if (driving) return `Driving ${observing.trainee ? `${who}’s` : 'the trainee’s'} machine (session ${observing.session}) - your keys and joystick move it`;
   return `Watching ${who} (session ${observing.session}) - your keys do nothing`;
 }
 
@@ -45,6 +47,8 @@ const EVENT_WORDS = {
   lesson_step: 'lesson: on to step',
   task_finished: 'task finished',
   restart: 'restarted the task',
+  control: 'controls:',
+  instructor_message: 'instructor message',
 };
 
 // One event of an `events` message in words: "12.3 s  gripped log-1".
@@ -55,6 +59,7 @@ export function describeEvent(e, t) {
   else if (e.kind === 'lesson_step') detail = ` ${Number(e.step) + 1}`;
   else if (e.kind === 'delivered') detail = ` (${e.delivered} so far)`;
   else if (e.kind === 'task_finished') detail = e.completed ? ': completed' : ': not completed';
+  else if (e.kind === 'control') detail = ` ${e.mode}`;
   else if (Number(e.count) > 1) detail = ` x${e.count}`;
   const when = typeof t === 'number' ? `${t.toFixed(1)} s  ` : '';
   return `${when}${words}${detail}`;

@@ -334,7 +334,40 @@ function observing(o) {
   if (!isObject(o)) fail('hello.observing', 'expected an object');
   if (!Number.isInteger(o.session)) fail('hello.observing.session', 'expected a session number');
   return { session: o.session, trainee: typeof o.trainee === 'string' ? o.trainee : null,
-    transport: typeof o.transport === 'string' ? o.transport : '', label: typeof o.label === 'string' ? o.label : '' };
+    transport: typeof o.transport === 'string' ? o.transport : '', label: typeof o.label === 'string' ? o.label : '',
+    maySend: Array.isArray(o.may_send) ? o.may_send.filter((t) => typeof t === 'string') : [],
+    faults: Array.isArray(o.faults) ? o.faults.filter(isObject) : [] };
+}
+
+const CONTROL_MODES = ['trainee', 'exclusive', 'shared'];
+
+// Who drives the session's machine (issue 11): sent to the trainee and to observers on
+// every change; `text` is the sentence to show, written by the server; `you` (observers
+// only) says whether this connection holds the controls.
+function control(m) {
+  if (!CONTROL_MODES.includes(m.mode)) fail('control.mode', `expected one of ${CONTROL_MODES.join(', ')}`);
+  return { type: 'control', mode: m.mode, holder: typeof m.holder === 'string' ? m.holder : null,
+    waiting: Number.isInteger(m.waiting) ? m.waiting : 0, text: typeof m.text === 'string' ? m.text : '',
+    you: m.you === true };
+}
+
+// A short text from the instructor for the trainee's screen.
+function instructor_message(m) {
+  if (typeof m.text !== 'string') fail('instructor_message.text', 'expected a string');
+  return { type: 'instructor_message', from: typeof m.from === 'string' ? m.from : 'instructor', text: m.text };
+}
+
+// The answer to an observer's take_control / share_control / release_control.
+function control_answer(m) {
+  if (typeof m.result !== 'string') fail('control_answer.result', 'expected a string');
+  return { type: 'control_answer', request: typeof m.request === 'string' ? m.request : '',
+    result: m.result, message: typeof m.message === 'string' ? m.message : '' };
+}
+
+// An observer's: the faults active on the watched session (on every change).
+function faults(m) {
+  if (!Array.isArray(m.active)) fail('faults.active', 'expected an array');
+  return { type: 'faults', active: m.active.filter(isObject) };
 }
 
 // An observer's: the five volts that drove frame `seq` (sent when they change).
@@ -511,7 +544,8 @@ function drain(m) {
     message: typeof m.message === 'string' ? m.message : '' };
 }
 
-const validators = { hello, display, pong, error, report, restarting, trainee, drain, inputs, events };
+const validators = { hello, display, pong, error, report, restarting, trainee, drain, inputs, events,
+  control, instructor_message, control_answer, faults };
 
 // Returns {ok: true, msg} or {ok: false, error: "what was wrong"}; never throws.
 export function parseServerMessage(text) {
@@ -554,6 +588,23 @@ export function pingMessage(id, tMs) {
 // Start the scenario's task (and its world) again; the server answers `restarting`.
 export function restartMessage(id) {
   return JSON.stringify(id === undefined ? { type: 'restart' } : { type: 'restart', id });
+}
+
+// An instructor's (observer connection's) requests, docs/websocket-protocol.md "Instructors".
+export function takeControlMessage(shared, wait) {
+  return JSON.stringify({ type: shared ? 'share_control' : 'take_control', wait: Boolean(wait) });
+}
+export function releaseControlMessage() {
+  return JSON.stringify({ type: 'release_control' });
+}
+export function instructorTextMessage(text) {
+  return JSON.stringify({ type: 'message', text: String(text) });
+}
+export function faultMessage(name, params) {
+  return JSON.stringify({ type: 'fault', name, params: params ?? {} });
+}
+export function clearFaultMessage(name, params) {
+  return JSON.stringify({ type: 'clear_fault', name, params: params ?? {} });
 }
 
 export const ZERO_VOLTS = Object.freeze([0, 0, 0, 0, 0]);

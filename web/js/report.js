@@ -6,15 +6,9 @@
 // at the bottom only runs in a browser.
 
 import { formatClock, localDateTime, loginUrl } from './instructor.js';
+import { PENALTY_NAMES, timelineWords, isInstructorAction } from './timeline-words.js';
 
-// The penalty kinds in the report's order, as a person says them.
-export const PENALTY_NAMES = {
-  rack_gate_hit: 'Hit the trash rack or gate',
-  structure_hit: 'Hit the structure (deck, walls, truck)',
-  slack_cable: 'Slack cable',
-  overload: 'Overload',
-  dropped_load: 'Dropped a load',
-};
+export { PENALTY_NAMES };
 
 const num = (v) => (Number.isFinite(v) ? v : null);
 
@@ -27,10 +21,7 @@ export function clockWithTenths(s) {
 }
 
 function whatHappened(e) {
-  const name = PENALTY_NAMES[e.kind] ?? String(e.kind ?? 'penalty');
-  if (e.solid) return `${name}: ${e.solid}`;
-  if (e.load) return `${name}: ${e.load}`;
-  return name;
+  return timelineWords(e) ?? String(e.kind ?? 'penalty');
 }
 
 const shortHash = (h) => (typeof h === 'string' && h.length > 12 ? `${h.slice(0, 12)}…` : h || '–');
@@ -55,7 +46,7 @@ export function reportView(r) {
     return [name, String(p.count ?? 0), String(num(p.points_each) ?? '–'), String(num(p.points) ?? 0)];
   });
   const timeline = (Array.isArray(r.timeline) ? r.timeline : []).map((e) =>
-    [clockWithTenths(e?.task_time_s), whatHappened(e ?? {}), String(num(e?.points) ?? '–')]);
+    [clockWithTenths(e?.task_time_s), whatHappened(e ?? {}), isInstructorAction(e) ? '' : String(num(e?.points) ?? '–')]);
   const v = r.versions ?? {};
   const versions = [
     ['Server', v.server || '–'],

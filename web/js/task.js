@@ -2,6 +2,7 @@
 // the HUD raises from a frame, the end-of-task report, and when a restart needs a second
 // press. Pure functions over plain objects and a clock in ms; task-ui.js puts them on the page.
 
+import { timelineWords } from './timeline-words.js';
 import { isRackOrGate, token } from './markers.js';
 
 // ---- numbers --------------------------------------------------------------------------
@@ -195,18 +196,14 @@ function reportPenalties(r, score) {
   return list.map((p) => ({ ...p, pointsText: p.points === undefined ? '' : p.points === 0 ? '0' : `−${formatPoints(Math.abs(p.points))}` }));
 }
 
-// the report's timeline kinds (docs/training-task.md), one event each
-const EVENT_TEXT = {
-  rack_gate_hit: 'Rack/gate hit', structure_hit: 'Structure hit', slack_cable: 'Slack cable',
-  overload: 'Overload', dropped_load: 'Dropped load',
-};
-
+// a timeline entry in words (timeline-words.js); older or foreign shapes as they come
 function timelineText(e) {
   if (typeof e === 'string') return e;
   const what = String(pick(e, 'text', 'event', 'what', 'kind', 'type', 'message') ?? '');
+  const words = timelineWords({ ...e, kind: e.kind ?? what });
+  if (words) return words;
   const extra = [pick(e, 'solid'), pick(e, 'load', 'load_id'), pick(e, 'detail', 'note')].filter((x) => x !== undefined);
-  const text = EVENT_TEXT[what] ?? what.replace(/_/g, ' ');
-  return `${text}${extra.length ? ` (${extra.join(', ')})` : ''}`;
+  return `${what.replace(/_/g, ' ')}${extra.length ? ` (${extra.join(', ')})` : ''}`;
 }
 
 // What the report overlay shows, from the report the session wrote and the last score

@@ -38,10 +38,12 @@ test('events in words', () => {
 
 test('the observer messages parse; malformed ones are named', () => {
   const hello = JSON.parse(readFileSync(new URL('./fixtures/hello.json', import.meta.url)));
-  hello.observing = { session: 3, trainee: 'Ada', transport: 'corba', label: 'session 3 (t250)' };
+  hello.observing = { session: 3, trainee: 'Ada', transport: 'corba', label: 'session 3 (t250)',
+    may_send: ['ping', 'take_control'], faults: [{ name: 'burst_hose' }, 'junk'] };
   const h = parseServerMessage(JSON.stringify(hello));
   assert.ok(h.ok, h.error);
-  assert.deepEqual(h.msg.observing, { session: 3, trainee: 'Ada', transport: 'corba', label: 'session 3 (t250)' });
+  assert.deepEqual(h.msg.observing, { session: 3, trainee: 'Ada', transport: 'corba', label: 'session 3 (t250)',
+    maySend: ['ping', 'take_control'], faults: [{ name: 'burst_hose' }] });
   delete hello.observing;
   assert.equal(parseServerMessage(JSON.stringify(hello)).msg.observing, null, "a trainee's hello");
   const inputs = parseServerMessage('{"type":"inputs","seq":5,"volts":[1,0,0,-2,0]}');

@@ -76,3 +76,23 @@ test('not a report, or a report missing fields: no throw', () => {
   assert.deepEqual(v.timeline, []);
   assert.equal(v.versions[0][1], '–', 'a report from before versions were written');
 });
+
+test('the timeline says who drove at a penalty and lists the instructor\u2019s actions without points', async () => {
+  const { reportView: view } = await import('../js/report.js');
+  const v = view({ schema: 'clamsim-report/1', timeline: [
+    { sim_time_s: 10, task_time_s: 9.95, kind: 'control', detail: 'exclusive', by: 'ann' },
+    { sim_time_s: 30, task_time_s: 29.95, kind: 'rack_gate_hit', solid: 'trash rack', points: 10, driver: 'instructor', instructor: 'ann' },
+    { sim_time_s: 40, task_time_s: 39.95, kind: 'control', detail: 'trainee', by: 'ann' },
+    { sim_time_s: 41, task_time_s: 40.95, kind: 'message', detail: 'Your turn', by: 'ann' },
+    { sim_time_s: 50, task_time_s: 49.95, kind: 'slack_cable', points: 5, driver: 'both', instructor: 'ann' },
+    { sim_time_s: 60, task_time_s: 59.95, kind: 'overload', points: 15, driver: 'trainee' },
+  ] });
+  assert.deepEqual(v.timeline.map((r) => [r[1], r[2]]), [
+    ['Instructor ann took the controls', ''],
+    ['Hit the trash rack or gate: trash rack \u2013 instructor ann driving', '10'],
+    ['Instructor ann handed the controls back', ''],
+    ['Message from ann: \u201cYour turn\u201d', ''],
+    ['Slack cable \u2013 dual control with ann', '5'],
+    ['Overload', '15'],
+  ]);
+});

@@ -126,7 +126,7 @@ test('report view: outcome, time, points, penalties with counts and points, time
   assert.equal(v.points, '5.1');
   assert.equal(v.delivered, '3 / 3');
   assert.deepEqual(v.penalties.map((p) => [p.label, p.count, p.pointsText]), [['Rack / gate hits', 2, '−20'], ['Dropped loads', 0, '0']]);
-  assert.deepEqual(v.timeline, [{ time: '0:12', text: 'grip (log-1)', points: '' }, { time: '0:40', text: 'Rack/gate hit', points: '−10' }]);
+  assert.deepEqual(v.timeline, [{ time: '0:12', text: 'grip (log-1)', points: '' }, { time: '0:40', text: 'Hit the trash rack or gate', points: '−10' }]);
 });
 
 test('report view: the report the session writes (schema clamsim-report/1)', () => {
@@ -154,8 +154,8 @@ test('report view: the report the session writes (schema clamsim-report/1)', () 
   assert.equal(v.delivered, '2 / 3');
   assert.deepEqual(v.penalties.map((p) => [p.label, p.count, p.pointsText]), [['Rack / gate hits', 1, '−10'],
     ['Structure hits', 0, '0'], ['Slack cables', 2, '−10'], ['Overloads', 0, '0'], ['Dropped loads', 1, '−10']]);
-  assert.deepEqual(v.timeline, [{ time: '1:01', text: 'Rack/gate hit (trash_rack)', points: '−10' },
-    { time: '2:10', text: 'Dropped load (log3)', points: '−10' }]);
+  assert.deepEqual(v.timeline, [{ time: '1:01', text: 'Hit the trash rack or gate: trash_rack', points: '−10' },
+    { time: '2:10', text: 'Dropped a load: log3', points: '−10' }]);
   assert.deepEqual(v.loads, [{ name: 'log1', delivered: true }, { name: 'log2', delivered: true }, { name: 'log3', delivered: false }]);
   assert.equal(reportView({ outcome: 'completed', completed: undefined }).outcome, 'Completed');
 });

@@ -88,6 +88,11 @@ void FrameMonitor::on_notice(const std::string& kind, double seconds_left,
     ended_ = message;
     return;
   }
+  if (kind != "drain") {   // an instructor's message, a change of who drives: each shown
+    std::fprintf(stderr, "clamsim-receiver: %s: %s\n",
+                 kind == "instructor_message" ? "instructor" : "server", message.c_str());
+    return;
+  }
   const long whole = std::lround(seconds_left);
   {
     std::lock_guard<std::mutex> lock(mutex_);
