@@ -425,7 +425,9 @@ TEST_F(SimBatch, TwentyRowSweepRunsAndMerges) {
     return std::stod(cells.at(static_cast<std::size_t>(at)));
   };
   EXPECT_LT(column(rows[1], "T1_N_max") * 1.8, column(rows[20], "T1_N_max"));
-  if (gnuplot_installed()) EXPECT_TRUE(fs::exists(out + "/summary.png"));
+  if (gnuplot_installed()) {
+    EXPECT_TRUE(fs::exists(out + "/summary.png"));
+  }
 }
 
 TEST_F(SimBatch, BadTablesAndIndicesAreRefused) {
