@@ -8,7 +8,11 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <regex>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "test_support.h"
 
@@ -41,7 +45,8 @@ class NamingService : public ::testing::Test {
     names_ = std::make_unique<ChildProcess>(std::vector<std::string>{
         which("omniNames"), "-start", std::to_string(port_), "-logdir", logdir_.string(),
         "-ORBendPoint", "giop:tcp:127.0.0.1:" + std::to_string(port_)});
-    ASSERT_TRUE(eventually([&] { return list("").status == 0; }, Ms(10000)))
+    // up once nameclt can list the root context (no name: `list ""` is InvalidName)
+    ASSERT_TRUE(eventually([&] { return list().status == 0; }, Ms(10000)))
         << names_->output();
   }
   void TearDown() override {
@@ -58,10 +63,13 @@ class NamingService : public ::testing::Test {
     int status = -1;
     std::string out;
   };
-  // `nameclt list CONTEXT`, omniORB's own client of the Naming Service.
-  Listed list(const std::string& context) {
-    ChildProcess p({which("nameclt"), "-ORBInitRef", "NameService=" + naming_ref(), "list",
-                    context});
+  // `nameclt list [CONTEXT]`, omniORB's own client of the Naming Service; no context lists
+  // the root.
+  Listed list(const std::string& context = "") {
+    std::vector<std::string> argv{which("nameclt"), "-ORBInitRef", "NameService=" + naming_ref(),
+                                  "list"};
+    if (!context.empty()) argv.push_back(context);
+    ChildProcess p(argv);
     Listed l;
     l.status = p.wait_exit(Ms(10000));
     l.out = p.output();
