@@ -17,8 +17,8 @@ packages=(build-essential cmake ccache pkg-config libeigen3-dev nlohmann-json3-d
 container=(podman runc debootstrap uidmap fuse-overlayfs slirp4netns)
 case "${1:-}" in
   --container) packages+=("${container[@]}") ;;
-  --tests) packages+=(chromium fonts-liberation libgl1-mesa-dri prometheus haproxy python3-yaml
-           "${container[@]}") ;;
+  --tests) packages+=(chromium fonts-liberation libgl1-mesa-dri prometheus
+           haproxy python3 python3-yaml "${container[@]}") ;;
 esac
 
 missing=()

@@ -35,8 +35,10 @@ class NamingService : public ::testing::Test {
     if (which("omniNames").empty() || which("nameclt").empty()) {
       const char* require = std::getenv("CLAMSIM_REQUIRE_CONTAINER");
       if (require != nullptr && std::string(require) == "yes")
-        FAIL() << "omniNames/nameclt missing (scripts/setup.sh installs omniorb-nameserver)";
-      GTEST_SKIP() << "omniNames or nameclt is not installed";
+        FAIL() << "omniNames or nameclt is missing: scripts/setup.sh installs "
+                  "omniorb-nameserver (omniNames) and omniorb (nameclt)";
+      GTEST_SKIP() << "omniNames or nameclt is not installed (scripts/setup.sh installs "
+                      "omniorb-nameserver and omniorb): the Naming Service test needs them";
     }
     logdir_ = fs::temp_directory_path() / ("clamsim-naming-" + std::to_string(getpid()));
     fs::create_directories(logdir_);
