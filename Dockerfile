@@ -38,6 +38,10 @@ COPY deploy/container/clamsim-healthcheck /usr/local/bin/
 COPY models /usr/share/clamsim/models
 COPY config/scenarios /usr/share/clamsim/scenarios
 COPY config/keyboard.json /usr/share/clamsim/keyboard.json
+# batch tables name files as from the repository's root (models/..., config/scenarios/...):
+# from /usr/share/clamsim they resolve the same (clamsim-sim --batch, docs/scaling.md)
+COPY config/batch /usr/share/clamsim/config/batch
+RUN ln -s ../scenarios /usr/share/clamsim/config/scenarios
 COPY web /usr/share/clamsim/web
 COPY node_modules/three/build /usr/share/clamsim/three/build
 COPY node_modules/three/examples/jsm /usr/share/clamsim/three/examples/jsm

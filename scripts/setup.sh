@@ -4,7 +4,8 @@
 # when everything is present.
 #   scripts/setup.sh          what the server and the browser client need
 #   scripts/setup.sh --container  also podman and debootstrap, to build the container image
-#   scripts/setup.sh --tests  all of that, Chromium for the browser tests and promtool
+#   scripts/setup.sh --tests  all of that, Chromium for the browser tests, promtool, and
+#                             HAProxy and python3-yaml for the scale-out tests (docs/scaling.md)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,7 +17,8 @@ packages=(build-essential cmake ccache pkg-config libeigen3-dev nlohmann-json3-d
 container=(podman runc debootstrap uidmap fuse-overlayfs slirp4netns)
 case "${1:-}" in
   --container) packages+=("${container[@]}") ;;
-  --tests) packages+=(chromium fonts-liberation libgl1-mesa-dri prometheus "${container[@]}") ;;
+  --tests) packages+=(chromium fonts-liberation libgl1-mesa-dri prometheus
+           haproxy python3 python3-yaml "${container[@]}") ;;
 esac
 
 missing=()

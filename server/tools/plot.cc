@@ -197,17 +197,21 @@ std::string gnuplot_script(const PlotPlan& plan, const CsvTable& table, const Pl
 }
 
 PlotResult draw_plot(const PlotRequest& request) {
-  PlotResult result;
   std::string script;
   try {
     const CsvTable table = CsvTable::read(request.csv_path);
     script = gnuplot_script(plan_plot(table), table, request);
   } catch (const std::exception& e) {
+    PlotResult result;
     result.bad_input = true;
     result.message = e.what();
     return result;
   }
+  return run_gnuplot(script, request.out_path);
+}
 
+PlotResult run_gnuplot(const std::string& script, const std::string& out_path) {
+  PlotResult result;
   int in_pipe[2];
   int err_pipe[2];
   if (pipe(in_pipe) != 0) {
@@ -278,8 +282,8 @@ PlotResult draw_plot(const PlotRequest& request) {
     result.message = "gnuplot failed" + (errors.empty() ? std::string() : ":\n" + errors);
     return result;
   }
-  if (stat(request.out_path.c_str(), &st) != 0 || st.st_size == 0) {
-    result.message = "gnuplot wrote no '" + request.out_path + "'" +
+  if (stat(out_path.c_str(), &st) != 0 || st.st_size == 0) {
+    result.message = "gnuplot wrote no '" + out_path + "'" +
                      (errors.empty() ? std::string() : ":\n" + errors);
     return result;
   }

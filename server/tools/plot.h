@@ -32,4 +32,8 @@ std::string gnuplot_script(const PlotPlan& plan, const CsvTable& table, const Pl
 // Reads the CSV, plans the figure and runs `gnuplot` from PATH on it; waits for it.
 PlotResult draw_plot(const PlotRequest& request);
 
+// Runs `gnuplot` from PATH on `script`, which writes `out_path`; waits for it. ok when
+// gnuplot exited 0 and the file is there and not empty.
+PlotResult run_gnuplot(const std::string& script, const std::string& out_path);
+
 }  // namespace clamsim::tools

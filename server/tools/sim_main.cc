@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +24,7 @@
 #include "model/json_fields.h"
 #include "model/machine_file.h"
 #include "model/scenario_file.h"
+#include "tools/batch.h"
 #include "tools/csv_writer.h"
 #include "tools/pick_place_pilot.h"
 #include "tools/plot.h"
@@ -72,11 +74,35 @@ std::string base_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+// A batch row's machine parameters: a {"value": ...} entry gets its value replaced, a bare
+// number is replaced; the loader then checks the new value's range like any other.
+void apply_overrides(nlohmann::json& doc, const tools::SimOptions& opt) {
+  for (const auto& [pointer, value] : opt.model_overrides) {
+    nlohmann::json::json_pointer at;
+    try {
+      at = nlohmann::json::json_pointer(pointer);
+    } catch (const nlohmann::json::exception&) {
+      throw model::ModelError(opt.model_path + ": '" + pointer + "' is not a JSON pointer");
+    }
+    if (!doc.contains(at))
+      throw model::ModelError(opt.model_path + ": no parameter " + pointer);
+    nlohmann::json& slot = doc[at];
+    if (slot.is_object() && slot.contains("value") && slot["value"].is_number()) {
+      slot["value"] = value;
+    } else if (slot.is_number()) {
+      slot = value;
+    } else {
+      throw model::ModelError(opt.model_path + ": " + pointer + " is not a number");
+    }
+  }
+}
+
 // Everything that can be wrong with the inputs, checked before the first step.
 // Throws ModelError (files) or UsageError (flags that do not fit the files).
 Run prepare(const tools::SimOptions& opt) {
   Run run;
-  const nlohmann::json doc = model::read_json_file(opt.model_path);
+  nlohmann::json doc = model::read_json_file(opt.model_path);
+  apply_overrides(doc, opt);
   run.machine = model::parse_machine_json(doc, opt.model_path);
   if (opt.thesis_valve)
     for (auto& ch : run.machine.hydraulics.channels) core::use_thesis_bypass(ch.valve);
@@ -245,6 +271,10 @@ int plot_run(const tools::SimOptions& opt, bool pick_place) {
            (pick_place ? "pick-and-place of " + opt.pick_place + " in " + base_name(opt.world)
                        : base_name(opt.controls_path)) +
            " on " + base_name(opt.model_path)});
+  if (!plot.ok && plot.gnuplot_missing && opt.plot_if_gnuplot) {
+    if (!opt.quiet) std::fprintf(stderr, "clamsim-sim: no plot: %s\n", plot.message.c_str());
+    return kExitOk;
+  }
   if (!plot.ok) {
     std::fprintf(stderr, "clamsim-sim: --plot: %s (the CSV '%s' was written)\n",
                  plot.message.c_str(), opt.csv_path.c_str());
@@ -257,16 +287,10 @@ int plot_run(const tools::SimOptions& opt, bool pick_place) {
   return kExitOk;
 }
 
-int run_main(int argc, char** argv) {
-  tools::SimOptions opt;
+// One run of `opt`; its facts (for a batch summary) in *facts. The exit status.
+int run_once(const tools::SimOptions& opt, tools::RunFacts* facts) {
   Run run;
   try {
-    opt = tools::parse_sim_options(argc, argv);
-    if (opt.help) {
-      std::fputs(tools::sim_usage(), stdout);
-      std::fputs(("\n" + cli::exit_codes_help()).c_str(), stdout);
-      return kExitOk;
-    }
     run = prepare(opt);
   } catch (const tools::UsageError& e) {
     std::fprintf(stderr, "clamsim-sim: %s\n", e.what());
@@ -297,6 +321,17 @@ int run_main(int argc, char** argv) {
   tools::Progress progress(tools::Progress::detect(opt.quiet), run.duration_s);
   const Simulated done = simulate(run, opt.rate_hz, state, env, pilot, writer, progress);
   progress.finish();
+  if (facts != nullptr) {
+    facts->simulated_s = state.time_s;
+    facts->wall_s = done.wall_s;
+    const core::Health& h = state.health;
+    facts->health = {{"nonfinite_resets", h.nonfinite_resets},
+                     {"singular_solves", h.singular_solves},
+                     {"limit_hits", h.limit_hits},
+                     {"clam_impacts", h.clam_impacts},
+                     {"transitions", h.transitions},
+                     {"loads_released", h.loads_released}};
+  }
 
   bool ok = writer.ok() && std::fflush(csv) == 0;
   if (csv != stdout && std::fclose(csv) != 0) ok = false;
@@ -312,6 +347,66 @@ int run_main(int argc, char** argv) {
   if (pilot && !report_errand(run, *pilot, state)) return kExitFailure;
   if (!opt.plot_path.empty()) return plot_run(opt, pilot.has_value());
   return kExitOk;
+}
+
+std::vector<std::string> split_commas(const std::string& text) {
+  std::vector<std::string> out;
+  std::string item;
+  for (char c : text + ",") {
+    if (c != ',') {
+      item += c;
+    } else if (!item.empty()) {
+      out.push_back(item);
+      item.clear();
+    }
+  }
+  return out;
+}
+
+// --batch: row N of the table into OUT/run-NNNN/, with its summary.json; or --merge.
+int run_batch(const tools::SimOptions& opt) {
+  std::optional<tools::BatchTable> table;
+  std::size_t index = 0;
+  try {
+    table = tools::BatchTable::read(opt.batch_path);
+    if (opt.merge) return tools::merge_batch(*table, opt.out_dir, split_commas(*opt.merge));
+    index = tools::batch_index(opt.batch_index, table->rows());
+  } catch (const tools::UsageError& e) {
+    std::fprintf(stderr, "clamsim-sim: %s\n", e.what());
+    return kExitUsage;
+  }
+  const std::string dir = tools::run_dir(opt.out_dir, index);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    std::fprintf(stderr, "clamsim-sim: --out: cannot create %s: %s\n", dir.c_str(),
+                 ec.message().c_str());
+    return kExitUsage;
+  }
+  tools::RunFacts facts;
+  facts.exit_status = run_once(table->options(index, opt, dir), &facts);
+  if (!tools::write_summary(*table, index, dir, facts)) return kExitFailure;
+  if (!opt.quiet)
+    std::fprintf(stderr, "clamsim-sim: row %zu of %s: exit %d, %s\n", index,
+                 opt.batch_path.c_str(), facts.exit_status, dir.c_str());
+  return facts.exit_status;
+}
+
+int run_main(int argc, char** argv) {
+  tools::SimOptions opt;
+  try {
+    opt = tools::parse_sim_options(argc, argv);
+  } catch (const tools::UsageError& e) {
+    std::fprintf(stderr, "clamsim-sim: %s\n", e.what());
+    return kExitUsage;
+  }
+  if (opt.help) {
+    std::fputs(tools::sim_usage(), stdout);
+    std::fputs(("\n" + cli::exit_codes_help()).c_str(), stdout);
+    return kExitOk;
+  }
+  if (!opt.batch_path.empty()) return run_batch(opt);
+  return run_once(opt, nullptr);
 }
 
 }  // namespace

@@ -22,6 +22,16 @@ bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
+// --batch takes the run from the table: the flags that say what to run do not go with it.
+void check_batch(const cli::Args& a, const SimOptions& o) {
+  if (o.batch_path.empty()) throw UsageError("--index, --out and --merge go with --batch TABLE");
+  if (o.out_dir.empty()) throw UsageError("--batch needs --out DIR");
+  if (o.merge && o.batch_index) throw UsageError("--merge reads every run: no --index");
+  for (const char* f : {"--model", "--controls", "--csv", "--duration", "--plot", "--world",
+                        "--pick-place", "--valve"})
+    if (a.has(f)) throw UsageError(std::string(f) + " comes from the table's row with --batch");
+}
+
 }  // namespace
 
 const char* sim_usage() {
@@ -55,6 +65,18 @@ Options:
                      (eq 2.23), the valve the 5.1.1 script's steps were tuned on
   --quiet            no progress and no summary on stderr
   --help             this text
+
+Batch runs (docs/scaling.md): one row of a run table per run, the same entry point for a
+Kubernetes Indexed Job, a Slurm job array and scripts/batch-run.sh:
+  --batch TABLE      a CSV of runs: columns name, model, controls | world + pick_place,
+                     duration, valve, and /json/pointer machine-file parameters
+  --index N          the row to run (0-based); default JOB_COMPLETION_INDEX, else
+                     SLURM_ARRAY_TASK_ID
+  --out DIR          the run writes DIR/run-NNNN/run.csv, run.png and summary.json
+  --merge M[,M...]   instead of a run: every run's summary into DIR/summary.csv and a
+                     plot, DIR/summary.png, of each metric M (a run CSV column with
+                     _min, _max or _final, e.g. T1_N_max) against the
+                     table's first parameter
   --version          print the version and exit
 
 The initial pose comes from the script's 'initial' line, else the world's "start"
@@ -65,7 +87,8 @@ The initial pose comes from the script's 'initial' line, else the world's "start
 SimOptions parse_sim_options(int argc, const char* const* argv) {
   cli::FlagSet flags;
   flags.valued = {"--model", "--controls", "--csv",        "--duration", "--rate",
-                  "--plot",  "--world",    "--pick-place", "--valve"};
+                  "--plot",  "--world",    "--pick-place", "--valve",
+                  "--batch", "--index",    "--out",        "--merge"};
   flags.switches = {"--help", "-h", "--quiet", "-q"};
   const cli::Args a(argc, argv, flags);
   SimOptions o;
@@ -92,6 +115,14 @@ SimOptions parse_sim_options(int argc, const char* const* argv) {
       o.world = value;
     } else if (arg == "--pick-place") {
       o.pick_place = value;
+    } else if (arg == "--batch") {
+      o.batch_path = value;
+    } else if (arg == "--index") {
+      o.batch_index = a.integer("--index", 0, 1000000000);
+    } else if (arg == "--out") {
+      o.out_dir = value;
+    } else if (arg == "--merge") {
+      o.merge = value;
     } else if (arg == "--valve") {
       if (value != "model" && value != "thesis")
         throw UsageError("--valve: '" + value + "' is not a valve law (model, thesis)");
@@ -99,6 +130,10 @@ SimOptions parse_sim_options(int argc, const char* const* argv) {
     }
   }
   if (o.help) return o;
+  if (!o.batch_path.empty() || !o.out_dir.empty() || o.batch_index || o.merge) {
+    check_batch(a, o);
+    return o;
+  }
   if (o.model_path.empty()) throw UsageError("--model is required (see --help)");
   if (!o.pick_place.empty()) {
     if (!o.controls_path.empty()) throw UsageError("--pick-place replaces --controls: give one");

@@ -4,6 +4,8 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cli/args.h"
 
@@ -16,12 +18,22 @@ struct SimOptions {
   std::optional<double> duration_s;     // --duration; else the script's "duration" line
   double rate_hz = 100.0;               // --rate: CSV rows per simulated second
   std::string plot_path;                // --plot: .svg or .png, empty for none
+  bool plot_if_gnuplot = false;         // a missing gnuplot is no failure (a batch run
+                                        // in the image, which has none)
   std::string world;                    // --world: scenario name or file, empty for none
   std::string pick_place;               // --pick-place: a load the scripted operator takes
                                         // to the world's truck (instead of --controls)
   bool thesis_valve = false;            // --valve thesis: eq 2.23's linear bypass
   bool quiet = false;                   // --quiet: no progress, no summary
   bool help = false;                    // --help: print usage, run nothing
+  // machine-file parameters replaced before loading: JSON pointer, value (a batch row)
+  std::vector<std::pair<std::string, double>> model_overrides;
+
+  // --batch TABLE (tools/batch.h): the run comes from a row of TABLE
+  std::string batch_path;
+  std::optional<long> batch_index;      // --index; else JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID
+  std::string out_dir;                  // --out: where run-NNNN/ go
+  std::optional<std::string> merge;     // --merge METRIC[,METRIC]: merge the runs' summaries
 };
 
 using cli::UsageError;   // a bad command line (the one reader's, cli/args.h)

@@ -152,6 +152,26 @@ TEST(ClientArrivalStats, ARestartDoesNotMoveTheSchedule) {
   EXPECT_NEAR(clamsim::client::percentile(late, 100), 0.009, 1e-9);
 }
 
+// A reconnect (clamsim-wsload --reconnect): the new session's seq starts again at 0 on
+// another schedule; no frame counts as lost and each stream is late against its own best.
+TEST(ClientArrivalStats, ANewStreamStartsItsOwnSchedule) {
+  clamsim::client::ArrivalStats a(0.05);
+  for (std::uint64_t seq = 100; seq < 120; ++seq)
+    a.add(frame(seq, 50.0 + 0.05 * static_cast<double>(seq) + (seq == 110 ? 0.004 : 0.0)));
+  a.new_stream();
+  for (std::uint64_t seq = 0; seq < 20; ++seq)  // 1.3 s later, 30 ms further behind
+    a.add(frame(seq, 57.3 + 0.05 * static_cast<double>(seq) + (seq == 5 ? 0.002 : 0.0)));
+  EXPECT_EQ(a.frames(), 40u);
+  EXPECT_EQ(a.lost(), 0u);
+  EXPECT_EQ(a.out_of_order(), 0u);
+  const auto late = a.lateness_s();
+  ASSERT_EQ(late.size(), 40u);
+  EXPECT_NEAR(late[10], 0.004, 1e-9);
+  EXPECT_NEAR(late[25], 0.002, 1e-9);
+  EXPECT_NEAR(clamsim::client::percentile(late, 100), 0.004, 1e-9);
+  EXPECT_NEAR(a.inter_arrival().max(), 57.3 - (50.0 + 0.05 * 119), 1e-9);  // the wait is kept
+}
+
 TEST(ClientArrivalStats, LegacyFramesAlignToThePeriod) {
   clamsim::client::ArrivalStats a(0.05);
   for (double t : {5.000, 5.050, 5.102, 5.150}) {

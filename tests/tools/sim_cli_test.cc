@@ -366,3 +366,93 @@ TEST_F(SimCli, PlotWithoutGnuplotStillWritesTheCsv) {
 }
 
 }  // namespace
+
+// --batch (docs/scaling.md): the shipped 20-row rope sweep, its paths made absolute, run
+// row by row through the entry point the Indexed Job (JOB_COMPLETION_INDEX), the Slurm
+// array (SLURM_ARRAY_TASK_ID) and scripts/batch-run.sh (--index) use, then merged.
+class SimBatch : public SimCli {
+ protected:
+  std::string table(const std::string& text) const {
+    const std::string path = (dir_ / "table.csv").string();
+    std::ofstream(path) << text;
+    return path;
+  }
+  std::string shipped_sweep() const {
+    std::string t = slurp(kSource + "/config/batch/rope_stiffness_sweep.csv");
+    for (const std::string from : {"models/", "config/scenarios/"}) {
+      for (auto at = t.find("," + from); at != std::string::npos; at = t.find("," + from, at + 1))
+        t.insert(at + 1, kSource + "/");
+    }
+    return t;
+  }
+};
+
+TEST_F(SimBatch, TwentyRowSweepRunsAndMerges) {
+  const std::string t = table(shipped_sweep());
+  const std::string out = (dir_ / "out").string();
+  for (int i = 0; i < 20; ++i) {
+    Result r;
+    if (i % 3 == 0) {
+      r = run({"--batch", t, "--index", std::to_string(i), "--out", out, "--quiet"});
+    } else {
+      const std::vector<std::string> env = {
+          (i % 3 == 1 ? "JOB_COMPLETION_INDEX=" : "SLURM_ARRAY_TASK_ID=") + std::to_string(i),
+          "PATH=" + std::string(std::getenv("PATH"))};
+      r = run({"--batch", t, "--out", out, "--quiet"}, &env);
+    }
+    ASSERT_EQ(r.exit_code, 0) << "row " << i << "\n" << r.err;
+    char run_dir[32];
+    std::snprintf(run_dir, sizeof run_dir, "/run-%04d/", i);
+    EXPECT_TRUE(fs::exists(out + run_dir + "run.csv")) << i;
+    const std::string summary = slurp(out + run_dir + "summary.json");
+    EXPECT_NE(summary.find("\"index\": " + std::to_string(i)), std::string::npos) << summary;
+    EXPECT_NE(summary.find("\"T1_N\""), std::string::npos) << summary;
+  }
+  const Result merged = run({"--batch", t, "--out", out, "--merge", "T1_N_max"});
+  EXPECT_EQ(merged.exit_code, gnuplot_installed() ? 0 : 1) << merged.err;
+  EXPECT_NE(merged.err.find("20 runs, 0 missing, 0 failed"), std::string::npos) << merged.err;
+  const auto rows = lines_of(slurp(out + "/summary.csv"));
+  ASSERT_EQ(rows.size(), 21u);
+  EXPECT_EQ(rows[0].rfind("index,name,status,wall_s,/hydraulics/winches/main_hoist/rope_EA_N,", 0), 0u)
+      << rows[0];
+  // the design question's answer: a stiffer rope, a higher peak (docs/scaling.md)
+  const auto column = [&](const std::string& row, const std::string& name) {
+    std::vector<std::string> names, cells;
+    std::istringstream h(rows[0]), c(row);
+    for (std::string f; std::getline(h, f, ',');) names.push_back(f);
+    for (std::string f; std::getline(c, f, ',');) cells.push_back(f);
+    const auto at = std::find(names.begin(), names.end(), name) - names.begin();
+    return std::stod(cells.at(static_cast<std::size_t>(at)));
+  };
+  EXPECT_LT(column(rows[1], "T1_N_max") * 1.8, column(rows[20], "T1_N_max"));
+  if (gnuplot_installed()) {
+    EXPECT_TRUE(fs::exists(out + "/summary.png"));
+  }
+}
+
+TEST_F(SimBatch, BadTablesAndIndicesAreRefused) {
+  const std::string good = shipped_sweep();
+  const std::string out = (dir_ / "out").string();
+  const auto refused = [&](const std::string& text, std::vector<std::string> args,
+                           int code, const std::string& message) {
+    const std::string t = table(text);
+    std::vector<std::string> all = {"--batch", t, "--out", out};
+    all.insert(all.end(), args.begin(), args.end());
+    const std::vector<std::string> env = {"PATH=" + std::string(std::getenv("PATH"))};
+    const Result r = run(all, &env);
+    EXPECT_EQ(r.exit_code, code) << text.substr(0, 80) << "\n" << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+  };
+  refused(good, {"--index", "20"}, 2, "--index 20 is not a row of the table (0..19)");
+  refused(good, {}, 2, "--batch needs the row: --index N, or JOB_COMPLETION_INDEX");
+  refused("name,model,controls,speed\nx," + kModel + "," + kCraneSteps + ",3\n", {"--index", "0"},
+          2, "unknown column 'speed' (columns: name, model, controls");
+  refused("model,controls,/anti_swing/stiffness_N_per_m\n" + kModel + "," + kCraneSteps +
+              ",stiff\n",
+          {"--index", "0"}, 2, "line 2: column /anti_swing/stiffness_N_per_m: 'stiff' is not a number");
+  refused("model,controls,pick_place\n" + kModel + "," + kCraneSteps + ",log3\n", {"--index", "0"},
+          2, "line 2: give exactly one of controls and pick_place");
+  refused("model,controls,/anti_swing/nosuch\n" + kModel + "," + kCraneSteps + ",1\n",
+          {"--index", "0"}, 3, "no parameter /anti_swing/nosuch");
+  refused(good, {"--index", "0", "--model", kModel}, 2, "--model comes from the table's row");
+}

@@ -87,11 +87,18 @@ void ArrivalStats::add(const ReceivedFrame& f) {
   ++frames_;
 }
 
+void ArrivalStats::new_stream() {
+  const std::vector<double> late = lateness_s();
+  earlier_late_s_ = late;
+  offsets_s_.clear();
+  has_seq_ = false;
+}
+
 std::vector<double> ArrivalStats::lateness_s() const {
-  std::vector<double> late = offsets_s_;
-  if (late.empty()) return late;
-  const double best = *std::min_element(late.begin(), late.end());
-  for (double& x : late) x -= best;
+  std::vector<double> late = earlier_late_s_;
+  if (offsets_s_.empty()) return late;
+  const double best = *std::min_element(offsets_s_.begin(), offsets_s_.end());
+  for (double x : offsets_s_) late.push_back(x - best);
   return late;
 }
 

@@ -49,6 +49,11 @@ class ArrivalStats {
 
   // Not thread-safe: the owner serialises calls.
   void add(const ReceivedFrame& f);
+  // The next frame starts another stream (a reconnect: a new session on maybe another
+  // server): no gap is counted between the two, and each stream's lateness is measured
+  // against its own best offset. The inter-arrival gap across the switch is kept: the
+  // client did wait that long.
+  void new_stream();
 
   std::uint64_t frames() const { return frames_; }
   // Frames missing between consecutive sequence numbers (extended frames only).
@@ -84,6 +89,7 @@ class ArrivalStats {
 
   RunningStats inter_arrival_;
   std::vector<double> offsets_s_;  // arrival - due time, before removing the minimum
+  std::vector<double> earlier_late_s_;  // lateness of the streams before new_stream()
   double last_sim_s_ = 0.0;        // the newest frame's sim_time_s and due time
   double last_due_s_ = 0.0;
   std::uint64_t restarts_seen_ = 0;

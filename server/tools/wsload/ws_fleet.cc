@@ -65,64 +65,77 @@ class Fleet::Impl::Client : public std::enable_shared_from_this<Client> {
                                   (fleet.config.target.find('?') == std::string::npos ? "?" : "&") +
                                   "observe=" + std::to_string(observe)
                             : fleet.config.target),
-        ws_(fleet.tls ? web::WebStream(beast::tcp_stream(net::make_strand(fleet.ioc)), fleet.tls)
-                      : web::WebStream(beast::tcp_stream(net::make_strand(fleet.ioc)))),
-        timer_(ws_.get_executor()) {
+        strand_(net::make_strand(fleet.ioc)),
+        timer_(strand_) {
     r_.observing = observe;
   }
 
   void start() {
     ++fleet_.running;
-    beast::get_lowest_layer(ws_).expires_after(std::chrono::seconds(10));
-    beast::get_lowest_layer(ws_).async_connect(
-        fleet_.endpoints, [self = shared_from_this()](const error_code& ec, const tcp::endpoint&) {
-          self->on_connect(ec);
-        });
+    connect();
   }
 
   // Posted on the strand at the end.
   void stop() {
     stopping_ = true;
     timer_.cancel();
+    if (waiting_) finish();  // between connections: nothing to close
     if (!open_ || closing_) return;
     closing_ = true;
-    ws_.async_close(websocket::close_code::normal,
+    ws_->async_close(websocket::close_code::normal,
                     [self = shared_from_this()](const error_code&) { self->finish(); });
   }
 
   const ClientResult& result() const { return r_; }
   std::int64_t session() const { return session_.load(); }
-  auto executor() { return ws_.get_executor(); }
+  auto executor() { return strand_; }
 
  private:
+  // A fresh stream on this client's strand: the first connection and every reconnect.
+  void connect() {
+    waiting_ = false;
+    ++generation_;
+    if (ws_) retired_.push_back(std::move(ws_));  // an aborted write may still name it
+    ws_ = std::make_unique<websocket::stream<web::WebStream>>(
+        fleet_.tls ? web::WebStream(beast::tcp_stream(strand_), fleet_.tls)
+                   : web::WebStream(beast::tcp_stream(strand_)));
+    buffer_.consume(buffer_.size());
+    queue_.clear();
+    beast::get_lowest_layer(*ws_).expires_after(std::chrono::seconds(10));
+    beast::get_lowest_layer(*ws_).async_connect(
+        fleet_.endpoints, [self = shared_from_this()](const error_code& ec, const tcp::endpoint&) {
+          self->on_connect(ec);
+        });
+  }
+
   void on_connect(const error_code& ec) {
     if (ec) return fail("connect: " + ec.message());
-    beast::get_lowest_layer(ws_).expires_never();
+    beast::get_lowest_layer(*ws_).expires_never();
     // as browsers do: a ping right after a control must not wait for the control's ACK
     error_code ignored;
-    beast::get_lowest_layer(ws_).socket().set_option(tcp::no_delay(true), ignored);
-    ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
-    ws_.text(true);
+    beast::get_lowest_layer(*ws_).socket().set_option(tcp::no_delay(true), ignored);
+    ws_->set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
+    ws_->text(true);
     if (fleet_.tls) return tls_handshake();
     ws_handshake();
   }
 
   void tls_handshake() {
-    auto& tls = ws_.next_layer().tls_stream();
+    auto& tls = ws_->next_layer().tls_stream();
     SSL_set_tlsext_host_name(tls.native_handle(), fleet_.config.host.c_str());
     if (!fleet_.config.tls_insecure)
       tls.set_verify_callback(net::ssl::host_name_verification(fleet_.config.host));
-    beast::get_lowest_layer(ws_).expires_after(std::chrono::seconds(10));
+    beast::get_lowest_layer(*ws_).expires_after(std::chrono::seconds(10));
     tls.async_handshake(net::ssl::stream_base::client,
                         [self = shared_from_this()](const error_code& ec) {
                           if (ec) return self->fail("TLS handshake: " + ec.message());
-                          beast::get_lowest_layer(self->ws_).expires_never();
+                          beast::get_lowest_layer(*self->ws_).expires_never();
                           self->ws_handshake();
                         });
   }
 
   void ws_handshake() {
-    ws_.async_handshake(fleet_.config.host + ":" + fleet_.config.port, target_,
+    ws_->async_handshake(fleet_.config.host + ":" + fleet_.config.port, target_,
                         [self = shared_from_this()](const error_code& e) {
                           self->on_handshake(e);
                         });
@@ -136,7 +149,7 @@ class Fleet::Impl::Client : public std::enable_shared_from_this<Client> {
   }
 
   void read() {
-    ws_.async_read(buffer_, [self = shared_from_this()](const error_code& ec, std::size_t) {
+    ws_->async_read(buffer_, [self = shared_from_this()](const error_code& ec, std::size_t) {
       self->on_read(ec);
     });
   }
@@ -176,7 +189,15 @@ class Fleet::Impl::Client : public std::enable_shared_from_this<Client> {
         r_.rtt_ms.push_back(arrival * 1000.0 - j["t"].get<double>());
       }
     } else if (type == "hello") {
-      if (r_.connected) return;
+      if (hello_seen_) return;  // one per connection
+      hello_seen_ = true;
+      if (r_.connected) {  // a reconnect: a new session, maybe on another server
+        ++r_.reconnects;
+        r_.closed_later = false;
+        r_.arrivals.new_stream();
+      } else {
+        ++fleet_.settled;
+      }
       r_.connected = true;
       if (j.contains("session") && j["session"].is_number_integer()) {
         r_.server_session = j["session"].get<std::int64_t>();
@@ -184,12 +205,13 @@ class Fleet::Impl::Client : public std::enable_shared_from_this<Client> {
       }
       if (j.contains("frame_period_s") && j["frame_period_s"].is_number()) {
         r_.frame_period_s = j["frame_period_s"].get<double>();
-        r_.arrivals = client::ArrivalStats(r_.frame_period_s);
+        if (r_.reconnects == 0) r_.arrivals = client::ArrivalStats(r_.frame_period_s);
       }
-      ++fleet_.settled;
       start_ticks();
     } else if (type == "error") {
       ++r_.errors;
+    } else if (type == "drain") {
+      ++r_.drain_notices;
     } else {
       ++r_.bad_messages;
     }
@@ -239,9 +261,10 @@ class Fleet::Impl::Client : public std::enable_shared_from_this<Client> {
   }
 
   void write() {
-    ws_.async_write(net::buffer(queue_.front()),
-                    [self = shared_from_this()](const error_code& ec, std::size_t) {
-                      if (ec) return;  // the read side reports why
+    ws_->async_write(net::buffer(queue_.front()),
+                    [self = shared_from_this(), gen = generation_](const error_code& ec,
+                                                                   std::size_t) {
+                      if (ec || gen != self->generation_) return;  // the read side says why
                       self->queue_.pop_front();
                       if (!self->queue_.empty() && !self->closing_) self->write();
                     });
@@ -258,11 +281,16 @@ class Fleet::Impl::Client : public std::enable_shared_from_this<Client> {
       return;
     }
     if (ec == websocket::error::closed) {
-      r_.close_code = static_cast<int>(ws_.reason().code);
-      r_.close_reason = std::string(ws_.reason().reason.c_str());
+      r_.close_code = static_cast<int>(ws_->reason().code);
+      r_.close_reason = std::string(ws_->reason().reason.c_str());
     } else if (r_.close_reason.empty()) {
       r_.close_reason = ec.message();
     }
+    if (open_) {
+      open_ = false;
+      --fleet_.open;
+    }
+    if (r_.connected && fleet_.config.reconnect_s >= 0) return reconnect_later();
     if (!r_.connected) {
       if (ec == websocket::error::closed) {
         r_.refused = true;
@@ -273,17 +301,32 @@ class Fleet::Impl::Client : public std::enable_shared_from_this<Client> {
     } else {
       r_.closed_later = true;
     }
-    if (open_) {
-      open_ = false;
-      --fleet_.open;
-    }
     if (!closing_) finish();
+  }
+
+  // After a session ended (or a reconnect failed): wait, then connect again. Until a new
+  // hello the client counts as closed.
+  void reconnect_later() {
+    error_code ignored;  // aborts a write still pending, before the queue is cleared
+    beast::get_lowest_layer(*ws_).socket().close(ignored);
+    waiting_ = true;
+    r_.closed_later = true;
+    hello_seen_ = false;
+    timer_.expires_after(std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+        std::chrono::duration<double>(fleet_.config.reconnect_s)));
+    timer_.async_wait([self = shared_from_this()](const error_code& ec) {
+      if (!ec && !self->stopping_) self->connect();
+    });
   }
 
   // an observer never sends control (the server would refuse it)
   bool controls() const { return fleet_.config.control_hz > 0 && r_.observing == 0; }
 
   void fail(const std::string& why) {
+    if (r_.connected && fleet_.config.reconnect_s >= 0) {  // a reconnect attempt failed
+      r_.close_reason = why;
+      return reconnect_later();
+    }
     r_.failed = true;
     r_.close_reason = why;
     ++fleet_.settled;
@@ -300,8 +343,9 @@ class Fleet::Impl::Client : public std::enable_shared_from_this<Client> {
   std::size_t index_;
   const std::string target_;   // the config's, or its ?observe=ID
   std::atomic<std::int64_t> session_{-1};
-  websocket::stream<web::WebStream> ws_;   // plain or TLS (web/web_stream.h)
+  net::strand<net::io_context::executor_type> strand_;
   net::steady_timer timer_;
+  std::unique_ptr<websocket::stream<web::WebStream>> ws_;   // plain or TLS (web/web_stream.h)
   beast::flat_buffer buffer_;
   std::deque<std::string> queue_;
   std::chrono::steady_clock::duration period_{};
@@ -309,6 +353,10 @@ class Fleet::Impl::Client : public std::enable_shared_from_this<Client> {
   long ping_every_ = 0;
   long ticks_ = 0;
   bool open_ = false;
+  bool hello_seen_ = false;  // on the current connection
+  bool waiting_ = false;     // to reconnect
+  std::uint64_t generation_ = 0;  // connections made; a handler of an older one is stale
+  std::vector<std::unique_ptr<websocket::stream<web::WebStream>>> retired_;
   bool closing_ = false;
   bool stopping_ = false;
   bool finished_ = false;

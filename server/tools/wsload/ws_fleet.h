@@ -21,6 +21,10 @@ struct FleetConfig {
   double ping_hz = 1.0;      // 0 = no pings
   double swing_volts = 0.0;  // amplitude of a slow swing command (0 = all zeros)
   int threads = 1;           // io_context threads, 1..2
+  // < 0: a client whose connection ends stays closed. >= 0: it waits this long and connects
+  // again, as the browser client does (through a load balancer: to any replica), and goes
+  // on until stop()
+  double reconnect_s = -1.0;
   // wss://: TLS under the WebSocket, the server's certificate checked against tls_ca (the
   // host name too) unless tls_insecure
   bool tls = false;
@@ -33,13 +37,15 @@ struct ClientResult {
   bool connected = false;      // got `hello`
   bool refused = false;        // closed by the server before `hello`
   bool failed = false;         // could not connect / handshake, or dropped before `hello`
-  bool closed_later = false;   // the connection ended after `hello`, before the end
+  bool closed_later = false;   // the connection ended after `hello` and was not open at the end
+  std::uint64_t reconnects = 0;   // `hello`s after the first (FleetConfig::reconnect_s)
+  std::uint64_t drain_notices = 0;  // `drain` messages: the server is shutting down
   int close_code = 0;          // the server's close code, 0 when none
   std::string close_reason;    // the server's reason, or the error
-  std::int64_t server_session = -1;  // hello.session
+  std::int64_t server_session = -1;  // hello.session (the latest connection's)
   std::int64_t observing = 0;        // > 0: an observer of that session (no controls)
   double frame_period_s = 0.05;      // hello.frame_period_s
-  client::ArrivalStats arrivals{0.05};  // frames inside the window
+  client::ArrivalStats arrivals{0.05};  // frames inside the window, over every connection
   std::vector<double> rtt_ms;           // ping round trips inside the window
   std::uint64_t controls_sent = 0;
   std::uint64_t pings_sent = 0;

@@ -60,6 +60,10 @@ N browser-like WebSocket clients in one process (docs/wsload.md).
   --ping-rate HZ          pings per client per second, default 1; 0 = none
   --swing-volts V         send a slow +-V swing instead of all zeros (0..5, default 0)
   --threads N             io_context threads, 1 or 2 (default 1)
+  --reconnect S           a client whose connection ends (a server killed or draining
+                          away) waits S seconds and connects again, as the browser
+                          does; through a load balancer it lands on another replica.
+                          Default: no reconnect
   --observers K           K more clients watch the first session (/ws?observe=ID, no
                           controls), 0..1000; the report compares that session's
                           lateness with the other sessions' in the same window
@@ -88,6 +92,7 @@ struct Options {
   double duration_s = 10.0, warmup_s = 1.0, connect_interval_s = 0.0191;
   double control_hz = 20.0, ping_hz = 1.0, swing_volts = 0.0;
   int threads = 1;
+  double reconnect_s = -1.0;  // < 0: off
   bool help = false;
   bool tls = false, tls_insecure = false;
   std::string tls_ca;
@@ -98,7 +103,7 @@ Options parse(int argc, char** argv) {
   flags.valued = {"--url",         "--server-pid", "--spawn-server", "--server-arg",
                   "--sessions",    "--duration",   "--warmup",       "--connect-rate",
                   "--control-rate", "--ping-rate", "--swing-volts",  "--threads", "--csv", "--observers",
-                  "--tls-ca"};
+                  "--tls-ca", "--reconnect"};
   flags.switches = {"--help", "--tls", "--tls-insecure"};
   flags.repeatable = flags.verbatim = {"--server-arg"};
   cli::Args a(argc, argv, flags);
@@ -129,6 +134,7 @@ Options parse(int argc, char** argv) {
   o.threads = static_cast<int>(a.integer("--threads", 1, 2).value_or(1));
   o.csv = a.text("--csv").value_or("");
   o.observers = static_cast<int>(a.integer("--observers", 0, 1000).value_or(0));
+  o.reconnect_s = a.number("--reconnect", 0, 3600).value_or(o.reconnect_s);
   o.tls = a.has("--tls") || o.url.rfind("wss://", 0) == 0;
   o.tls_ca = a.text("--tls-ca").value_or("");
   o.tls_insecure = a.has("--tls-insecure");
@@ -278,6 +284,7 @@ wsload::FleetConfig fleet_config(const Options& opt, const Url& url) {
   fc.ping_hz = opt.ping_hz;
   fc.swing_volts = opt.swing_volts;
   fc.threads = opt.threads;
+  fc.reconnect_s = opt.reconnect_s;
   fc.tls = opt.tls;
   fc.tls_ca = opt.tls_ca;
   fc.tls_insecure = opt.tls_insecure;
@@ -380,6 +387,8 @@ Ending finish(wsload::Fleet& fleet, loadgen::ServerProcess* spawned, const Optio
 // The sessions' figures over the window (observers are reported apart).
 struct Totals {
   std::size_t connected = 0, refused = 0, failed = 0, closed_later = 0, silent = 0;
+  std::size_t reconnected = 0, drained = 0;  // clients that reconnected / were told to
+  std::uint64_t reconnects = 0;
   std::map<std::string, int> reasons;  // "1013 server full: ..." -> count
   client::RunningStats fps, ia;
   std::vector<double> lateness, rtt;
@@ -395,6 +404,9 @@ Totals add_up(const std::vector<wsload::ClientResult>& results, double window_s)
     if (r.refused) ++t.refused;
     if (r.failed) ++t.failed;
     if (r.closed_later) ++t.closed_later;
+    if (r.reconnects > 0) ++t.reconnected;
+    if (r.drain_notices > 0) ++t.drained;
+    t.reconnects += r.reconnects;
     if (r.refused || r.failed || r.closed_later) {
       t.reasons[(r.close_code ? std::to_string(r.close_code) + " " : std::string()) +
                 r.close_reason]++;
@@ -448,6 +460,10 @@ void print_report(const Options& opt, const std::string& url_text, const Ramp& r
               opt.sessions, ramp.seconds, t.refused, t.failed);
   for (const auto& [why, count] : t.reasons) std::printf("  %d x %s\n", count, why.c_str());
   if (t.closed_later > 0) std::printf("closed during the run: %zu\n", t.closed_later);
+  if (opt.reconnect_s >= 0)
+    std::printf("reconnected: %zu clients, %llu reconnects\n", t.reconnected,
+                static_cast<unsigned long long>(t.reconnects));
+  if (t.drained > 0) std::printf("told the server drains: %zu\n", t.drained);
   if (t.silent > 0) std::printf("sessions without a frame in the window: %zu\n", t.silent);
   std::printf("frames/s: total %.1f, per session min %.2f mean %.2f max %.2f (nominal %.1f)\n",
               static_cast<double>(t.frames) / w.seconds, t.fps.min(), t.fps.mean(), t.fps.max(),
@@ -478,7 +494,7 @@ bool write_csv(const std::string& path, const std::vector<wsload::ClientResult>&
   std::ofstream csv(path);
   csv << "session,server_session,connected,frames,fps,lost,out_of_order,ia_min_ms,ia_mean_ms,"
          "ia_std_ms,ia_max_ms,late_p50_ms,late_p99_ms,late_max_ms,rtt_p50_ms,rtt_p99_ms,"
-         "controls_sent,pings_sent,pongs,errors,close_code,close_reason\n";
+         "controls_sent,pings_sent,pongs,errors,reconnects,drain_notices,close_code,close_reason\n";
   for (std::size_t i = 0; i < results.size(); ++i) {
     const auto& r = results[i];
     const auto late = r.arrivals.lateness_s();
@@ -486,7 +502,7 @@ bool write_csv(const std::string& path, const std::vector<wsload::ClientResult>&
     char row[512];
     std::snprintf(row, sizeof row,
                   "%zu,%lld,%d,%llu,%.3f,%llu,%llu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,"
-                  "%llu,%llu,%llu,%llu,%d,",
+                  "%llu,%llu,%llu,%llu,%llu,%llu,%d,",
                   i, static_cast<long long>(r.server_session), r.connected ? 1 : 0,
                   static_cast<unsigned long long>(r.arrivals.frames()),
                   static_cast<double>(r.arrivals.frames()) / window_s,
@@ -498,7 +514,9 @@ bool write_csv(const std::string& path, const std::vector<wsload::ClientResult>&
                   static_cast<unsigned long long>(r.controls_sent),
                   static_cast<unsigned long long>(r.pings_sent),
                   static_cast<unsigned long long>(r.pongs),
-                  static_cast<unsigned long long>(r.errors), r.close_code);
+                  static_cast<unsigned long long>(r.errors),
+                  static_cast<unsigned long long>(r.reconnects),
+                  static_cast<unsigned long long>(r.drain_notices), r.close_code);
     csv << row << quote(r.close_reason) << "\n";
   }
   csv.flush();
