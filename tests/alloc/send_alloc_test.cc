@@ -8,7 +8,7 @@
 
 #include <atomic>
 #include <cstdlib>
-#include <deque>
+#include <array>
 #include <future>
 #include <memory>
 #include <mutex>
@@ -143,16 +143,17 @@ TEST_F(SendPath, WebSocketEncodingAllocatesNothingOnceWarm) {
   const auto ids = nlohmann::ordered_json::array({"log_1", "log_2", "branch", 4});
   const web::DisplayEncoder encoder(ids);
   web::FrameBuffers buffers(8 + 4);
-  std::deque<std::shared_ptr<const std::string>> queue;
-  std::size_t bytes = 0;
+  // the last 8 texts, oldest overwritten (a ring: the test's own queue allocates nothing)
+  std::array<std::shared_ptr<const std::string>, 8> queue;
+  std::size_t next = 0, bytes = 0;
   auto send_all = [&] {
     for (const session::Frame& f : *frames_) {
       std::shared_ptr<std::string> b = buffers.take();
       encoder.encode(f, *b);
       buffers.written(*b);
       bytes += b->size();
-      queue.push_back(std::move(b));
-      if (queue.size() > 8) queue.pop_front();
+      queue[next] = std::move(b);
+      next = (next + 1) % queue.size();
     }
   };
   send_all();  // warm-up: the buffers grow to the largest frame
@@ -162,7 +163,8 @@ TEST_F(SendPath, WebSocketEncodingAllocatesNothingOnceWarm) {
   EXPECT_GT(bytes, frames_->size() * 500);   // real frames were written
   EXPECT_LE(buffers.size(), 12u);
   // and they are the frames display_json gives
-  EXPECT_EQ(*queue.back(), web::display_json(frames_->back(), ids));
+  EXPECT_EQ(*queue[(next + queue.size() - 1) % queue.size()],
+            web::display_json(frames_->back(), ids));
 }
 
 // The CORBA sink's conversion into the IDL frame it keeps (oneway_sink.h): the sequences
