@@ -168,14 +168,26 @@ TEST_F(SendPath, WebSocketEncodingAllocatesNothingOnceWarm) {
 }
 
 // The CORBA sink's conversion into the IDL frame it keeps (oneway_sink.h): the sequences
-// of loads and contact markers keep their storage.
-TEST_F(SendPath, CorbaConversionAllocatesNothingOnceWarm) {
+// of loads and contact markers keep their storage while they hold something. omniORB frees
+// a sequence's buffer when its length is set to 0, so a list that empties and fills again
+// takes one allocation then: the bound is how often that happens in these frames.
+TEST_F(SendPath, CorbaConversionAllocatesOnlyWhenAListRefills) {
   CLAMX::Frame idl;
   auto convert_all = [&] {
     for (const session::Frame& f : *frames_) corba::to_frame(f, idl, nullptr);
   };
+  long refills = 0;
+  const std::size_t n = frames_->size();
+  for (std::size_t i = 0; i < n; ++i) {  // the pass is repeated: frame 0 follows the last
+    const core::Outputs& before = (*frames_)[(i + n - 1) % n].outputs;
+    const core::Outputs& now = (*frames_)[i].outputs;
+    refills += (before.contact_count == 0 && now.contact_count > 0) ? 1 : 0;
+    refills += (before.load_count == 0 && now.load_count > 0) ? 1 : 0;
+  }
   convert_all();
-  EXPECT_EQ(allocations_in(convert_all), 0);
+  const long allocations = allocations_in(convert_all);
+  EXPECT_LE(allocations, refills) << "in " << n << " frames";
+  EXPECT_LT(allocations, static_cast<long>(n) / 100);
 }
 
 // The whole of WebSocketSink::deliver on the session thread, through a real SharedState and
