@@ -4,6 +4,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include <sys/file.h>
+
 #include "record/crc32.h"
 
 namespace clamsim::record {
@@ -25,6 +27,8 @@ McapWriter::McapWriter(const std::string& path, McapWriterOptions options)
     error_ = "cannot write " + path + ": " + std::strerror(errno);
     return;
   }
+  // held until close: whoever prunes old files can tell this one is being written
+  ::flock(fileno(file_), LOCK_EX | LOCK_NB);
   emit(std::string(kMagic));
   Bytes header;
   header.str(options_.profile).str(options_.library);

@@ -4,7 +4,8 @@
 // message indices, so a process that dies leaves a file readable up to its last chunk.
 // close() writes the last chunk, the data end, the summary (schemas, channels, statistics,
 // chunk and metadata indices), the summary offsets and the footer.
-// Not thread-safe: one writer, one thread.
+// The file is under an exclusive flock(2) until close(), so a live file can be told
+// from a finished one. Not thread-safe: one writer, one thread.
 #pragma once
 
 #include <cstdint>
