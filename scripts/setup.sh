@@ -14,7 +14,7 @@ packages=(build-essential cmake ccache pkg-config libeigen3-dev nlohmann-json3-d
           libomniorb4-dev omniidl omniorb omniorb-nameserver libboost-dev libssl-dev openssl
           nodejs npm)
 # podman's recommended helpers too: the container test ran with them on the build machine
-container=(podman runc debootstrap uidmap fuse-overlayfs slirp4netns)
+container=(podman runc catatonit debootstrap uidmap fuse-overlayfs slirp4netns)
 case "${1:-}" in
   --container) packages+=("${container[@]}") ;;
   --tests) packages+=(chromium fonts-liberation libgl1-mesa-dri prometheus

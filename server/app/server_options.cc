@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -102,6 +103,37 @@ std::string host_or_address(const std::string& name, const std::string& text) {
   return text;
 }
 
+// --endpoint-publish: giop:tcp:HOST:PORT or giop:ssl:HOST:PORT, several joined by commas
+// ("" = the listen address). Checked here because omniORB, given a malformed one, fails
+// after it has opened the listen port, and the port check that follows would wrongly
+// call the port "in use". A $(VAR) left unexpanded by the deployment is named as such.
+std::string published_endpoints(const std::string& name, const std::string& text) {
+  const std::string example = " (for example giop:tcp:sim.example.org:10150)";
+  if (text.find("$(") != std::string::npos || text.find("${") != std::string::npos)
+    throw UsageError(name + ": '" + text + "' holds a variable its deployment did not "
+                     "expand; give the address itself" + example);
+  std::size_t start = 0;
+  while (!text.empty() && start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, comma - start);
+    const bool giop = item.rfind("giop:tcp:", 0) == 0 || item.rfind("giop:ssl:", 0) == 0;
+    const std::size_t colon = item.rfind(':');
+    std::string host = giop && colon > 9 ? item.substr(9, colon - 9) : "";
+    if (host.size() > 2 && host.front() == '[' && host.back() == ']')
+      host = host.substr(1, host.size() - 2);  // an IPv6 literal in brackets
+    try {
+      if (!giop || host.empty()) throw UsageError("");
+      host_or_address(name, host);
+      integer(name, item.substr(colon + 1), 1, 65535);
+    } catch (const UsageError&) {
+      throw UsageError(name + ": '" + item + "' is not giop:tcp:HOST:PORT or "
+                       "giop:ssl:HOST:PORT with a port in [1, 65535]" + example);
+    }
+    start = comma + 1;
+  }
+  return text;
+}
+
 // One setting: its flag, its config-file key, its environment variable (derived from the
 // flag by env_name()), the help text, how a value is applied and how the current one reads.
 // The --help text and the table in docs/deploy.md are both generated from this list.
@@ -165,7 +197,7 @@ const std::vector<Setting>& settings() {
        "the address references carry, for receivers that reach\nthe server by another "
        "(NAT, a container's published port):\ngiop:tcp:sim.example.org:10150 (\"\" = the "
        "listen address)",
-       false, [](O& o, S, S v) { o.corba.endpoint_publish = v; },
+       false, [](O& o, S n, S v) { o.corba.endpoint_publish = published_endpoints(n, v); },
        [](const O& o) { return o.corba.endpoint_publish; }},
       {"--max-sessions", "max_sessions", "N",
        "sessions served at once, every transport; past it new\nones are refused and /readyz "

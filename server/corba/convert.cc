@@ -137,8 +137,13 @@ void to_frame(const session::Frame& frame, CLAMX::Frame& f, const core::WorldPar
   to_contacts(o, f.contacts);
   f.events = to_events(o.events);
   f.score = to_score(frame.score);
-  // a string member copies what it is given: only the one frame that ends a task pays
-  f.task_report_json = frame.report ? frame.report->c_str() : "";
+  // a string member copies what it is given (even ""): only the one frame that ends a
+  // task, and the frame after it, pay (issue 16: no allocation per frame)
+  if (frame.report) {
+    f.task_report_json = frame.report->c_str();
+  } else if (const char* held = f.task_report_json.in(); held == nullptr || *held != '\0') {
+    f.task_report_json = "";
+  }
 }
 
 CLAMX::SessionStats to_stats(const session::CounterSnapshot& c) {

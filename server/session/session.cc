@@ -39,7 +39,7 @@ void Session::start() {
 
 void Session::request_stop() {
   stop_requested_ = true;
-  clock_.wake();
+  alarm_.ring();  // this session's thread only
 }
 
 void Session::stop() {
@@ -225,7 +225,7 @@ void Session::run() {
     mark_progress(computed);
 
     const Instant due = t0 + static_cast<Duration::rep>(k) * period;
-    while (!stop_requested_ && clock_.now() < due) clock_.sleep_until(due);
+    while (!stop_requested_ && clock_.now() < due) clock_.sleep_until(due, alarm_);
     if (stop_requested_) break;
     const Instant sent_at = clock_.now();
     if (sent_at - due > period) counters_.late_frames.fetch_add(1, std::memory_order_relaxed);

@@ -137,6 +137,7 @@ class Session {
   core::Control control_;                 // the mailbox
 
   std::atomic<bool> stop_requested_{false};
+  Alarm alarm_;                           // rung by request_stop(): cuts this thread's sleep short
   std::atomic<bool> restart_requested_{false};
   std::atomic<bool> interrupt_task_{false};
   std::atomic<std::int64_t> progress_ns_{0};        // clock time of the last progress

@@ -6,7 +6,7 @@
 
 namespace clamsim::training {
 
-int figure_decimals(const std::string& field) {
+int figure_decimals(std::string_view field) {
   for (const FigurePrecision& f : kReportFigures)
     if (field == f.field) return f.decimals;
   return -1;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -22,7 +23,7 @@ inline constexpr FigurePrecision kReportFigures[] = {
 };
 
 // The decimals of `field`; -1 when it is not a figure of the table.
-int figure_decimals(const std::string& field);
+int figure_decimals(std::string_view field);  // no allocation: runs every frame
 
 // v rounded to `decimals` places; -0 becomes 0, and a value that is not finite 0.
 double round_figure(double v, int decimals);

@@ -53,23 +53,6 @@ ojson cable_json(const core::WinchParams& w) {
   return j;
 }
 
-// The training task's live score (training/task_score.h); only {"enabled": false} when the
-// scenario has no task. Figures at the reports' precision (training/report_figures.h).
-ojson score_json(const training::TaskScore& s) {
-  if (!s.enabled) return {{"enabled", false}};
-  return fields_json(training::kTaskScoreFields, s);
-}
-
-// The first lesson's progress (training/lesson.h); sent only in a world with a lesson.
-ojson lesson_json(const training::LessonProgress& l) {
-  return {{"step", l.step},
-          {"steps", l.steps},
-          {"finished", l.finished},
-          {"progress", r(l.progress, 2)},
-          {"elapsed_s", r(l.elapsed_s, 2)},
-          {"setbacks", l.setbacks}};
-}
-
 }  // namespace
 
 std::array<double, 3> box_from_inertia(double mass_kg, const std::array<double, 3>& inertia_kgm2) {
@@ -153,79 +136,174 @@ ojson scene_load_ids(const ojson& scene) {
   return ids;
 }
 
-std::string display_json(const session::Frame& frame, const ojson& load_ids) {
-  const core::Outputs& o = frame.outputs;
-  constexpr int mm = 4, mdeg = 3;  // decimals: 0.1 mm and 0.001 deg
-  ojson j;
-  j["type"] = "display";
-  j["seq"] = frame.seq;
-  j["t"] = r(o.time_s, 4);
-  // Table 4.1: swing deg, boom deg, telescope m, clam-to-tip m, opening deg, cable 1 m,
-  // cable 2 m, load kg
-  const auto& d = o.display;
-  j["display"] = {r(d[0], mdeg), r(d[1], mdeg), r(d[2], mm), r(d[3], mm),
-                  r(d[4], mdeg), r(d[5], mm),   r(d[6], mm), r(d[7], 1)};
-  j["joint_velocity"] = {r(o.joint_vel[0], mdeg), r(o.joint_vel[1], mdeg),
-                         r(o.joint_vel[2], mm)};
-  j["tension_N"] = arr(o.tensions_N, 1);
-  j["pressure_MPa"] = arr(o.pressures_Pa, 4, 1e-6);
-  j["working"] = core::to_string(o.working);
-  j["geo"] = core::to_string(o.geo);
-  j["load"] = core::to_string(o.load);
-  j["theta1_deg"] = r(o.theta1_clam_deg, mdeg);
-  j["theta2_deg"] = r(o.theta2_clam_deg, mdeg);
-  j["jaw_gap_m"] = r(o.jaw_gap_m, mm);
-  j["squeeze_N"] = r(o.squeeze_N, 1);
-  j["stop_force_N"] = r(o.stop_force_N, 1);
-  j["tip_m"] = arr(o.tip, mm);
-  j["point_a_m"] = arr(o.point_a, mm);
-  j["point_b_m"] = arr(o.point_b, mm);
-  j["point_c_m"] = arr(o.point_c, mm);
-  j["cable_rate_m_s"] = arr(o.cable_rates_m_per_s, mm);
-  j["clam_vel_m_s"] = arr(o.clam_vel_m_per_s, mm);
+DisplayEncoder::DisplayEncoder(const ojson& load_ids) {
+  load_ids_.reserve(load_ids.size());
+  for (const ojson& id : load_ids) load_ids_.push_back(dump(id));
+}
 
-  // the working world (issue 5)
-  j["clam_swing_deg"] = arr(o.clam_swing_deg, mdeg);
-  j["clam_orientation"] = arr(o.clam_orientation, 4);
-  j["clam_contact_force_N"] = r(o.clam_contact_force_N, 1);
-  j["clam_submerged"] = r(o.clam_submerged, 2);
-  // an instructor's condition (issue 11): how murky the water is, 0 clear .. 1 nil
-  j["turbidity"] = r(o.turbidity, 2);
-  const int n_loads = std::clamp(o.load_count, 0, core::kMaxLoads);
-  ojson loads = ojson::array();
+namespace {
+
+template <std::size_t N>
+void write_array(JsonWriter& w, const std::array<double, N>& v, int decimals,
+                 double scale = 1.0) {
+  w.begin_array();
+  for (double x : v) w.number(r(x * scale, decimals));
+  w.end_array();
+}
+
+// display.loads: each load's pose and state; i = its index in the world
+void write_loads(JsonWriter& w, const core::Outputs& o, int n_loads,
+                 const std::vector<std::string>& ids) {
+  w.begin_array();
   for (int i = 0; i < n_loads; ++i) {
     const core::Outputs::Load& l = o.loads[static_cast<std::size_t>(i)];
-    ojson e;
-    e["id"] = static_cast<std::size_t>(i) < load_ids.size() ? load_ids[static_cast<std::size_t>(i)]
-                                                             : ojson(i);
-    e["position_m"] = arr(l.position_m, 3);
-    e["orientation"] = arr(l.orientation, 4);
-    e["held"] = l.held;
-    e["in_contact"] = l.in_contact;
-    e["submerged"] = r(l.submerged, 2);
-    loads.push_back(std::move(e));
+    w.begin_object();
+    w.key("id");
+    if (static_cast<std::size_t>(i) < ids.size()) w.raw(ids[static_cast<std::size_t>(i)]);
+    else w.number(i);
+    w.key("position_m");
+    write_array(w, l.position_m, 3);
+    w.key("orientation");
+    write_array(w, l.orientation, 4);
+    w.field("held", l.held);
+    w.field("in_contact", l.in_contact);
+    w.field("submerged", r(l.submerged, 2));
+    w.end_object();
   }
-  j["loads"] = std::move(loads);
-  j["held_load"] = o.held_load >= 0 && o.held_load < n_loads ? ojson(o.held_load) : ojson(nullptr);
-  ojson contacts = ojson::array();
+  w.end_array();
+}
+
+void write_contacts(JsonWriter& w, const core::Outputs& o, int n_loads) {
+  w.begin_array();
   const int n_contacts = std::clamp(o.contact_count, 0, core::kMaxContactMarkers);
   for (int i = 0; i < n_contacts; ++i) {
     const core::ContactMarker& c = o.contacts[static_cast<std::size_t>(i)];
     const bool world = c.pair == core::ContactPair::ClamWorld ||
                        c.pair == core::ContactPair::LoadWorld;
-    ojson e;
-    e["position_m"] = arr(c.position_m, 3);
-    e["force_N"] = r(c.force_N, 0);
-    e["pair"] = core::to_string(c.pair);
-    e["solid"] = world ? ojson(core::to_string(c.solid)) : ojson(nullptr);
-    e["load"] = c.load >= 0 && c.load < n_loads ? ojson(c.load) : ojson(nullptr);
-    contacts.push_back(std::move(e));
+    w.begin_object();
+    w.key("position_m");
+    write_array(w, c.position_m, 3);
+    w.field("force_N", r(c.force_N, 0));
+    w.key("pair");
+    w.string(core::to_string(c.pair));
+    w.key("solid");
+    if (world) w.string(core::to_string(c.solid));
+    else w.null();
+    w.key("load");
+    if (c.load >= 0 && c.load < n_loads) w.number(c.load);
+    else w.null();
+    w.end_object();
   }
-  j["contacts"] = std::move(contacts);
-  j["events"] = fields_json(core::kWorldEventFields, o.events);
-  j["score"] = score_json(frame.score);
-  if (frame.lesson.enabled) j["lesson"] = lesson_json(frame.lesson);
-  return dump(j);
+  w.end_array();
+}
+
+void write_score(JsonWriter& w, const training::TaskScore& s) {
+  if (s.enabled) {
+    write_fields(w, training::kTaskScoreFields, s);
+    return;
+  }
+  w.begin_object();
+  w.field("enabled", false);
+  w.end_object();
+}
+
+void write_lesson(JsonWriter& w, const training::LessonProgress& l) {
+  w.begin_object();
+  w.field("step", l.step);
+  w.field("steps", l.steps);
+  w.field("finished", l.finished);
+  w.field("progress", r(l.progress, 2));
+  w.field("elapsed_s", r(l.elapsed_s, 2));
+  w.field("setbacks", l.setbacks);
+  w.end_object();
+}
+
+}  // namespace
+
+void DisplayEncoder::encode(const session::Frame& frame, std::string& out) const {
+  const core::Outputs& o = frame.outputs;
+  constexpr int mm = 4, mdeg = 3;  // decimals: 0.1 mm and 0.001 deg
+  out.clear();  // keeps its capacity
+  JsonWriter w(out);
+  w.begin_object();
+  w.key("type");
+  w.string("display");
+  w.field("seq", frame.seq);
+  w.field("t", r(o.time_s, 4));
+  // Table 4.1: swing deg, boom deg, telescope m, clam-to-tip m, opening deg, cable 1 m,
+  // cable 2 m, load kg
+  const auto& d = o.display;
+  static constexpr int kDisplayDecimals[] = {mdeg, mdeg, mm, mm, mdeg, mm, mm, 1};
+  w.key("display");
+  w.begin_array();
+  for (std::size_t i = 0; i < 8; ++i) w.number(r(d[i], kDisplayDecimals[i]));
+  w.end_array();
+  w.key("joint_velocity");
+  w.begin_array();
+  w.number(r(o.joint_vel[0], mdeg));
+  w.number(r(o.joint_vel[1], mdeg));
+  w.number(r(o.joint_vel[2], mm));
+  w.end_array();
+  w.key("tension_N");
+  write_array(w, o.tensions_N, 1);
+  w.key("pressure_MPa");
+  write_array(w, o.pressures_Pa, 4, 1e-6);
+  w.key("working");
+  w.string(core::to_string(o.working));
+  w.key("geo");
+  w.string(core::to_string(o.geo));
+  w.key("load");
+  w.string(core::to_string(o.load));
+  w.field("theta1_deg", r(o.theta1_clam_deg, mdeg));
+  w.field("theta2_deg", r(o.theta2_clam_deg, mdeg));
+  w.field("jaw_gap_m", r(o.jaw_gap_m, mm));
+  w.field("squeeze_N", r(o.squeeze_N, 1));
+  w.field("stop_force_N", r(o.stop_force_N, 1));
+  w.key("tip_m");
+  write_array(w, o.tip, mm);
+  w.key("point_a_m");
+  write_array(w, o.point_a, mm);
+  w.key("point_b_m");
+  write_array(w, o.point_b, mm);
+  w.key("point_c_m");
+  write_array(w, o.point_c, mm);
+  w.key("cable_rate_m_s");
+  write_array(w, o.cable_rates_m_per_s, mm);
+  w.key("clam_vel_m_s");
+  write_array(w, o.clam_vel_m_per_s, mm);
+
+  // the working world (issue 5)
+  w.key("clam_swing_deg");
+  write_array(w, o.clam_swing_deg, mdeg);
+  w.key("clam_orientation");
+  write_array(w, o.clam_orientation, 4);
+  w.field("clam_contact_force_N", r(o.clam_contact_force_N, 1));
+  w.field("clam_submerged", r(o.clam_submerged, 2));
+  // an instructor's condition (issue 11): how murky the water is, 0 clear .. 1 nil
+  w.field("turbidity", r(o.turbidity, 2));
+  const int n_loads = std::clamp(o.load_count, 0, core::kMaxLoads);
+  w.key("loads");
+  write_loads(w, o, n_loads, load_ids_);
+  w.key("held_load");
+  if (o.held_load >= 0 && o.held_load < n_loads) w.number(o.held_load);
+  else w.null();
+  w.key("contacts");
+  write_contacts(w, o, n_loads);
+  w.key("events");
+  write_fields(w, core::kWorldEventFields, o.events);
+  w.key("score");
+  write_score(w, frame.score);
+  if (frame.lesson.enabled) {
+    w.key("lesson");
+    write_lesson(w, frame.lesson);
+  }
+  w.end_object();
+}
+
+std::string display_json(const session::Frame& frame, const ojson& load_ids) {
+  std::string text;
+  DisplayEncoder(load_ids).encode(frame, text);
+  return text;
 }
 
 std::string report_json(const session::Frame& frame) {

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -46,6 +47,21 @@ std::string hello_json(const HelloInfo& info, const core::MachineParams& machine
 // empty when the scene has none. display.loads[i].id comes from here (i when missing).
 nlohmann::ordered_json scene_load_ids(const nlohmann::ordered_json& scene);
 
+// The display message of one frame, written into a string the caller keeps (issue 16): a
+// sink encodes every frame into the same few buffers, and once they have grown to a
+// frame's size, encoding allocates nothing. load_ids: hello.scene.loads[i].id, each
+// encoded once here (display.loads[i].id; i when missing).
+class DisplayEncoder {
+ public:
+  explicit DisplayEncoder(const nlohmann::ordered_json& load_ids = nlohmann::ordered_json::array());
+  // out is cleared first; its capacity is kept.
+  void encode(const session::Frame& frame, std::string& out) const;
+
+ private:
+  std::vector<std::string> load_ids_;   // JSON text
+};
+
+// The same in a new string (hello-time, observers, tests).
 std::string display_json(const session::Frame& frame,
                          const nlohmann::ordered_json& load_ids = nlohmann::ordered_json::array());
 // {"type":"report",...} when the frame carries the task's report, else "".

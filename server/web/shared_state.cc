@@ -117,7 +117,7 @@ void SharedState::begin_stop() {
 }
 
 void SharedState::stop_posts() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::unique_lock<std::shared_mutex> gate(post_gate_);  // waits out the posts under way
   accepting_posts_ = false;
 }
 

@@ -1,7 +1,7 @@
 // What every connection of one WebServer shares (STYLE.md example 7, Beast's chat-multi
 // shared_state): options, the registry and catalog, the scene, counters, and the set of
-// open WebSocket connections. The mutex guards only that set and the posting gate; nothing
-// is sent or stopped while holding it.
+// open WebSocket connections. The mutex guards only that set; posting has its own gate
+// (post()); nothing is sent or stopped while holding either.
 #pragma once
 
 #include <atomic>
@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <set>
+#include <shared_mutex>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -82,9 +83,17 @@ class SharedState {
 
   // Posts fn to ex unless the server has stopped (the io_context may be gone). Used by
   // the threads that are not ours: session threads (frames) and the registry's reaper.
+  //
+  // Not under the membership mutex (issue 16): every session thread posts every frame, and
+  // must not queue behind join/leave/connections() or behind each other. The gate is a
+  // reader-writer lock of its own: posts hold it shared (they never wait for one another),
+  // stop_posts() takes it exclusively, so it returns only after every post already past the
+  // check has finished; after that none gets past, and the io_context may go. join/leave
+  // touch only the membership map, which post never reads: a frame for a connection that
+  // just left reaches its strand and finds the weak reference empty.
   template <class Executor, class Fn>
   bool post(const Executor& ex, Fn&& fn) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::shared_lock<std::shared_mutex> gate(post_gate_);
     if (!accepting_posts_) return false;
     boost::asio::post(ex, std::forward<Fn>(fn));
     return true;
@@ -112,8 +121,10 @@ class SharedState {
   mutable std::mutex mutex_;
   std::unordered_map<WebSocketSession*, std::weak_ptr<WebSocketSession>> websockets_;
   std::set<std::uint64_t> sessions_;
-  bool accepting_posts_ = true;
   bool stopping_ = false;
+
+  mutable std::shared_mutex post_gate_;
+  bool accepting_posts_ = true;   // guarded by post_gate_
 };
 
 // One open TCP connection counted against max_connections and its client's share

@@ -34,11 +34,15 @@ std::chrono::steady_clock::duration seconds(double s) {
 
 WebSocketSink::WebSocketSink(std::shared_ptr<SharedState> state, net::any_io_executor strand,
                              std::weak_ptr<WebSocketSession> ws, double write_stall_s,
-                             std::size_t max_queued_bytes, nlohmann::ordered_json load_ids,
-                             std::string peer, std::string client_address)
-    : state_(std::move(state)), strand_(std::move(strand)), ws_(std::move(ws)),
+                             std::size_t max_queued_bytes, std::size_t send_queue_limit,
+                             const nlohmann::ordered_json& load_ids, std::string peer,
+                             std::string client_address)
+    : state_(std::move(state)), strand_(std::move(strand)),
+      typed_strand_(strand_.target<TypedStrand>()), ws_(std::move(ws)),
       stall_ns_(static_cast<std::int64_t>(write_stall_s * 1e9)),
-      max_queued_bytes_(max_queued_bytes), load_ids_(std::move(load_ids)),
+      max_queued_bytes_(max_queued_bytes), encoder_(load_ids),
+      // the queue, the one on the wire, and frames posted but not yet queued
+      buffers_(send_queue_limit + 4),
       peer_(std::move(peer)), client_address_(std::move(client_address)) {}
 
 bool WebSocketSink::deliver(const session::Frame& frame) {
@@ -54,7 +58,10 @@ bool WebSocketSink::deliver(const session::Frame& frame) {
     });
     return false;
   }
-  auto text = std::make_shared<const std::string>(display_json(frame, load_ids_));
+  std::shared_ptr<std::string> buffer = buffers_.take();
+  encoder_.encode(frame, *buffer);
+  buffers_.written(*buffer);
+  std::shared_ptr<const std::string> text = std::move(buffer);
   // the task's report rides on the one frame where the task ended; queued as a message
   // that is never dropped for a slow reader, right after its frame
   std::shared_ptr<const std::string> report;
@@ -69,9 +76,8 @@ bool WebSocketSink::deliver(const session::Frame& frame) {
   std::vector<std::string> notices;
   if (frame.notices) notices = notices_json(*frame.notices, 0);
   // only a weak reference crosses: the connection is never destroyed on this thread
-  return state_->post(strand_, [ws = ws_, text = std::move(text), report = std::move(report),
-                                notice = std::move(notice),
-                                notices = std::move(notices)]() mutable {
+  return post_to_strand([ws = ws_, text = std::move(text), report = std::move(report),
+                         notice = std::move(notice), notices = std::move(notices)]() mutable {
     if (auto s = ws.lock()) {
       s->send_display(std::move(text));
       if (report) s->send_message(std::move(report));
@@ -80,6 +86,14 @@ bool WebSocketSink::deliver(const session::Frame& frame) {
         s->send_message(std::make_shared<const std::string>(std::move(n)));
     }
   });
+}
+
+template <class Fn>
+bool WebSocketSink::post_to_strand(Fn&& fn) {
+  if (typed_strand_ == nullptr) return state_->post(strand_, std::forward<Fn>(fn));
+  return state_->post(*typed_strand_,
+                      WithPostMemory<std::decay_t<Fn>>(std::forward<Fn>(fn),
+                                                       PostAllocator<void>(post_memory_)));
 }
 
 void WebSocketSink::write_started() {
@@ -189,7 +203,8 @@ bool WebSocketSession::start_session() {
   const nlohmann::ordered_json& scene = world_ ? world_->client_scene : state_->scene();
   sink_ = std::make_shared<WebSocketSink>(state_, ws_.get_executor(), weak_from_this(),
                                           o.write_stall_s, o.max_queued_bytes,
-                                          scene_load_ids(scene), peer_text(), slot_.client());
+                                          o.send_queue_limit, scene_load_ids(scene),
+                                          peer_text(), slot_.client());
   std::weak_ptr<WebSocketSession> weak = weak_from_this();
   session::ReapHandler on_reap = [state = state_, ex = ws_.get_executor(),
                                   weak](const std::shared_ptr<session::Session>&) {

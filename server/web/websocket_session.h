@@ -17,7 +17,10 @@
 #include "session/observers.h"
 #include "session/session.h"
 #include "web/beast.h"
+#include "web/frame_buffers.h"
+#include "web/frame_json.h"
 #include "web/guarded_stream.h"
+#include "web/post_memory.h"
 #include "web/rate_limit.h"
 #include "web/send_queue.h"
 #include "web/shared_state.h"
@@ -34,8 +37,9 @@ class WebSocketSink final : public session::FrameSink {
   // load_ids: the ids of the session's world's loads (display.loads[i].id)
   WebSocketSink(std::shared_ptr<SharedState> state, net::any_io_executor strand,
                 std::weak_ptr<WebSocketSession> ws, double write_stall_s,
-                std::size_t max_queued_bytes, nlohmann::ordered_json load_ids,
-                std::string peer, std::string client_address);
+                std::size_t max_queued_bytes, std::size_t send_queue_limit,
+                const nlohmann::ordered_json& load_ids, std::string peer,
+                std::string client_address);
   // False once the connection is closing, while one write has been stuck longer than the
   // stall limit, or while more than max_queued_bytes wait for the browser (the registry
   // then reaps the session after its grace period).
@@ -51,12 +55,22 @@ class WebSocketSink final : public session::FrameSink {
   void set_queued(std::size_t bytes) { queued_bytes_ = bytes; }
 
  private:
+  // Posts fn to the connection's strand; every frame's post takes its memory from
+  // post_memory_ (post_memory.h) when the strand is the io_context's own kind, as the
+  // listener makes it.
+  template <class Fn>
+  bool post_to_strand(Fn&& fn);
+
   const std::shared_ptr<SharedState> state_;
   const net::any_io_executor strand_;
+  using TypedStrand = net::strand<net::io_context::executor_type>;
+  const TypedStrand* const typed_strand_;   // strand_'s own, or null
+  const std::shared_ptr<PostMemory> post_memory_ = std::make_shared<PostMemory>();
   const std::weak_ptr<WebSocketSession> ws_;
   const std::int64_t stall_ns_;
   const std::size_t max_queued_bytes_;
-  const nlohmann::ordered_json load_ids_;
+  const DisplayEncoder encoder_;   // knows the world's load ids
+  FrameBuffers buffers_;           // the display texts (session thread only)
   std::atomic<std::size_t> queued_bytes_{0};
   const std::string peer_;
   const std::string client_address_;   // the connection's address (its ConnectionSlot's)

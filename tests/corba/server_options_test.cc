@@ -169,6 +169,31 @@ TEST_F(ServerOptionsTest, ListenAddressesMustBeAddresses) {
   EXPECT_EQ(parse({"--host", "0.0.0.0"}).corba.host, "0.0.0.0");
 }
 
+TEST_F(ServerOptionsTest, PublishedEndpointsMustBeGiopAddresses) {
+  EXPECT_EQ(parse({"--endpoint-publish", "giop:tcp:sim.example.org:10150"}).corba.endpoint_publish,
+            "giop:tcp:sim.example.org:10150");
+  EXPECT_EQ(parse({"--endpoint-publish", "giop:tcp:[::1]:10150,giop:ssl:10.0.0.2:10151"})
+                .corba.endpoint_publish,
+            "giop:tcp:[::1]:10150,giop:ssl:10.0.0.2:10151");
+  EXPECT_EQ(parse({"--endpoint-publish", ""}).corba.endpoint_publish, "");
+  // a Kubernetes-style $(NODE_IP) that podman kube play leaves as it is
+  EXPECT_EQ(usage_error({"--endpoint-publish", "giop:tcp:$(NODE_IP):10150"}),
+            "--endpoint-publish: 'giop:tcp:$(NODE_IP):10150' holds a variable its deployment "
+            "did not expand; give the address itself (for example "
+            "giop:tcp:sim.example.org:10150)");
+  const std::string tail =
+      "' is not giop:tcp:HOST:PORT or giop:ssl:HOST:PORT with a port in [1, 65535] (for "
+      "example giop:tcp:sim.example.org:10150)";
+  EXPECT_EQ(usage_error({"--endpoint-publish", "sim.example.org:10150"}),
+            "--endpoint-publish: 'sim.example.org:10150" + tail);
+  EXPECT_EQ(usage_error({"--endpoint-publish", "giop:tcp:sim.example.org:0"}),
+            "--endpoint-publish: 'giop:tcp:sim.example.org:0" + tail);
+  EXPECT_EQ(usage_error({"--endpoint-publish", "giop:tcp:a b:10150,giop:tcp:h:1"}),
+            "--endpoint-publish: 'giop:tcp:a b:10150" + tail);
+  EXPECT_EQ(usage_error({"--endpoint-publish", "giop:tcp:h:1,"}),
+            "--endpoint-publish: '" + tail);
+}
+
 // Issue 10: IIOP over TLS. Off by default (plain IIOP as before); TLS-only once configured.
 TEST_F(ServerOptionsTest, IiopTlsSettings) {
   const ServerOptions d = parse({});

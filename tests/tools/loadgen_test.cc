@@ -62,6 +62,8 @@ TEST_F(LoadgenCli, SessionsAreSubscribedMeasuredAndReported) {
   EXPECT_LT(number_after(r.out, "inter-arrival: min [0-9.]+ mean ([0-9.]+)"), 200.0);
   EXPECT_NE(r.out.find("lateness vs the 50 ms schedule: p50"), std::string::npos);
   EXPECT_GE(number_after(r.out, "server: pid \\d+, CPU ([0-9.]+) %"), 0.0) << r.out;
+  // the session threads sleep between frames: switches were read from every server thread
+  EXPECT_GT(number_after(r.out, "server context switches: (\\d+) in the window"), 0.0) << r.out;
   // every session's controls arrived (the server's counters, read before unsubscribing)
   const double sent = number_after(r.out, "controls: (\\d+) GetControlInput sent");
   const double received = number_after(r.out, "server counted (\\d+) received");

@@ -57,6 +57,8 @@ TEST_F(WsloadCli, SessionsAreConnectedMeasuredAndReported) {
   EXPECT_EQ(number_after(r.out, "received \\d+ pong, (\\d+) error"), 0.0) << r.out;
   EXPECT_GT(number_after(r.out, "server: pid \\d+, CPU ([0-9.]+) %"), 0.0) << r.out;
   EXPECT_GT(number_after(r.out, "server cost: ([0-9.]+) frames/s per core"), 0.0) << r.out;
+  // the session threads sleep between frames: switches were read from every server thread
+  EXPECT_GT(number_after(r.out, "server context switches: (\\d+) in the window"), 0.0) << r.out;
   EXPECT_EQ(number_after(r.out, "server exit status: (-?\\d+)"), 0.0) << r.out;
 
   std::ifstream csv(path("s.csv"));

@@ -2,12 +2,45 @@
 
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
 namespace clamsim::client {
+
+namespace {
+
+// voluntary_ctxt_switches + nonvoluntary_ctxt_switches of one thread; -1 when unreadable.
+long long thread_switches(const std::filesystem::path& status) {
+  std::ifstream in(status);
+  std::string key;
+  long long value = 0, sum = 0;
+  int found = 0;
+  while (in >> key) {
+    if (key == "voluntary_ctxt_switches:" || key == "nonvoluntary_ctxt_switches:") {
+      if (!(in >> value)) return -1;
+      sum += value;
+      ++found;
+    }
+  }
+  return found == 2 ? sum : -1;
+}
+
+long long context_switches(pid_t pid) {
+  std::error_code ec;
+  std::filesystem::directory_iterator tasks("/proc/" + std::to_string(pid) + "/task", ec);
+  if (ec) return -1;
+  long long total = 0;
+  for (const auto& t : tasks) {
+    const long long n = thread_switches(t.path() / "status");
+    if (n >= 0) total += n;  // a thread that ended while we looked
+  }
+  return total;
+}
+
+}  // namespace
 
 std::optional<ProcSample> read_proc(pid_t pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
@@ -27,6 +60,7 @@ std::optional<ProcSample> read_proc(pid_t pid) {
   s.cpu_s = (std::stod(f[14 - 3]) + std::stod(f[15 - 3])) / ticks;  // utime, stime
   s.threads = std::stol(f[20 - 3]);
   s.rss_mib = std::stod(f[24 - 3]) * page_mib;
+  s.context_switches = context_switches(pid);
   return s;
 }
 

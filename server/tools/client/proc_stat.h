@@ -1,5 +1,5 @@
-// CPU time, threads and memory of a process from Linux's /proc/PID/stat, so the load
-// generator can say what serving N receivers costs the server.
+// CPU time, threads, memory and context switches of a process from Linux's /proc, so the
+// load generators can say what serving N receivers costs the server.
 #pragma once
 
 #include <sys/types.h>
@@ -12,6 +12,9 @@ struct ProcSample {
   double cpu_s = 0.0;  // user + system time so far [s]
   long threads = 0;
   double rss_mib = 0.0;  // resident memory [MiB]
+  // Voluntary + involuntary context switches of the threads alive now, summed over
+  // /proc/PID/task/*/status (a thread that has ended no longer counts); -1 = not readable.
+  long long context_switches = -1;
 };
 
 // nullopt when the process does not exist (or /proc is unavailable).

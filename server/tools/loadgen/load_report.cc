@@ -127,6 +127,10 @@ void print_report(std::FILE* out, const LoadReport& r) {
                  "RSS %.1f MiB\n",
                  static_cast<int>(r.server_pid.value_or(0)), c.percent_of_core(), c.cpu_s, c.wall_s,
                  c.threads, c.rss_mib);
+    if (c.context_switches >= 0 && r.frames > 0)
+      std::fprintf(out, "server context switches: %lld in the window, %.2f per frame\n",
+                   c.context_switches,
+                   static_cast<double>(c.context_switches) / static_cast<double>(r.frames));
   } else {
     std::fprintf(out, "server: CPU not measured (give --server-pid or --spawn-server)\n");
   }

@@ -38,6 +38,7 @@ struct CpuFigures {
   double wall_s = 0.0;
   long threads = 0;
   double rss_mib = 0.0;
+  long long context_switches = -1;   // in the window, every thread's; -1 = not measured
   double percent_of_core() const { return wall_s > 0.0 ? 100.0 * cpu_s / wall_s : 0.0; }
 };
 

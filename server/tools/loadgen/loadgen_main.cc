@@ -59,6 +59,8 @@ std::optional<loadgen::CpuFigures> cpu_between(const std::optional<client::ProcS
   c.wall_s = wall_s;
   c.threads = b->threads;
   c.rss_mib = b->rss_mib;
+  if (a->context_switches >= 0 && b->context_switches >= 0)
+    c.context_switches = b->context_switches - a->context_switches;
   return c;
 }
 

@@ -441,6 +441,10 @@ void print_cpu(const Options& opt, const Window& w, const Totals& t) {
     std::printf("server cost: %.0f frames/s per core, %.1f us of CPU per frame\n",
                 cores > 0 ? total_fps / cores : 0.0,
                 t.frames > 0 ? 1e6 * cpu / static_cast<double>(t.frames) : 0.0);
+    const long long switches = w.server1->context_switches - w.server0->context_switches;
+    if (w.server0->context_switches >= 0 && w.server1->context_switches >= 0 && t.frames > 0)
+      std::printf("server context switches: %lld in the window, %.2f per frame\n", switches,
+                  static_cast<double>(switches) / static_cast<double>(t.frames));
   } else if (opt.server_pid) {
     std::printf("server: pid %ld, CPU not readable\n", opt.server_pid);
   }
