@@ -148,6 +148,7 @@ void print_banner(const ServerOptions& o, const session::Catalog& catalog,
   for (const auto& note : o.notes) std::printf("%s\n", note.c_str());
   if (!catalog.default_world().empty())
     std::printf("task reports: %s\n", o.report_dir.c_str());
+  if (o.record) std::printf("recordings: %s\n", o.recordings_dir().c_str());
   for (const auto& t : transports)
     for (const auto& line : t->ready_lines()) std::printf("%s\n", line.c_str());
   std::fflush(stdout);
@@ -267,6 +268,13 @@ int run_server(const ServerOptions& o) {
     return cli::kExitUsage;
   }
 
+  if (o.record) {
+    if (const std::string problem = report_dir_problem(o.recordings_dir()); !problem.empty()) {
+      std::fprintf(stderr, "clamsim-server: --record-dir: %s\n", problem.c_str());
+      return cli::kExitUsage;
+    }
+  }
+
   session::SteadyClock clock;
   const session::EventLog log(o.log_format);
   session::RegistryOptions ro;
@@ -275,6 +283,10 @@ int run_server(const ServerOptions& o) {
   ro.max_sessions_per_client = o.max_sessions_per_client;
   ro.send_grace_s = o.send_grace_s;
   ro.report_dir = o.report_dir;
+  ro.recording.enabled = o.record;
+  ro.recording.dir = o.recordings_dir();
+  ro.recording.frame_every = o.record_frame_every;
+  ro.recording.keep = {o.record_keep_days, o.record_keep_mb};
   // Destroyed (reaper joined) before the transports: a reap racing the shutdown may still
   // call a transport's handler.
   auto registry = std::make_unique<session::SessionRegistry>(ro, clock);

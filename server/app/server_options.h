@@ -28,6 +28,15 @@ struct ServerOptions {
   std::string world = "dam_intake";     // world scenario of every session; "none" = empty
   std::string report_dir = "reports";   // finished tasks' reports (docs/training-task.md)
   std::string state_dir = "state";      // accounts, generated TLS key (docs/security.md)
+  // Session recordings (docs/recording.md): on by default, under the state directory.
+  bool record = true;
+  std::string record_dir;               // "" = <state_dir>/recordings
+  unsigned record_frame_every = 20;     // /frames: every Nth frame
+  double record_keep_days = 30.0;       // 0 = no age limit
+  double record_keep_mb = 2000.0;       // 0 = no size limit
+  std::string recordings_dir() const {
+    return record_dir.empty() ? state_dir + "/recordings" : record_dir;
+  }
   std::string keyboard_file = "config/keyboard.json";  // the browser's keys ("" = none)
   std::size_t max_sessions = 250;
   std::size_t max_sessions_per_client = 4;   // from one client address (0 = no cap)

@@ -39,6 +39,7 @@ std::shared_ptr<Session> SessionRegistry::create(MachineSetup machine,
   so.frame_period_s = period;
   so.send_grace_s = options_.send_grace_s;
   so.report_dir = options_.report_dir;
+  so.recording = options_.recording;
   so.wide = &wide_;
   std::shared_ptr<Session> s;
   {

@@ -30,6 +30,7 @@ struct RegistryOptions {
   double send_grace_s = 2.0;       // a session whose sends fail this long is reaped
   double reap_interval_s = 0.2;    // how often the reaper looks
   std::string report_dir = "reports";  // SessionOptions::report_dir of every session
+  RecordingOptions recording;          // SessionOptions::recording of every session
   // Every session's start and end go here (transport, peer, duration, outcome); null =
   // not logged. Must outlive the registry.
   const EventLog* log = nullptr;

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "session/frame_stepper.h"
 #include "training/report_file.h"
 #include "training/task_score.h"
 #include "version/version.h"
@@ -17,13 +18,6 @@ double seconds(Duration d) { return std::chrono::duration<double>(d).count(); }
 
 std::int64_t to_ns(Instant t) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
-}
-
-training::TaskScorer make_scorer(const model::Scenario* scenario) {
-  if (scenario == nullptr) return training::TaskScorer(model::TaskSpec{});
-  std::vector<std::string> names;
-  for (const core::LoadParams& l : scenario->world.loads) names.push_back(l.name);
-  return training::TaskScorer(scenario->task, std::move(names));
 }
 
 }  // namespace
@@ -140,50 +134,55 @@ std::shared_ptr<const std::string> Session::publish_report(const std::string& js
   return report;
 }
 
+std::unique_ptr<SessionRecorder> Session::open_recorder() const {
+  if (!options_.recording.enabled) return nullptr;
+  RecordingInfo info;
+  info.session_id = id_;
+  info.label = label();
+  info.model = machine_.name;
+  info.model_sha256 = machine_.model_sha256;
+  info.world = machine_.world_name;
+  info.world_sha256 = machine_.world_sha256;
+  info.initial = machine_.initial;
+  info.frame_period_s = options_.frame_period_s;
+  info.start = std::chrono::system_clock::now();
+  auto r = std::make_unique<SessionRecorder>(options_.recording, info);
+  if (!r->ok()) {
+    // the session runs unrecorded; the server goes on
+    std::fprintf(stderr, "%s: not recorded: %s\n", label().c_str(), r->error().c_str());
+    return nullptr;
+  }
+  return r;
+}
+
 void Session::run() {
-  const core::MachineParams& model = *machine_.params;
-  const model::Scenario* scenario = machine_.scenario.get();
-  core::Environment env;
-  env.world = scenario != nullptr ? &scenario->world : nullptr;
-  training::TaskScorer scorer = make_scorer(scenario);
-  training::LessonTracker lesson_check(scenario != nullptr ? scenario->lesson : model::LessonSpec{});
-  core::State state;
-  // A new attempt: the machine at its start pose, the world as loaded, the score cleared.
-  const auto begin_attempt = [&] {
-    state = core::initial_state(model, machine_.initial);
-    if (env.world != nullptr) core::reset_world(*env.world, state.world);
-    scorer.reset();
-    lesson_check.reset();
-  };
-  begin_attempt();
+  FrameStepper stepper(*machine_.params, machine_.scenario.get(), machine_.initial,
+                       options_.frame_period_s);
+  std::unique_ptr<SessionRecorder> recorder = open_recorder();
+  std::string recorded_trainee;
   mark_progress(clock_.now());
   const auto period = std::chrono::duration_cast<Duration>(
       std::chrono::duration<double>(options_.frame_period_s));
   const Instant t0 = clock_.now();
   std::uint64_t seq = 0;
-  std::uint64_t k0 = 0;  // the attempt began after frame k0: its sim time is (k - k0) periods
-  const auto sim_time = [&](std::uint64_t k) {
-    return static_cast<double>(k - k0) * options_.frame_period_s;
-  };
-  // Scores a frame's outputs and checks the lesson; a report due rides on the next frame sent.
+  // A task or lesson that finished in the last step is reported; the task's report rides
+  // on the next frame sent.
   std::shared_ptr<const std::string> report;
-  const auto score = [&](const core::Outputs& o) {
-    const training::TaskScore& s = scorer.update(o);
-    if (scorer.just_finished())
-      report = publish_report(scorer.report(label(), report_versions(), trainee()).dump(2));
+  const auto report_finished = [&] {
+    if (stepper.scorer().just_finished())
+      report = publish_report(stepper.scorer().report(label(), report_versions(), trainee()).dump(2));
     // a finished lesson is recorded like a task, so the instructor sees who finished it
-    lesson_check.update(o);
-    if (lesson_check.just_finished())
-      publish_report(lesson_check.report(label(), report_versions(), trainee()).dump(2));
-    return s;
+    if (stepper.lesson().just_finished())
+      publish_report(stepper.lesson().report(label(), report_versions(), trainee()).dump(2));
   };
   // Frame k carries the state at k periods and is due at t0 + k periods: an absolute
   // schedule, so sleeping late never accumulates into drift.
-  for (std::uint64_t k = 1; !stop_requested_; ++k) {
+  std::uint64_t k = 1;
+  for (; !stop_requested_; ++k) {
     const bool restarted = restart_requested_.exchange(false);
     if (restarted) {
-      begin_attempt();
-      k0 = k - 1;
+      stepper.restart(k);
+      if (recorder) recorder->restart(k);
       counters_.restarts.fetch_add(1, std::memory_order_relaxed);
     }
     const Instant computing = clock_.now();
@@ -194,22 +193,28 @@ void Session::run() {
     }
     // the instructors' inputs take effect here, at the frame boundary (instructor_desk.h)
     FrameInputs in = desk_.begin_frame(trainee_u, static_cast<double>(k) * options_.frame_period_s);
-    const core::Control& u = in.control.control;
-    env.faults = in.faults;
-    scorer.set_driver(to_string(in.control.driver), in.control.instructor);
-    for (const DeskNote& n : in.notes) scorer.note(state.time_s, n.kind, n.detail, n.by);
-    core::advance_to(model, state, u, env, sim_time(k));
+    const StepInputs step_in{in.control.control, in.faults, in.control.driver,
+                             in.control.instructor, std::move(in.notes)};
+    if (recorder) recorder->inputs(k, trainee_u, step_in, in.notices.get());
     Frame frame;
     frame.notices = std::move(in.notices);
     frame.seq = seq++;
-    frame.outputs = core::outputs(model, state, env);
-    frame.score = score(frame.outputs);
-    frame.lesson = lesson_check.progress();
+    frame.outputs = stepper.step(k, &step_in);
+    report_finished();
+    frame.score = stepper.scorer().score();
+    frame.lesson = stepper.lesson().progress();
+    std::string name;
     {
       std::lock_guard<std::mutex> lock(score_mutex_);
       score_ = frame.score;
       lesson_ = frame.lesson;
+      if (recorder && trainee_ != recorded_trainee) name = trainee_;
     }
+    if (!name.empty()) {
+      recorder->trainee(k, name);
+      recorded_trainee = name;
+    }
+    if (recorder) recorder->frame(k, frame.seq, frame.outputs, frame.score, stepper.state());
     frame.report = std::move(report);
     report.reset();
     const Instant computed = clock_.now();  // one reading for the histogram, drain, liveness
@@ -234,33 +239,34 @@ void Session::run() {
       std::int64_t none = -1;
       failing_since_ns_.compare_exchange_strong(none, to_ns(sent_at));
     }
-    publish_to_observers(frame, u, restarted);
-    sim_time_s_ = state.time_s;
+    publish_to_observers(frame, step_in.control, restarted);
+    sim_time_s_ = stepper.state().time_s;
     mark_progress(clock_.now());
 
     // Fallen more than two periods behind (machine overloaded, sink slow): skip frames
-    // rather than replay a burst; the model still integrates every step.
+    // rather than replay a burst; the model still integrates every step, and scores it:
+    // a load let go in a skipped frame is still a drop.
     const auto behind = clock_.now() - (t0 + static_cast<Duration::rep>(k) * period);
     if (behind > 2 * period) {
       const auto skip = static_cast<std::uint64_t>(behind / period) - 1;
       counters_.skipped_frames.fetch_add(skip, std::memory_order_relaxed);
       for (std::uint64_t i = 0; i < skip && !stop_requested_; ++i) {
         ++k;
-        core::advance_to(model, state, u, env, sim_time(k));
-        // scored all the same: a load let go in a skipped frame is still a drop
-        if (scorer.score().enabled || lesson_check.progress().enabled)
-          score(core::outputs(model, state, env));
+        const core::Outputs& o = stepper.step(k, nullptr);
+        report_finished();
+        if (recorder) recorder->frame(k, seq, o, stepper.scorer().score(), stepper.state());
         ++seq;  // receivers see the gap
       }
       mark_progress(clock_.now());
     }
   }
   // stopped by the server with the task under way: its report says so
-  if (interrupt_task_ && scorer.interrupt()) {
-    publish_report(scorer.report(label(), report_versions(), trainee()).dump(2));
+  if (interrupt_task_ && stepper.scorer().interrupt()) {
+    publish_report(stepper.scorer().report(label(), report_versions(), trainee()).dump(2));
     std::lock_guard<std::mutex> lock(score_mutex_);
-    score_ = scorer.score();
+    score_ = stepper.scorer().score();
   }
+  if (recorder) recorder->finish(seq, trainee());
   observers_.end_all(label() + " ended");
   running_ = false;
 }

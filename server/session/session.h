@@ -18,6 +18,7 @@
 #include "session/frame_sink.h"
 #include "session/instructor_desk.h"
 #include "session/observers.h"
+#include "session/recorder.h"
 #include "session/server_wide.h"
 
 namespace clamsim::session {
@@ -41,6 +42,8 @@ struct SessionOptions {
   // Where finished tasks' reports go (report-<id>-<UTC>.json), created when missing;
   // relative to the working directory. "" = not written (the frame still carries it).
   std::string report_dir = "reports";
+  // The session's MCAP recording (recorder.h); off unless enabled.
+  RecordingOptions recording;
   // Shared with the server (timing histograms, drain deadline); null = none.
   ServerWide* wide = nullptr;
 };
@@ -116,6 +119,8 @@ class Session {
   // The server's, model's and scenario's versions, for the task's report.
   training::ReportVersions report_versions() const;
   void run();
+  // The recording, when enabled and its file opens (else logged and counted).
+  std::unique_ptr<SessionRecorder> open_recorder() const;
   void mark_progress(Instant t) { progress_ns_ = t.time_since_epoch().count(); }
   ControlVerdict accept(ControlVerdict v);
   // The report of a task that just ended, also written to options_.report_dir.

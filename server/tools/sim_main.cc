@@ -2,6 +2,7 @@
 // --world a scenario's world), runs the dynamics as fast as the machine allows and writes a
 // CSV (and optionally a plot). With --pick-place a scripted operator drives instead of the
 // script (experiment 5.1.3).
+// With --replay it re-simulates a session recording instead (tools/replay.h).
 // Exit status: 0 ok, 1 the run or the plot failed, 2 bad arguments or input files.
 #include <algorithm>
 #include <csignal>
@@ -29,6 +30,7 @@
 #include "tools/pick_place_pilot.h"
 #include "tools/plot.h"
 #include "tools/progress.h"
+#include "tools/replay.h"
 #include "tools/sim_options.h"
 
 namespace {
@@ -406,6 +408,9 @@ int run_main(int argc, char** argv) {
     return kExitOk;
   }
   if (!opt.batch_path.empty()) return run_batch(opt);
+  if (!opt.replay_path.empty())
+    return tools::run_replay({opt.replay_path, opt.verify, opt.csv_path, opt.plot_path,
+                              opt.models_dir, opt.scenarios_dir, opt.quiet});
   return run_once(opt, nullptr);
 }
 

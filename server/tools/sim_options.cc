@@ -32,6 +32,16 @@ void check_batch(const cli::Args& a, const SimOptions& o) {
     if (a.has(f)) throw UsageError(std::string(f) + " comes from the table's row with --batch");
 }
 
+// --replay takes the machine, world and inputs from the recording.
+void check_replay(const cli::Args& a, const SimOptions& o) {
+  for (const char* f : {"--model", "--controls", "--duration", "--rate", "--world",
+                        "--pick-place", "--valve", "--batch", "--index", "--out", "--merge"})
+    if (a.has(f)) throw UsageError(std::string(f) + " does not go with --replay (the recording names its machine, world and inputs)");
+  if (!o.verify && o.csv_path.empty()) throw UsageError("--replay needs --verify or --csv OUT (or both)");
+  if (!o.plot_path.empty() && (o.csv_path.empty() || o.csv_path == "-"))
+    throw UsageError("--plot needs --csv to name a file");
+}
+
 }  // namespace
 
 const char* sim_usage() {
@@ -79,6 +89,15 @@ Kubernetes Indexed Job, a Slurm job array and scripts/batch-run.sh:
                      table's first parameter
   --version          print the version and exit
 
+Session recordings (docs/recording.md):
+  --replay FILE      re-simulate a server's recording (.mcap) from its inputs, with the
+                     model and world files it names (their SHA-256 and the build must
+                     match); with --csv OUT (and --plot OUT) its table and figures
+  --verify           compare every recorded frame bit for bit: prints 'verified N
+                     frames', or names the first frame and field that differ (exit 1)
+  --models-dir DIR   where the recording's model file is (default models)
+  --scenarios-dir DIR  where its world file is (default config/scenarios)
+
 The initial pose comes from the script's 'initial' line, else the world's "start"
 (with --world), else the machine file's "initial" section.
 )";
@@ -88,12 +107,14 @@ SimOptions parse_sim_options(int argc, const char* const* argv) {
   cli::FlagSet flags;
   flags.valued = {"--model", "--controls", "--csv",        "--duration", "--rate",
                   "--plot",  "--world",    "--pick-place", "--valve",
-                  "--batch", "--index",    "--out",        "--merge"};
-  flags.switches = {"--help", "-h", "--quiet", "-q"};
+                  "--batch", "--index",    "--out",        "--merge",
+                  "--replay", "--models-dir", "--scenarios-dir"};
+  flags.switches = {"--help", "-h", "--quiet", "-q", "--verify"};
   const cli::Args a(argc, argv, flags);
   SimOptions o;
   o.help = a.has("--help") || a.has("-h");
   o.quiet = a.has("--quiet") || a.has("-q");
+  o.verify = a.has("--verify");
   for (const auto& [arg, value] : a.given()) {
     if (value.empty()) throw UsageError(arg + " needs a value");
     if (arg == "--model") {
@@ -123,6 +144,12 @@ SimOptions parse_sim_options(int argc, const char* const* argv) {
       o.out_dir = value;
     } else if (arg == "--merge") {
       o.merge = value;
+    } else if (arg == "--replay") {
+      o.replay_path = value;
+    } else if (arg == "--models-dir") {
+      o.models_dir = value;
+    } else if (arg == "--scenarios-dir") {
+      o.scenarios_dir = value;
     } else if (arg == "--valve") {
       if (value != "model" && value != "thesis")
         throw UsageError("--valve: '" + value + "' is not a valve law (model, thesis)");
@@ -130,6 +157,11 @@ SimOptions parse_sim_options(int argc, const char* const* argv) {
     }
   }
   if (o.help) return o;
+  if (!o.replay_path.empty()) {
+    check_replay(a, o);
+    return o;
+  }
+  if (o.verify) throw UsageError("--verify goes with --replay FILE");
   if (!o.batch_path.empty() || !o.out_dir.empty() || o.batch_index || o.merge) {
     check_batch(a, o);
     return o;

@@ -34,6 +34,12 @@ struct SimOptions {
   std::optional<long> batch_index;      // --index; else JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID
   std::string out_dir;                  // --out: where run-NNNN/ go
   std::optional<std::string> merge;     // --merge METRIC[,METRIC]: merge the runs' summaries
+
+  // --replay FILE (tools/replay.h): re-simulate a session recording
+  std::string replay_path;
+  bool verify = false;                  // --verify: every recorded frame bit for bit
+  std::string models_dir = "models";    // --models-dir: where the recording's model is
+  std::string scenarios_dir = "config/scenarios";   // --scenarios-dir: and its world
 };
 
 using cli::UsageError;   // a bad command line (the one reader's, cli/args.h)

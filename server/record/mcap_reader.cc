@@ -1,0 +1,276 @@
+#include "record/mcap_reader.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "record/crc32.h"
+#include "record/mcap_format.h"
+
+namespace clamsim::record {
+
+namespace {
+
+// Reads fields from one record's content; running past its end is a malformed record.
+class Cursor {
+ public:
+  Cursor(const std::string& s, std::size_t begin, std::size_t end, std::string what)
+      : s_(s), at_(begin), end_(end), what_(std::move(what)) {}
+  std::uint64_t le(int n) {
+    need(static_cast<std::size_t>(n));
+    std::uint64_t v = 0;
+    for (int i = 0; i < n; ++i)
+      v |= static_cast<std::uint64_t>(static_cast<unsigned char>(s_[at_ + i])) << (8 * i);
+    at_ += static_cast<std::size_t>(n);
+    return v;
+  }
+  std::uint8_t u8() { return static_cast<std::uint8_t>(le(1)); }
+  std::uint16_t u16() { return static_cast<std::uint16_t>(le(2)); }
+  std::uint32_t u32() { return static_cast<std::uint32_t>(le(4)); }
+  std::uint64_t u64() { return le(8); }
+  std::string bytes(std::uint64_t n) {
+    need(n);
+    std::string v = s_.substr(at_, static_cast<std::size_t>(n));
+    at_ += static_cast<std::size_t>(n);
+    return v;
+  }
+  std::string str() { return bytes(u32()); }
+  std::map<std::string, std::string> str_map() {
+    const std::size_t stop = at_ + checked(u32());
+    std::map<std::string, std::string> m;
+    while (at_ < stop) {
+      std::string k = str();
+      m[k] = str();
+    }
+    return m;
+  }
+  std::size_t at() const { return at_; }
+  std::size_t left() const { return end_ - at_; }
+
+ private:
+  std::size_t checked(std::uint64_t n) { need(n); return static_cast<std::size_t>(n); }
+  void need(std::uint64_t n) const {
+    if (n > end_ - at_)
+      throw McapError(what_ + " is malformed: a field runs past its end at byte " +
+                      std::to_string(at_));
+  }
+  const std::string& s_;
+  std::size_t at_, end_;
+  std::string what_;
+};
+
+class Reader {
+ public:
+  explicit Reader(const std::string& s) : s_(s) {}
+
+  McapFile read() {
+    if (s_.size() < kMagic.size() || s_.compare(0, kMagic.size(), kMagic) != 0)
+      throw McapError("not an MCAP file (no MCAP magic at its start)");
+    std::size_t at = kMagic.size();
+    for (std::uint64_t n = 1;; ++n) {
+      if (at == s_.size()) {
+        f_.truncated = "ends after record " + std::to_string(n - 1) + " at byte " +
+                       std::to_string(at) + " without its summary";
+        break;
+      }
+      if (s_.size() - at < kRecordPrefix ||
+          Cursor(s_, at + 1, at + kRecordPrefix, "").u64() > s_.size() - at - kRecordPrefix) {
+        f_.truncated = "record " + std::to_string(n) + " truncated at byte " + std::to_string(s_.size());
+        break;
+      }
+      const auto op = static_cast<std::uint8_t>(s_[at]);
+      const std::size_t len = static_cast<std::size_t>(Cursor(s_, at + 1, at + kRecordPrefix, "").u64());
+      const std::size_t begin = at + kRecordPrefix, end = begin + len;
+      if (n == 1 && op != static_cast<std::uint8_t>(Op::Header))
+        throw McapError("not an MCAP file (its first record is not a header)");
+      if (op == static_cast<std::uint8_t>(Op::DataEnd)) {
+        data_end(at, begin, end);
+        return f_;
+      }
+      f_.records.push_back({op, at, end});
+      top_level(op, begin, end, "record " + std::to_string(n) + " at byte " + std::to_string(at));
+      at = end;
+    }
+    return f_;
+  }
+
+ private:
+  void top_level(std::uint8_t op, std::size_t begin, std::size_t end, const std::string& what) {
+    Cursor c(s_, begin, end, what);
+    switch (static_cast<Op>(op)) {
+      case Op::Header:
+        f_.profile = c.str();
+        f_.library = c.str();
+        break;
+      case Op::Chunk:
+        chunk(c, what);
+        break;
+      case Op::Metadata: {
+        McapMetadata m;
+        m.name = c.str();
+        m.values = c.str_map();
+        f_.metadata.push_back(std::move(m));
+        break;
+      }
+      default:
+        in_chunk_or_data(op, c, what);
+    }
+  }
+
+  // Records that may stand in the data section or inside a chunk.
+  void in_chunk_or_data(std::uint8_t op, Cursor& c, const std::string& what) {
+    switch (static_cast<Op>(op)) {
+      case Op::Schema: {
+        McapSchema s;
+        s.id = c.u16();
+        s.name = c.str();
+        s.encoding = c.str();
+        s.data = c.str();
+        f_.schemas[s.id] = std::move(s);
+        break;
+      }
+      case Op::Channel: {
+        McapChannel ch;
+        ch.id = c.u16();
+        ch.schema_id = c.u16();
+        ch.topic = c.str();
+        ch.message_encoding = c.str();
+        ch.metadata = c.str_map();
+        if (ch.schema_id != 0 && f_.schemas.count(ch.schema_id) == 0)
+          throw McapError(what + ": channel " + ch.topic + " names schema " +
+                          std::to_string(ch.schema_id) + ", which comes nowhere before it");
+        f_.channels[ch.id] = std::move(ch);
+        break;
+      }
+      case Op::Message: {
+        McapMessage m;
+        m.channel_id = c.u16();
+        m.sequence = c.u32();
+        m.log_time_ns = c.u64();
+        m.publish_time_ns = c.u64();
+        m.data = c.bytes(c.left());
+        if (f_.channels.count(m.channel_id) == 0)
+          throw McapError(what + ": a message on channel " + std::to_string(m.channel_id) +
+                          ", which is defined nowhere before it");
+        f_.messages.push_back(std::move(m));
+        break;
+      }
+      default:
+        break;  // indices, attachments and records of later versions: skipped by length
+    }
+  }
+
+  void chunk(Cursor& c, const std::string& what) {
+    c.u64();  // message start time
+    c.u64();  // message end time
+    const std::uint64_t size = c.u64();
+    const std::uint32_t crc = c.u32();
+    const std::string compression = c.str();
+    if (!compression.empty())
+      throw McapError(what + ": chunk compressed with '" + compression +
+                      "', which this reader does not read (only uncompressed chunks)");
+    const std::uint64_t n = c.u64();
+    const std::size_t begin = c.at();
+    if (n != size || n != c.left())
+      throw McapError(what + ": chunk's records are " + std::to_string(n) +
+                      " bytes, its header says " + std::to_string(size));
+    if (crc != 0 && crc32(0, s_.data() + begin, n) != crc)
+      throw McapError(what + ": chunk CRC mismatch (the file is damaged)");
+    const std::size_t end = begin + static_cast<std::size_t>(n);
+    for (std::size_t at = begin; at < end;) {
+      if (end - at < kRecordPrefix) throw McapError(what + ": a record in the chunk is cut short");
+      const auto op = static_cast<std::uint8_t>(s_[at]);
+      const std::uint64_t len = Cursor(s_, at + 1, at + kRecordPrefix, "").u64();
+      if (len > end - at - kRecordPrefix)
+        throw McapError(what + ": a record in the chunk runs past the chunk's end");
+      Cursor inner(s_, at + kRecordPrefix, at + kRecordPrefix + static_cast<std::size_t>(len), what);
+      in_chunk_or_data(op, inner, what);
+      at += kRecordPrefix + static_cast<std::size_t>(len);
+    }
+  }
+
+  // Data end: check the data CRC, then the summary and footer when they are all there.
+  void data_end(std::size_t at, std::size_t begin, std::size_t end) {
+    Cursor c(s_, begin, end, "data end at byte " + std::to_string(at));
+    const std::uint32_t crc = c.u32();
+    if (crc != 0 && crc32(0, s_.data(), at) != crc)
+      throw McapError("data section CRC mismatch (the file is damaged)");
+    const std::size_t footer_len = kRecordPrefix + 20;
+    if (s_.size() < end + footer_len + kMagic.size() ||
+        s_.compare(s_.size() - kMagic.size(), kMagic.size(), kMagic) != 0) {
+      f_.truncated = "summary truncated at byte " + std::to_string(s_.size());
+      return;
+    }
+    const std::size_t footer = s_.size() - kMagic.size() - footer_len;
+    Cursor fc(s_, footer + kRecordPrefix, footer + footer_len, "footer");
+    if (static_cast<std::uint8_t>(s_[footer]) != static_cast<std::uint8_t>(Op::Footer))
+      throw McapError("not an MCAP file (no footer before the closing magic)");
+    const std::uint64_t summary_start = fc.u64();
+    fc.u64();  // summary offset start
+    const std::uint32_t summary_crc = fc.u32();
+    if (summary_start != 0) {
+      if (summary_start < end || summary_start > footer)
+        throw McapError("footer names a summary outside the file");
+      if (summary_crc != 0 &&
+          crc32(0, s_.data() + summary_start, footer + kRecordPrefix + 16 - summary_start) != summary_crc)
+        throw McapError("summary CRC mismatch (the file is damaged)");
+      summary(static_cast<std::size_t>(summary_start), footer);
+    }
+    f_.complete = true;
+  }
+
+  void summary(std::size_t at, std::size_t stop) {
+    while (at < stop) {
+      if (stop - at < kRecordPrefix) throw McapError("summary: a record is cut short");
+      const auto op = static_cast<std::uint8_t>(s_[at]);
+      const std::uint64_t len = Cursor(s_, at + 1, at + kRecordPrefix, "").u64();
+      if (len > stop - at - kRecordPrefix) throw McapError("summary: a record runs past its end");
+      const std::size_t begin = at + kRecordPrefix;
+      if (op == static_cast<std::uint8_t>(Op::Statistics)) {
+        Cursor c(s_, begin, begin + static_cast<std::size_t>(len), "statistics");
+        McapStatistics st;
+        st.message_count = c.u64();
+        c.u16();  // schemas
+        c.u32();  // channels
+        c.u32();  // attachments
+        c.u32();  // metadata
+        st.chunk_count = c.u32();
+        c.u64();
+        c.u64();
+        const std::size_t map_end = c.at() + c.u32();
+        while (c.at() < map_end) {
+          const std::uint16_t ch = c.u16();
+          st.channel_message_counts[ch] = c.u64();
+        }
+        f_.statistics = st;
+      }
+      at = begin + static_cast<std::size_t>(len);
+    }
+  }
+
+  const std::string& s_;
+  McapFile f_;
+};
+
+}  // namespace
+
+const McapChannel* McapFile::channel(const std::string& topic) const {
+  for (const auto& [id, c] : channels)
+    if (c.topic == topic) return &c;
+  return nullptr;
+}
+
+McapFile read_mcap(const std::string& bytes) { return Reader(bytes).read(); }
+
+McapFile read_mcap_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw McapError("cannot read " + path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  try {
+    return read_mcap(s.str());
+  } catch (const McapError& e) {
+    throw McapError(path + ": " + e.what());
+  }
+}
+
+}  // namespace clamsim::record
