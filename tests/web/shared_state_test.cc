@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <string>
 #include <thread>
@@ -70,6 +71,9 @@ TEST_F(SharedStatePost, EveryAcceptedPostRunsAndNoneAfterStop) {
     for (auto& f : fake) state_->leave(reinterpret_cast<WebSocketSession*>(f.get()));
   }
   EXPECT_EQ(state_->open_websockets(), 0u);
+  // on a loaded machine the posters may not have started yet: stop only once they post
+  for (int i = 0; i < 10'000 && accepted.load() < kPosters; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   state_->stop_posts();
   stopped = true;
   for (std::thread& t : posters) t.join();
