@@ -129,6 +129,14 @@ int free_port() {
   return ntohs(a.sin_port);
 }
 
+std::string which(const std::string& program) {
+  ChildProcess p({"/bin/sh", "-c", "command -v " + program});
+  if (p.wait_exit(Ms(10000)) != 0) return "";
+  std::string out = p.output();
+  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+  return out;
+}
+
 bool eventually(const std::function<bool()>& pred, Ms timeout, Ms every) {
   const auto deadline = Clock::now() + timeout;
   for (;;) {

@@ -54,6 +54,9 @@ class ChildProcess {
 // A free TCP port on 127.0.0.1 (bound, then released).
 int free_port();
 
+// The full path of a program on PATH, "" when there is none (ChildProcess does not search).
+std::string which(const std::string& program);
+
 // Bounded polling: true as soon as pred() holds, false after timeout.
 bool eventually(const std::function<bool()>& pred, Ms timeout, Ms every = Ms(20));
 

@@ -45,12 +45,6 @@ std::string trimmed(std::string s) {
   return s;
 }
 
-// The full path of a program on PATH, "" when there is none (ChildProcess does not search).
-std::string which(const std::string& program) {
-  const Ran r = run({"/bin/sh", "-c", "command -v " + program});
-  return r.status == 0 ? trimmed(r.out) : "";
-}
-
 // podman as the build machines need it (scripts/build-image.sh says why).
 std::vector<std::string> podman(std::vector<std::string> args) {
   static const std::string path = which("podman");

@@ -34,15 +34,6 @@ std::string slurp(const fs::path& p) {
   return s.str();
 }
 
-// The full path of a program on PATH, "" when there is none (ChildProcess does not search).
-std::string which(const std::string& program) {
-  ChildProcess p({"/bin/sh", "-c", "command -v " + program});
-  if (p.wait_exit(Ms(10000)) != 0) return "";
-  std::string out = p.output();
-  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-  return out;
-}
-
 // Replaces the one occurrence of `from` (a test failure when there is none or several:
 // the shipped file changed shape and the test must follow).
 void replace_once(std::string& text, const std::string& from, const std::string& to) {

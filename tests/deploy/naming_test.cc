@@ -21,14 +21,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string which(const std::string& program) {
-  ChildProcess p({"/bin/sh", "-c", "command -v " + program});
-  if (p.wait_exit(Ms(10000)) != 0) return "";
-  std::string out = p.output();
-  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-  return out;
-}
-
 class NamingService : public ::testing::Test {
  protected:
   void SetUp() override {
