@@ -78,10 +78,10 @@ ClamSolution solve_links(const ClamParams& c, const ClamKinematics& k, double t1
                       c.link2_mass_kg + 0.5 * load_kg,  // a held load rides in the buckets
                       stop_sign,
                       lift,
-                      std::sin(k.theta1),
-                      std::cos(k.theta1),
-                      std::sin(k.theta2),
-                      std::cos(k.theta2),
+                      k.s1,
+                      k.c1,
+                      k.s2,
+                      k.c2,
                       k.omega1 * k.omega1,
                       k.omega2 * k.omega2};
   ClamSolution sol;
@@ -112,12 +112,17 @@ ClamKinematics clam_kinematics(const ClamParams& c, double yA, double yC, double
   k.s_dot = vC - vA;
   const double lo = std::fabs(l1 - l2) * 1.000001, hi = (l1 + l2) * 0.999999;
   const double s = std::clamp(k.s, lo, hi);  // guards acos; stops keep s well inside
-  k.theta1 = std::acos(std::clamp((l1 * l1 + s * s - l2 * l2) / (2.0 * l1 * s), -1.0, 1.0));
-  k.theta2 = std::acos(std::clamp((l2 * l2 + s * s - l1 * l1) / (2.0 * l2 * s), -1.0, 1.0));
+  // The cosines come straight from the law of cosines, the sines from them (both angles
+  // lie in [0, pi]): no trigonometry beyond the two acos for the angles themselves.
+  k.c1 = std::clamp((l1 * l1 + s * s - l2 * l2) / (2.0 * l1 * s), -1.0, 1.0);
+  k.c2 = std::clamp((l2 * l2 + s * s - l1 * l1) / (2.0 * l2 * s), -1.0, 1.0);
+  k.s1 = std::sqrt(1.0 - k.c1 * k.c1);
+  k.s2 = std::sqrt(1.0 - k.c2 * k.c2);
+  k.theta1 = std::acos(k.c1);
+  k.theta2 = std::acos(k.c2);
   // s_dot = -l1 s1 w1 - l2 s2 w2 with l1 c1 w1 = l2 c2 w2 (B's x agrees on both links).
-  const double c1 = std::cos(k.theta1);
-  k.omega2 = -k.s_dot * c1 / (l2 * std::sin(k.theta1 + k.theta2));
-  k.omega1 = l2 * std::cos(k.theta2) * k.omega2 / (l1 * c1);
+  k.omega2 = -k.s_dot * k.c1 / (l2 * (k.s1 * k.c2 + k.c1 * k.s2));
+  k.omega1 = l2 * k.c2 * k.omega2 / (l1 * k.c1);
   return k;
 }
 
@@ -140,8 +145,8 @@ ClamSolution clam_locked(const ClamParams& c, const ClamKinematics& k, double t1
 double clam_inelastic_velocity(const ClamParams& c, const ClamKinematics& k, double vA,
                                double vC, double load_kg) {
   // Vertical CoG speeds: G1 = A + l1/2 (s1, c1), G2 = C + l2/2 (s2, -c2); the load was at rest.
-  const double v1 = vA - 0.5 * c.link1_length_m * std::sin(k.theta1) * k.omega1;
-  const double v2 = vC + 0.5 * c.link2_length_m * std::sin(k.theta2) * k.omega2;
+  const double v1 = vA - 0.5 * c.link1_length_m * k.s1 * k.omega1;
+  const double v2 = vC + 0.5 * c.link2_length_m * k.s2 * k.omega2;
   const double p = 2.0 * c.link1_mass_kg * v1 + 2.0 * c.link2_mass_kg * v2 + c.link3_mass_kg * vC;
   return p / clam_mass(c, load_kg);
 }
@@ -154,7 +159,7 @@ double clam_jaw_gap(const ClamParams& c, double theta2) {
 double clam_squeeze_force(const ClamParams& c, const ClamKinematics& k, double stop_force_N) {
   // Virtual work: lambda ds = F dgap. ds/dth2 = -l2 sin(th1 + th2) / cos(th1) (see kinematics),
   // dgap/dth2 = -2 L_lip cos(th_closed - th2).
-  const double ds = c.link2_length_m * std::sin(k.theta1 + k.theta2) / std::cos(k.theta1);
+  const double ds = c.link2_length_m * (k.s1 * k.c2 + k.c1 * k.s2) / k.c1;
   const double dgap = 2.0 * c.lip_length_m * std::cos(c.theta2_closed_rad - k.theta2);
   return stop_force_N * ds / dgap;
 }
@@ -166,8 +171,7 @@ double clam_mass(const ClamParams& c, double load_kg) {
 double clam_energy(const ClamParams& c, const ClamKinematics& k, double yA, double yC,
                    double vA, double load_kg, double g) {
   const double l1 = c.link1_length_m, l2 = c.link2_length_m;
-  const double s1 = std::sin(k.theta1), c1 = std::cos(k.theta1);
-  const double s2 = std::sin(k.theta2), c2 = std::cos(k.theta2);
+  const double s1 = k.s1, c1 = k.c1, s2 = k.s2, c2 = k.c2;
   const double vC = vA + k.s_dot;
   const double v1x = 0.5 * l1 * c1 * k.omega1, v1y = vA - 0.5 * l1 * s1 * k.omega1;
   const double v2x = 0.5 * l2 * c2 * k.omega2, v2y = vC + 0.5 * l2 * s2 * k.omega2;

@@ -17,6 +17,7 @@ struct ClamKinematics {
   double s = 0.0;                 // A-to-C distance [m]
   double s_dot = 0.0;
   double theta1 = 0.0, theta2 = 0.0;   // [rad] from the vertical
+  double s1 = 0.0, c1 = 1.0, s2 = 0.0, c2 = 1.0;  // their sines and cosines (law of cosines)
   double omega1 = 0.0, omega2 = 0.0;   // [rad/s]
 };
 

@@ -40,7 +40,7 @@ ClamPose clam_pose(const MachineParams& m, const StateVector& x) {
   const double lip_z = -k.s - cp.lip_length_m * std::cos(p.jaw_opening_rad);
   for (int side = 0; side < 2; ++side) {
     const double sgn = side == 0 ? 1.0 : -1.0;
-    p.b[side] = world(sgn * l1 * std::sin(k.theta1), -l1 * std::cos(k.theta1));
+    p.b[side] = world(sgn * l1 * k.s1, -l1 * k.c1);
     p.lip[side] = world(sgn * lip_x, lip_z);
   }
   // Swing of the ropes, measured in the boom's heading.

@@ -17,30 +17,6 @@ Mat4 dh(double theta, double d, double a, double alpha) {
   return m;
 }
 
-// W_j = T_{j-1} Q_j T_{j-1}^-1: dT_p/dq_j = W_j T_p for j <= p. Q_j differentiates a
-// rotation about (revolute) or translation along (prismatic) the z axis of frame j-1.
-std::array<Mat4, 3> joint_twists(const std::array<Mat4, 3>& t) {
-  Mat4 qr = Mat4::Zero();
-  qr(0, 1) = -1.0;
-  qr(1, 0) = 1.0;
-  Mat4 qp = Mat4::Zero();
-  qp(2, 3) = 1.0;
-  const Mat4 t0 = Mat4::Identity();
-  const Mat4* prev[3] = {&t0, &t[0], &t[1]};
-  std::array<Mat4, 3> w;
-  for (int j = 0; j < 3; ++j) {
-    const Mat4& tp = *prev[j];
-    Mat4 inv = Mat4::Identity();  // rigid transform inverse: [R^T, -R^T p]
-    inv.topLeftCorner<3, 3>() = tp.topLeftCorner<3, 3>().transpose();
-    inv.topRightCorner<3, 1>() = -inv.topLeftCorner<3, 3>() * tp.topRightCorner<3, 1>();
-    w[j] = tp * (j == 2 ? qp : qr) * inv;
-  }
-  return w;
-}
-
-// Trace(A B^T) = sum of element-wise products.
-double trace_abt(const Mat4& a, const Mat4& b) { return a.cwiseProduct(b).sum(); }
-
 Eigen::Vector4d com_homogeneous(const LinkParams& l) {
   return Eigen::Vector4d(l.com_m[0], l.com_m[1], l.com_m[2], 1.0);
 }
@@ -84,30 +60,56 @@ std::array<Mat4, 3> dh_base_transforms(const CraneParams& c, const Vec3& q, cons
   return b;
 }
 
-Mat4 pseudo_inertia(const LinkParams& l) {
-  // J = integral of r r^T dm in homogeneous coordinates. About the CoG the second-moment
-  // matrix is S_c = tr(I)/2 * 1 - I; shifting to the frame origin adds m r r^T (eq 2.14).
-  const Vec3 r(l.com_m[0], l.com_m[1], l.com_m[2]);
-  const Vec3 inertia(l.inertia_kgm2[0], l.inertia_kgm2[1], l.inertia_kgm2[2]);
-  Mat3 s = Mat3::Identity() * (0.5 * inertia.sum());
-  s.diagonal() -= inertia;
-  s += l.mass_kg * r * r.transpose();
-  Mat4 j = Mat4::Zero();
-  j.topLeftCorner<3, 3>() = s;
-  j.topRightCorner<3, 1>() = l.mass_kg * r;
-  j.bottomLeftCorner<1, 3>() = l.mass_kg * r.transpose();
-  j(3, 3) = l.mass_kg;
-  return j;
-}
-
 CraneInertia crane_inertia(const CraneParams& c) {
   CraneInertia in;
-  for (int p = 0; p < 3; ++p) {
-    in.pseudo[p] = pseudo_inertia(c.links[p]);
-    in.mass_com[p] = c.links[p].mass_kg * com_homogeneous(c.links[p]);
+  // Frame 1's y axis is the swing axis and its origin sits a1 behind it (Table 2.7), so
+  // the cab's CoG runs on a circle of radius^2 (a1 - r_x)^2 + r_z^2.
+  const LinkParams& cab = c.links[0];
+  const double rx = c.a1_m - cab.com_m[0], rz = cab.com_m[2];
+  in.cab_swing_kgm2 = cab.inertia_kgm2[1] + cab.mass_kg * (rx * rx + rz * rz);
+  for (int p = 0; p < 2; ++p) {
+    const LinkParams& l = c.links[p + 1];
+    in.arm[p].mass_kg = l.mass_kg;
+    in.arm[p].com_m = Vec3(l.com_m[0], l.com_m[1], l.com_m[2]);
+    in.arm[p].inertia_kgm2 = Vec3(l.inertia_kgm2[0], l.inertia_kgm2[1], l.inertia_kgm2[2]);
   }
   return in;
 }
+
+namespace {
+
+// Velocity Jacobians of the boom's links in frame 2's axes, columns (theta1, theta2, d3),
+// and their derivatives by theta2 and d3 (nothing depends on theta1). In frame 2's axes
+// the swing axis is (s2, 0, -c2) and the boom pivot's axis (0, 1, 0), so the angular
+// velocity is w = (s2 qd1, qd2, -c2 qd1). The frame-2 origin (the pivot) moves at
+// a1 qd1 along the pivot axis; frame 3's origin (the tip, d3 out along z) adds
+// d3' z + w x (0, 0, d3).
+struct ArmJacobians {
+  Mat3 w, w_t;                  // angular velocity, and d/dtheta2 (d/dd3 = 0)
+  std::array<Mat3, 2> o, o_t, o_d;  // origin velocity of frames 2 and 3, d/dtheta2, d/dd3
+};
+
+ArmJacobians arm_jacobians(const CraneParams& c, const Vec3& q, const JointTrig& t) {
+  const double d3 = q(2);
+  ArmJacobians j;
+  j.w << t.s2, 0.0, 0.0,  0.0, 1.0, 0.0,  -t.c2, 0.0, 0.0;
+  j.w_t << t.c2, 0.0, 0.0,  0.0, 0.0, 0.0,  t.s2, 0.0, 0.0;
+  j.o[0] << 0.0, 0.0, 0.0,  c.a1_m, 0.0, 0.0,  0.0, 0.0, 0.0;
+  j.o_t[0].setZero();
+  j.o_d[0].setZero();
+  j.o[1] << 0.0, d3, 0.0,  c.a1_m - d3 * t.s2, 0.0, 0.0,  0.0, 0.0, 1.0;
+  j.o_t[1] << 0.0, 0.0, 0.0,  -d3 * t.c2, 0.0, 0.0,  0.0, 0.0, 0.0;
+  j.o_d[1] << 0.0, 1.0, 0.0,  -t.s2, 0.0, 0.0,  0.0, 0.0, 0.0;
+  return j;
+}
+
+Mat3 skew(const Vec3& r) {
+  Mat3 s;
+  s << 0.0, -r.z(), r.y(),  r.z(), 0.0, -r.x(),  -r.y(), r.x(), 0.0;
+  return s;
+}
+
+}  // namespace
 
 CraneDynamics crane_dynamics(const CraneParams& c, const Vec3& q, const Vec3& qd,
                              double carried_mass_kg) {
@@ -116,51 +118,45 @@ CraneDynamics crane_dynamics(const CraneParams& c, const Vec3& q, const Vec3& qd
 
 CraneDynamics crane_dynamics(const CraneParams& c, const CraneInertia& inertia, const Vec3& q,
                              const JointTrig& trig, const Vec3& qd, double carried_mass_kg) {
-  const auto t = dh_base_transforms(c, q, trig);
-  const auto w = joint_twists(t);
-
-  // Eq 2.13 rearranged without changing its value: with dT_p/dq_j = W_j T_p and
-  // K_p = T_p J_p T_p^T, D_ij = sum_{p>=max(i,j)} Tr(W_j K_p W_i^T); the Coriolis sum
-  // sum_jk D_ijk qd_j qd_k = sum_{p>=i} Tr(B_p K_p W_i^T) with
-  // B_p = sum_{j,k<=p} W_min(j,k) W_max(j,k) qd_j qd_k; D_i = -g^T W_i sum_{p>=i} m_p T_p r_p.
-  std::array<Mat4, 3> k;
-  for (int p = 0; p < 3; ++p) k[p] = t[p] * inertia.pseudo[p] * t[p].transpose();
-  std::array<Mat4, 3> k_tail;  // sum_{p>=m} K_p
-  k_tail[2] = k[2];
-  k_tail[1] = k[1] + k_tail[2];
-  k_tail[0] = k[0] + k_tail[1];
-
-  std::array<Mat4, 3> b;
-  Mat4 acc = Mat4::Zero();
-  for (int p = 0; p < 3; ++p) {
-    // Adding joint p to B_{p-1}: W_p^2 qd_p^2 + 2 sum_{j<p} W_j W_p qd_j qd_p.
-    Mat4 cross = w[p] * qd(p);
-    for (int j = 0; j < p; ++j) cross += 2.0 * w[j] * qd(j);
-    acc += cross * w[p] * qd(p);
-    b[p] = acc;
-  }
-  std::array<Mat4, 3> bk_tail;  // sum_{p>=m} B_p K_p
-  bk_tail[2] = b[2] * k[2];
-  bk_tail[1] = b[1] * k[1] + bk_tail[2];
-  bk_tail[0] = b[0] * k[0] + bk_tail[1];
-
-  Eigen::Vector4d mr_tail = Eigen::Vector4d::Zero();  // sum_{p>=m} m_p T_p r_p, built backwards
-  std::array<Eigen::Vector4d, 3> mr;
-  for (int p = 2; p >= 0; --p) {
-    mr_tail += t[p] * inertia.mass_com[p];
-    mr[p] = mr_tail;
-  }
-  const Eigen::Vector4d g(0.0, 0.0, -c.gravity_m_per_s2, 0.0);
-
+  // Eq 2.12 from the kinetic energy T = 1/2 qd^T M qd in closed form (the same value as
+  // eq 2.13's trace form, tested): each link's CoG velocity v = J_v qd with
+  // J_v = J_o - [r]x J_w, so M = sum m J_v^T J_v + J_w^T I J_w; the velocity terms are
+  // h = dM/dt qd - 1/2 d(qd^T M qd)/dq with dM/dt = M_theta2 qd2 + M_d3 qd3.
+  const ArmJacobians j = arm_jacobians(c, q, trig);
+  const Vec3 w = j.w * qd, w_t = j.w_t * qd;
   CraneDynamics d;
-  for (int i = 0; i < 3; ++i) {
-    for (int j = i; j < 3; ++j) {
-      d.mass(i, j) = trace_abt(w[j] * k_tail[j], w[i]);
-      d.mass(j, i) = d.mass(i, j);
-    }
-    d.velocity(i) = trace_abt(bk_tail[i], w[i]);
-    d.gravity(i) = -g.dot(w[i] * mr[i]);
+  d.mass.setZero();
+  d.mass(0, 0) = inertia.cab_swing_kgm2;
+  Vec3 m_t_qd = Vec3::Zero(), m_d_qd = Vec3::Zero();  // M_theta2 qd, M_d3 qd
+  double quad_t = 0.0, quad_d = 0.0;                   // qd^T M_theta2 qd, qd^T M_d3 qd
+  for (int p = 0; p < 2; ++p) {
+    const CraneInertia::ArmLink& l = inertia.arm[p];
+    const Mat3 rx = skew(l.com_m);
+    const Mat3 jv = j.o[p] - rx * j.w;
+    const Mat3 jv_t = j.o_t[p] - rx * j.w_t;
+    const Mat3& jv_d = j.o_d[p];  // J_w does not depend on d3
+    const Vec3 v = jv * qd, v_t = jv_t * qd, v_d = jv_d * qd;
+    const Vec3 iw = l.inertia_kgm2.cwiseProduct(w);
+    d.mass += l.mass_kg * jv.transpose() * jv +
+              j.w.transpose() * l.inertia_kgm2.asDiagonal() * j.w;
+    m_t_qd += l.mass_kg * (jv_t.transpose() * v + jv.transpose() * v_t) +
+              j.w_t.transpose() * iw + j.w.transpose() * l.inertia_kgm2.cwiseProduct(w_t);
+    m_d_qd += l.mass_kg * (jv_d.transpose() * v + jv.transpose() * v_d);
+    quad_t += 2.0 * (l.mass_kg * v_t.dot(v) + w_t.dot(iw));
+    quad_d += 2.0 * l.mass_kg * v_d.dot(v);
   }
+  d.velocity = m_t_qd * qd(1) + m_d_qd * qd(2) - 0.5 * Vec3(0.0, quad_t, quad_d);
+
+  // Potential V = g sum m z_CoG with frame 2's z row (s2, 0, -c2) and the tip d3 out:
+  // z_2 = d1 + s2 r_x - c2 r_z, z_3 = d1 - d3 c2 + s2 r_x - c2 r_z; D_i = dV/dq_i.
+  const double g = c.gravity_m_per_s2;
+  d.gravity.setZero();
+  for (int p = 0; p < 2; ++p) {
+    const CraneInertia::ArmLink& l = inertia.arm[p];
+    d.gravity(1) += g * l.mass_kg * (trig.c2 * l.com_m.x() + trig.s2 * l.com_m.z());
+  }
+  d.gravity(1) += g * inertia.arm[1].mass_kg * q(2) * trig.s2;
+  d.gravity(2) = -g * inertia.arm[1].mass_kg * trig.c2;
 
   // The clam moves horizontally with the tip: kinetic energy M/2 (rho_dot^2 + rho^2 w1^2)
   // with rho = d3 sin(theta2) - a1 the tip's horizontal radius.

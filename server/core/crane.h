@@ -36,15 +36,18 @@ std::array<Mat4, 3> dh_link_transforms(const CraneParams& c, const Vec3& q);
 std::array<Mat4, 3> dh_base_transforms(const CraneParams& c, const Vec3& q);
 std::array<Mat4, 3> dh_base_transforms(const CraneParams& c, const Vec3& q, const JointTrig& t);
 
-// Pseudo-inertia matrix J_p of eq 2.14 (second moments about the link frame's origin).
-Mat4 pseudo_inertia(const LinkParams& l);
-
-// What eq 2.13 needs of each link that does not change with the pose: J_p (eq 2.14) and
-// m_p (r_p, 1). Derived from CraneParams (not a model-file field) once per model, and
-// passed to crane_dynamics: rebuilding it per evaluation cost 2.6 % of a step.
+// What the closed-form eq 2.12 needs of the links that does not change with the pose.
+// Derived from CraneParams (not a model-file field) once per model and passed to
+// crane_dynamics. The cab (link 1) only turns about the vertical, so it is one number;
+// the boom base and fly (links 2 and 3) turn together and keep their CoG and inertia.
 struct CraneInertia {
-  std::array<Mat4, 3> pseudo;
-  std::array<Eigen::Vector4d, 3> mass_com;
+  double cab_swing_kgm2 = 0.0;   // link 1 about the swing axis
+  struct ArmLink {
+    double mass_kg = 0.0;
+    Vec3 com_m = Vec3::Zero();       // in frame 2's (= frame 3's) axes
+    Vec3 inertia_kgm2 = Vec3::Zero();  // principal moments about the CoG
+  };
+  std::array<ArmLink, 2> arm;    // boom base (frame 2), fly (frame 3)
 };
 CraneInertia crane_inertia(const CraneParams& c);
 

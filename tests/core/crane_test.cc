@@ -8,6 +8,7 @@
 #include <Eigen/Geometry>
 #include <random>
 
+#include "crane_trace_form.h"
 #include "test_model.h"
 
 namespace clamsim::core {
@@ -74,11 +75,25 @@ Mat3 mass_numeric(const CraneParams& c, const Vec3& q, double carried) {
   return m;
 }
 
+// Links with every CoG offset and inertia nonzero, and the pivot's offsets: the shipped
+// links have some zero, which would hide a wrong term.
+void randomise_links(CraneParams& c, std::mt19937& rng) {
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (LinkParams& l : c.links) {
+    for (double& r : l.com_m) r = 4.0 * (u(rng) - 0.5);
+    for (double& i : l.inertia_kgm2) i = 100.0 + 5000.0 * u(rng);
+    l.mass_kg = 500.0 + 3000.0 * u(rng);
+  }
+  c.a1_m = 2.0 * (u(rng) - 0.5);
+  c.d1_m = 3.0 * u(rng);
+}
+
 TEST(CraneDynamics, MatchesNumericalLagrangianAtRandomStates) {
-  const CraneParams c = testing::shipped_machine().crane;
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> u(0.0, 1.0);
-  for (int trial = 0; trial < 20; ++trial) {
+  for (int trial = 0; trial < 30; ++trial) {
+    CraneParams c = testing::shipped_machine().crane;
+    if (trial % 3 == 2) randomise_links(c, rng);
     const Vec3 q(2 * M_PI * u(rng), M_PI / 2 + testing::deg(50) * u(rng), 9.7 + 14.7 * u(rng));
     const Vec3 qd(0.4 * (u(rng) - 0.5), 0.2 * (u(rng) - 0.5), 0.5 * (u(rng) - 0.5));
     const double carried = trial % 2 ? 775.0 : 0.0;
@@ -121,11 +136,10 @@ TEST(CraneKinematics, TipFollowsTable27) {
   EXPECT_LT((from_dh - tip_position(c, Vec3(0.3, 2.0, 15.0))).norm(), 1e-12);
 }
 
-// The closed forms the step uses (shared joint trigonometry, 90 deg twists exact, the
-// pseudo-inertia derived once) against Table 2.7's general D-H product, 1e-12 relative.
+// The closed forms the step uses (shared joint trigonometry, 90 deg twists exact) against
+// Table 2.7's general D-H product, 1e-12 relative.
 TEST(CraneKinematics, ClosedFormsMatchTheGeneralDenavitHartenbergProduct) {
   const CraneParams c = testing::shipped_machine().crane;
-  const CraneInertia inertia = crane_inertia(c);
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> u(0.0, 1.0);
   for (int trial = 0; trial < 50; ++trial) {
@@ -139,17 +153,28 @@ TEST(CraneKinematics, ClosedFormsMatchTheGeneralDenavitHartenbergProduct) {
       EXPECT_LT((fast[p] - ref[p]).norm(), 1e-12 * ref[p].norm()) << "T" << p + 1;
     const Vec3 tip_ref = ref[2].topRightCorner<3, 1>();
     EXPECT_LT((tip_position(c, q, t) - tip_ref).norm(), 1e-12 * tip_ref.norm());
-    // the dynamics with the derived inertia against the pseudo-inertia built afresh
-    const CraneDynamics d = crane_dynamics(c, inertia, q, t, qd, 0.0);
-    CraneInertia fresh;
-    for (int p = 0; p < 3; ++p) {
-      fresh.pseudo[p] = pseudo_inertia(c.links[p]);
-      const LinkParams& l = c.links[p];
-      fresh.mass_com[p] = l.mass_kg * Eigen::Vector4d(l.com_m[0], l.com_m[1], l.com_m[2], 1.0);
-    }
-    const CraneDynamics e = crane_dynamics(c, fresh, q, joint_trig(q), qd, 0.0);
-    EXPECT_LT((d.mass - e.mass).norm(), 1e-12 * e.mass.norm());
-    EXPECT_LT((d.gravity - e.gravity).norm(), 1e-12 * e.gravity.norm());
+  }
+}
+
+// The closed form the step uses against eq 2.13's trace form, summed term by term, at
+// random states: for the shipped links and for links with every CoG offset and inertia
+// nonzero (the shipped links have some zero, which would hide a wrong term).
+TEST(CraneDynamics, ClosedFormMatchesTheTraceFormOfEq213) {
+  std::mt19937 rng(13);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (int trial = 0; trial < 40; ++trial) {
+    CraneParams c = testing::shipped_machine().crane;
+    if (trial % 2) randomise_links(c, rng);
+    const Vec3 q(2 * M_PI * u(rng), M_PI / 2 + testing::deg(80) * (u(rng) - 0.3),
+                 9.7 + 14.7 * u(rng));
+    const Vec3 qd(0.6 * (u(rng) - 0.5), 0.4 * (u(rng) - 0.5), 0.8 * (u(rng) - 0.5));
+    const CraneDynamics fast = crane_dynamics(c, q, qd, 0.0);
+    const CraneDynamics ref = testing::crane_dynamics_trace_form(c, q, qd);
+    EXPECT_LT((fast.mass - ref.mass).norm(), 1e-12 * ref.mass.norm()) << "trial " << trial;
+    EXPECT_LT((fast.velocity - ref.velocity).norm(), 1e-11 * (1.0 + ref.velocity.norm()))
+        << "trial " << trial;
+    EXPECT_LT((fast.gravity - ref.gravity).norm(), 1e-12 * (1.0 + ref.gravity.norm()))
+        << "trial " << trial;
   }
 }
 
