@@ -76,41 +76,6 @@ CraneInertia crane_inertia(const CraneParams& c) {
   return in;
 }
 
-namespace {
-
-// Velocity Jacobians of the boom's links in frame 2's axes, columns (theta1, theta2, d3),
-// and their derivatives by theta2 and d3 (nothing depends on theta1). In frame 2's axes
-// the swing axis is (s2, 0, -c2) and the boom pivot's axis (0, 1, 0), so the angular
-// velocity is w = (s2 qd1, qd2, -c2 qd1). The frame-2 origin (the pivot) moves at
-// a1 qd1 along the pivot axis; frame 3's origin (the tip, d3 out along z) adds
-// d3' z + w x (0, 0, d3).
-struct ArmJacobians {
-  Mat3 w, w_t;                  // angular velocity, and d/dtheta2 (d/dd3 = 0)
-  std::array<Mat3, 2> o, o_t, o_d;  // origin velocity of frames 2 and 3, d/dtheta2, d/dd3
-};
-
-ArmJacobians arm_jacobians(const CraneParams& c, const Vec3& q, const JointTrig& t) {
-  const double d3 = q(2);
-  ArmJacobians j;
-  j.w << t.s2, 0.0, 0.0,  0.0, 1.0, 0.0,  -t.c2, 0.0, 0.0;
-  j.w_t << t.c2, 0.0, 0.0,  0.0, 0.0, 0.0,  t.s2, 0.0, 0.0;
-  j.o[0] << 0.0, 0.0, 0.0,  c.a1_m, 0.0, 0.0,  0.0, 0.0, 0.0;
-  j.o_t[0].setZero();
-  j.o_d[0].setZero();
-  j.o[1] << 0.0, d3, 0.0,  c.a1_m - d3 * t.s2, 0.0, 0.0,  0.0, 0.0, 1.0;
-  j.o_t[1] << 0.0, 0.0, 0.0,  -d3 * t.c2, 0.0, 0.0,  0.0, 0.0, 0.0;
-  j.o_d[1] << 0.0, 1.0, 0.0,  -t.s2, 0.0, 0.0,  0.0, 0.0, 0.0;
-  return j;
-}
-
-Mat3 skew(const Vec3& r) {
-  Mat3 s;
-  s << 0.0, -r.z(), r.y(),  r.z(), 0.0, -r.x(),  -r.y(), r.x(), 0.0;
-  return s;
-}
-
-}  // namespace
-
 CraneDynamics crane_dynamics(const CraneParams& c, const Vec3& q, const Vec3& qd,
                              double carried_mass_kg) {
   return crane_dynamics(c, crane_inertia(c), q, joint_trig(q), qd, carried_mass_kg);
@@ -118,34 +83,49 @@ CraneDynamics crane_dynamics(const CraneParams& c, const Vec3& q, const Vec3& qd
 
 CraneDynamics crane_dynamics(const CraneParams& c, const CraneInertia& inertia, const Vec3& q,
                              const JointTrig& trig, const Vec3& qd, double carried_mass_kg) {
-  // Eq 2.12 from the kinetic energy T = 1/2 qd^T M qd in closed form (the same value as
-  // eq 2.13's trace form, tested): each link's CoG velocity v = J_v qd with
-  // J_v = J_o - [r]x J_w, so M = sum m J_v^T J_v + J_w^T I J_w; the velocity terms are
-  // h = dM/dt qd - 1/2 d(qd^T M qd)/dq with dM/dt = M_theta2 qd2 + M_d3 qd3.
-  const ArmJacobians j = arm_jacobians(c, q, trig);
-  const Vec3 w = j.w * qd, w_t = j.w_t * qd;
-  CraneDynamics d;
-  d.mass.setZero();
-  d.mass(0, 0) = inertia.cab_swing_kgm2;
-  Vec3 m_t_qd = Vec3::Zero(), m_d_qd = Vec3::Zero();  // M_theta2 qd, M_d3 qd
-  double quad_t = 0.0, quad_d = 0.0;                   // qd^T M_theta2 qd, qd^T M_d3 qd
+  // Eq 2.12 from the kinetic energy in closed form (the value of eq 2.13's trace form,
+  // tested). In frame 2's axes the swing axis is (s2, 0, -c2), so the boom's angular
+  // velocity is w = (s2 qd1, qd2, -c2 qd1). A boom link's CoG r = (rx, ry, rz) (from the
+  // pivot for the base, from the tip d3 out for the fly, delta = 0 or 1) moves at
+  //   v = (A qd1 + B qd2,  C qd1,  D qd1 - rx qd2 + delta qd3),
+  //   A = c2 ry, B = rz + delta d3, C = a1 - delta d3 s2 - c2 rx - s2 rz, D = s2 ry,
+  // and T = 1/2 m |v|^2 + 1/2 w^T diag(Ix, Iy, Iz) w gives M below (A^2 + D^2 = ry^2).
+  // The velocity terms are h = dM/dt qd - 1/2 d(qd^T M qd)/dq with dM/dt = M_t qd2 + M_d qd3,
+  // M_t and M_d the derivatives by theta2 and d3 (nothing depends on theta1).
+  const double s2 = trig.s2, c2 = trig.c2, d3 = q(2), a1 = c.a1_m;
+  Mat3 m = Mat3::Zero(), m_t = Mat3::Zero(), m_d = Mat3::Zero();
+  m(0, 0) = inertia.cab_swing_kgm2;
   for (int p = 0; p < 2; ++p) {
     const CraneInertia::ArmLink& l = inertia.arm[p];
-    const Mat3 rx = skew(l.com_m);
-    const Mat3 jv = j.o[p] - rx * j.w;
-    const Mat3 jv_t = j.o_t[p] - rx * j.w_t;
-    const Mat3& jv_d = j.o_d[p];  // J_w does not depend on d3
-    const Vec3 v = jv * qd, v_t = jv_t * qd, v_d = jv_d * qd;
-    const Vec3 iw = l.inertia_kgm2.cwiseProduct(w);
-    d.mass += l.mass_kg * jv.transpose() * jv +
-              j.w.transpose() * l.inertia_kgm2.asDiagonal() * j.w;
-    m_t_qd += l.mass_kg * (jv_t.transpose() * v + jv.transpose() * v_t) +
-              j.w_t.transpose() * iw + j.w.transpose() * l.inertia_kgm2.cwiseProduct(w_t);
-    m_d_qd += l.mass_kg * (jv_d.transpose() * v + jv.transpose() * v_d);
-    quad_t += 2.0 * (l.mass_kg * v_t.dot(v) + w_t.dot(iw));
-    quad_d += 2.0 * l.mass_kg * v_d.dot(v);
+    const double mass = l.mass_kg, delta = p;  // p = 1: the fly, carried out d3 along z
+    const double rx = l.com_m.x(), ry = l.com_m.y(), rz = l.com_m.z();
+    const double ix = l.inertia_kgm2.x(), iy = l.inertia_kgm2.y(), iz = l.inertia_kgm2.z();
+    const double b = rz + delta * d3;
+    const double cc = a1 - delta * d3 * s2 - c2 * rx - s2 * rz;
+    const double cc_t = -delta * d3 * c2 + s2 * rx - c2 * rz;  // dC/dtheta2
+    m(0, 0) += mass * (ry * ry + cc * cc) + ix * s2 * s2 + iz * c2 * c2;
+    m(0, 1) += mass * ry * (c2 * b - s2 * rx);
+    m(0, 2) += mass * delta * s2 * ry;
+    m(1, 1) += mass * (b * b + rx * rx) + iy;
+    m(1, 2) -= mass * delta * rx;
+    m(2, 2) += mass * delta;
+    m_t(0, 0) += 2.0 * mass * cc * cc_t + 2.0 * (ix - iz) * s2 * c2;
+    m_t(0, 1) -= mass * ry * (s2 * b + c2 * rx);
+    m_t(0, 2) += mass * delta * c2 * ry;
+    m_d(0, 0) -= 2.0 * mass * delta * cc * s2;                     // dC/dd3 = -delta s2
+    m_d(0, 1) += mass * delta * ry * c2;                           // dB/dd3 = delta
+    m_d(1, 1) += 2.0 * mass * delta * b;
   }
-  d.velocity = m_t_qd * qd(1) + m_d_qd * qd(2) - 0.5 * Vec3(0.0, quad_t, quad_d);
+  m(1, 0) = m(0, 1);
+  m(2, 0) = m(0, 2);
+  m(2, 1) = m(1, 2);
+  m_t(1, 0) = m_t(0, 1);
+  m_t(2, 0) = m_t(0, 2);
+  m_d(1, 0) = m_d(0, 1);
+  CraneDynamics d;
+  d.mass = m;
+  const Vec3 mt_qd = m_t * qd, md_qd = m_d * qd;
+  d.velocity = mt_qd * qd(1) + md_qd * qd(2) - 0.5 * Vec3(0.0, qd.dot(mt_qd), qd.dot(md_qd));
 
   // Potential V = g sum m z_CoG with frame 2's z row (s2, 0, -c2) and the tip d3 out:
   // z_2 = d1 + s2 r_x - c2 r_z, z_3 = d1 - d3 c2 + s2 r_x - c2 r_z; D_i = dV/dq_i.
@@ -153,27 +133,26 @@ CraneDynamics crane_dynamics(const CraneParams& c, const CraneInertia& inertia, 
   d.gravity.setZero();
   for (int p = 0; p < 2; ++p) {
     const CraneInertia::ArmLink& l = inertia.arm[p];
-    d.gravity(1) += g * l.mass_kg * (trig.c2 * l.com_m.x() + trig.s2 * l.com_m.z());
+    d.gravity(1) += g * l.mass_kg * (c2 * l.com_m.x() + s2 * l.com_m.z());
   }
-  d.gravity(1) += g * inertia.arm[1].mass_kg * q(2) * trig.s2;
-  d.gravity(2) = -g * inertia.arm[1].mass_kg * trig.c2;
+  d.gravity(1) += g * inertia.arm[1].mass_kg * d3 * s2;
+  d.gravity(2) = -g * inertia.arm[1].mass_kg * c2;
 
   // The clam moves horizontally with the tip: kinetic energy M/2 (rho_dot^2 + rho^2 w1^2)
   // with rho = d3 sin(theta2) - a1 the tip's horizontal radius.
   if (carried_mass_kg > 0.0) {
-    const double m = carried_mass_kg;
-    const double s2 = trig.s2, c2 = trig.c2, d3 = q(2);
-    const double rho = d3 * s2 - c.a1_m;
+    const double mc = carried_mass_kg;
+    const double rho = d3 * s2 - a1;
     const double r2 = d3 * c2, r3 = s2;                       // d rho / d(theta2, d3)
     const double rho_dot = r2 * qd(1) + r3 * qd(2);
     const double rho_quad = -d3 * s2 * qd(1) * qd(1) + 2.0 * c2 * qd(1) * qd(2);
-    d.mass(0, 0) += m * rho * rho;
-    d.mass(1, 1) += m * r2 * r2;
-    d.mass(2, 2) += m * r3 * r3;
-    d.mass(1, 2) += m * r2 * r3;
-    d.mass(2, 1) += m * r2 * r3;
-    d.velocity(0) += 2.0 * m * rho * rho_dot * qd(0);
-    const double radial = m * (rho_quad - rho * qd(0) * qd(0));
+    d.mass(0, 0) += mc * rho * rho;
+    d.mass(1, 1) += mc * r2 * r2;
+    d.mass(2, 2) += mc * r3 * r3;
+    d.mass(1, 2) += mc * r2 * r3;
+    d.mass(2, 1) += mc * r2 * r3;
+    d.velocity(0) += 2.0 * mc * rho * rho_dot * qd(0);
+    const double radial = mc * (rho_quad - rho * qd(0) * qd(0));
     d.velocity(1) += radial * r2;
     d.velocity(2) += radial * r3;
   }
