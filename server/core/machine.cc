@@ -498,7 +498,14 @@ void step_with(const MachineParams& m, const CraneInertia& inertia, State& st, c
     } else if (jaw == JawEvent::Released) {
       release_load(st.world, pose);
     }
-    advance_loads(*env.world, st.world, pose, pushes, h, m.crane.gravity_m_per_s2, current);
+    // The loads' stiff contacts take sub-steps; each keeps the clam's contact markers and
+    // adds its own, so the last sub-step's are the ones shown.
+    const int sub = load_substeps(env.world->contact, h);
+    const int clam_markers = st.world.marker_count;
+    for (int k = 0; k < sub; ++k) {
+      st.world.marker_count = clam_markers;
+      advance_loads(*env.world, st.world, pose, pushes, h / sub, m.crane.gravity_m_per_s2, current);
+    }
     st.world.clam_world_force_N = world.force_N;
     st.world.clam_contact_N = world.contact_N;
     st.world.clam_submerged = world.submerged;

@@ -428,6 +428,11 @@ void advance_loads(const WorldParams& w, WorldState& s, const ClamPose& pose,
   }
 }
 
+int load_substeps(const ContactParams& contact, double h) {
+  constexpr double kMaxPhase = 0.2;
+  return std::max(1, static_cast<int>(std::ceil(h * contact.natural_frequency_rad_per_s / kMaxPhase - 1e-9)));
+}
+
 double load_submerged_fraction(const WorldParams& w, int index, const LoadBody& b) {
   const LoadParams& lp = w.loads[static_cast<std::size_t>(index)];
   const PosedLoad pl = pose_load(lp, b);
