@@ -16,8 +16,8 @@ ClamPose clam_pose(const MachineParams& m, const StateVector& x) {
   const ClamParams& cp = m.clam;
   ClamPose p;
   const Vec3 q = x.segment<3>(ix::q);
-  const Vec3 qd = x.segment<3>(ix::qd);
-  p.tip = tip_position(m.crane, q);
+  const JointTrig t = joint_trig(q);
+  p.tip = tip_position(m.crane, q, t);
   const ClamKinematics k = clam_kinematics(cp, x(ix::yA), x(ix::yC), x(ix::vA), x(ix::vC));
   p.theta2 = k.theta2;
   p.jaw_opening_rad = std::max(0.0, cp.theta2_closed_rad - k.theta2);
@@ -25,8 +25,8 @@ ClamPose clam_pose(const MachineParams& m, const StateVector& x) {
 
   // The clam's axis hangs along cable 1 (A to the tip); its heading follows the boom
   // (the anti-swing chain keeps it from turning about the ropes, section 2.3).
-  const double heading = q(0);
-  const Eigen::Matrix3d yaw = Eigen::AngleAxisd(heading, Vec3d::UnitZ()).toRotationMatrix();
+  Eigen::Matrix3d yaw;   // the swing angle theta1 about z
+  yaw << t.c1, -t.s1, 0.0,  t.s1, t.c1, 0.0,  0.0, 0.0, 1.0;
   const Vec3d up = p.tip - p.a;
   const Eigen::Matrix3d tilt = up.norm() > 1e-6
       ? Eigen::Quaterniond::FromTwoVectors(Vec3d::UnitZ(), up).toRotationMatrix()
@@ -46,10 +46,9 @@ ClamPose clam_pose(const MachineParams& m, const StateVector& x) {
   // Swing of the ropes, measured in the boom's heading.
   const Vec3d hang = p.a - p.tip;
   const double drop = std::max(1e-6, -hang.z());
-  const Vec3d along(std::cos(heading), std::sin(heading), 0.0);
-  const Vec3d across(-std::sin(heading), std::cos(heading), 0.0);
+  const Vec3d along(t.c1, t.s1, 0.0);
+  const Vec3d across(-t.s1, t.c1, 0.0);
   p.swing_rad = {std::atan2(hang.dot(along), drop), std::atan2(hang.dot(across), drop)};
-  (void)qd;
   p.vel_a = Vec3d(x(ix::hvx), x(ix::hvy), -x(ix::vA));
   p.vel_c = Vec3d(x(ix::hvx), x(ix::hvy), -x(ix::vC));
   return p;

@@ -12,12 +12,12 @@ constexpr double kMaxForceDepth_m = 0.1;
 // The box's yaw as a rotation of x, y about z.
 Vec3d to_box(const SolidBox& b, const Vec3d& p) {
   const Vec3d d = p - b.center_m;
-  const double c = std::cos(b.yaw_rad), s = std::sin(b.yaw_rad);
+  const double c = b.yaw.cos(), s = b.yaw.sin();
   return Vec3d(c * d.x() + s * d.y(), -s * d.x() + c * d.y(), d.z());
 }
 
 Vec3d from_box_dir(const SolidBox& b, const Vec3d& v) {
-  const double c = std::cos(b.yaw_rad), s = std::sin(b.yaw_rad);
+  const double c = b.yaw.cos(), s = b.yaw.sin();
   return Vec3d(c * v.x() - s * v.y(), s * v.x() + c * v.y(), v.z());
 }
 

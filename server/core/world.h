@@ -9,6 +9,7 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -28,12 +29,26 @@ enum class SolidKind : std::uint8_t { Deck, Rack, Gate, Wall, Floor, Truck, Bed 
 const char* to_string(SolidKind k);
 
 // A static, solid, yawed box.
+// A turn about the vertical with its cosine and sine, taken once when it is set: the
+// contact tests rotate every proxy into a box's axes, several times a step.
+class Yaw {
+ public:
+  Yaw(double rad = 0.0)  // NOLINT(google-explicit-constructor): a yaw is its angle
+      : rad_(rad), cos_(std::cos(rad)), sin_(std::sin(rad)) {}
+  double rad() const { return rad_; }
+  double cos() const { return cos_; }
+  double sin() const { return sin_; }
+
+ private:
+  double rad_, cos_, sin_;
+};
+
 struct SolidBox {
   SolidKind kind = SolidKind::Deck;
   std::string name;                                   // as in the scenario file
   Eigen::Vector3d center_m = Eigen::Vector3d::Zero();
   Eigen::Vector3d half_size_m = Eigen::Vector3d::Zero();  // along the box's own x, y, z
-  double yaw_rad = 0.0;                               // about z
+  Yaw yaw;                                            // about z
 };
 
 enum class LoadShape : std::uint8_t { Sphere, Box, Cylinder };

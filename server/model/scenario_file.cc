@@ -61,7 +61,7 @@ Box read_box(Section& s, core::SolidKind kind, std::string name) {
   b.solid.name = std::move(name);
   b.solid.center_m = eig(center);
   b.solid.half_size_m = 0.5 * eig(size);
-  b.solid.yaw_rad = yaw_deg * unit::deg;
+  b.solid.yaw = yaw_deg * unit::deg;
   b.client["center_m"] = vec(center);
   b.client["size_m"] = vec(size);
   b.client["yaw_deg"] = yaw_deg;
@@ -104,7 +104,7 @@ std::vector<core::SolidBox> truck_solids(const Section& s, const LoadSpace& spac
     b.name = name;
     b.center_m = c + yawed(space.yaw_rad, local);
     b.half_size_m = half;
-    b.yaw_rad = space.yaw_rad;
+    b.yaw = space.yaw_rad;
     return b;
   };
   const double wall_z = 0.0;  // walls stand on the floor, as high as the load space
@@ -317,7 +317,7 @@ Scenario parse_scenario_json(const nlohmann::json& doc, const std::string& origi
   {
     Section truck = root.child("truck_bed");
     const Box bed = read_box(truck, core::SolidKind::Truck, "truck_bed");
-    sc.task.truck = {bed.solid.center_m, bed.solid.half_size_m, bed.solid.yaw_rad};
+    sc.task.truck = {bed.solid.center_m, bed.solid.half_size_m, bed.solid.yaw.rad()};
     for (core::SolidBox& b : truck_solids(truck, sc.task.truck)) solids.push_back(std::move(b));
     truck.finish();
     client["truck_bed"] = bed.client;

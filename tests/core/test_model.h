@@ -62,7 +62,7 @@ inline core::WorldParams log_between_jaws(const core::MachineParams& m, const co
   shelf.name = "shelf";
   shelf.half_size_m = {0.4, 0.05, 0.05};
   shelf.center_m = log.position_m - (log.radius_m + shelf.half_size_m.z()) * Eigen::Vector3d::UnitZ();
-  shelf.yaw_rad = log.yaw_rad;
+  shelf.yaw = log.yaw_rad;
   core::WorldParams w;
   w.water.level_m = -1000.0;
   w.loads.push_back(log);
