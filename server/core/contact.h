@@ -14,8 +14,10 @@ namespace clamsim::core {
 
 using Vec3d = Eigen::Vector3d;
 
+// Left uninitialised by default (Eigen's vectors are): the contact code keeps fixed arrays
+// of these and of hits, of which a step fills a few; zeroing them all cost more than the tests.
 struct Sphere {
-  Vec3d center = Vec3d::Zero();
+  Vec3d center;
   double radius = 0.0;
 };
 
@@ -24,8 +26,8 @@ struct Sphere {
 struct Penetration {
   bool hit = false;
   double depth_m = 0.0;
-  Vec3d normal = Vec3d::UnitZ();
-  Vec3d point = Vec3d::Zero();    // on the other body's surface
+  Vec3d normal;                   // set when hit
+  Vec3d point;                    // set when hit: on the other body's surface
 };
 
 Penetration sphere_vs_box(const Sphere& s, const SolidBox& box);

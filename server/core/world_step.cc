@@ -23,7 +23,7 @@ constexpr double kLostBelow_m = -200.0;      // fell out of the world (no solid 
 
 struct PosedLoad {
   LoadGeometry geo;
-  std::array<Sphere, kMaxProxies> proxy{};
+  std::array<Sphere, kMaxProxies> proxy;   // the first geo.count are set
 };
 
 PosedLoad pose_load(const LoadParams& l, const LoadBody& b) {
