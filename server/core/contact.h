@@ -2,11 +2,13 @@
 //
 // Every moving body is described to the contact code as a few spheres ("proxies"): a log is
 // a row of spheres along its axis, the clam's links a row along each link. Spheres against
-// boxes and against spheres have closed-form penetrations, are cheap enough for the 1 ms
+// boxes and against spheres have closed-form penetrations, are cheap enough for every
 // step, and roll like the shapes they stand for.
 #pragma once
 
 #include <Eigen/Core>
+#include <algorithm>
+#include <array>
 
 #include "world.h"
 
@@ -43,5 +45,50 @@ bool near_box(const Vec3d& center, double radius, const SolidBox& box);
 // penetration, so a body that starts inside a solid is pushed out, not shot out.
 Vec3d contact_force(const ContactParams& p, double mass_kg, const Penetration& pen,
                     const Vec3d& v_rel);
+
+// One contact a body has this step: how it overlaps, the relative velocity at the contact
+// point (body minus other), and the other's index (a solid or a load).
+struct Hit {
+  Penetration pen;
+  Vec3d velocity;
+  int other = -1;
+};
+
+// The contacts of one body against one kind of thing (solids, the clam, another load),
+// at most kMaxHits; the first n are set.
+struct Hits {
+  static constexpr int kMax = 64;
+  std::array<Hit, kMax> at;
+  int n = 0;
+  bool full() const { return n >= kMax; }
+  void add(const Penetration& pen, const Vec3d& velocity, int other) {
+    if (pen.hit && n < kMax) at[static_cast<std::size_t>(n++)] = {pen, velocity, other};
+  }
+};
+
+// What a body's contacts do to it: the penalty forces (contact_force, each hit carrying
+// mass / n so that n hits hold the body as one would), summed, with their torque about
+// `centre`, and the fastest approach among them. `each(hit, force)` sees every hit's force
+// (markers, events).
+struct ContactSum {
+  Vec3d force = Vec3d::Zero();
+  Vec3d torque = Vec3d::Zero();
+  double approach_m_per_s = 0.0;
+};
+
+template <class Each>
+ContactSum sum_contacts(const ContactParams& p, double mass_kg, const Hits& hits,
+                        const Vec3d& centre, Each&& each) {
+  ContactSum sum;
+  for (int k = 0; k < hits.n; ++k) {
+    const Hit& hit = hits.at[static_cast<std::size_t>(k)];
+    const Vec3d f = contact_force(p, mass_kg / hits.n, hit.pen, hit.velocity);
+    sum.force += f;
+    sum.torque += (hit.pen.point - centre).cross(f);
+    sum.approach_m_per_s = std::max(sum.approach_m_per_s, -hit.velocity.dot(hit.pen.normal));
+    each(hit, f);
+  }
+  return sum;
+}
 
 }  // namespace clamsim::core

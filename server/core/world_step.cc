@@ -18,7 +18,6 @@ constexpr double kSleepSpin_rad_per_s = 0.05;
 constexpr double kSleepAfter_s = 1.0;
 constexpr double kReleaseClear_s = 1.0;       // a released load falls clear of the jaws
 constexpr double kWakeMargin_m = 0.3;
-constexpr int kMaxHits = 64;
 constexpr double kLostBelow_m = -200.0;      // fell out of the world (no solid below it)
 
 struct PosedLoad {
@@ -68,11 +67,6 @@ Vec3d water_force(const WaterParams& wp, LoadShape shape, const Sphere& sp, doub
   return lift + drag + radiation;
 }
 
-struct Hit {
-  Penetration pen;
-  Vec3d velocity;
-  int other = -1;   // solid index or load index
-};
 
 }  // namespace
 
@@ -99,53 +93,53 @@ const char* to_string(ContactPair p) {
   return "?";
 }
 
-ClamWorldForces clam_world_forces(const MachineParams& m, const WorldParams& w, WorldState& s,
-                                  const ClamPose& pose, double h, const Vec3d& current,
-                                  LoadPushes& pushes) {
-  ClamWorldForces out;
-  pushes.force.fill(Vec3d::Zero());
-  pushes.torque.fill(Vec3d::Zero());
-  s.marker_count = 0;
-  const double g = m.crane.gravity_m_per_s2;
-  const ContactParams& cp = w.contact;
-  const ClamProxies cl = clam_proxies(m.clam, pose);
-  const int held = s.held_load;
-  const double held_mass = held >= 0 ? w.loads[static_cast<std::size_t>(held)].mass_kg : 0.0;
-  const double mass = clam_mass(m.clam, held_mass);
-  PosedLoad held_shape;
-  if (held >= 0) held_shape = pose_load(w.loads[static_cast<std::size_t>(held)],
-                                        s.loads[static_cast<std::size_t>(held)]);
+namespace {
 
-  // 1. The clam and the load in its jaws against the dam's solids.
-  std::array<Hit, kMaxHits> hits;
-  int n = 0;
+// What the clam's steps need of it and of the load it holds.
+struct ClamBody {
+  ClamProxies proxies;
+  int held = -1;
+  double mass_kg = 0.0;   // clam and held load
+  PosedLoad held_shape;   // set when held >= 0
+};
+
+ClamBody clam_body(const MachineParams& m, const WorldParams& w, const WorldState& s,
+                   const ClamPose& pose) {
+  ClamBody c;
+  c.proxies = clam_proxies(m.clam, pose);
+  c.held = s.held_load;
+  const auto h = static_cast<std::size_t>(c.held);
+  c.mass_kg = clam_mass(m.clam, c.held >= 0 ? w.loads[h].mass_kg : 0.0);
+  if (c.held >= 0) c.held_shape = pose_load(w.loads[h], s.loads[h]);
+  return c;
+}
+
+// 1. The clam and the load in its jaws against the dam's solids; counts new hits (a solid
+// touched again after kHitGap_s, faster than kHitSpeed_m_per_s).
+Vec3d clam_against_solids(const WorldParams& w, WorldState& s, const ClamPose& pose,
+                          const ClamBody& clam, double h) {
+  const ClamProxies& cl = clam.proxies;
+  Hits hits;
   const int solids = static_cast<int>(w.solids.size());
   for (int j = 0; j < solids; ++j) {
     const SolidBox& box = w.solids[static_cast<std::size_t>(j)];
-    if (near_box(cl.centre, cl.bound_radius_m, box)) {
-      for (int i = 0; i < cl.count && n < kMaxHits; ++i) {
-        const Penetration pen = sphere_vs_box(cl.sphere[i], box);
-        if (pen.hit) hits[n++] = {pen, cl.on_buckets[i] ? pose.vel_c : pose.vel_a, j};
-      }
-    }
-    for (int i = 0; held >= 0 && i < held_shape.geo.count && n < kMaxHits; ++i) {
-      const Penetration pen = sphere_vs_box(held_shape.proxy[i], box);
-      if (pen.hit) hits[n++] = {pen, pose.vel_c, j};
-    }
+    if (near_box(cl.centre, cl.bound_radius_m, box))
+      for (int i = 0; i < cl.count && !hits.full(); ++i)
+        hits.add(sphere_vs_box(cl.sphere[i], box), cl.on_buckets[i] ? pose.vel_c : pose.vel_a, j);
+    for (int i = 0; clam.held >= 0 && i < clam.held_shape.geo.count && !hits.full(); ++i)
+      hits.add(sphere_vs_box(clam.held_shape.proxy[i], box), pose.vel_c, j);
   }
   std::array<double, 32> approach{};
   std::uint32_t touching = 0;
-  for (int k = 0; k < n; ++k) {
-    const Hit& hit = hits[k];
-    const Vec3d f = contact_force(cp, mass / n, hit.pen, hit.velocity);
-    out.force_N += f;
+  const ContactSum sum = sum_contacts(w.contact, clam.mass_kg, hits, pose.c,
+                                      [&](const Hit& hit, const Vec3d& f) {
     const SolidKind kind = w.solids[static_cast<std::size_t>(hit.other)].kind;
-    add_marker(s, hit.pen.point, f.norm(), ContactPair::ClamWorld, kind, held);
+    add_marker(s, hit.pen.point, f.norm(), ContactPair::ClamWorld, kind, clam.held);
     if (hit.other < 32) {
       touching |= 1u << hit.other;
       approach[hit.other] = std::max(approach[hit.other], -hit.velocity.dot(hit.pen.normal));
     }
-  }
+  });
   for (int j = 0; j < std::min(solids, 32); ++j) {
     const bool now = (touching >> j) & 1u, before = (s.clam_touching >> j) & 1u;
     if (now && !before && s.clam_touch_gap_s[j] >= kHitGap_s &&
@@ -158,8 +152,15 @@ ClamWorldForces clam_world_forces(const MachineParams& m, const WorldParams& w, 
     s.clam_touch_gap_s[j] = now ? 0.0 : s.clam_touch_gap_s[j] + h;
   }
   s.clam_touching = touching;
+  return sum.force;
+}
 
-  // 2. The clam against loose loads: the clam's reaction goes to the load (advance_loads).
+// 2. The clam against loose loads near it (they wake): the clam's reaction goes to each
+// load as a push that advance_loads applies.
+Vec3d clam_against_loads(const WorldParams& w, WorldState& s, const ClamPose& pose,
+                         const ClamBody& clam, LoadPushes& pushes) {
+  const ClamProxies& cl = clam.proxies;
+  Vec3d on_clam = Vec3d::Zero();
   for (int i = 0; i < s.load_count; ++i) {
     LoadBody& b = s.loads[static_cast<std::size_t>(i)];
     if (b.held || b.ignore_clam_s > 0.0) continue;
@@ -169,45 +170,63 @@ ClamWorldForces clam_world_forces(const MachineParams& m, const WorldParams& w, 
     const PosedLoad lp = pose_load(lpar, b);
     b.asleep = false;
     b.quiet_s = 0.0;
-    int pairs = 0;
-    std::array<Hit, kMaxHits> found;
+    Hits hits;
     for (int a = 0; a < cl.count; ++a)
-      for (int k = 0; k < lp.geo.count && pairs < kMaxHits; ++k) {
+      for (int k = 0; k < lp.geo.count && !hits.full(); ++k) {
         const Penetration pen = sphere_vs_sphere(cl.sphere[a], lp.proxy[k]);
-        if (!pen.hit) continue;
-        const Vec3d v = (cl.on_buckets[a] ? pose.vel_c : pose.vel_a) - point_velocity(b, pen.point);
-        found[pairs++] = {pen, v, i};
+        if (pen.hit)
+          hits.add(pen, (cl.on_buckets[a] ? pose.vel_c : pose.vel_a) - point_velocity(b, pen.point), i);
       }
-    const double m_eff = std::min(mass, w.loads[static_cast<std::size_t>(i)].mass_kg);
-    for (int k = 0; k < pairs; ++k) {
-      const Vec3d f = contact_force(cp, m_eff / pairs, found[k].pen, found[k].velocity);
-      out.force_N += f;
-      pushes.force[i] -= f;
-      pushes.torque[i] -= (found[k].pen.point - b.position_m).cross(f);
-      add_marker(s, found[k].pen.point, f.norm(), ContactPair::ClamLoad, SolidKind::Deck, i);
-    }
+    const ContactSum sum = sum_contacts(w.contact, std::min(clam.mass_kg, lpar.mass_kg), hits,
+                                        b.position_m, [&](const Hit& hit, const Vec3d& f) {
+      add_marker(s, hit.pen.point, f.norm(), ContactPair::ClamLoad, SolidKind::Deck, i);
+    });
+    on_clam += sum.force;
+    pushes.force[i] -= sum.force;
+    pushes.torque[i] -= sum.torque;
   }
-  // Loose loads pushing on the load in the jaws (found while moving them, one step ago).
-  if (held >= 0) out.force_N += s.held_load_push_N;
-  out.contact_N = out.force_N.norm();
+  return on_clam;
+}
 
-  // 3. The water: buoyancy of the clam's steel and of the held load, drag on both.
+// 3. The water: buoyancy of the clam's steel and of the held load, drag on both.
+Vec3d water_on_clam(const MachineParams& m, const WorldParams& w, const ClamPose& pose,
+                    const ClamBody& clam, const Vec3d& current, double* submerged) {
   const WaterParams& wp = w.water;
+  const double g = m.crane.gravity_m_per_s2;
   double z_low = pose.c.z();
   for (const Vec3d& lip : pose.lip) z_low = std::min(z_low, lip.z());
   const double z_high = pose.a.z();
   const double f = std::clamp((wp.level_m - z_low) / std::max(1e-6, z_high - z_low), 0.0, 1.0);
-  out.submerged = f;
+  *submerged = f;
   const Vec3d v = 0.5 * (pose.vel_a + pose.vel_c) - current;   // through the water
-  out.force_N.z() += wp.density_kg_per_m3 * g * m.clam.displaced_volume_m3 * f;
-  out.force_N -= 0.5 * wp.density_kg_per_m3 * wp.drag_coefficient * m.clam.drag_area_m2 * f *
-                 v.norm() * v;
-  if (held >= 0) {
-    const LoadShape shape = w.loads[static_cast<std::size_t>(held)].shape;
-    for (int i = 0; i < held_shape.geo.count; ++i)
-      out.force_N += water_force(wp, shape, held_shape.proxy[i], held_shape.geo.volume_each_m3,
-                                 held_shape.geo.area_each_m2, pose.vel_c - current, g, nullptr);
+  Vec3d force(0.0, 0.0, wp.density_kg_per_m3 * g * m.clam.displaced_volume_m3 * f);
+  force -= 0.5 * wp.density_kg_per_m3 * wp.drag_coefficient * m.clam.drag_area_m2 * f *
+           v.norm() * v;
+  if (clam.held >= 0) {
+    const PosedLoad& shape = clam.held_shape;
+    const LoadShape kind = w.loads[static_cast<std::size_t>(clam.held)].shape;
+    for (int i = 0; i < shape.geo.count; ++i)
+      force += water_force(wp, kind, shape.proxy[i], shape.geo.volume_each_m3,
+                           shape.geo.area_each_m2, pose.vel_c - current, g, nullptr);
   }
+  return force;
+}
+
+}  // namespace
+
+ClamWorldForces clam_world_forces(const MachineParams& m, const WorldParams& w, WorldState& s,
+                                  const ClamPose& pose, double h, const Vec3d& current,
+                                  LoadPushes& pushes) {
+  ClamWorldForces out;
+  pushes.force.fill(Vec3d::Zero());
+  pushes.torque.fill(Vec3d::Zero());
+  s.marker_count = 0;
+  const ClamBody clam = clam_body(m, w, s, pose);
+  out.force_N = clam_against_solids(w, s, pose, clam, h) + clam_against_loads(w, s, pose, clam, pushes);
+  // Loose loads pushing on the load in the jaws (found while moving them, one step ago).
+  if (clam.held >= 0) out.force_N += s.held_load_push_N;
+  out.contact_N = out.force_N.norm();
+  out.force_N += water_on_clam(m, w, pose, clam, current, &out.submerged);
   return out;
 }
 
@@ -267,165 +286,203 @@ void release_load(WorldState& s, const ClamPose& pose) {
   ++s.events.releases;
 }
 
-void advance_loads(const WorldParams& w, WorldState& s, const ClamPose& pose,
-                   const LoadPushes& pushes, double h, double gravity, const Vec3d& current) {
-  const int n = s.load_count;
-  std::array<PosedLoad, kMaxLoads> posed;
+namespace {
+
+// The loose loads' forces in one sub-step, which of them touch something, and the proxies of
+// those awake (sleeping loads stay unposed).
+struct LoadForces {
   std::array<Vec3d, kMaxLoads> force, torque;
   std::array<bool, kMaxLoads> touching{};
   std::array<double, kMaxLoads> approach{};
-  auto params = [&](int i) -> const LoadParams& { return w.loads[static_cast<std::size_t>(i)]; };
-  auto body = [&](int i) -> LoadBody& { return s.loads[static_cast<std::size_t>(i)]; };
-  auto loose = [&](int i) { return !body(i).held; };
+  std::array<PosedLoad, kMaxLoads> posed;
+};
 
-  // A current carries off what floats free: a load asleep touching nothing wakes in it.
-  const bool flowing = current.squaredNorm() > 0.0;
-  for (int i = 0; i < n; ++i) {
-    if (flowing && body(i).asleep && !body(i).in_contact) {
-      body(i).asleep = false;
-      body(i).quiet_s = 0.0;
-    }
-    if (body(i).ignore_clam_s > 0.0) body(i).ignore_clam_s -= h;
-    if (body(i).held) {   // rides in the jaws
-      LoadBody& b = body(i);
+void wake(LoadBody& b) {
+  b.asleep = false;
+  b.quiet_s = 0.0;
+}
+
+// A held load rides in the jaws; a current carries off what floats free (a load asleep
+// touching nothing wakes in it); the clam's pushes start each load's sums.
+void carry_and_start(WorldState& s, const ClamPose& pose, const LoadPushes& pushes, double h,
+                     bool flowing, LoadForces& lf) {
+  for (int i = 0; i < s.load_count; ++i) {
+    LoadBody& b = s.loads[static_cast<std::size_t>(i)];
+    if (flowing && b.asleep && !b.in_contact) wake(b);
+    if (b.ignore_clam_s > 0.0) b.ignore_clam_s -= h;
+    if (b.held) {
       b.position_m = pose.c + pose.frame * b.held_offset_m;
       b.orientation = Eigen::Quaterniond(pose.frame) * b.held_orientation;
       b.velocity_m_per_s = pose.vel_c;
       b.angular_velocity_rad_per_s.setZero();
     }
-    force[i] = pushes.force[i];
-    torque[i] = pushes.torque[i];
+    lf.force[i] = pushes.force[i];
+    lf.torque[i] = pushes.torque[i];
   }
-  // A moving load wakes a sleeping neighbour before forces are summed.
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) {
-      if (i == j || !loose(i) || !loose(j) || body(i).asleep || !body(j).asleep) continue;
-      const double reach = load_bound_radius_m(params(i)) + load_bound_radius_m(params(j)) + kWakeMargin_m;
-      if ((body(i).position_m - body(j).position_m).norm() < reach) {
-        body(j).asleep = false;
-        body(j).quiet_s = 0.0;
-      }
-    }
-  // Proxies only for what moves or can be touched: sleeping loads stay unposed.
-  for (int i = 0; i < n; ++i)
-    if (!body(i).asleep) posed[i] = pose_load(params(i), body(i));
+}
 
-  const Vec3d weight_dir(0.0, 0.0, -gravity);
-  for (int i = 0; i < n; ++i) {
-    LoadBody& b = body(i);
-    if (!loose(i) || b.asleep) continue;
-    const LoadParams& lp = params(i);
-    const PosedLoad& pl = posed[i];
-    force[i] += lp.mass_kg * weight_dir;
-    // Water, proxy by proxy (off-centre buoyancy rights a tilted log).
-    double wet = 0.0;
-    for (int k = 0; k < pl.geo.count; ++k) {
-      double frac = 0.0;
-      const Vec3d f = water_force(w.water, lp.shape, pl.proxy[k], pl.geo.volume_each_m3,
-                                  pl.geo.area_each_m2,
-                                  point_velocity(b, pl.proxy[k].center) - current, gravity, &frac);
-      force[i] += f;
-      torque[i] += (pl.proxy[k].center - b.position_m).cross(f);
-      wet += frac / pl.geo.count;
+// A moving load wakes a sleeping neighbour before forces are summed.
+void wake_neighbours(const WorldParams& w, WorldState& s) {
+  for (int i = 0; i < s.load_count; ++i) {
+    const LoadBody& bi = s.loads[static_cast<std::size_t>(i)];
+    if (bi.held || bi.asleep) continue;
+    for (int j = 0; j < s.load_count; ++j) {
+      LoadBody& bj = s.loads[static_cast<std::size_t>(j)];
+      if (i == j || bj.held || !bj.asleep) continue;
+      const double reach = load_bound_radius_m(w.loads[static_cast<std::size_t>(i)]) +
+                           load_bound_radius_m(w.loads[static_cast<std::size_t>(j)]) + kWakeMargin_m;
+      if ((bi.position_m - bj.position_m).norm() < reach) wake(bj);
     }
+  }
+}
+
+// Gravity, and the water proxy by proxy (off-centre buoyancy rights a tilted log); a wet
+// load's spin is damped.
+void gravity_and_water(const WorldParams& w, const LoadBody& b, int i, double gravity,
+                       const Vec3d& current, LoadForces& lf) {
+  const LoadParams& lp = w.loads[static_cast<std::size_t>(i)];
+  const PosedLoad& pl = lf.posed[i];
+  lf.force[i] += lp.mass_kg * Vec3d(0.0, 0.0, -gravity);
+  double wet = 0.0;
+  for (int k = 0; k < pl.geo.count; ++k) {
+    double frac = 0.0;
+    const Vec3d f = water_force(w.water, lp.shape, pl.proxy[k], pl.geo.volume_each_m3,
+                                pl.geo.area_each_m2,
+                                point_velocity(b, pl.proxy[k].center) - current, gravity, &frac);
+    lf.force[i] += f;
+    lf.torque[i] += (pl.proxy[k].center - b.position_m).cross(f);
+    wet += frac / pl.geo.count;
+  }
+  if (wet > 0.0) {
     const Eigen::Matrix3d r = b.orientation.toRotationMatrix();
     const Eigen::Matrix3d inertia = r * pl.geo.inertia_kgm2.asDiagonal() * r.transpose();
-    if (wet > 0.0) torque[i] -= wet * (inertia * b.angular_velocity_rad_per_s) / w.water.angular_damping_s;
+    lf.torque[i] -= wet * (inertia * b.angular_velocity_rad_per_s) / w.water.angular_damping_s;
+  }
+}
 
-    // The dam's solids.
-    std::array<Hit, kMaxHits> hits;
-    int nh = 0;
-    for (int j = 0; j < static_cast<int>(w.solids.size()); ++j) {
-      const SolidBox& box = w.solids[static_cast<std::size_t>(j)];
-      if (!near_box(b.position_m, pl.geo.bound_radius_m, box)) continue;
-      for (int k = 0; k < pl.geo.count && nh < kMaxHits; ++k) {
-        const Penetration pen = sphere_vs_box(pl.proxy[k], box);
-        if (pen.hit) hits[nh++] = {pen, point_velocity(b, pen.point), j};
-      }
-    }
-    for (int k = 0; k < nh; ++k) {
-      const Vec3d f = contact_force(w.contact, lp.mass_kg / nh, hits[k].pen, hits[k].velocity);
-      force[i] += f;
-      torque[i] += (hits[k].pen.point - b.position_m).cross(f);
-      touching[i] = true;
-      approach[i] = std::max(approach[i], -hits[k].velocity.dot(hits[k].pen.normal));
-      add_marker(s, hits[k].pen.point, f.norm(), ContactPair::LoadWorld,
-                 w.solids[static_cast<std::size_t>(hits[k].other)].kind, i);
-    }
-
-    // Other loads (each pair once; a held load pushes like a solid that moves).
-    for (int j = 0; j < n; ++j) {
-      // each pair once: two awake loose loads by the lower index; a held or sleeping one here
-      if (j == i || (loose(j) && !body(j).asleep && j < i)) continue;
-      const double reach = pl.geo.bound_radius_m + load_bound_radius_m(params(j));
-      if ((b.position_m - body(j).position_m).norm() >= reach) continue;
-      if (body(j).asleep) {   // touched: it wakes (and is posed) now
-        body(j).asleep = false;
-        body(j).quiet_s = 0.0;
-        posed[j] = pose_load(params(j), body(j));
-      }
-      std::array<Hit, kMaxHits> pairs;
-      int np = 0;
-      for (int a = 0; a < pl.geo.count; ++a)
-        for (int c = 0; c < posed[j].geo.count && np < kMaxHits; ++c) {
-          const Penetration pen = sphere_vs_sphere(pl.proxy[a], posed[j].proxy[c]);
-          if (pen.hit)
-            pairs[np++] = {pen, point_velocity(b, pen.point) - point_velocity(body(j), pen.point), j};
-        }
-      const double m_eff = std::min(lp.mass_kg, params(j).mass_kg);
-      for (int k = 0; k < np; ++k) {
-        const Vec3d f = contact_force(w.contact, m_eff / np, pairs[k].pen, pairs[k].velocity);
-        force[i] += f;
-        torque[i] += (pairs[k].pen.point - b.position_m).cross(f);
-        force[j] -= f;
-        torque[j] -= (pairs[k].pen.point - body(j).position_m).cross(f);
-        touching[i] = touching[j] = true;
-        approach[i] = std::max(approach[i], -pairs[k].velocity.dot(pairs[k].pen.normal));
-        add_marker(s, pairs[k].pen.point, f.norm(), ContactPair::LoadLoad, SolidKind::Deck, i);
-      }
+// The dam's solids against load i.
+void load_against_solids(const WorldParams& w, WorldState& s, int i, LoadForces& lf) {
+  const LoadBody& b = s.loads[static_cast<std::size_t>(i)];
+  const PosedLoad& pl = lf.posed[i];
+  Hits hits;
+  for (int j = 0; j < static_cast<int>(w.solids.size()); ++j) {
+    const SolidBox& box = w.solids[static_cast<std::size_t>(j)];
+    if (!near_box(b.position_m, pl.geo.bound_radius_m, box)) continue;
+    for (int k = 0; k < pl.geo.count && !hits.full(); ++k) {
+      const Penetration pen = sphere_vs_box(pl.proxy[k], box);
+      if (pen.hit) hits.add(pen, point_velocity(b, pen.point), j);
     }
   }
+  const ContactSum sum = sum_contacts(w.contact, w.loads[static_cast<std::size_t>(i)].mass_kg,
+                                      hits, b.position_m, [&](const Hit& hit, const Vec3d& f) {
+    add_marker(s, hit.pen.point, f.norm(), ContactPair::LoadWorld,
+               w.solids[static_cast<std::size_t>(hit.other)].kind, i);
+  });
+  lf.force[i] += sum.force;
+  lf.torque[i] += sum.torque;
+  if (hits.n > 0) lf.touching[i] = true;
+  lf.approach[i] = std::max(lf.approach[i], sum.approach_m_per_s);
+}
 
+// Load i against the other loads: each pair of awake loose loads once (by the lower index),
+// a held or sleeping one from here (a sleeping one touched wakes and is posed now).
+void load_against_loads(const WorldParams& w, WorldState& s, int i, LoadForces& lf) {
+  const LoadBody& b = s.loads[static_cast<std::size_t>(i)];
+  const LoadParams& lp = w.loads[static_cast<std::size_t>(i)];
+  const PosedLoad& pl = lf.posed[i];
+  for (int j = 0; j < s.load_count; ++j) {
+    LoadBody& other = s.loads[static_cast<std::size_t>(j)];
+    const LoadParams& op = w.loads[static_cast<std::size_t>(j)];
+    if (j == i || (!other.held && !other.asleep && j < i)) continue;
+    if ((b.position_m - other.position_m).norm() >= pl.geo.bound_radius_m + load_bound_radius_m(op))
+      continue;
+    if (other.asleep) {
+      wake(other);
+      lf.posed[j] = pose_load(op, other);
+    }
+    Hits hits;
+    for (int a = 0; a < pl.geo.count; ++a)
+      for (int c = 0; c < lf.posed[j].geo.count && !hits.full(); ++c) {
+        const Penetration pen = sphere_vs_sphere(pl.proxy[a], lf.posed[j].proxy[c]);
+        if (pen.hit) hits.add(pen, point_velocity(b, pen.point) - point_velocity(other, pen.point), j);
+      }
+    if (hits.n == 0) continue;
+    const ContactSum sum = sum_contacts(w.contact, std::min(lp.mass_kg, op.mass_kg), hits,
+                                        b.position_m, [&](const Hit& hit, const Vec3d& f) {
+      add_marker(s, hit.pen.point, f.norm(), ContactPair::LoadLoad, SolidKind::Deck, i);
+    });
+    lf.force[i] += sum.force;
+    lf.torque[i] += sum.torque;
+    // the reaction on j, its torque taken about j's centre instead of i's
+    lf.force[j] -= sum.force;
+    lf.torque[j] -= sum.torque + (b.position_m - other.position_m).cross(sum.force);
+    lf.touching[i] = lf.touching[j] = true;
+    lf.approach[i] = std::max(lf.approach[i], sum.approach_m_per_s);
+  }
+}
+
+// Semi-implicit Euler (velocities first, then positions with the new velocities); a load
+// lost to the numerics or out of the world goes back to its start; impacts are counted and
+// quiet loads go to sleep (in a current only one held by something, the rack or the bed).
+void move_load(const WorldParams& w, WorldState& s, int i, const LoadForces& lf, double h,
+               bool flowing) {
+  LoadBody& b = s.loads[static_cast<std::size_t>(i)];
+  const LoadParams& lp = w.loads[static_cast<std::size_t>(i)];
+  b.velocity_m_per_s += lf.force[i] / lp.mass_kg * h;
+  const Eigen::Matrix3d r = b.orientation.toRotationMatrix();
+  const Eigen::Matrix3d inertia = r * lf.posed[i].geo.inertia_kgm2.asDiagonal() * r.transpose();
+  Vec3d& wv = b.angular_velocity_rad_per_s;
+  wv += inertia.inverse() * (lf.torque[i] - wv.cross(inertia * wv)) * h;
+  b.position_m += b.velocity_m_per_s * h;
+  const Eigen::Quaterniond spin(0.0, wv.x(), wv.y(), wv.z());
+  b.orientation.coeffs() += 0.5 * h * (spin * b.orientation).coeffs();
+  b.orientation.normalize();
+
+  if (!b.position_m.allFinite() || !b.velocity_m_per_s.allFinite() || !wv.allFinite() ||
+      b.position_m.z() < kLostBelow_m) {
+    b.position_m = lp.position_m;
+    b.orientation = Eigen::AngleAxisd(lp.yaw_rad, Vec3d::UnitZ()) *
+                    Eigen::AngleAxisd(lp.pitch_rad, Vec3d::UnitY());
+    b.velocity_m_per_s.setZero();
+    wv.setZero();
+    ++s.events.loads_restored;
+  }
+  if (lf.touching[i] && !b.in_contact && lf.approach[i] > kImpactSpeed_m_per_s) ++s.events.load_impacts;
+  b.in_contact = lf.touching[i];
+  const bool quiet = b.velocity_m_per_s.norm() < kSleepSpeed_m_per_s && wv.norm() < kSleepSpin_rad_per_s;
+  b.quiet_s = quiet && (!flowing || lf.touching[i]) ? b.quiet_s + h : 0.0;
+  if (b.quiet_s > kSleepAfter_s) {
+    b.asleep = true;
+    b.velocity_m_per_s.setZero();
+    wv.setZero();
+  }
+}
+
+}  // namespace
+
+void advance_loads(const WorldParams& w, WorldState& s, const ClamPose& pose,
+                   const LoadPushes& pushes, double h, double gravity, const Vec3d& current) {
+  const bool flowing = current.squaredNorm() > 0.0;
+  auto moving = [&](int i) {
+    const LoadBody& b = s.loads[static_cast<std::size_t>(i)];
+    return !b.held && !b.asleep;
+  };
+  LoadForces lf;
+  carry_and_start(s, pose, pushes, h, flowing, lf);
+  wake_neighbours(w, s);
+  for (int i = 0; i < s.load_count; ++i)
+    if (!s.loads[static_cast<std::size_t>(i)].asleep)
+      lf.posed[i] = pose_load(w.loads[static_cast<std::size_t>(i)], s.loads[static_cast<std::size_t>(i)]);
+  for (int i = 0; i < s.load_count; ++i) {
+    if (!moving(i)) continue;
+    gravity_and_water(w, s.loads[static_cast<std::size_t>(i)], i, gravity, current, lf);
+    load_against_solids(w, s, i, lf);
+    load_against_loads(w, s, i, lf);
+  }
   // What loose loads did to the held one reaches the clam at the next step.
-  s.held_load_push_N = s.held_load >= 0 ? force[s.held_load] : Vec3d::Zero();
-
-  // Semi-implicit Euler: velocities first, then positions with the new velocities.
-  for (int i = 0; i < n; ++i) {
-    LoadBody& b = body(i);
-    if (!loose(i) || b.asleep) continue;
-    const LoadParams& lp = params(i);
-    b.velocity_m_per_s += force[i] / lp.mass_kg * h;
-    const Eigen::Matrix3d r = b.orientation.toRotationMatrix();
-    const Eigen::Matrix3d inertia = r * posed[i].geo.inertia_kgm2.asDiagonal() * r.transpose();
-    Vec3d& wv = b.angular_velocity_rad_per_s;
-    wv += inertia.inverse() * (torque[i] - wv.cross(inertia * wv)) * h;
-    b.position_m += b.velocity_m_per_s * h;
-    const Eigen::Quaterniond spin(0.0, wv.x(), wv.y(), wv.z());
-    b.orientation.coeffs() += 0.5 * h * (spin * b.orientation).coeffs();
-    b.orientation.normalize();
-
-    if (!b.position_m.allFinite() || !b.velocity_m_per_s.allFinite() ||
-        !wv.allFinite() || b.position_m.z() < kLostBelow_m) {
-      // Numerical failure or out of the world: back to its starting place, at rest.
-      b.position_m = lp.position_m;
-      b.orientation = Eigen::AngleAxisd(lp.yaw_rad, Vec3d::UnitZ()) *
-                      Eigen::AngleAxisd(lp.pitch_rad, Vec3d::UnitY());
-      b.velocity_m_per_s.setZero();
-      wv.setZero();
-      ++s.events.loads_restored;
-    }
-    if (touching[i] && !b.in_contact && approach[i] > kImpactSpeed_m_per_s) ++s.events.load_impacts;
-    b.in_contact = touching[i];
-    const bool quiet = b.velocity_m_per_s.norm() < kSleepSpeed_m_per_s &&
-                       wv.norm() < kSleepSpin_rad_per_s;
-    // in a current only a load held by something (the rack, the bed) may come to rest
-    b.quiet_s = quiet && (!flowing || touching[i]) ? b.quiet_s + h : 0.0;
-    if (b.quiet_s > kSleepAfter_s) {
-      b.asleep = true;
-      b.velocity_m_per_s.setZero();
-      wv.setZero();
-    }
-  }
+  s.held_load_push_N = s.held_load >= 0 ? lf.force[s.held_load] : Vec3d::Zero();
+  for (int i = 0; i < s.load_count; ++i)
+    if (moving(i)) move_load(w, s, i, lf, h, flowing);
 }
 
 int load_substeps(const ContactParams& contact, double h) {
