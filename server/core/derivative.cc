@@ -1,0 +1,242 @@
+#include "core/derivative.h"
+
+#include <Eigen/Dense>
+#include <cmath>
+
+#include "core/faults.h"
+#include "core/hydraulics.h"
+#include "core/stops.h"
+
+namespace clamsim::core {
+
+namespace {
+
+Vec3 joints(const StateVector& x) { return x.segment<3>(ix::q); }
+Vec3 joint_rates(const StateVector& x) { return x.segment<3>(ix::qd); }
+
+// Flows out of a channel's lines that are neither the valve's nor the actuator's: an
+// injected fault's leaks (core/faults.h). Between the load-holding valve and the actuator.
+struct FaultLeaks {
+  double a = 0.0, b = 0.0;            // out of line A, out of line B [m^3/s]
+  double g_a = 0.0, g_b = 0.0;        // their conductances to each line's own pressure
+};
+
+FaultLeaks fault_leaks(const MachineParams& m, const Faults& faults, int ch, double pa,
+                       double pb) {
+  FaultLeaks l;
+  const HoseBurst& hose = faults.hoses[static_cast<std::size_t>(ch)];
+  if (hose.active) {
+    const ValveParams& v = m.hydraulics.channels[static_cast<std::size_t>(ch)].valve;
+    const bool on_a = hose.line == HoseLine::A;
+    const double p = on_a ? pa : pb;
+    (on_a ? l.a : l.b) = hose_leak_flow(hose, v, p);
+    (on_a ? l.g_a : l.g_b) = hose_leak_conductance(hose, v, p);
+  }
+  if (ch >= kMainHoist) {
+    const int w = ch - kMainHoist;
+    const BrakeSlip& brake = faults.brakes[static_cast<std::size_t>(w)];
+    if (brake.active) {
+      // the motor's leak from the holding side across to the other
+      const double g = brake_leak_conductance(brake, m.hydraulics.winches[static_cast<std::size_t>(w)]);
+      l.a += g * (pa - pb);
+      l.b -= g * (pa - pb);
+      l.g_a += g;
+      l.g_b += g;
+    }
+  }
+  return l;
+}
+
+// Stage 3: one valve channel feeding two lines, given the actuator's flow out of line A
+// into line B (cylinders: cap and rod displacement; motors: D_m * speed) and the faults'.
+void line_rates(const ActuatorChannel& ch, double spool, double pa, double pb,
+                double drawn_from_a, double returned_to_b, const FaultLeaks& leak,
+                double& pa_dot, double& pb_dot) {
+  const ValveFlows f = channel_valve(ch, spool, pa, pb);
+  // eq 2.24
+  pa_dot = line_pressure_rate(
+      ch.lines, pa, f.into_a + line_protection_flow(ch.valve, pa) - drawn_from_a - leak.a);
+  pb_dot = line_pressure_rate(
+      ch.lines, pb, f.into_b + line_protection_flow(ch.valve, pb) + returned_to_b - leak.b);
+}
+
+}  // namespace
+
+// A stuck spool stays at the opening it stuck at, whatever the stick says.
+Spools spools_for(const MachineParams& m, const Control& u, const Faults& faults) {
+  Spools s;
+  for (std::size_t i = 0; i < 5; ++i) {
+    const SpoolStick& stick = faults.spools[i];
+    s[i] = spool_position(m.hydraulics.channels[i].valve, stick.active ? stick.volts : u.volts[i]);
+  }
+  return s;
+}
+
+double stop_sign(const ClamMode& mode) {
+  if (mode.load == LoadStatus::WithLoad) return 1.0;
+  return mode.geo == GeoStatus::Open ? -1.0 : 1.0;
+}
+
+bool locked(const ClamMode& mode) { return mode.working != WorkingState::Free; }
+
+ClamContext clam_context(const MachineParams& m, const StateVector& x, const JointTrig& trig) {
+  ClamContext c;
+  const Vec3 q = joints(x);
+  c.tip = tip_position(m.crane, q, trig);
+  c.tip_grad = tip_height_gradient(q, trig);
+  c.tip_jac = tip_horizontal_jacobian(m.crane, q, trig);
+  c.tip_z_rate = c.tip_grad.dot(joint_rates(x));
+  c.hang = Eigen::Vector2d(x(ix::hx), x(ix::hy)) - c.tip.head<2>();
+  c.hang_rate = Eigen::Vector2d(x(ix::hvx), x(ix::hvy)) - c.tip_jac * joint_rates(x);
+  c.kin = clam_kinematics(m.clam, x(ix::yA), x(ix::yC), x(ix::vA), x(ix::vC));
+  const double depth[2] = {x(ix::yA), x(ix::yC)};
+  const double depth_rate[2] = {x(ix::vA), x(ix::vC)};
+  for (int i = 0; i < 2; ++i) {
+    c.drop[i] = depth[i] + c.tip(2);
+    c.span[i] = std::sqrt(c.drop[i] * c.drop[i] + c.hang.squaredNorm());
+    const double drop_rate = depth_rate[i] + c.tip_z_rate;
+    const double rate = (c.drop[i] * drop_rate + c.hang.dot(c.hang_rate)) / c.span[i];
+    c.rope[i] = rope_force(m.hydraulics.winches[i], c.span[i], rate, x(ix::len + i),
+                           x(ix::lend + i));
+  }
+  return c;
+}
+
+ClamContext clam_context(const MachineParams& m, const StateVector& x) {
+  return clam_context(m, x, joint_trig(joints(x)));
+}
+
+Eigen::Vector2d anti_swing_force(const MachineParams& m, const ClamContext& c) {
+  return -m.anti_swing.stiffness_N_per_m * c.hang - m.anti_swing.damping_Ns_per_m * c.hang_rate;
+}
+
+ClamSolution clam_solution(const MachineParams& m, const ClamContext& c, const ClamMode& mode,
+                           double lift_N) {
+  const double g = m.crane.gravity_m_per_s2;
+  const double t1 = c.vertical_pull(0), t2 = c.vertical_pull(1);
+  if (!locked(mode)) return clam_free(m.clam, c.kin, t1, t2, g, lift_N);
+  return clam_locked(m.clam, c.kin, t1, t2, g, mode.load_mass_kg, stop_sign(mode), lift_N);
+}
+
+HydraulicStage hydraulic_stage(const MachineParams& m, const StateVector& x, const Spools& spool,
+                               const Faults& faults) {
+  const HydraulicsParams& hy = m.hydraulics;
+  const Vec3 qd = joint_rates(x);
+  HydraulicStage out;
+  auto p = [&](int i) { return x(ix::p + i); };
+  auto rate = [&](int i) -> double& { return out.pressure_rate[static_cast<std::size_t>(i)]; };
+  auto leak = [&](int ch) { return fault_leaks(m, faults, ch, p(2 * ch), p(2 * ch + 1)); };
+
+  // Swing motor through its gear train (eq 2.26).
+  out.joint(0) = motor_output_torque(hy.swing_motor, p(0), p(1), qd(0));
+  const double swing_flow = motor_flow(hy.swing_motor, qd(0));
+  line_rates(hy.channels[kSwing], spool[kSwing], p(0), p(1), swing_flow, swing_flow,
+             leak(kSwing), rate(0), rate(1));
+
+  // Boom cylinders through the linkage of Fig. 2.8 (eqs 2.16-2.20).
+  const double lever = boom_cylinder_lever(hy.boom_geometry, x(ix::q + 1) - kHalfPi);
+  const double boom_v = lever * qd(1);
+  const CylinderParams& bc = hy.boom_cylinders;
+  out.joint(1) = cylinder_force(bc, p(2), p(3), boom_v) * lever;
+  line_rates(hy.channels[kBoom], spool[kBoom], p(2), p(3), bc.cap_area_m2 * boom_v,
+             bc.rod_area_m2 * boom_v, leak(kBoom), rate(2), rate(3));
+
+  // Telescope cylinder acts along d3 directly (eq 2.25).
+  const CylinderParams& tc = hy.telescope_cylinder;
+  out.joint(2) = cylinder_force(tc, p(4), p(5), qd(2));
+  line_rates(hy.channels[kTelescope], spool[kTelescope], p(4), p(5), tc.cap_area_m2 * qd(2),
+             tc.rod_area_m2 * qd(2), leak(kTelescope), rate(4), rate(5));
+
+  // Winches: positive pressure difference reels in (rope length shrinks).
+  for (int i = 0; i < 2; ++i) {
+    const WinchParams& w = hy.winches[static_cast<std::size_t>(i)];
+    const int ch = kMainHoist + i;
+    const double reel_in = -x(ix::lend + i) / w.drum_radius_m;
+    const double torque = motor_output_torque(w.motor, p(2 * ch), p(2 * ch + 1), reel_in);
+    const double flow = motor_flow(w.motor, reel_in);
+    line_rates(hy.channels[ch], spool[ch], p(2 * ch), p(2 * ch + 1), flow, flow, leak(ch),
+               rate(2 * ch), rate(2 * ch + 1));
+    out.drum_pull_N[static_cast<std::size_t>(i)] = torque / w.drum_radius_m;
+  }
+  return out;
+}
+
+ForceStage force_stage(const MachineParams& m, const StateVector& x, const ClamContext& c,
+                       const HydraulicStage& hy, const Vec3& world_force) {
+  const CraneParams& cr = m.crane;
+  const Vec3 q = joints(x), qd = joint_rates(x);
+  ForceStage out;
+  for (int i = 0; i < 2; ++i) {
+    const WinchParams& w = m.hydraulics.winches[static_cast<std::size_t>(i)];
+    out.drum_N[static_cast<std::size_t>(i)] =
+        c.rope[i].drum_force_N - hy.drum_pull_N[static_cast<std::size_t>(i)] +
+        stop_force(x(ix::len + i), x(ix::lend + i), w.min_length_m, w.max_length_m,
+                   w.stop_stiffness_N_per_m, w.stop_damping_Ns_per_m);
+  }
+  out.joint = hy.joint;
+  out.joint(1) += stop_force(q(1) - kHalfPi, qd(1), cr.boom_min_rad, cr.boom_max_rad,
+                             cr.boom_stop_stiffness_Nm_per_rad, cr.boom_stop_damping_Nms_per_rad);
+  out.joint(2) += stop_force(q(2), qd(2), cr.telescope_min_m, cr.telescope_max_m,
+                             cr.telescope_stop_stiffness_N_per_m, cr.telescope_stop_damping_Ns_per_m);
+  const Eigen::Vector2d chain = anti_swing_force(m, c);
+  const Eigen::Vector2d ropes_on_clam = c.horizontal_pull();
+  out.joint -= (c.vertical_pull(0) + c.vertical_pull(1)) * c.tip_grad;
+  out.joint -= c.tip_jac.transpose() * (ropes_on_clam + chain);   // reactions at the tip
+  out.clam_horizontal = ropes_on_clam + chain + world_force.head<2>();
+  return out;
+}
+
+StateVector decay_rates(const MachineParams& m, const StateVector& x, const Spools& spool,
+                        const Faults& faults) {
+  StateVector rate = StateVector::Zero();
+  for (int ch = 0; ch < 5; ++ch) {
+    const ActuatorChannel& chan = m.hydraulics.channels[ch];
+    const ValveParams& v = chan.valve;
+    const double pa = x(ix::p + 2 * ch), pb = x(ix::p + 2 * ch + 1);
+    const LineConductances g =
+        channel_conductances(chan, spool[ch], pa, pb, channel_valve(chan, spool[ch], pa, pb));
+    const double c = line_compliance(chan.lines);
+    const FaultLeaks leak = fault_leaks(m, faults, ch, pa, pb);
+    rate(ix::p + 2 * ch) = (g.a + line_protection_conductance(v, pa) + leak.g_a) / c;
+    rate(ix::p + 2 * ch + 1) = (g.b + line_protection_conductance(v, pb) + leak.g_b) / c;
+  }
+  return rate;
+}
+
+StateVector derivative(const MachineParams& m, const CraneInertia& inertia, const StateVector& x,
+                       const ClamMode& mode, const Spools& spool, const Faults& faults,
+                       const Vec3& world_force, int* singular) {
+  const Vec3 q = joints(x), qd = joint_rates(x);
+  const JointTrig trig = joint_trig(q);
+  const ClamContext c = clam_context(m, x, trig);
+  const HydraulicStage hy = hydraulic_stage(m, x, spool, faults);
+  const ForceStage f = force_stage(m, x, c, hy, world_force);
+
+  // Stage 5: accelerations. The clam is its own body: the crane carries it only through the
+  // ropes and chain.
+  StateVector dx;
+  for (int i = 0; i < 10; ++i) dx(ix::p + i) = hy.pressure_rate[static_cast<std::size_t>(i)];
+  for (int i = 0; i < 2; ++i) {
+    const WinchParams& w = m.hydraulics.winches[static_cast<std::size_t>(i)];
+    dx(ix::len + i) = x(ix::lend + i);
+    dx(ix::lend + i) = f.drum_N[static_cast<std::size_t>(i)] * w.drum_radius_m * w.drum_radius_m /
+                       w.drum_inertia_kgm2;
+  }
+  const CraneDynamics dyn = crane_dynamics(m.crane, inertia, q, trig, qd, 0.0);
+  dx.segment<3>(ix::q) = qd;
+  dx.segment<3>(ix::qd) = dyn.mass.ldlt().solve(f.joint - dyn.velocity - dyn.gravity);
+
+  dx(ix::hx) = x(ix::hvx);
+  dx(ix::hy) = x(ix::hvy);
+  dx.segment<2>(ix::hvx) = f.clam_horizontal / clam_mass(m.clam, mode.load_mass_kg);
+
+  const ClamSolution sol = clam_solution(m, c, mode, world_force(2));
+  if (!sol.ok && singular) ++*singular;
+  dx(ix::yA) = x(ix::vA);
+  dx(ix::yC) = x(ix::vC);
+  dx(ix::vA) = sol.aA;
+  dx(ix::vC) = sol.aC;
+  return dx;
+}
+
+}  // namespace clamsim::core

@@ -1,0 +1,100 @@
+// The model's derivative dx/dt in named stages (STYLE.md example 2): kinematics and ropes ->
+// hydraulics -> forces -> accelerations, each a function a test can call alone, composed in
+// derivative(). machine.cc integrates it (core/integrator.h) and handles the events between
+// steps; the stages know nothing of steps, events or the world's contacts (their pushes on
+// the clam come in as one force, held over the step).
+#pragma once
+
+#include <Eigen/Core>
+#include <array>
+
+#include "cable.h"
+#include "clam.h"
+#include "crane.h"
+#include "params.h"
+#include "state.h"
+
+namespace clamsim::core {
+
+// The five valve channels, in ControlSignal order.
+enum Channel { kSwing = 0, kBoom = 1, kTelescope = 2, kMainHoist = 3, kAuxHoist = 4 };
+
+// Each channel's spool stroke, -1..1 (hydraulics.h spool_position).
+using Spools = std::array<double, 5>;
+
+// The spools the sticks ask for; a stuck spool (core/faults.h) stays where it stuck.
+Spools spools_for(const MachineParams& m, const Control& u, const Faults& faults);
+
+// Which way the locked clam's stop pushes: closing stop or a held load (+1), opening stop (-1).
+double stop_sign(const ClamMode& mode);
+bool locked(const ClamMode& mode);
+
+// Stages 1-2: kinematics and ropes, everything the clam's equations need.
+// The ropes run from the tip sheave to A and to C, which share the clam's horizontal
+// position h (the clam swings as a pendulum on them); `hang` is h minus the tip's.
+struct ClamContext {
+  Vec3 tip;
+  Vec3 tip_grad;          // d(tip z)/dq
+  Eigen::Matrix<double, 2, 3> tip_jac;   // d(tip x, y)/dq
+  double tip_z_rate = 0.0;
+  Eigen::Vector2d hang = Eigen::Vector2d::Zero();
+  Eigen::Vector2d hang_rate = Eigen::Vector2d::Zero();
+  double drop[2] = {0.0, 0.0};   // vertical distance from the tip down to A and to C
+  double span[2] = {0.0, 0.0};   // rope lengths, straight
+  ClamKinematics kin;
+  RopeForce rope[2];
+  // The ropes' pull on the clam: vertical (up) and horizontal parts.
+  double vertical_pull(int i) const { return rope[i].tension_N * drop[i] / span[i]; }
+  Eigen::Vector2d horizontal_pull() const {
+    return -(rope[0].tension_N / span[0] + rope[1].tension_N / span[1]) * hang;
+  }
+};
+
+ClamContext clam_context(const MachineParams& m, const StateVector& x, const JointTrig& trig);
+ClamContext clam_context(const MachineParams& m, const StateVector& x);
+
+// The anti-swing chain's pull on the clam (Fig. 2.11), horizontal.
+Eigen::Vector2d anti_swing_force(const MachineParams& m, const ClamContext& c);
+
+// The clam's link accelerations (eqs 2.1-2.9) under its ropes' vertical pulls and the
+// world's upward push lift_N at C.
+ClamSolution clam_solution(const MachineParams& m, const ClamContext& c, const ClamMode& mode,
+                           double lift_N);
+
+// Stage 3: the valves and lines. Every line pressure's rate (eq 2.24), and what the
+// actuators exert: the swing motor's torque, the boom cylinders' torque about the pivot
+// (eqs 2.16-2.20), the telescope cylinder's force (eq 2.25), and each winch motor's pull on
+// its rope at the drum (positive reeling in).
+struct HydraulicStage {
+  Vec3 joint = Vec3::Zero();
+  std::array<double, 2> drum_pull_N{};
+  std::array<double, 10> pressure_rate{};
+};
+HydraulicStage hydraulic_stage(const MachineParams& m, const StateVector& x, const Spools& spool,
+                               const Faults& faults);
+
+// Stage 4: the forces on each body. The joints: actuators, hard stops, and the ropes and
+// the anti-swing chain pulling the tip towards the clam; the drums: rope, motor and stops;
+// the clam's horizontal motion: ropes, chain and the world.
+struct ForceStage {
+  Vec3 joint = Vec3::Zero();
+  std::array<double, 2> drum_N{};
+  Eigen::Vector2d clam_horizontal = Eigen::Vector2d::Zero();
+};
+ForceStage force_stage(const MachineParams& m, const StateVector& x, const ClamContext& c,
+                       const HydraulicStage& hy, const Vec3& world_force);
+
+// Each state's decay rate for the integrator: a line's conductance to its valve (with its
+// counterbalance valve), relief and fault leaks over its compliance, G / C, the stiff part
+// taken exactly; zero for the mechanical states.
+StateVector decay_rates(const MachineParams& m, const StateVector& x, const Spools& spool,
+                        const Faults& faults);
+
+// Stage 5 and the whole: dx/dt. `inertia` is derived from m.crane once per advance
+// (crane_inertia); `world_force` is the world's push on the clam (contacts, water), held over
+// the step; singular solves of the clam's equations are counted in *singular.
+StateVector derivative(const MachineParams& m, const CraneInertia& inertia, const StateVector& x,
+                       const ClamMode& mode, const Spools& spool, const Faults& faults,
+                       const Vec3& world_force, int* singular);
+
+}  // namespace clamsim::core

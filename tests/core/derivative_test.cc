@@ -1,0 +1,77 @@
+// The derivative's stages (core/derivative.h), each called alone: kinematics and ropes,
+// hydraulics, forces, and their composition.
+#include "core/derivative.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/machine.h"
+#include "test_model.h"
+
+namespace clamsim::core {
+namespace {
+
+using testing::default_pose;
+using testing::volts;
+
+// The machine at rest in its start pose is in static equilibrium (initial_state builds it
+// so): stage by stage, the lines hold their pressures, the forces on every joint balance
+// gravity, the drums hold their ropes and nothing pushes the clam sideways.
+TEST(Derivative, EveryStageBalancesAtTheStartPose) {
+  const MachineParams m = testing::shipped_machine();
+  const State st = initial_state(m, default_pose());
+  const Spools centred = spools_for(m, volts(0, 0, 0, 0, 0), {});
+  const HydraulicStage hy = hydraulic_stage(m, st.x, centred, {});
+  for (int i = 0; i < 10; ++i) EXPECT_NEAR(hy.pressure_rate[i], 0.0, 1.0) << "line " << i;  // Pa/s
+
+  const ClamContext c = clam_context(m, st.x);
+  const ForceStage f = force_stage(m, st.x, c, hy, Vec3::Zero());
+  const CraneDynamics dyn = crane_dynamics(m.crane, st.x.segment<3>(ix::q), Vec3::Zero(), 0.0);
+  for (int j = 0; j < 3; ++j)
+    EXPECT_NEAR(f.joint(j), dyn.gravity(j), 1e-6 * (1.0 + std::fabs(dyn.gravity(j)))) << "joint " << j;
+  for (int i = 0; i < 2; ++i) EXPECT_NEAR(f.drum_N[i], 0.0, 1e-6) << "drum " << i;
+  EXPECT_LT(f.clam_horizontal.norm(), 1e-9);
+
+  const StateVector dx = derivative(m, crane_inertia(m.crane), st.x, st.clam, centred, {},
+                                    Vec3::Zero(), nullptr);
+  EXPECT_LT(dx.segment<3>(ix::qd).norm(), 1e-9);
+}
+
+// Stage 3 alone: a boom valve opened upward fills the cap line (the rod line, at tank
+// pressure at rest, stays there) and no other channel's lines; its pressure rows are
+// exactly what derivative() puts in dx.
+TEST(Derivative, TheHydraulicStageFeedsTheLinesTheValveOpens) {
+  const MachineParams m = testing::shipped_machine();
+  const State st = initial_state(m, default_pose());
+  const Spools up = spools_for(m, volts(0, 5, 0, 0, 0), {});
+  const HydraulicStage hy = hydraulic_stage(m, st.x, up, {});
+  EXPECT_GT(hy.pressure_rate[2], 1e6) << "cap line, Pa/s";
+  EXPECT_LE(hy.pressure_rate[3], 0.0) << "rod line";
+  for (int i : {0, 1, 4, 5, 6, 7, 8, 9}) EXPECT_NEAR(hy.pressure_rate[i], 0.0, 1.0) << "line " << i;
+  const StateVector dx = derivative(m, crane_inertia(m.crane), st.x, st.clam, up, {},
+                                    Vec3::Zero(), nullptr);
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(dx(ix::p + i), hy.pressure_rate[i]) << "line " << i;
+}
+
+// Stage 4 alone: the ropes' pull on the crane does the virtual work of lowering the tip,
+// tau = -(T1v + T2v) d(tip z)/dq, with the clam hanging straight under the tip.
+TEST(Derivative, TheRopesPullTheTipDownByVirtualWork) {
+  const MachineParams m = testing::shipped_machine();
+  const State st = initial_state(m, default_pose());
+  const ClamContext c = clam_context(m, st.x);
+  HydraulicStage none;  // no actuator forces: only stops (none engaged) and ropes
+  const ForceStage f = force_stage(m, st.x, c, none, Vec3::Zero());
+  const double pull = c.vertical_pull(0) + c.vertical_pull(1);
+  ASSERT_GT(pull, 1000.0);
+  const Vec3 q = st.x.segment<3>(ix::q);
+  for (int j = 0; j < 3; ++j) {
+    const double h = 1e-6;
+    const double dz = (tip_position(m.crane, q + h * Vec3::Unit(j))(2) -
+                       tip_position(m.crane, q - h * Vec3::Unit(j))(2)) / (2 * h);
+    EXPECT_NEAR(f.joint(j), -pull * dz, 1e-6 * pull) << "joint " << j;
+  }
+}
+
+}  // namespace
+}  // namespace clamsim::core
