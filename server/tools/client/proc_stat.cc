@@ -64,4 +64,25 @@ std::optional<ProcSample> read_proc(pid_t pid) {
   return s;
 }
 
+std::optional<MachineSample> read_machine() {
+  std::ifstream in("/proc/stat");
+  std::string cpu;
+  if (!in || !(in >> cpu) || cpu != "cpu") return std::nullopt;
+  // user nice system idle iowait irq softirq steal (guest time is inside user)
+  std::vector<double> t;
+  double v = 0.0;
+  for (int i = 0; i < 8 && in >> v; ++i) t.push_back(v);
+  if (t.size() < 8) return std::nullopt;
+  const double ticks = static_cast<double>(sysconf(_SC_CLK_TCK));
+  MachineSample m;
+  for (double x : t) m.total_s += x / ticks;
+  m.busy_s = m.total_s - (t[3] + t[4]) / ticks;  // less idle and iowait
+  return m;
+}
+
+double busy_between(const MachineSample& before, const MachineSample& after) {
+  const double total = after.total_s - before.total_s;
+  return total > 0.0 ? (after.busy_s - before.busy_s) / total : 0.0;
+}
+
 }  // namespace clamsim::client

@@ -20,4 +20,16 @@ struct ProcSample {
 // nullopt when the process does not exist (or /proc is unavailable).
 std::optional<ProcSample> read_proc(pid_t pid);
 
+// The whole machine's CPU time from /proc/stat's first line: every core's busy and total
+// ticks so far, so two samples give how busy the machine was between them (the load
+// generator's "at 80 % CPU load" is the machine's, whoever used it).
+struct MachineSample {
+  double busy_s = 0.0;
+  double total_s = 0.0;
+};
+std::optional<MachineSample> read_machine();
+
+// Busy share of the machine's cores between two samples, 0..1.
+double busy_between(const MachineSample& before, const MachineSample& after);
+
 }  // namespace clamsim::client

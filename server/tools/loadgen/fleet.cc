@@ -37,11 +37,12 @@ double phase_spreading_spacing(double period_s) {
 RampResult Fleet::subscribe_all(int n, double spacing_s, const std::atomic<bool>& stop) {
   RampResult r;
   const auto t0 = Clock::now();
+  const int first = static_cast<int>(slots_.size());
   int errors_in_a_row = 0;
   for (int i = 0; i < n && !stop; ++i) {
     std::this_thread::sleep_until(t0 + seconds(static_cast<double>(i) * spacing_s));
     auto slot = std::make_unique<SessionSlot>();
-    slot->index = i;
+    slot->index = first + i;
     slot->recorder = std::make_shared<SessionRecorder>(settings_.period_s);
     PortableServer::ServantBase* servant =
         settings_.legacy
@@ -65,7 +66,7 @@ RampResult Fleet::subscribe_all(int n, double spacing_s, const std::atomic<bool>
     if (!slot->sub) orb_.deactivate(slot->servant_id.in());
     // the first refusal of each kind is worth seeing at once; the rest go in the report
     if (!slot->sub && r.refused + r.failed == 1) {
-      std::fprintf(stderr, "clamsim-loadgen: session %d not subscribed: %s\n", i,
+      std::fprintf(stderr, "clamsim-loadgen: session %d not subscribed: %s\n", first + i,
                    slot->failure.c_str());
     }
     slots_.push_back(std::move(slot));

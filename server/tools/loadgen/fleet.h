@@ -58,8 +58,9 @@ class Fleet {
   Fleet(client::ClientOrb& orb, client::ServerAdmin& admin, FleetSettings settings);
   ~Fleet();  // stops the control thread, unsubscribes what is left
 
-  // Subscribes up to n sessions, one every `spacing_s`. Stops early when `stop` becomes
+  // Subscribes up to n more sessions, one every `spacing_s`. Stops early when `stop` becomes
   // true or after 5 errors in a row (the server is gone or swamped). Progress on stderr.
+  // Not while the controls run (their thread walks the sessions).
   RampResult subscribe_all(int n, double spacing_s, const std::atomic<bool>& stop);
 
   // GetControlInput to every subscribed session at rate_hz (0 = none); the script (may be

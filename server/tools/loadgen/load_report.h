@@ -71,6 +71,10 @@ struct LoadReport {
   std::optional<CpuFigures> server_cpu;
   std::optional<pid_t> server_pid;
   std::optional<CpuFigures> loadgen_cpu;
+  std::optional<double> machine_busy;      // share of all cores busy in the window, 0..1
+  // --baseline: one session alone before the others joined
+  std::optional<double> baseline_p99_s;
+  double baseline_s = 0.0;
 };
 
 // Fills the per-session and the overall figures from the fleet after the window.

@@ -118,6 +118,22 @@ loadgen::LoadReport report_head(const loadgen::LoadgenOptions& opt, double perio
   return report;
 }
 
+// --baseline: the first session alone for opt.baseline_s, with its controls, before the
+// others join: its p99 lateness [s] (0 when it got no frame).
+double measure_baseline(const loadgen::LoadgenOptions& opt, loadgen::Fleet& fleet,
+                        const model::ControlScript* script) {
+  if (fleet.slots().empty() || !fleet.slots().front()->sub) return 0.0;
+  fleet.start_controls(opt.control_rate_hz, script);
+  const double start_s = client::now_s() + opt.warmup_s;
+  fleet.set_window(start_s, start_s + opt.baseline_s);
+  wait_until(start_s + opt.baseline_s);
+  fleet.stop_controls();
+  const std::vector<double> late = fleet.slots().front()->recorder->window_stats().lateness_s();
+  std::fprintf(stderr, "clamsim-loadgen: one session alone: %zu frames, p99 lateness %.2f ms\n",
+               late.size(), late.empty() ? 0.0 : client::percentile(late, 99) * 1e3);
+  return late.empty() ? 0.0 : client::percentile(late, 99);
+}
+
 // The measured window: CPU of the server and of this process around it. Returns false
 // when the server went away.
 bool measure_window(const loadgen::LoadgenOptions& opt, loadgen::Fleet& fleet,
@@ -128,7 +144,11 @@ bool measure_window(const loadgen::LoadgenOptions& opt, loadgen::Fleet& fleet,
   wait_until(start_s);
   const auto server_before = opt.server_pid ? client::read_proc(*opt.server_pid) : std::nullopt;
   const auto self_before = client::read_proc(getpid());
+  const auto machine_before = client::read_machine();
   wait_until(end_s);
+  const auto machine_after = client::read_machine();
+  if (machine_before && machine_after)
+    report.machine_busy = client::busy_between(*machine_before, *machine_after);
   const double wall_s = std::min(client::now_s(), end_s) - start_s;
   const auto server_after = opt.server_pid ? client::read_proc(*opt.server_pid) : std::nullopt;
   const auto self_after = client::read_proc(getpid());
@@ -169,7 +189,14 @@ int run_fleet(const loadgen::LoadgenOptions& opt, const model::ControlScript* sc
   int exit_code = kExitOk;
   const double spacing_s = opt.subscribe_rate > 0.0 ? 1.0 / opt.subscribe_rate
                                                     : loadgen::phase_spreading_spacing(period_s);
-  report.ramp = fleet.subscribe_all(opt.sessions, spacing_s, g_stop);
+  int alone = 0;
+  if (opt.baseline_s > 0.0) {
+    alone = fleet.subscribe_all(1, spacing_s, g_stop).subscribed;
+    report.baseline_s = opt.baseline_s;
+    report.baseline_p99_s = measure_baseline(opt, fleet, script);
+  }
+  report.ramp = fleet.subscribe_all(opt.sessions - alone, spacing_s, g_stop);
+  report.ramp.subscribed += alone;
   if (report.ramp.subscribed < opt.sessions) exit_code = kExitFailed;
   fleet.start_controls(opt.control_rate_hz, script);
   if (!measure_window(opt, fleet, report)) exit_code = kExitFailed;

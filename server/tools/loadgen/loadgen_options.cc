@@ -25,6 +25,9 @@ Load:
   --sessions N             receivers to subscribe (1..10000)
   --duration S             measurement window [s] (default 10)
   --warmup S               wait after the last subscription before measuring (default 1)
+  --baseline S             first measure one session alone for S seconds, then add the
+                           others: the report compares the loaded p99 lateness with this
+                           single-session p99 of the same run
   --legacy                 subscribe with the 2001 interface (getDisplayData, no seq)
   --rate HZ                frames per second to ask for (default: the server's, 20)
   --model NAME             machine model to ask for
@@ -49,7 +52,7 @@ A run fails (1 below) when some subscription fails or the server goes away.
 
 LoadgenOptions parse_loadgen_options(int argc, const char* const* argv) {
   cli::FlagSet flags;
-  flags.valued = {"--server", "--sessions", "--duration", "--warmup", "--csv", "--server-pid",
+  flags.valued = {"--server", "--sessions", "--duration", "--warmup", "--baseline", "--csv", "--server-pid",
                   "--spawn-server", "--server-arg", "--subscribe-rate", "--subscribe-timeout-ms",
                   "--control-rate", "--controls", "--rate", "--model", "--listen",
                   "--late-limit-ms"};
@@ -81,6 +84,7 @@ LoadgenOptions parse_loadgen_options(int argc, const char* const* argv) {
   o.sessions = static_cast<int>(*a.integer("--sessions", 1, 10000));
   o.duration_s = a.number("--duration", 0.5, 86400).value_or(10.0);
   o.warmup_s = a.number("--warmup", 0.0, 600).value_or(1.0);
+  o.baseline_s = a.number("--baseline", 0.5, 3600).value_or(0.0);
   o.legacy = a.has("--legacy");
   o.csv_path = a.text("--csv").value_or("");
   o.subscribe_rate = a.number("--subscribe-rate", 0.1, 100000).value_or(0.0);

@@ -14,6 +14,7 @@ struct LoadgenOptions {
   int sessions = 1;                      // --sessions N
   double duration_s = 10.0;              // --duration S: the measurement window
   double warmup_s = 1.0;                 // --warmup S: after the last subscription
+  double baseline_s = 0.0;               // --baseline S: one session alone first, for S s
   bool legacy = false;                   // --legacy: CLAM::CraneClamAdmin::subscribe
   std::string csv_path;                  // --csv FILE: one row per session
   std::optional<pid_t> server_pid;       // --server-pid PID: whose CPU to read

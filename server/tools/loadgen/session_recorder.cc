@@ -7,11 +7,14 @@ namespace clamsim::loadgen {
 SessionRecorder::SessionRecorder(double period_s)
     : start_s_(std::numeric_limits<double>::infinity()),
       end_s_(std::numeric_limits<double>::infinity()),
+      period_s_(period_s),
       window_(period_s) {}
 
 void SessionRecorder::set_window(double start_s, double end_s) {
+  std::lock_guard<std::mutex> lock(mutex_);
   end_s_ = end_s;
   start_s_ = start_s;
+  window_ = client::ArrivalStats(period_s_);  // a new window counts afresh
 }
 
 void SessionRecorder::on_frame(const client::ReceivedFrame& frame) {

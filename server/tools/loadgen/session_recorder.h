@@ -15,7 +15,7 @@ class SessionRecorder : public client::FrameObserver {
  public:
   explicit SessionRecorder(double period_s);
 
-  // Frames arriving in [start, end) are measured.
+  // Frames arriving in [start, end) are measured; what an earlier window measured is dropped.
   void set_window(double start_s, double end_s);
   void on_frame(const client::ReceivedFrame& frame) override;
 
@@ -27,6 +27,7 @@ class SessionRecorder : public client::FrameObserver {
   std::atomic<double> start_s_;
   std::atomic<double> end_s_;
   std::atomic<std::uint64_t> total_{0};
+  double period_s_;
   mutable std::mutex mutex_;  // uncontended: only this session's frames take it
   client::ArrivalStats window_;
 };
