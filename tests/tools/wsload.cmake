@@ -7,3 +7,8 @@ if(TARGET clamsim-server)
     CLAMSIM_WSLOAD_BINARY="$<TARGET_FILE:clamsim-wsload>")
   add_dependencies(wsload_test clamsim-server clamsim-wsload)
 endif()
+
+# The frame head reader alone (no server needed).
+clamsim_test(frame_head_test frame_head_test.cc ${PROJECT_SOURCE_DIR}/server/tools/wsload/frame_head.cc)
+target_include_directories(frame_head_test PRIVATE ${PROJECT_SOURCE_DIR}/server)
+target_link_libraries(frame_head_test PRIVATE nlohmann_json::nlohmann_json)
