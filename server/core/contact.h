@@ -55,7 +55,7 @@ struct Hit {
 };
 
 // The contacts of one body against one kind of thing (solids, the clam, another load),
-// at most kMaxHits; the first n are set.
+// at most kMax; the first n are set.
 struct Hits {
   static constexpr int kMax = 64;
   std::array<Hit, kMax> at;
