@@ -75,7 +75,7 @@ TEST(AdminServant, FrameRateOptionAndUnknownNamesRefusedWithReasons) {
   o.scenario = CORBA::string_dup("no_such_scenario");
   EXPECT_NE(refused_reason(o).find("no_such_scenario"), std::string::npos);
   o = default_options();
-  o.frame_rate_hz = 7.0f;  // 142.86 ms is not a whole number of 1 ms steps
+  o.frame_rate_hz = 7.0f;  // 142.86 ms is not a whole number of 2.5 ms steps
   EXPECT_NE(refused_reason(o).find("frame period"), std::string::npos);
   o.frame_rate_hz = std::numeric_limits<float>::quiet_NaN();
   EXPECT_NE(refused_reason(o).find("frame_rate_hz"), std::string::npos);

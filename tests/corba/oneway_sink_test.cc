@@ -42,14 +42,14 @@ TEST(OnewaySink, StoppedReceiverDoesNotDelayOtherSessions) {
   ServerProcess server;
   ASSERT_TRUE(server.ready()) << server.process().output();
   CLAMX::Admin_var admin = server.admin();
-  // One session at 1000 frames per second fills the stopped receiver's socket buffers
-  // within about a second; from then on its sends block until the 20 ms call timeout, the
+  // One session at 400 frames per second (a frame every 2.5 ms model step, the fastest the
+  // server allows) fills the stopped receiver's socket buffers within a few seconds; from then on its sends block until the 20 ms call timeout, the
   // connection is dropped and reopened, and so on. One, not more: every session integrates
   // the model in real time whatever its frame rate, and under the sanitizers each costs
   // about a quarter of a core, so more stopped sessions would starve the healthy one of
   // CPU (on 2 cores, next to other tests) and measure the machine instead of the sink.
   ChildProcess stopped(
-      {receiver_binary(), server.corbaloc(), "--rate", "1000", "--sessions", "1"});
+      {receiver_binary(), server.corbaloc(), "--rate", "400", "--sessions", "1"});
   ASSERT_FALSE(stopped.wait_for_line("subscribed", Ms(10000)).empty()) << stopped.output();
   stopped.signal(SIGSTOP);
 
