@@ -94,11 +94,11 @@ TEST(Registry, RefusesAFramePeriodThatDoesNotFitTheStep) {
   SteadyClock clock;
   SessionRegistry r(RegistryOptions{}, clock);
   std::string why;
-  EXPECT_EQ(r.create(testing::shipped_setup(), std::make_shared<CountingSink>(true), 0.0125, {}, &why),
-            nullptr);
+  EXPECT_EQ(r.create(testing::shipped_setup(), std::make_shared<CountingSink>(true), 0.0135, {}, &why),
+            nullptr);   // 5.4 steps of 2.5 ms
   EXPECT_NE(why.find("not a whole number"), std::string::npos) << why;
   EXPECT_NE(r.create(testing::shipped_setup(), std::make_shared<CountingSink>(true), 0.04, {}, &why),
-            nullptr) << "25 Hz fits the 1 ms step";
+            nullptr) << "25 Hz fits the 2.5 ms step (16 steps)";
 }
 
 TEST(Registry, ReapsASessionWhoseReceiverStoppedAnsweringAndKeepsTheOthers) {
