@@ -373,13 +373,23 @@ void load_against_solids(const WorldParams& w, WorldState& s, int i, LoadForces&
       if (pen.hit) hits.add(pen, point_velocity(b, pen.point), j);
     }
   }
+  // rolling resistance against the spin about the contact's tangent axes (world.h)
+  const Vec3d& spin = b.angular_velocity_rad_per_s;
+  const double r = pl.geo.radius_m;
+  const double spin_eps = w.contact.friction_velocity_m_per_s / r;
+  Vec3d rolling = Vec3d::Zero();
   const ContactSum sum = sum_contacts(w.contact, w.loads[static_cast<std::size_t>(i)].mass_kg,
                                       hits, b.position_m, [&](const Hit& hit, const Vec3d& f) {
     add_marker(s, hit.pen.point, f.norm(), ContactPair::LoadWorld,
                w.solids[static_cast<std::size_t>(hit.other)].kind, i);
+    const Vec3d& n = hit.pen.normal;
+    const Vec3d tangent_spin = spin - spin.dot(n) * n;
+    const double fn = std::max(0.0, f.dot(n));
+    rolling -= w.contact.rolling_resistance * fn * r * tangent_spin /
+               std::sqrt(tangent_spin.squaredNorm() + spin_eps * spin_eps);
   });
   lf.force[i] += sum.force;
-  lf.torque[i] += sum.torque;
+  lf.torque[i] += sum.torque + rolling;
   if (hits.n > 0) lf.touching[i] = true;
   lf.approach[i] = std::max(lf.approach[i], sum.approach_m_per_s);
 }

@@ -138,6 +138,8 @@ core::ContactParams read_contact(Section s) {
   c.friction = s.number("friction", unit::one, B::non_negative());
   // a smoothing velocity of zero would divide by zero in the friction law
   c.friction_velocity_m_per_s = s.number("friction_velocity_m_per_s", unit::one, B::positive());
+  if (s.has("rolling_resistance"))   // optional: older scenario files keep the default
+    c.rolling_resistance = s.number("rolling_resistance", unit::one, B::closed(0.0, 1.0));
   s.note();
   s.finish();
   return c;

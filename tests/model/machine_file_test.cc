@@ -109,7 +109,7 @@ TEST(MachineFile, ShippedFileLoadsWithUnitsConverted) {
   EXPECT_DOUBLE_EQ(m.hydraulics.winches[1].motor.gear_ratio, 80.0);
   EXPECT_DOUBLE_EQ(m.hydraulics.winches[1].drum_inertia_kgm2, 50.0);
   EXPECT_DOUBLE_EQ(m.hydraulics.winches[0].drum_radius_m, 0.3);
-  EXPECT_DOUBLE_EQ(m.integrator.step_s, 0.001);
+  EXPECT_DOUBLE_EQ(m.integrator.step_s, 0.0025);
   EXPECT_DOUBLE_EQ(m.integrator.frame_s, 0.05);
 }
 
@@ -263,19 +263,27 @@ TEST(MachineFile, ALineTooStiffForTheStepIsRejected) {
   doc["hydraulics"]["channels"]["aux_hoist"]["line_volume_L"]["value"] = 0.01;
   const std::string err = error_of(doc);
   EXPECT_CONTAINS(err, std::string(kOrigin) + ": hydraulics.channels.aux_hoist.line_volume_L: ");
-  EXPECT_CONTAINS(err, "too fast for the 1 ms step");
+  EXPECT_CONTAINS(err, "too fast for the 2.5 ms step");
   EXPECT_CONTAINS(err, "use at least");
-  // the range issue 13 asks for loads: 0.8-2 GPa, 1-40 L on every channel
-  for (const double mpa : {800.0, 2000.0}) {
-    for (const double litres : {1.0, 40.0}) {
-      json ok = shipped();
-      for (auto& [name, ch] : ok["hydraulics"]["channels"].items()) {
-        ch["bulk_modulus_MPa"]["value"] = mpa;
-        ch["line_volume_L"]["value"] = litres;
+  // the range issue 13 asks for loads at the 1 ms step it was stated at: 0.8-2 GPa, 1-40 L
+  // on every channel; at the shipped 2.5 ms a 1 L line is refused, 3-40 L load
+  for (const double step_ms : {1.0, 2.5}) {
+    for (const double mpa : {800.0, 2000.0}) {
+      for (const double litres : {step_ms == 1.0 ? 1.0 : 3.0, 40.0}) {
+        json ok = shipped();
+        ok["integrator"]["step_ms"]["value"] = step_ms;
+        for (auto& [name, ch] : ok["hydraulics"]["channels"].items()) {
+          ch["bulk_modulus_MPa"]["value"] = mpa;
+          ch["line_volume_L"]["value"] = litres;
+        }
+        EXPECT_EQ(error_of(ok), "") << step_ms << " ms, " << mpa << " MPa, " << litres << " L";
       }
-      EXPECT_EQ(error_of(ok), "") << mpa << " MPa, " << litres << " L";
     }
   }
+  json stiff = shipped();
+  for (auto& [name, ch] : stiff["hydraulics"]["channels"].items()) ch["line_volume_L"]["value"] = 1.0;
+  stiff["hydraulics"]["channels"]["boom"]["bulk_modulus_MPa"]["value"] = 2000.0;
+  EXPECT_CONTAINS(error_of(stiff), "too fast for the 2.5 ms step");
 }
 
 TEST(MachineFile, TheDocumentedMessagesAreTheOnesPrinted) {

@@ -128,8 +128,10 @@ TEST(Lesson, AScriptedTraineeCompletesTheWholeLessonWithTheNamedControls) {
   EXPECT_EQ(p.step, 5);
   EXPECT_GE(std::abs(run.o.joint_pos[0] - s0), run.sc.lesson.steps[4].check.by_deg - 0.5);
   run.rest(60);   // let the swing and the log's sway settle
-  // 6. set down: lower until the log touches the deck, then open
+  // 6. set down: lower until the log touches the deck, let it come to rest there (a trainee
+  // waits for the bounce of the landing and the ropes' sway), then open
   ASSERT_TRUE(run.hold(0, [](const core::Outputs& o) { return o.loads[0].in_contact; }));
+  run.rest(40);
   ASSERT_TRUE(run.hold(1, [](const core::Outputs& o) { return o.held_load < 0; }));
   run.rest(100);
   EXPECT_TRUE(p.finished) << "step " << p.step << " progress " << p.progress;
