@@ -198,6 +198,32 @@ TEST(Loads, DroppedLoadsComeToRestOnTheDeckWithoutSinkingThrough) {
   EXPECT_NEAR(std::fabs(up.z()), 1.0, 0.01);
 }
 
+// A log rolling on the deck stops as rolling resistance says: torque c_rr m g r against the
+// spin, so a solid cylinder rolling without slipping decelerates at c_rr g / 1.5 (from
+// m a = -f, I a / r = f r - c_rr m g r, I = m r^2 / 2) and rolls v0^2 / (2 a) before it stops.
+// Without it a penalty contact lets a log roll on for ever.
+TEST(Loads, ARollingLogStopsWhereRollingResistanceSays) {
+  WorldParams w = flat_world();
+  w.loads.push_back(log_load(12, -3, 0.25));   // axis along y, resting on the deck
+  LoadsOnly sim(w);
+  sim.run_to(2.0);   // settled at its sag
+  LoadBody& b = sim.st.world.loads[0];
+  const double r = w.loads[0].radius_m, v0 = 1.0;
+  b.asleep = false;
+  b.quiet_s = 0.0;
+  b.velocity_m_per_s = {v0, 0.0, 0.0};
+  b.angular_velocity_rad_per_s = {0.0, v0 / r, 0.0};   // rolling along +x without slipping
+  const double x0 = b.position_m.x();
+  for (int f = 1; f <= 200 && !sim.load().asleep; ++f) sim.run_to(2.0 + 0.05 * f);
+  ASSERT_TRUE(sim.load().asleep) << "still rolling after 10 s";
+  const double a = w.contact.rolling_resistance * 9.81 / 1.5;
+  const double expected = v0 * v0 / (2.0 * a);
+  const double rolled = sim.load().position_m.x() - x0;
+  EXPECT_NEAR(rolled, expected, 0.15 * expected) << "rolled " << rolled << " m";
+  EXPECT_NEAR(sim.load().position_m.y(), -3.0, 0.05) << "rolled straight";
+  RecordProperty("rolled_m", std::to_string(rolled));
+}
+
 // Fraction of a circle of radius r below a line at height d above its centre (independent
 // of the code under test: integrates the chord length numerically).
 double segment_fraction(double r, double d) {
