@@ -51,6 +51,9 @@ struct WebOptions {
   bool all_interfaces = false;
   std::uint16_t port = 8080;            // 0 = any free port; WebServer::port() tells which
   int threads = 2;                      // I/O threads running the io_context
+  // Under load each I/O thread handles a tick's events per wake-up (web/io_loop.h); an event
+  // waits at most this long. 0 = a wake-up per event.
+  int io_tick_us = 1000;
 
   // Static files. "" = not served (404). web_root is the browser client (the repo's web/);
   // vendor_three_dir is mounted at /vendor/three/ (the repo's node_modules/three/).

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "web/beast.h"
+#include "web/io_loop.h"
 #include "web/listener.h"
 #include "web/shared_state.h"
 #include "web/status_pages.h"
@@ -78,7 +79,9 @@ void WebServer::start() {
   m.listener->run();
   m.work.emplace(m.ioc.get_executor());
   const int n = o.threads > 0 ? o.threads : 1;
-  for (int i = 0; i < n; ++i) m.threads.emplace_back([&ioc = m.ioc] { ioc.run(); });
+  const std::chrono::microseconds tick(o.io_tick_us);
+  for (int i = 0; i < n; ++i)
+    m.threads.emplace_back([&ioc = m.ioc, tick] { run_io_loop(ioc, tick); });
   m.started = true;
   m.state->log("web: listening on " + url());
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace clamsim::client {
 
@@ -106,6 +107,21 @@ std::uint64_t ArrivalStats::expected_by_schedule() const {
   if (frames_ == 0) return 0;
   const double span = last_arrival_s_ - first_arrival_s_;
   return static_cast<std::uint64_t>(std::llround(span / period_s_)) + 1;
+}
+
+std::string baseline_line(double baseline_s, double baseline_p99_s, int sessions, double p99_s,
+                          std::optional<double> machine_busy) {
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "one session alone first (%.0f s): p99 lateness %.2f ms; all %d: p99 %.2f ms, "
+                "%.1f times the single session's",
+                baseline_s, baseline_p99_s * 1e3, sessions, p99_s * 1e3, p99_s / baseline_p99_s);
+  std::string text = line;
+  if (machine_busy) {
+    std::snprintf(line, sizeof line, ", at %.0f %% CPU", *machine_busy * 100.0);
+    text += line;
+  }
+  return text;
 }
 
 }  // namespace clamsim::client

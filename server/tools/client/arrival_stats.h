@@ -14,6 +14,8 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "tools/client/received_frame.h"
@@ -41,6 +43,11 @@ class RunningStats {
 
 // Nearest-rank percentile (p in 0..100) of unsorted values; 0 for none. Sorts a copy.
 double percentile(std::vector<double> values, double p);
+
+// Both load generators' --baseline line (issue 16: the loaded p99 lateness at most 3 times
+// one session's alone, measured in the same run), without its newline.
+std::string baseline_line(double baseline_s, double baseline_p99_s, int sessions, double p99_s,
+                          std::optional<double> machine_busy);
 
 class ArrivalStats {
  public:

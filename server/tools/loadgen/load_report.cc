@@ -88,13 +88,10 @@ void print_report(std::FILE* out, const LoadReport& r) {
   std::fprintf(out, "lateness vs the %.0f ms schedule: p50 %.2f p99 %.2f max %.2f ms\n",
                1e3 / r.nominal_hz, r.late_p50_s * 1e3, r.late_p99_s * 1e3, r.late_max_s * 1e3);
   if (r.baseline_p99_s && *r.baseline_p99_s > 0.0) {
-    std::fprintf(out,
-                 "one session alone first (%.0f s): p99 lateness %.2f ms; all %d: p99 %.2f ms, "
-                 "%.1f times the single session's",
-                 r.baseline_s, *r.baseline_p99_s * 1e3, r.ramp.subscribed, r.late_p99_s * 1e3,
-                 r.late_p99_s / *r.baseline_p99_s);
-    if (r.machine_busy) std::fprintf(out, ", at %.0f %% CPU", *r.machine_busy * 100.0);
-    std::fprintf(out, "\n");
+    std::fprintf(out, "%s\n",
+                 client::baseline_line(r.baseline_s, *r.baseline_p99_s, r.ramp.subscribed,
+                                       r.late_p99_s, r.machine_busy)
+                     .c_str());
   }
   if (r.legacy) {
     std::fprintf(out, "lost frames: n/a (the 2001 interface has no sequence numbers)\n");

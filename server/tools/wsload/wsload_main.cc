@@ -67,6 +67,9 @@ N browser-like WebSocket clients in one process (docs/wsload.md).
   --observers K           K more clients watch the first session (/ws?observe=ID, no
                           controls), 0..1000; the report compares that session's
                           lateness with the other sessions' in the same window
+  --baseline S            first connect one client alone and measure it for S
+                          seconds (after --warmup), then the others: the report
+                          compares the loaded p99 lateness with this one's
   --csv FILE              one row per session (observers after the sessions)
   --help                  this text
   --version               print the version and exit
@@ -93,6 +96,7 @@ struct Options {
   double control_hz = 20.0, ping_hz = 1.0, swing_volts = 0.0;
   int threads = 1;
   double reconnect_s = -1.0;  // < 0: off
+  double baseline_s = 0.0;    // 0: no single-session measurement first
   bool help = false;
   bool tls = false, tls_insecure = false;
   std::string tls_ca;
@@ -103,7 +107,7 @@ Options parse(int argc, char** argv) {
   flags.valued = {"--url",         "--server-pid", "--spawn-server", "--server-arg",
                   "--sessions",    "--duration",   "--warmup",       "--connect-rate",
                   "--control-rate", "--ping-rate", "--swing-volts",  "--threads", "--csv", "--observers",
-                  "--tls-ca", "--reconnect"};
+                  "--tls-ca", "--reconnect", "--baseline"};
   flags.switches = {"--help", "--tls", "--tls-insecure"};
   flags.repeatable = flags.verbatim = {"--server-arg"};
   cli::Args a(argc, argv, flags);
@@ -135,6 +139,7 @@ Options parse(int argc, char** argv) {
   o.csv = a.text("--csv").value_or("");
   o.observers = static_cast<int>(a.integer("--observers", 0, 1000).value_or(0));
   o.reconnect_s = a.number("--reconnect", 0, 3600).value_or(o.reconnect_s);
+  o.baseline_s = a.number("--baseline", 1, 3600).value_or(0.0);
   o.tls = a.has("--tls") || o.url.rfind("wss://", 0) == 0;
   o.tls_ca = a.text("--tls-ca").value_or("");
   o.tls_insecure = a.has("--tls-insecure");
@@ -341,7 +346,31 @@ Ramp ramp_up(wsload::Fleet& fleet, const Options& opt) {
 struct Window {
   double seconds = 0.0;
   std::optional<client::ProcSample> server0, server1, self0, self1;
+  std::optional<double> machine_busy;   // share of all cores busy, 0..1
+  std::optional<double> baseline_p99_s; // --baseline: one session's alone, before the others
 };
+
+// --baseline: one client alone, on a fleet of its own that closes before the others
+// connect: its p99 lateness [s] over opt.baseline_s after the warm-up (none: no frame).
+std::optional<double> measure_baseline(const Options& opt, const Url& url) {
+  wsload::Fleet fleet(fleet_config(opt, url));
+  fleet.start();
+  fleet.add_client();
+  wait_settled(fleet, 1);
+  wait_until(client::now_s() + opt.warmup_s);
+  const double w0 = client::now_s();
+  fleet.open_window(w0);
+  wait_until(w0 + opt.baseline_s);
+  fleet.close_window(client::now_s());
+  fleet.stop(3.0);
+  const std::vector<wsload::ClientResult> results = fleet.results();
+  const std::vector<double> late =
+      results.empty() ? std::vector<double>{} : results.front().arrivals.lateness_s();
+  std::fprintf(stderr, "clamsim-wsload: one session alone: %zu frames, p99 lateness %.2f ms\n",
+               late.size(), late.empty() ? 0.0 : ms(client::percentile(late, 99)));
+  if (late.empty()) return std::nullopt;
+  return client::percentile(late, 99);
+}
 
 // After the warm-up, the measured window, with the server's and our own CPU around it.
 Window measure_window(wsload::Fleet& fleet, const Options& opt) {
@@ -353,6 +382,7 @@ Window measure_window(wsload::Fleet& fleet, const Options& opt) {
   Window w;
   w.server0 = server_sample();
   w.self0 = client::read_proc(self_pid);
+  const auto machine0 = client::read_machine();
   const double w0 = client::now_s();
   fleet.open_window(w0);
   wait_until(w0 + opt.duration_s);
@@ -360,6 +390,8 @@ Window measure_window(wsload::Fleet& fleet, const Options& opt) {
   fleet.close_window(w1);
   w.server1 = server_sample();
   w.self1 = client::read_proc(self_pid);
+  const auto machine1 = client::read_machine();
+  if (machine0 && machine1) w.machine_busy = client::busy_between(*machine0, *machine1);
   w.seconds = w1 - w0;
   return w;
 }
@@ -477,6 +509,11 @@ void print_report(const Options& opt, const std::string& url_text, const Ramp& r
   std::printf("lateness vs the %.0f ms schedule: p50 %.2f p99 %.2f max %.2f ms\n",
               ms(1.0 / nominal), ms(client::percentile(t.lateness, 50)),
               ms(client::percentile(t.lateness, 99)), ms(client::percentile(t.lateness, 100)));
+  if (w.baseline_p99_s && *w.baseline_p99_s > 0.0)
+    std::printf("%s\n", client::baseline_line(opt.baseline_s, *w.baseline_p99_s,
+                                              static_cast<int>(t.connected),
+                                              client::percentile(t.lateness, 99), w.machine_busy)
+                            .c_str());
   std::printf("lost frames: %llu (sequence gaps); out of order %llu\n",
               static_cast<unsigned long long>(t.lost),
               static_cast<unsigned long long>(t.out_of_order));
@@ -488,6 +525,9 @@ void print_report(const Options& opt, const std::string& url_text, const Ramp& r
               static_cast<unsigned long long>(t.pongs), static_cast<unsigned long long>(t.errors),
               static_cast<unsigned long long>(t.bad));
   print_cpu(opt, w, t);
+  if (w.machine_busy)
+    std::printf("machine: %.0f %% of all cores busy in the window (every process)\n",
+                *w.machine_busy * 100.0);
   if (opt.observers > 0)
     report_observed(e.results, w.seconds, static_cast<std::size_t>(opt.observers));
 }
@@ -561,8 +601,11 @@ int run_main(int argc, char** argv) {
     return kExitFailed;
   }
 
+  std::optional<double> baseline_p99_s;
+  if (opt.baseline_s > 0.0) baseline_p99_s = measure_baseline(opt, url);
   const Ramp ramp = ramp_up(fleet, opt);
-  const Window window = measure_window(fleet, opt);
+  Window window = measure_window(fleet, opt);
+  window.baseline_p99_s = baseline_p99_s;
   const Ending ending = finish(fleet, spawned.get(), opt);
 
   const std::string url_text =

@@ -1,0 +1,35 @@
+#include "web/io_loop.h"
+
+#include <thread>
+
+namespace clamsim::web {
+
+IoLoopCounts run_io_loop(boost::asio::io_context& ioc, std::chrono::microseconds tick) {
+  IoLoopCounts counts;
+  if (tick.count() <= 0) {
+    ioc.run();
+    return counts;
+  }
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point next = Clock::now();
+  while (!ioc.stopped()) {
+    if (ioc.poll() == 0) {
+      if (ioc.stopped()) break;
+      // nothing ready: wait for the next event like run(), and handle it at once
+      ++counts.blocks;
+      ioc.run_one();
+      next = Clock::now();
+      continue;
+    }
+    ++counts.polls;
+    // the next tick one period on; a tick that ran long starts the next at once, without
+    // catching up on the ones it missed
+    next += tick;
+    const Clock::time_point now = Clock::now();
+    if (next < now) next = now;
+    std::this_thread::sleep_until(next);
+  }
+  return counts;
+}
+
+}  // namespace clamsim::web

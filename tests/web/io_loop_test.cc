@@ -1,0 +1,108 @@
+#include "web/io_loop.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <future>
+#include <thread>
+
+namespace clamsim::web {
+namespace {
+
+namespace net = boost::asio;
+using std::chrono::microseconds;
+using std::chrono::milliseconds;
+
+// One I/O thread running the loop, as WebServer does; stop() ends it and returns its counts.
+class LoopThread {
+ public:
+  explicit LoopThread(microseconds tick)
+      : work_(ioc_.get_executor()),
+        done_(std::async(std::launch::async, [this, tick] { return run_io_loop(ioc_, tick); })) {}
+  // a test that ended early (a failed ASSERT) must not leave the thread blocked
+  ~LoopThread() { ioc_.stop(); }
+  net::io_context& ioc() { return ioc_; }
+  IoLoopCounts stop() {
+    ioc_.stop();
+    return done_.get();
+  }
+  // Stops the context; true when the loop returned within `bound`.
+  bool stops_within(std::chrono::seconds bound) {
+    ioc_.stop();
+    return done_.wait_for(bound) == std::future_status::ready;
+  }
+
+ private:
+  net::io_context ioc_{1};
+  net::executor_work_guard<net::io_context::executor_type> work_;
+  std::future<IoLoopCounts> done_;
+};
+
+// Posts n handlers from this thread, spaced `gap` apart, each counting in `ran`, and waits
+// (at most 5 s) until all of them have run.
+void post_spaced(net::io_context& ioc, int n, microseconds gap, std::atomic<int>& ran) {
+  const int until = ran.load() + n;
+  for (int i = 0; i < n; ++i) {
+    net::post(ioc, [&ran] { ran.fetch_add(1); });
+    std::this_thread::sleep_for(gap);
+  }
+  for (int i = 0; i < 5000 && ran.load() < until; ++i) std::this_thread::sleep_for(milliseconds(1));
+}
+
+TEST(IoLoop, InTicksHandlesEveryPostWithFarFewerWakeUps) {
+  LoopThread loop(milliseconds(2));
+  std::atomic<int> ran{0};
+  constexpr int kPosts = 2000;  // one every ~20 us, as 500 browsers' frames and controls
+  post_spaced(loop.ioc(), kPosts, microseconds(20), ran);
+  const IoLoopCounts c = loop.stop();
+  EXPECT_EQ(ran.load(), kPosts);
+  // a wake-up per event would be 2000; ticks of 2 ms over the ~40-100 ms this takes, plus
+  // a block wherever a tick found nothing, are a few dozen
+  EXPECT_LT(c.polls + c.blocks, kPosts / 4u) << c.polls << " polls, " << c.blocks << " blocks";
+  EXPECT_GT(c.polls, 0u);
+}
+
+TEST(IoLoop, WhenQuietItBlocksAndAnswersTheNextEventWithoutATick) {
+  // ticks of 10 s: an answer that waited for a tick would never come within the bound
+  LoopThread loop(std::chrono::seconds(10));
+  std::atomic<int> ran{0};
+  for (int i = 0; i < 3; ++i) {
+    std::this_thread::sleep_for(milliseconds(5));  // the loop has gone back to blocking
+    post_spaced(loop.ioc(), 1, microseconds(0), ran);
+    ASSERT_EQ(ran.load(), i + 1) << "the event waited for a tick";
+  }
+  const IoLoopCounts c = loop.stop();
+  EXPECT_GE(c.blocks, 3u);
+}
+
+TEST(IoLoop, TimersFireInTickMode) {
+  LoopThread loop(milliseconds(1));
+  net::steady_timer timer(loop.ioc(), milliseconds(20));
+  std::promise<bool> fired;
+  timer.async_wait([&fired](const boost::system::error_code& ec) { fired.set_value(!ec); });
+  auto f = fired.get_future();
+  ASSERT_EQ(f.wait_for(std::chrono::seconds(5)), std::future_status::ready);
+  EXPECT_TRUE(f.get());
+  loop.stop();
+}
+
+TEST(IoLoop, StopEndsABlockedLoop) {
+  LoopThread loop(milliseconds(1));
+  std::this_thread::sleep_for(milliseconds(10));  // blocked: nothing to do
+  EXPECT_TRUE(loop.stops_within(std::chrono::seconds(5)));
+}
+
+TEST(IoLoop, TickZeroIsRun) {
+  LoopThread loop(microseconds(0));
+  std::atomic<int> ran{0};
+  post_spaced(loop.ioc(), 10, microseconds(100), ran);
+  const IoLoopCounts c = loop.stop();
+  EXPECT_EQ(ran.load(), 10);
+  EXPECT_EQ(c.polls + c.blocks, 0u);
+}
+
+}  // namespace
+}  // namespace clamsim::web
