@@ -458,7 +458,7 @@ const std::vector<Setting>& settings() {
        [](const O& o) { return number(o.web.connection_burst_per_client); }},
       {"--http-io-tick-us", "http_io_tick_us", "N",
        "under load each web I/O thread wakes every N\nmicroseconds and handles all that "
-       "arrived (0 = it\nwakes for every message; docs/benchmarks.md)",
+       "arrived (0 = it\nwakes for every message; docs/wsload.md)",
        false, [](O& o, S n, S v) { o.web.io_tick_us = static_cast<int>(integer(n, v, 0, 20000)); },
        [](const O& o) { return std::to_string(o.web.io_tick_us); }},
       {"--http-timeout-s", "http_timeout_s", "S",
