@@ -1,8 +1,15 @@
 #include "web/io_loop.h"
 
+#include <algorithm>
 #include <thread>
 
 namespace clamsim::web {
+
+namespace {
+// How long a thread woken from a quiet spell looks for more before blocking again: short
+// enough that a quiet server's next event waits no longer than this, whatever the tick.
+constexpr std::chrono::microseconds kLinger{1000};
+}  // namespace
 
 IoLoopCounts run_io_loop(boost::asio::io_context& ioc, std::chrono::microseconds tick) {
   IoLoopCounts counts;
@@ -18,7 +25,11 @@ IoLoopCounts run_io_loop(boost::asio::io_context& ioc, std::chrono::microseconds
       // nothing ready: wait for the next event like run(), and handle it at once
       ++counts.blocks;
       ioc.run_one();
-      next = Clock::now();
+      // then a short look (a tick, at most kLinger) at what follows before polling: events
+      // that each arrive just after the last was handled (a busy machine stretches every
+      // gap) go on in ticks, instead of one wake-up each from here on
+      next = Clock::now() + std::min(tick, kLinger);
+      std::this_thread::sleep_until(next);
       continue;
     }
     ++counts.polls;

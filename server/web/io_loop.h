@@ -6,7 +6,8 @@
 // CPU). In ticks the thread handles everything that is ready, sleeps until the next tick,
 // and so serves a whole tick's events per wake-up; an event waits at most one tick. When a
 // poll finds nothing to do (a quiet server, a handful of browsers) the thread blocks for the
-// next event as run() does, and answers it at once: ticks cost nothing while idle.
+// next event as run() does, and answers it at once, then looks again a tick (at most 1 ms)
+// later: a steady stream goes back to ticks, and ticks cost nothing while idle.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
