@@ -66,6 +66,9 @@ export function createReplayUi({ doc = document, request, send, go, note = () =>
     el('h3', {}, 'Events ', el('span', { class: 'hint' }, '(click to go there)')), eventList);
 
   const plots = [];   // {u, cursor} for each uPlot
+  // the two plots share what the events list leaves of the column's height
+  const plotSize = () => ({ width: Math.max(200, side.clientWidth - 16),
+    height: Math.max(100, Math.min(240, Math.floor((side.clientHeight - 300) / 2))) });
   let uplotModule = null;
 
   function showError(text) {
@@ -170,10 +173,9 @@ export function createReplayUi({ doc = document, request, send, go, note = () =>
     }
     for (const p of plots) p.u.destroy();
     plots.length = 0;
-    const width = Math.max(200, side.clientWidth - 16);
     const axis = { stroke: '#8a9aa8', grid: { stroke: '#2e3a45', width: 1 }, ticks: { stroke: '#2e3a45', width: 1 } };
     const xAxis = { ...axis, values: (u, vals) => vals.map((v) => formatReplayTime(v).replace(/\.\d$/, '')) };
-    const common = { width, height: 130, legend: { live: false }, cursor: { y: false, drag: { x: false, y: false } },
+    const common = { ...plotSize(), legend: { live: false }, cursor: { y: false, drag: { x: false, y: false } },
       scales: { x: { time: false } } };
     const tension = new UPlot({ ...common, series: [{ label: 't' },
       { label: 'rope 1', stroke: '#4aa3df', width: 1.5 }, { label: 'rope 2', stroke: '#e8b23a', width: 1.5 }],
@@ -201,17 +203,16 @@ export function createReplayUi({ doc = document, request, send, go, note = () =>
   }
 
   function resizePlots() {
-    const width = Math.max(200, side.clientWidth - 16);
+    const size = plotSize();
     for (const p of plots) {
-      p.u.setSize({ width, height: 130 });
+      p.u.setSize(size);
       p.t = null;
     }
     position();
   }
-  new ResizeObserver(() => {
-    resizePlots();
-    if (state.ready) drawTimeline();
-  }).observe(side);
+  new ResizeObserver(resizePlots).observe(side);
+  // the markers that share a place depend on the bar's width
+  new ResizeObserver(() => { if (state.ready) drawTimeline(); }).observe(track);
 
   // ---- input ----
   play.addEventListener('click', () => send(playCommand(state)));
