@@ -134,7 +134,9 @@ describe('debrief replay', { skip: skip ?? false }, () => {
     await waitFor('the replay ready', async () => (await replayState(page)).ready, { timeoutMs: 60000 });
     const ready = await replayState(page);
     assert.ok(ready.events.length > 0, 'the run has events (at least its end)');
-    assert.ok(ready.events.some((e) => e.kind === 'task_end'), `the task's end is on the timeline: ${ready.events.map((e) => e.kind)}`);
+    // (task_finished: the observers' name for it)
+    assert.ok(ready.events.some((e) => ['task_end', 'task_finished'].includes(e.kind)),
+      `the task's end is on the timeline: ${ready.events.map((e) => e.kind)}`);
     assert.equal(await page.isVisible('#replay-prep'), false, 'the progress card is gone');
     await waitFor('the plots drawn', () => page.evaluate(() => document.querySelectorAll('#replay-side .uplot canvas').length >= 2),
       { timeoutMs: 10000 });

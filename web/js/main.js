@@ -117,6 +117,7 @@ let drivingVolts = ZERO_VOLTS;   // what this page sends now: the sound's demand
 const sound = createSound({ doc: document, storage: window.localStorage });
 createSoundUi({ doc: document, sound });
 let observeEnded = null;    // why the server stopped (or refused) this observer
+let takeoverRefused = null; // why the server refused this page's take-over ticket
 const input = createInput({ target: document, storage: window.localStorage,
   getGamepads: () => navigator.getGamepads?.() ?? [] });
 
@@ -472,6 +473,7 @@ function onOpen() {
 function describeLink() {
   const s = linkState;
   if (observeEnded) return ['not watching', 'error', `Not watching: ${observeEnded}. Choose a live session on the instructor page.`];
+  if (takeoverRefused) return ['take-over refused', 'error', `Take-over refused: ${takeoverRefused}. Go back to the replay and take over again.`];
   if (drainNotice && s.status === 'connected')
     return [`server stopping in ${drainNotice.secondsLeft} s`, 'warn', drainNotice.message];
   const secs = s.retryAt ? Math.max(0, Math.ceil((s.retryAt - Date.now()) / 1000)) : 0;
@@ -517,6 +519,12 @@ const connection = new Connection({
     // a replay refused (no such recording, no login, a bad ticket) is final too
     if (replay && s.code === 1008) {
       replay.refused(s.rawReason || s.reason || 'refused by the server');
+      connection.stop();
+      return;
+    }
+    // a take-over ticket refused (used, expired): say so rather than retry it
+    if (takeoverTicket && typeof s.rawReason === 'string' && s.rawReason.startsWith('takeover:')) {
+      takeoverRefused = s.rawReason.slice('takeover:'.length).trim();
       connection.stop();
       return;
     }

@@ -87,6 +87,7 @@ export function parseReplayInfo(r) {
     frames: Number.isInteger(r.frames) && r.frames >= 0 ? r.frames : 0,
     framePeriodS: fin(r.frame_period_s) && r.frame_period_s > 0 ? r.frame_period_s : 0.05,
     startUtc: typeof r.start_utc === 'string' ? r.start_utc : '',
+    complete: r.complete !== false,   // false: the recording was cut short (a crash)
     speeds: speeds.length ? speeds : SPEEDS.slice(),
   };
 }
@@ -116,7 +117,7 @@ export function parseReplayMessage(m) {
   }
 }
 
-// series: k and t, and the rope tensions (N) and joint speeds (rad/s, rad/s, m/s) at them;
+// series: k and t, and the rope tensions (N) and joint speeds (deg/s, deg/s, m/s) at them;
 // a channel of the wrong length is dropped, not the whole series.
 export function parseSeries(s) {
   if (!s || typeof s !== 'object') return null;
@@ -244,9 +245,15 @@ export const EVENT_KINDS = {
   message: { word: 'Instructor message', group: 'instructor', colour: '#7cc4f0', icon: '✉' },
 };
 const UNKNOWN_KIND = { word: 'Event', group: 'other', colour: '#8a9aa8', icon: '•' };
+// The observers' names for the same events (websocket-protocol.md, Observers), which the
+// server's timeline may use instead.
+const KIND_ALIASES = { slack_cable: 'slack_rope', dropped_load: 'drop', delivered: 'delivery',
+  task_finished: 'task_end', instructor_message: 'message', faults: 'fault' };
+const LESSON_STEP = { word: 'Lesson: next step', group: 'task', colour: '#b8c4cf', icon: '»' };
 
 export function eventKind(kind) {
-  return EVENT_KINDS[kind] ?? { ...UNKNOWN_KIND, word: String(kind).replace(/_/g, ' ') };
+  if (kind === 'lesson_step') return LESSON_STEP;
+  return EVENT_KINDS[kind] ?? EVENT_KINDS[KIND_ALIASES[kind]] ?? { ...UNKNOWN_KIND, word: String(kind).replace(/_/g, ' ') };
 }
 
 // One event in words: its time and the server's sentence (or the kind's word).
@@ -286,7 +293,8 @@ export function replayBanner(info, session) {
   const who = info.trainee ? `${info.trainee}’s run` : 'a run';
   const which = session !== null && session !== undefined ? ` (session ${session})` : info.label ? ` (${info.label})` : '';
   const when = localMinute(info.startUtc);
-  return `Replay of ${who}${which}${when ? `, recorded ${when}` : ''}`;
+  const cut = info.complete === false ? ' (the recording stops early)' : '';
+  return `Replay of ${who}${which}${when ? `, recorded ${when}` : ''}${cut}`;
 }
 
 function localMinute(iso) {
@@ -317,11 +325,10 @@ export function playCommand(state) {
 
 // ---- plots --------------------------------------------------------------------------------
 
-const DEG = 180 / Math.PI;
-
 // uPlot's data ([x, y1, y2...]) for the two plots: the rope tensions in kN, and the joint
-// speeds (swing and boom in deg/s on the left axis, telescope in m/s on the right). A missing
-// channel is all nulls so the plot keeps its legend.
+// speeds (swing and boom in deg/s on the left axis, telescope in m/s on the right) as the
+// series carries them, the units of display.joint_velocity. A missing channel is all nulls
+// so the plot keeps its legend.
 export function plotData(series) {
   if (!series) return null;
   const n = series.t.length;
@@ -330,6 +337,6 @@ export function plotData(series) {
   const vel = series.velocity ?? [];
   return {
     tension: [series.t, map(ten[0], (v) => v / 1000), map(ten[1], (v) => v / 1000)],
-    speeds: [series.t, map(vel[0], (v) => v * DEG), map(vel[1], (v) => v * DEG), map(vel[2], (v) => v)],
+    speeds: [series.t, map(vel[0], (v) => v), map(vel[1], (v) => v), map(vel[2], (v) => v)],
   };
 }

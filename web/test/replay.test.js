@@ -89,6 +89,8 @@ test('the banner says whose run, which session and when (local time)', () => {
   assert.equal(replayBanner({ ...info, trainee: '' }, 3), 'Replay of a run (session 3), recorded 2026-11-24 18:27');
   assert.equal(replayBanner({ ...info, startUtc: '' }, null), 'Replay of Ada’s run (session 3 (t250, dam_intake))');
   assert.equal(replayBanner(null, 3), 'Replay');
+  assert.equal(replayBanner(parseReplayInfo({ ...HELLO_REPLAY, complete: false }), 3),
+    'Replay of Ada’s run (session 3), recorded 2026-11-24 18:27 (the recording stops early)');
 });
 
 test('the messages are checked; a malformed one is null', () => {
@@ -188,6 +190,14 @@ test('every event kind of the protocol has a word, a colour and an icon', () => 
   assert.equal(eventKind('rack_gate_hit').group, 'penalty');
   assert.equal(eventKind('control').word, 'Take-over (controls)');
   assert.equal(eventKind('new_kind').word, 'new kind', 'an unknown kind is still shown');
+  // the observers' names for the same events
+  assert.equal(eventKind('slack_cable'), EVENT_KINDS.slack_rope);
+  assert.equal(eventKind('dropped_load'), EVENT_KINDS.drop);
+  assert.equal(eventKind('delivered'), EVENT_KINDS.delivery);
+  assert.equal(eventKind('task_finished'), EVENT_KINDS.task_end);
+  assert.equal(eventKind('instructor_message'), EVENT_KINDS.message);
+  assert.equal(eventKind('faults'), EVENT_KINDS.fault);
+  assert.equal(eventKind('lesson_step').word, 'Lesson: next step');
 });
 
 test("an event in words: its time and the server's sentence", () => {
@@ -225,15 +235,12 @@ test('speeds 0.25x to 16x, and the preparation in words', () => {
   assert.equal(progressWords({ done: 2000, of: 1000 }).startsWith('100 %'), true);
 });
 
-test('series to uPlot data: tensions in kN, swing and boom in deg/s, telescope in m/s', () => {
+test('series to uPlot data: tensions in kN, swing and boom in deg/s, telescope in m/s (as display frames)', () => {
   const series = parseSeries({ k: [1, 2], t: [0, 0.05], tension_N: [[12000, 15000], [8000, 9000]],
-    joint_velocity: [[Math.PI / 180, 0], [0, -Math.PI / 90], [0.1, 0.2]] });
+    joint_velocity: [[1, 0], [0, -2], [0.1, 0.2]] });
   const d = plotData(series);
   assert.deepEqual(d.tension, [[0, 0.05], [12, 15], [8, 9]]);
-  assert.deepEqual(d.speeds[0], [0, 0.05]);
-  assert.ok(Math.abs(d.speeds[1][0] - 1) < 1e-12);
-  assert.ok(Math.abs(d.speeds[2][1] + 2) < 1e-12);
-  assert.deepEqual(d.speeds[3], [0.1, 0.2]);
+  assert.deepEqual(d.speeds, [[0, 0.05], [1, 0], [0, -2], [0.1, 0.2]]);
   const partial = plotData(parseSeries({ k: [1, 2], t: [0, 1], tension_N: [[1, 2]] }));
   assert.deepEqual(partial.tension[2], [null, null], 'a missing rope: nulls, the legend stays');
   assert.deepEqual(partial.speeds[1], [null, null]);
