@@ -119,7 +119,7 @@ export function createReplayUi({ doc = document, request, send, go, note = () =>
     const first = firstK(state), last = lastK(state);
     const period = state.info?.framePeriodS ?? 0.05;
     const markers = timelineMarkers(state.events, { first, last, series: state.series, framePeriodS: period,
-      width: Math.max(200, track.clientWidth || 1000) });
+      width: Math.max(200, track.clientWidth || 1000), loads: state.loads });
     // styles through the CSSOM: the server's Content-Security-Policy refuses style attributes
     marks.replaceChildren(...markers.map((m) => {
       const b = el('button', { type: 'button', class: 'replay-mark', 'data-kind': m.kind,
@@ -129,7 +129,7 @@ export function createReplayUi({ doc = document, request, send, go, note = () =>
       return b;
     }));
     eventList.replaceChildren(...state.events.map((e) => {
-      const w = eventWords(e, state.series, period);
+      const w = eventWords(e, state.series, period, state.loads);
       const kind = eventKind(e.kind);
       const b = el('button', { type: 'button', class: 'replay-event', 'data-kind': e.kind, 'data-k': String(e.k), title: w.title },
         el('span', { class: 'ev-icon', 'aria-hidden': 'true' }, kind.icon), el('span', { class: 'ev-time' }, w.time),
@@ -331,7 +331,7 @@ export function createReplayUi({ doc = document, request, send, go, note = () =>
       return true;
     },
     // the hello (parsed by protocol.js) with its raw `replay` object
-    hello(msg, rawReplay) { apply({ type: 'hello', session: msg.session, replay: rawReplay }); },
+    hello(msg, rawReplay) { apply({ type: 'hello', session: msg.session, replay: rawReplay, loads: msg.scene?.loads }); },
     frame(f) {
       if (dragging !== null) return;
       state = replayReduce(state, f);

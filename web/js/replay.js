@@ -104,7 +104,8 @@ export function parseReplayMessage(m) {
     case 'replay_timeline': {
       const events = (Array.isArray(m.events) ? m.events : [])
         .filter((e) => e && Number.isInteger(e.k) && typeof e.kind === 'string')
-        .map((e) => ({ k: e.k, t: fin(e.t) ? e.t : null, kind: e.kind, text: typeof e.text === 'string' ? e.text : '' }));
+        .map((e) => ({ k: e.k, t: fin(e.t) ? e.t : null, kind: e.kind, text: typeof e.text === 'string' ? e.text : '',
+          value: Number.isInteger(e.value) ? e.value : null }));
       return { type: m.type, events, series: parseSeries(m.series) };
     }
     case 'take_over':
@@ -130,7 +131,7 @@ export function parseSeries(s) {
 // ---- state --------------------------------------------------------------------------------
 
 export function initialReplay() {
-  return { info: null, session: null, progress: null, ready: false, events: [], series: null,
+  return { info: null, session: null, loads: [], progress: null, ready: false, events: [], series: null,
     playing: false, speed: 1, k: null, error: null };
 }
 
@@ -141,6 +142,7 @@ export function replayReduce(s, msg) {
     case 'hello':
       // a reconnect prepares the run again
       return { ...initialReplay(), info: parseReplayInfo(msg.replay), session: msg.session ?? null,
+        loads: Array.isArray(msg.loads) ? msg.loads.map((l) => String(l?.name ?? l?.id ?? '')) : [],
         speed: s.speed, k: s.k };
     case 'replay_progress':
       return { ...s, progress: { done: msg.done, of: msg.of } };
@@ -256,10 +258,27 @@ export function eventKind(kind) {
   return EVENT_KINDS[kind] ?? EVENT_KINDS[KIND_ALIASES[kind]] ?? { ...UNKNOWN_KIND, word: String(kind).replace(/_/g, ' ') };
 }
 
-// One event in words: its time and the server's sentence (or the kind's word).
-export function eventWords(e, series, framePeriodS) {
+// Without the server's sentence: the kind's word and what its value says (the load's name
+// by its index for a grip or release, the count of hits in one frame, the lesson's step).
+function valueWords(e, loads) {
+  const kind = eventKind(e.kind);
+  const v = e.value;
+  if (!Number.isInteger(v)) return kind.word;
+  const load = loads?.[v];
+  if (load && e.kind === 'grip') return `Gripped ${load}`;
+  if (load && e.kind === 'release') return `Let go of ${load}`;
+  if (load && e.kind === 'load_restored') return `${load} put back`;
+  if (e.kind === 'lesson_step') return `Lesson: step ${v + 1}`;
+  if ((e.kind === 'delivered' || e.kind === 'delivery') && v > 0) return `${kind.word} (${v} so far)`;
+  if ((kind.group === 'penalty' || e.kind === 'load_impact') && v > 1) return `${kind.word} (x${v})`;
+  return kind.word;
+}
+
+// One event in words: its time and the server's sentence (or the kind's word and value);
+// loads: the scene's load names by index.
+export function eventWords(e, series, framePeriodS, loads = []) {
   const t = fin(e.t) ? e.t : timeOfK(e.k, series, framePeriodS);
-  const what = e.text || eventKind(e.kind).word;
+  const what = e.text || valueWords(e, loads);
   return { time: formatReplayTime(t), text: what, title: `${formatReplayTime(t)}  ${eventKind(e.kind).word}: ${what}` };
 }
 
@@ -267,13 +286,13 @@ export function eventWords(e, series, framePeriodS) {
 // Events closer than gapPx on a `width`-pixel bar share one marker: it goes to the first of
 // them, stands tall and takes a penalty's colour if any of them is one, and its tooltip
 // names all of them.
-export function timelineMarkers(events, { first, last, series = null, framePeriodS = 0.05, width = 1000, gapPx = 12 }) {
+export function timelineMarkers(events, { first, last, series = null, framePeriodS = 0.05, width = 1000, gapPx = 12, loads = [] }) {
   const out = [];
   let prev = null;
   for (const e of [...events].sort((a, b) => a.k - b.k)) {
     const at = fractionOfK(e.k, first, last);
     const kind = eventKind(e.kind);
-    const { title } = eventWords(e, series, framePeriodS);
+    const { title } = eventWords(e, series, framePeriodS, loads);
     const penalty = kind.group === 'penalty';
     if (prev && (at - prev.at) * width < gapPx) {
       prev.title += `\n${title}`;

@@ -107,6 +107,8 @@ test('the messages are checked; a malformed one is null', () => {
     events: [{ k: 40, t: 1.95, kind: 'rack_gate_hit', text: 'Rack or gate hit' }, { k: 'x', kind: 'grip' }, null],
     series: { k: [1, 21, 41], t: [0, 1, 2], tension_N: [[1000, 2000, 3000], [500, 600]], joint_velocity: [[0, 0.1, 0.2], [0, 0, 0], [0, 0, 0.1]] } });
   assert.equal(tl.events.length, 1, 'events without a whole k are dropped');
+  assert.equal(tl.events[0].value, null);
+  assert.equal(parseReplayMessage({ type: 'replay_timeline', events: [{ k: 3, t: 0.15, kind: 'grip', value: 2 }] }).events[0].value, 2);
   assert.deepEqual(tl.series.tension, [[1000, 2000, 3000], null], 'a channel of the wrong length is dropped');
   assert.equal(parseSeries({ k: [1, 2], t: [0] }), null);
   assert.equal(parseSeries(undefined), null);
@@ -114,8 +116,9 @@ test('the messages are checked; a malformed one is null', () => {
 
 test('the state after each message: preparing, ready, playing, the frame shown', () => {
   let s = initialReplay();
-  s = replayReduce(s, { type: 'hello', session: 3, replay: HELLO_REPLAY });
+  s = replayReduce(s, { type: 'hello', session: 3, replay: HELLO_REPLAY, loads: [{ id: 0, name: 'log1' }, { id: 7 }] });
   assert.equal(s.info.frames, 1201);
+  assert.deepEqual(s.loads, ['log1', '7'], "the scene's load names, by index");
   assert.equal(s.session, 3);
   assert.equal(s.ready, false);
   s = replayReduce(s, { type: 'replay_progress', done: 600, of: 1201 });
@@ -205,6 +208,15 @@ test("an event in words: its time and the server's sentence", () => {
     { time: '1:05.3', text: 'Rack or gate hit', title: '1:05.3  Rack or gate hit: Rack or gate hit' });
   assert.equal(eventWords({ k: 21, t: null, kind: 'grip', text: '' }, null, 0.05).text, 'Gripped a load', 'no text: the kind');
   assert.equal(eventWords({ k: 21, t: null, kind: 'grip', text: '' }, null, 0.05).time, '0:01.0', 'no t: from k');
+  // no sentence: the value says more (the server's timeline carries it as the observers' events do)
+  const loads = ['log1', 'log2'];
+  assert.equal(eventWords({ k: 2, t: 0, kind: 'grip', text: '', value: 1 }, null, 0.05, loads).text, 'Gripped log2');
+  assert.equal(eventWords({ k: 2, t: 0, kind: 'release', text: '', value: -1 }, null, 0.05, loads).text, 'Let go of a load');
+  assert.equal(eventWords({ k: 2, t: 0, kind: 'rack_gate_hit', text: '', value: 2 }).text, 'Rack or gate hit (x2)');
+  assert.equal(eventWords({ k: 2, t: 0, kind: 'structure_hit', text: '', value: 1 }).text, 'Structure hit');
+  assert.equal(eventWords({ k: 2, t: 0, kind: 'delivered', text: '', value: 2 }).text, 'Delivered a load (2 so far)');
+  assert.equal(eventWords({ k: 2, t: 0, kind: 'lesson_step', text: '', value: 1 }).text, 'Lesson: step 2');
+  assert.equal(eventWords({ k: 2, t: 0, kind: 'control', text: 'exclusive (bob)', value: 0 }).text, 'exclusive (bob)');
 });
 
 test('timeline markers: where, how tall, and events too close to tell apart share one', () => {
