@@ -10,7 +10,7 @@ FROM ${BASE} AS build
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       g++ make cmake pkg-config libeigen3-dev nlohmann-json3-dev libboost-dev \
-      libomniorb4-dev omniidl libssl-dev \
+      libomniorb4-dev omniidl libssl-dev libzstd-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY CMakeLists.txt CMakePresets.json ./
@@ -23,11 +23,12 @@ RUN cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCLAMSIM_BUILD_TESTS=OFF \
       build/server/tools/accounts/clamsim-accounts
 
 # ---- runtime: the runtime libraries, the binaries and the data they read ----
-# libomniorb4-2 holds libomnisslTP4 (IIOP over TLS) and pulls in libssl3.
+# libomniorb4-2 holds libomnisslTP4 (IIOP over TLS) and pulls in libssl3; libzstd1
+# (recordings' chunk compression) is in the base already, named so it stays.
 FROM ${BASE}
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      libomniorb4-2 libomnithread4 libssl3 \
+      libomniorb4-2 libomnithread4 libssl3 libzstd1 \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin \
  && useradd --system --uid 10001 --user-group --home-dir /var/lib/clamsim \
       --shell /usr/sbin/nologin clamsim \

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 packages=(build-essential cmake ccache pkg-config libeigen3-dev nlohmann-json3-dev
           libgtest-dev libgmock-dev libbenchmark-dev gnuplot-nox
           libomniorb4-dev omniidl omniorb omniorb-nameserver libboost-dev libssl-dev openssl
-          nodejs npm)
+          libzstd-dev nodejs npm)
 # podman's recommended helpers too: the container test ran with them on the build machine
 container=(podman runc catatonit debootstrap uidmap fuse-overlayfs slirp4netns)
 case "${1:-}" in

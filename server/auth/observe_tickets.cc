@@ -3,6 +3,7 @@
 #include <openssl/sha.h>
 
 #include "auth/random.h"
+#include "auth/ticket_table.h"
 
 namespace clamsim::auth {
 
@@ -10,13 +11,15 @@ namespace {
 
 constexpr std::size_t kTicketBytes = 32;  // 256 bits, as a login token
 
-std::string digest(std::string_view ticket) {
+std::string digest(std::string_view ticket) { return ticket_digest(ticket); }
+
+}  // namespace
+
+std::string ticket_digest(std::string_view ticket) {
   unsigned char md[SHA256_DIGEST_LENGTH];
   SHA256(reinterpret_cast<const unsigned char*>(ticket.data()), ticket.size(), md);
   return std::string(reinterpret_cast<const char*>(md), sizeof md);
 }
-
-}  // namespace
 
 ObserveTickets::ObserveTickets(TicketLimits limits, NowFn now)
     : limits_(limits), now_(std::move(now)) {}

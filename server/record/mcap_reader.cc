@@ -3,6 +3,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <zstd.h>
+
 #include "record/crc32.h"
 #include "record/mcap_format.h"
 
@@ -162,30 +164,69 @@ class Reader {
   void chunk(Cursor& c, const std::string& what) {
     c.u64();  // message start time
     c.u64();  // message end time
-    const std::uint64_t size = c.u64();
-    const std::uint32_t crc = c.u32();
+    const std::uint64_t size = c.u64();  // of the uncompressed records
+    const std::uint32_t crc = c.u32();   // of the uncompressed records
     const std::string compression = c.str();
-    if (!compression.empty())
-      throw McapError(what + ": chunk compressed with '" + compression +
-                      "', which this reader does not read (only uncompressed chunks)");
     const std::uint64_t n = c.u64();
     const std::size_t begin = c.at();
-    if (n != size || n != c.left())
+    if (n != c.left())
+      throw McapError(what + ": chunk's records are " + std::to_string(n) +
+                      " bytes, the record holds " + std::to_string(c.left()));
+    std::string inflated;
+    const std::string* records = &s_;
+    std::size_t at = begin, end = begin + static_cast<std::size_t>(n);
+    if (compression == "zstd") {
+      inflated = unzstd(begin, static_cast<std::size_t>(n), size, what);
+      records = &inflated;
+      at = 0;
+      end = inflated.size();
+    } else if (!compression.empty()) {
+      throw McapError(what + ": chunk compressed with '" + compression +
+                      "', which this reader does not read (valid: \"\" for none, \"zstd\")");
+    } else if (n != size) {
       throw McapError(what + ": chunk's records are " + std::to_string(n) +
                       " bytes, its header says " + std::to_string(size));
-    if (crc != 0 && crc32(0, s_.data() + begin, n) != crc)
+    }
+    if (crc != 0 && crc32(0, records->data() + at, end - at) != crc)
       throw McapError(what + ": chunk CRC mismatch (the file is damaged)");
-    const std::size_t end = begin + static_cast<std::size_t>(n);
-    for (std::size_t at = begin; at < end;) {
+    const std::string& r = *records;
+    while (at < end) {
       if (end - at < kRecordPrefix) throw McapError(what + ": a record in the chunk is cut short");
-      const auto op = static_cast<std::uint8_t>(s_[at]);
-      const std::uint64_t len = Cursor(s_, at + 1, at + kRecordPrefix, "").u64();
+      const auto op = static_cast<std::uint8_t>(r[at]);
+      const std::uint64_t len = Cursor(r, at + 1, at + kRecordPrefix, "").u64();
       if (len > end - at - kRecordPrefix)
         throw McapError(what + ": a record in the chunk runs past the chunk's end");
-      Cursor inner(s_, at + kRecordPrefix, at + kRecordPrefix + static_cast<std::size_t>(len), what);
+      Cursor inner(r, at + kRecordPrefix, at + kRecordPrefix + static_cast<std::size_t>(len), what);
       in_chunk_or_data(op, inner, what);
       at += kRecordPrefix + static_cast<std::size_t>(len);
     }
+  }
+
+  // A zstd chunk's records, checked against the size its header declares before and after.
+  std::string unzstd(std::size_t begin, std::size_t n, std::uint64_t size, const std::string& what) {
+    constexpr std::uint64_t kMaxChunk = 1ULL << 30;  // a damaged size must not allocate the world
+    const char* src = s_.data() + begin;
+    const unsigned long long declared = ZSTD_getFrameContentSize(src, n);
+    if (declared == ZSTD_CONTENTSIZE_ERROR)
+      throw McapError(what + ": zstd chunk is damaged (its data is not a zstd frame)");
+    // one frame (what McapWriter writes) must say the header's size; several are summed below
+    if (declared != ZSTD_CONTENTSIZE_UNKNOWN && declared != size &&
+        ZSTD_findFrameCompressedSize(src, n) == n)
+      throw McapError(what + ": zstd chunk holds " + std::to_string(declared) +
+                      " bytes uncompressed, its header says " + std::to_string(size) +
+                      " (the file is damaged)");
+    if (size > kMaxChunk)
+      throw McapError(what + ": zstd chunk of " + std::to_string(size) +
+                      " bytes uncompressed, more than this reader takes (1 GiB)");
+    std::string out(static_cast<std::size_t>(size), '\0');
+    const std::size_t got = ZSTD_decompress(out.data(), out.size(), src, n);
+    if (ZSTD_isError(got) != 0)
+      throw McapError(what + ": zstd chunk is damaged (" + ZSTD_getErrorName(got) + ")");
+    if (got != size)
+      throw McapError(what + ": zstd chunk holds " + std::to_string(got) +
+                      " bytes uncompressed, its header says " + std::to_string(size) +
+                      " (the file is damaged)");
+    return out;
   }
 
   // Data end: check the data CRC, then the summary and footer when they are all there.

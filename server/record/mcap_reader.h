@@ -1,7 +1,7 @@
 // Reads an MCAP file (mcap.dev/spec) front to back, the way a crash leaves it or whole:
-// every record up to the last complete one, chunks opened and their CRC checked. The
-// summary is not needed; when the file is complete its footer, data CRC and summary CRC
-// are checked too. Garbage is refused with McapError naming what is wrong.
+// every record up to the last complete one, chunks opened (uncompressed or zstd, what
+// McapWriter writes) and their CRC checked. The summary is not needed; when the file is
+// complete its footer, data CRC and summary CRC are checked too. Garbage is refused with McapError naming what is wrong.
 #pragma once
 
 #include <cstdint>
@@ -68,8 +68,9 @@ struct McapFile {
   const McapChannel* channel(const std::string& topic) const;
 };
 
-// Throws McapError: "not an MCAP file", a chunk whose CRC does not match, a record that
-// contradicts itself. A file cut short is not an error: `truncated` says where.
+// Throws McapError: "not an MCAP file", a chunk whose CRC does not match or whose zstd data
+// does not decompress, a chunk in another compression (lz4), a record that contradicts
+// itself; a chunk's error names its record's byte offset. A file cut short is not an error: `truncated` says where.
 McapFile read_mcap(const std::string& bytes);
 McapFile read_mcap_file(const std::string& path);
 

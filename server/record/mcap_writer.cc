@@ -5,10 +5,17 @@
 #include <cstring>
 
 #include <sys/file.h>
+#include <zstd.h>
 
 #include "record/crc32.h"
 
 namespace clamsim::record {
+
+struct ZstdCompressor {
+  ZSTD_CCtx* ctx = ZSTD_createCCtx();
+  std::string out;  // reused: grows to the largest chunk's bound once
+  ~ZstdCompressor() { ZSTD_freeCCtx(ctx); }
+};
 
 namespace {
 
@@ -22,6 +29,17 @@ void put_map(Bytes& b, const std::map<std::string, std::string>& m) {
 
 McapWriter::McapWriter(const std::string& path, McapWriterOptions options)
     : options_(std::move(options)), path_(path) {
+  if (options_.compression == "zstd") {
+    zstd_ = std::make_unique<ZstdCompressor>();
+    if (zstd_->ctx == nullptr) {
+      error_ = "cannot write " + path + ": no memory for a zstd context";
+      return;
+    }
+  } else if (!options_.compression.empty()) {
+    error_ = "cannot write " + path + ": unknown chunk compression '" + options_.compression +
+             "' (valid: \"\" for none, \"zstd\")";
+    return;
+  }
   file_ = std::fopen(path.c_str(), "wb");
   if (file_ == nullptr) {
     error_ = "cannot write " + path + ": " + std::strerror(errno);
@@ -114,12 +132,29 @@ void McapWriter::write_message(std::uint16_t channel_id, std::uint64_t log_time_
 void McapWriter::flush_chunk() {
   if (file_ == nullptr) return;
   if (!chunk_records_.empty()) {
-    ChunkIndexEntry entry{chunk_start_ns_, chunk_end_ns_, offset_, 0, {}, 0, chunk_records_.size()};
+    const std::uint64_t size = chunk_records_.size();
+    std::string_view records = chunk_records_;
+    if (zstd_) {
+      std::string& out = zstd_->out;
+      const std::size_t bound = ZSTD_compressBound(chunk_records_.size());
+      if (out.size() < bound) out.resize(bound);
+      const std::size_t n = ZSTD_compressCCtx(zstd_->ctx, out.data(), out.size(), chunk_records_.data(),
+                                              chunk_records_.size(), options_.zstd_level);
+      if (ZSTD_isError(n) != 0) {
+        if (error_.empty()) error_ = "compressing a chunk for " + path_ + ": " + ZSTD_getErrorName(n);
+        chunk_records_.clear();
+        chunk_index_.clear();
+        return;
+      }
+      records = std::string_view(out.data(), n);
+    }
+    ChunkIndexEntry entry{chunk_start_ns_, chunk_end_ns_, offset_, 0, {}, 0, records.size(), size};
     Bytes chunk;
-    chunk.u64(chunk_start_ns_).u64(chunk_end_ns_).u64(chunk_records_.size())
+    // the CRC and size are of the uncompressed records (the spec's uncompressed_crc)
+    chunk.u64(chunk_start_ns_).u64(chunk_end_ns_).u64(size)
         .u32(crc32(0, chunk_records_.data(), chunk_records_.size()))
-        .str("")  // no compression
-        .u64(chunk_records_.size()).raw(chunk_records_);
+        .str(options_.compression)
+        .u64(records.size()).raw(records);
     emit_record(Op::Chunk, chunk.data());
     entry.length = offset_ - entry.offset;
     const std::uint64_t index_start = offset_;
@@ -172,7 +207,7 @@ std::string McapWriter::summary() const {
     Bytes offsets;
     for (const auto& [channel, at] : c.index_offsets) offsets.u16(channel).u64(at);
     b.u32(static_cast<std::uint32_t>(offsets.size())).raw(offsets.data());
-    b.u64(c.index_length).str("").u64(c.size).u64(c.size);
+    b.u64(c.index_length).str(options_.compression).u64(c.compressed_size).u64(c.uncompressed_size);
     r += make_record(Op::ChunkIndex, b.data());
   }
   group(Op::ChunkIndex, r);

@@ -1,7 +1,7 @@
 // Writes an MCAP file (mcap.dev/spec) append-only: the header, schemas and channels, then
-// messages gathered into uncompressed chunks. A chunk is written and flushed to the file
-// when it spans `chunk_duration_ns` of log time (or on flush_chunk()), followed by its
-// message indices, so a process that dies leaves a file readable up to its last chunk.
+// messages gathered into chunks, zstd-compressed by default. A chunk is written and flushed
+// to the file when it spans `chunk_duration_ns` of log time (or on flush_chunk()), followed
+// by its message indices, so a process that dies leaves a file readable up to its last chunk.
 // close() writes the last chunk, the data end, the summary (schemas, channels, statistics,
 // chunk and metadata indices), the summary offsets and the footer.
 // The file is under an exclusive flock(2) until close(), so a live file can be told
@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -22,7 +23,16 @@ struct McapWriterOptions {
   std::string profile;                          // "" = none (the spec's default)
   std::string library = "clamsim";              // the Header's library
   std::uint64_t chunk_duration_ns = 1000000000; // close a chunk after this much log time
+  // The chunks' compression: "zstd" or "" (none). Anything else: the writer fails (ok() false).
+  std::string compression = "zstd";
+  // zstd's level (1..19). 3, zstd's own default: a session's 1 s chunk (about 4.7 kB of
+  // JSON) to 35 % in about 20 µs; 9 saves 1 % more for 4x the CPU (docs/recording.md)
+  int zstd_level = 3;
 };
+
+// One zstd context per writer, reused chunk after chunk: about 140 kB held for 4.7 kB
+// chunks, for half the CPU of a fresh context per chunk.
+struct ZstdCompressor;
 
 class McapWriter {
  public:
@@ -57,7 +67,7 @@ class McapWriter {
   struct ChunkIndexEntry {
     std::uint64_t start_ns, end_ns, offset, length;
     std::map<std::uint16_t, std::uint64_t> index_offsets;
-    std::uint64_t index_length, size;
+    std::uint64_t index_length, compressed_size, uncompressed_size;
   };
   struct MetadataIndexEntry {
     std::uint64_t offset, length;
@@ -72,6 +82,7 @@ class McapWriter {
 
   std::FILE* file_ = nullptr;
   McapWriterOptions options_;
+  std::unique_ptr<ZstdCompressor> zstd_;
   std::string path_;
   std::string error_;
   bool closed_ = false;

@@ -35,7 +35,7 @@ std::string listed(const std::vector<std::string>& names) {
 
 Catalog::Catalog(const std::string& models_dir, const std::string& scenarios_dir,
                  const std::string& default_model, const std::string& default_world)
-    : default_model_(default_model), default_world_(default_world) {
+    : default_model_(default_model), default_world_(default_world), models_dir_(models_dir) {
   for (const auto& path : files_with(models_dir, ".json")) {
     const nlohmann::json doc = model::read_json_file(path.string());
     MachineSetup m;

@@ -40,6 +40,7 @@ class Catalog {
                std::string* error) const;
 
   const std::string& default_model() const { return default_model_; }
+  const std::string& models_dir() const { return models_dir_; }
   const std::string& default_world() const { return default_world_; }
   // A world scenario by name ("" = the default world); null when there is none.
   std::shared_ptr<const model::Scenario> world(const std::string& name = "") const;
@@ -56,6 +57,7 @@ class Catalog {
   std::map<std::string, std::string> world_sha256_;                       // *.json
   std::string default_model_;
   std::string default_world_;
+  std::string models_dir_;
 };
 
 }  // namespace clamsim::session

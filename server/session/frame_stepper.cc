@@ -29,7 +29,7 @@ void FrameStepper::restart(std::uint64_t k) {
   if (env_.world != nullptr) core::reset_world(*env_.world, state_.world);
   scorer_.reset();
   lesson_.reset();
-  k0_ = k - 1;
+  k0_ = static_cast<std::int64_t>(k) - 1;
 }
 
 const core::Outputs& FrameStepper::step(std::uint64_t k, const StepInputs* in) {

@@ -49,8 +49,16 @@ class FrameStepper {
   const training::LessonTracker& lesson() const { return lesson_; }
   // The attempt's own time of frame k [s].
   double sim_time(std::uint64_t k) const {
-    return static_cast<double>(k - k0_) * frame_period_s_;
+    return static_cast<double>(static_cast<std::int64_t>(k) - k0_) * frame_period_s_;
   }
+  // The frame the attempt under way began with (1 for one taken over from a replay).
+  std::uint64_t attempt_first_k() const {
+    return k0_ < 0 ? 1 : static_cast<std::uint64_t>(k0_) + 1;
+  }
+  // Frame numbers count from 1 again after frame k_done: a session taken over from a
+  // replay at that frame goes on from this state as its frame 1 (the attempt's time, score
+  // and world go on as they were).
+  void renumber(std::uint64_t k_done) { k0_ -= static_cast<std::int64_t>(k_done); }
 
  private:
   const core::MachineParams& model_;
@@ -63,7 +71,7 @@ class FrameStepper {
   core::State state_;
   core::Control control_;
   core::Outputs outputs_;
-  std::uint64_t k0_ = 0;   // the attempt began after frame k0_
+  std::int64_t k0_ = 0;   // the attempt began after frame k0_ (negative once renumbered)
 };
 
 }  // namespace clamsim::session

@@ -60,19 +60,23 @@ SessionRecorder::SessionRecorder(const RecordingOptions& options, const Recordin
   frames_ = channel(kFramesChannel);
   events_ = channel(kEventsChannel);
   score_ = channel(kScoreChannel);
-  writer_->write_metadata(
-      "session", {{"session", std::to_string(info_.session_id)},
-                  {"label", info_.label},
-                  {"model", info_.model},
-                  {"model_sha256", info_.model_sha256},
-                  {"world", info_.world},
-                  {"world_sha256", info_.world_sha256},
-                  {"build", kVersion},
-                  {"initial", initial_json(info_.initial).dump()},
-                  {"frame_period_s", json(info_.frame_period_s).dump()},
-                  {"frame_every", std::to_string(options_.frame_every)},
-                  {"start_utc", training::iso8601_utc(info_.start)},
-                  {"start_ns", std::to_string(start_ns_)}});
+  std::map<std::string, std::string> meta{{"session", std::to_string(info_.session_id)},
+      {"label", info_.label},
+      {"model", info_.model},
+      {"model_sha256", info_.model_sha256},
+      {"world", info_.world},
+      {"world_sha256", info_.world_sha256},
+      {"build", kVersion},
+      {"initial", initial_json(info_.initial).dump()},
+      {"frame_period_s", json(info_.frame_period_s).dump()},
+      {"frame_every", std::to_string(options_.frame_every)},
+      {"start_utc", training::iso8601_utc(info_.start)},
+      {"start_ns", std::to_string(start_ns_)}};
+  if (!info_.seed_recording.empty()) {   // taken over from a replay (recording_read.h)
+    meta["seed_recording"] = info_.seed_recording;
+    meta["seed_k"] = std::to_string(info_.seed_k);
+  }
+  writer_->write_metadata("session", meta);
 }
 
 SessionRecorder::~SessionRecorder() { finish(0, ""); }

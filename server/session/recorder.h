@@ -34,6 +34,10 @@ struct RecordingInfo {
   std::string model, model_sha256;  // the machine's catalog name and file hash
   std::string world, world_sha256;  // "" without a world
   core::InitialConditions initial;  // the start pose every attempt begins from
+  // a session taken over from a replay: the source recording (file name) and its frame
+  // this session's frame 1 follows; "" = none
+  std::string seed_recording;
+  std::uint64_t seed_k = 0;
   double frame_period_s = 0.05;
   std::chrono::system_clock::time_point start;
 };

@@ -92,6 +92,7 @@ class SessionRegistry {
   std::size_t size() const;
   std::size_t capacity() const { return options_.max_sessions; }
   const std::string& report_dir() const { return options_.report_dir; }
+  const RecordingOptions& recording() const { return options_.recording; }
   CounterSnapshot totals() const;         // live sessions plus every ended one
   std::uint64_t sessions_reaped() const { return reaped_.load(); }
   std::uint64_t sessions_created() const { return next_id_.load() - 1; }

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <utility>
 #include <vector>
 
@@ -134,6 +135,11 @@ std::shared_ptr<const std::string> Session::publish_report(const std::string& js
   return report;
 }
 
+std::string Session::recording_name() const {
+  std::lock_guard<std::mutex> lock(score_mutex_);
+  return recording_;
+}
+
 std::unique_ptr<SessionRecorder> Session::open_recorder() const {
   if (!options_.recording.enabled) return nullptr;
   RecordingInfo info;
@@ -144,6 +150,10 @@ std::unique_ptr<SessionRecorder> Session::open_recorder() const {
   info.world = machine_.world_name;
   info.world_sha256 = machine_.world_sha256;
   info.initial = machine_.initial;
+  if (machine_.seed) {
+    info.seed_recording = machine_.seed->recording;
+    info.seed_k = machine_.seed->k;
+  }
   info.frame_period_s = options_.frame_period_s;
   info.start = std::chrono::system_clock::now();
   auto r = std::make_unique<SessionRecorder>(options_.recording, info);
@@ -155,10 +165,24 @@ std::unique_ptr<SessionRecorder> Session::open_recorder() const {
   return r;
 }
 
+// The stepper a session starts from: the start pose, or a replayed moment renumbered so
+// that the next frame is this session's frame 1.
+FrameStepper Session::first_stepper() const {
+  if (!machine_.seed)
+    return FrameStepper(*machine_.params, machine_.scenario.get(), machine_.initial,
+                        options_.frame_period_s);
+  FrameStepper s = machine_.seed->stepper;
+  s.renumber(machine_.seed->k);
+  return s;
+}
+
 void Session::run() {
-  FrameStepper stepper(*machine_.params, machine_.scenario.get(), machine_.initial,
-                       options_.frame_period_s);
+  FrameStepper stepper = first_stepper();
   std::unique_ptr<SessionRecorder> recorder = open_recorder();
+  if (recorder) {
+    std::lock_guard<std::mutex> lock(score_mutex_);
+    recording_ = std::filesystem::path(recorder->path()).filename().string();
+  }
   std::string recorded_trainee;
   mark_progress(clock_.now());
   const auto period = std::chrono::duration_cast<Duration>(
@@ -168,12 +192,20 @@ void Session::run() {
   // A task or lesson that finished in the last step is reported; the task's report rides
   // on the next frame sent.
   std::shared_ptr<const std::string> report;
+  // a report names the recording and the frame its attempt began at: the debrief's Replay
+  const auto with_recording = [&](nlohmann::json j) {
+    if (recorder) {
+      j["recording"] = std::filesystem::path(recorder->path()).filename().string();
+      j["recording_from_k"] = stepper.attempt_first_k();
+    }
+    return j.dump(2);
+  };
   const auto report_finished = [&] {
     if (stepper.scorer().just_finished())
-      report = publish_report(stepper.scorer().report(label(), report_versions(), trainee()).dump(2));
+      report = publish_report(with_recording(stepper.scorer().report(label(), report_versions(), trainee())));
     // a finished lesson is recorded like a task, so the instructor sees who finished it
     if (stepper.lesson().just_finished())
-      publish_report(stepper.lesson().report(label(), report_versions(), trainee()).dump(2));
+      publish_report(with_recording(stepper.lesson().report(label(), report_versions(), trainee())));
   };
   // Frame k carries the state at k periods and is due at t0 + k periods: an absolute
   // schedule, so sleeping late never accumulates into drift.
@@ -262,7 +294,7 @@ void Session::run() {
   }
   // stopped by the server with the task under way: its report says so
   if (interrupt_task_ && stepper.scorer().interrupt()) {
-    publish_report(stepper.scorer().report(label(), report_versions(), trainee()).dump(2));
+    publish_report(with_recording(stepper.scorer().report(label(), report_versions(), trainee())));
     std::lock_guard<std::mutex> lock(score_mutex_);
     score_ = stepper.scorer().score();
   }

@@ -16,12 +16,22 @@
 #include "session/control_input.h"
 #include "session/counters.h"
 #include "session/frame_sink.h"
+#include "session/frame_stepper.h"
 #include "session/instructor_desk.h"
 #include "session/observers.h"
 #include "session/recorder.h"
 #include "session/server_wide.h"
 
 namespace clamsim::session {
+
+// Where a session taken over from a replay starts (issue 12, "Take over from here"): the
+// replay's stepper after frame k of `recording` (a file name in the recordings directory).
+// The new session's frame 1 follows that frame, its state restored exactly.
+struct SessionSeed {
+  FrameStepper stepper;
+  std::string recording;
+  std::uint64_t k = 0;
+};
 
 struct MachineSetup {
   std::string name;                                  // e.g. "t250"
@@ -34,6 +44,9 @@ struct MachineSetup {
   // The files' SHA-256, named in every report ("" when there is no world).
   std::string model_sha256;
   std::string world_sha256;
+  // null: every attempt, the first too, begins at `initial`; else the first one goes on
+  // from a replayed moment (restarts still begin at `initial`)
+  std::shared_ptr<const SessionSeed> seed;
 };
 
 struct SessionOptions {
@@ -103,6 +116,9 @@ class Session {
   // Thread-safe.
   void set_trainee(std::string name);
   std::string trainee() const;
+  // The file name of this session's recording in the recordings directory; "" while it is
+  // not (yet) recorded. Thread-safe.
+  std::string recording_name() const;
   // Observers (issue 11, "Watch"): each gets every frame the sink gets (same seq), with
   // the voltages that drove it and its events, through its own bounded queue. False when
   // the session has ended. Thread-safe; detach is idempotent.
@@ -119,6 +135,7 @@ class Session {
   // The server's, model's and scenario's versions, for the task's report.
   training::ReportVersions report_versions() const;
   void run();
+  FrameStepper first_stepper() const;
   // The recording, when enabled and its file opens (else logged and counted).
   std::unique_ptr<SessionRecorder> open_recorder() const;
   void mark_progress(Instant t) { progress_ns_ = t.time_since_epoch().count(); }
@@ -149,6 +166,7 @@ class Session {
   training::TaskScore score_;                       // the last frame's
   training::LessonProgress lesson_;                 // the last frame's; guarded by score_mutex_ too
   std::string trainee_;                   // guarded by score_mutex_ too
+  std::string recording_;                 // the recording's file name; score_mutex_ too
   ObserverSet observers_;
   InstructorDesk desk_;
   EventWatch event_watch_;                // session thread only

@@ -24,10 +24,4 @@ struct ReplayOptions {
 // by another model file, world or build, 3 the recording cannot be read.
 int run_replay(const ReplayOptions& options);
 
-// The first place two JSON values differ, as "path: recorded A, re-simulated B"; nullopt
-// when they are equal (numbers compared as the doubles they read back to).
-std::optional<std::string> first_difference(const nlohmann::json& recorded,
-                                            const nlohmann::json& resimulated,
-                                            const std::string& path = "");
-
 }  // namespace clamsim::tools

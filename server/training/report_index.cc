@@ -155,6 +155,9 @@ ReportSummary summarise_report(const std::string& name, const std::string& text)
     s.total = number("total");
     s.delivered = count("delivered");
     s.required = count("required");
+    s.recording = text_of("recording");
+    const double from_k = number("recording_from_k");
+    s.recording_from_k = from_k >= 1.0 && from_k < 1e15 ? static_cast<std::uint64_t>(from_k) : 0;
     return s;
   } catch (const std::exception&) {
     return unreadable(name);  // out of memory on a hostile file: listed, never fatal

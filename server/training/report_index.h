@@ -27,6 +27,10 @@ struct ReportSummary {
   double elapsed_s = 0.0;
   double total = 0.0;
   int delivered = 0, required = 0;
+  // the session's recording (a file name, as the report gives it; "" = not recorded) and
+  // the frame the attempt began at: where the debrief replay starts
+  std::string recording;
+  std::uint64_t recording_from_k = 0;
 };
 
 // Reports are a few kilobytes; a larger file is not one of ours and is never read whole.

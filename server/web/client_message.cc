@@ -115,6 +115,25 @@ ClientMessage parse_trainee(const nlohmann::json& j) {
 
 }  // namespace
 
+std::string cut_for_error(const std::string& s) {
+  return s.size() > 40 ? s.substr(0, 40) + "..." : s;
+}
+
+std::string unexpected_field(const nlohmann::json& j, const std::string& type,
+                             std::initializer_list<const char*> allowed) {
+  for (const auto& item : j.items()) {
+    if (item.key() == "type") continue;
+    bool ok = false;
+    for (const char* a : allowed) ok = ok || item.key() == a;
+    if (ok) continue;
+    std::string takes;
+    for (const char* a : allowed) takes += (takes.empty() ? "" : ", ") + std::string(a);
+    return type + ": unexpected field \"" + cut_for_error(item.key()) + "\" (" + type + " takes " +
+           (takes.empty() ? "nothing else" : takes) + ")";
+  }
+  return "";
+}
+
 ClientMessage parse_client_message(std::string_view text) {
   nlohmann::json j;
   // A key given twice in one object is refused: parsers disagree on which one wins
@@ -154,6 +173,12 @@ ClientMessage parse_client_message(std::string_view text) {
   if (t == "ping") return parse_ping(j);
   if (t == "restart") return parse_restart(j);
   if (t == "trainee") return parse_trainee(j);
+  if (t == "replay_ticket") {
+    if (auto e = unexpected_field(j, t, {}); !e.empty()) return invalid("bad_message", e);
+    ClientMessage m;
+    m.type = ClientMessage::Type::ReplayTicket;
+    return m;
+  }
   std::string shown = t.size() > 40 ? t.substr(0, 40) + "..." : t;
   return invalid("unknown_type", "unknown message type \"" + shown + "\"");
 }

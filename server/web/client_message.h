@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -12,7 +13,7 @@
 namespace clamsim::web {
 
 struct ClientMessage {
-  enum class Type { Control, Ping, Restart, Trainee, Invalid };
+  enum class Type { Control, Ping, Restart, Trainee, ReplayTicket, Invalid };
   Type type = Type::Invalid;
   std::array<double, 5> volts{};   // Control
   nlohmann::json id;               // Ping, Restart: echoed as sent (number, string or null)
@@ -23,5 +24,11 @@ struct ClientMessage {
 };
 
 ClientMessage parse_client_message(std::string_view text);
+
+// Shared by the observers' and the replays' parsers: a text cut to 40 bytes for an error,
+// and the error for a field of `type` not in `allowed` ("" when every field is allowed).
+std::string cut_for_error(const std::string& s);
+std::string unexpected_field(const nlohmann::json& j, const std::string& type,
+                             std::initializer_list<const char*> allowed);
 
 }  // namespace clamsim::web

@@ -115,6 +115,8 @@ std::string hello_json(const HelloInfo& info, const core::MachineParams& machine
   j["model"] = info.model;
   j["scenario"] = info.scenario;
   if (!info.observing.is_null()) j["observing"] = info.observing;
+  if (!info.replay.is_null()) j["replay"] = info.replay;
+  if (!info.taken_over.is_null()) j["taken_over"] = info.taken_over;
   j["limits"] = {{"max_message_bytes", info.max_message_bytes},
                  {"max_messages_per_s", info.max_messages_per_s}};
   j["display_fields"] = {"swing_deg", "boom_deg", "telescope_m", "clam_to_tip_m",

@@ -38,6 +38,10 @@ struct HelloInfo {
   // An observer's hello (/ws?observe=ID): whom it watches (observer_json.h); null for the
   // trainee's own connection, whose hello has no "observing".
   nlohmann::ordered_json observing;
+  // A replay's hello (/ws?replay=NAME): what it replays (replay_json.h); a session taken
+  // over from a replay: {"recording", "k"} it goes on from. Null otherwise.
+  nlohmann::ordered_json replay;
+  nlohmann::ordered_json taken_over;
 };
 
 std::string hello_json(const HelloInfo& info, const core::MachineParams& machine,

@@ -16,24 +16,6 @@ ObserverMessage invalid(std::string code, std::string message) {
   return m;
 }
 
-std::string cut(const std::string& s) { return s.size() > 40 ? s.substr(0, 40) + "..." : s; }
-
-// A field not in `allowed` (besides "type"): named in the error, with what is allowed.
-std::string unexpected_field(const nlohmann::json& j, const std::string& type,
-                             std::initializer_list<const char*> allowed) {
-  for (const auto& item : j.items()) {
-    if (item.key() == "type") continue;
-    bool ok = false;
-    for (const char* a : allowed) ok = ok || item.key() == a;
-    if (ok) continue;
-    std::string takes;
-    for (const char* a : allowed) takes += (takes.empty() ? "" : ", ") + std::string(a);
-    return type + ": unexpected field \"" + cut(item.key()) + "\" (" + type + " takes " +
-           (takes.empty() ? "nothing else" : takes) + ")";
-  }
-  return "";
-}
-
 ObserverMessage take(const nlohmann::json& j, const std::string& type, Type t) {
   if (auto e = unexpected_field(j, type, {"wait"}); !e.empty()) return invalid("bad_message", e);
   ObserverMessage m;
@@ -93,7 +75,7 @@ ObserverMessage observer_type(std::string_view text) {
   if (type == "message") return message(j);
   if (type == "fault") return fault(j, type, Type::Fault);
   if (type == "clear_fault") return fault(j, type, Type::ClearFault);
-  return invalid("unknown_type", "unknown message type \"" + cut(type) +
+  return invalid("unknown_type", "unknown message type \"" + cut_for_error(type) +
                                      "\"; an observer may send: " + observer_message_types());
 }
 
@@ -113,12 +95,15 @@ ObserverMessage parse_observer_message(std::string_view text) {
     case ClientMessage::Type::Control: m.type = Type::Control; return m;
     case ClientMessage::Type::Restart:
     case ClientMessage::Type::Trainee:
-      // the trainee's own: the attempt and the name are theirs
-      return invalid("observer_refused",
-                     std::string("\"") +
-                         (m.parsed.type == ClientMessage::Type::Restart ? "restart" : "trainee") +
-                         "\" refused: it is the trainee's (an observer may send: " +
-                         observer_message_types() + ")");
+    case ClientMessage::Type::ReplayTicket: {
+      // the trainee's own: the attempt, the name and the recording are theirs
+      const char* type = m.parsed.type == ClientMessage::Type::Restart   ? "restart"
+                         : m.parsed.type == ClientMessage::Type::Trainee ? "trainee"
+                                                                         : "replay_ticket";
+      return invalid("observer_refused", std::string("\"") + type +
+                                             "\" refused: it is the trainee's (an observer may send: " +
+                                             observer_message_types() + ")");
+    }
     case ClientMessage::Type::Invalid: break;
   }
   // well-formed JSON of a type the trainee's parser does not know: perhaps an observer's

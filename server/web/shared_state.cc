@@ -117,6 +117,14 @@ void SharedState::begin_stop() {
   stopping_ = true;
 }
 
+bool SharedState::begin_replay() {
+  std::size_t n = replays_.load();
+  do {
+    if (n >= options_.max_replays) return false;
+  } while (!replays_.compare_exchange_weak(n, n + 1));
+  return true;
+}
+
 void SharedState::stop_posts() {
   std::unique_lock<std::shared_mutex> gate(post_gate_);  // waits out the posts under way
   accepting_posts_ = false;

@@ -19,6 +19,7 @@
 #include <boost/asio/post.hpp>
 #include <nlohmann/json.hpp>
 
+#include "auth/ticket_table.h"
 #include "session/catalog.h"
 #include "session/registry.h"
 #include "web/client_limits.h"
@@ -68,6 +69,14 @@ class SharedState {
   ClientLimits& limits() { return limits_; }
   // Instructor logins and the class code (WebOptions::access).
   WebAuth& auth() { return *auth_; }
+  // The debrief (issue 12, websocket_replay.cc): a trainee's tickets to replay their own
+  // recording (the file name; an hour, reusable) and take-over tickets (the machine and
+  // the replayed moment a live session starts from; ten minutes, used once).
+  auth::TicketTable<std::string>& replay_tickets() { return replay_tickets_; }
+  auth::TicketTable<session::MachineSetup>& takeover_tickets() { return takeover_tickets_; }
+  // One of WebOptions::max_replays replays at once: false when all are in use.
+  bool begin_replay();
+  void end_replay() { replays_.fetch_sub(1); }
   // Through a LogLimit: at most kLogBurst lines per kLogWindow, the rest counted.
   void log(const std::string& line) const;
 
@@ -117,6 +126,9 @@ class SharedState {
   mutable LogLimit log_limit_;
   WebCounters counters_;
   std::unique_ptr<WebAuth> auth_;
+  auth::TicketTable<std::string> replay_tickets_{3600.0, 4096};
+  auth::TicketTable<session::MachineSetup> takeover_tickets_{600.0, 64};
+  std::atomic<std::size_t> replays_{0};
 
   mutable std::mutex mutex_;
   std::unordered_map<WebSocketSession*, std::weak_ptr<WebSocketSession>> websockets_;

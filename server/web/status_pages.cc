@@ -74,7 +74,10 @@ std::string reports_json(const std::vector<training::ReportSummary>& reports) {
                     {"outcome", r.outcome},
                     {"elapsed_s", round_figure(r.elapsed_s, figure_decimals("elapsed_s"))},
                     {"total", round_figure(r.total, figure_decimals("total"))},
-                    {"delivered", r.delivered}, {"required", r.required}});
+                    {"delivered", r.delivered}, {"required", r.required},
+                    {"recording", r.recording.empty() ? nlohmann::ordered_json(nullptr)
+                                                      : nlohmann::ordered_json(r.recording)},
+                    {"recording_from_k", r.recording_from_k}});
   }
   return nlohmann::ordered_json{{"reports", std::move(list)}}.dump();
 }

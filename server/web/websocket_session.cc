@@ -11,6 +11,7 @@
 #include "web/frame_json.h"
 #include "web/instructor_json.h"
 #include "web/origin.h"
+#include "web/replay_json.h"
 #include "web/url.h"
 
 namespace clamsim::web {
@@ -185,15 +186,24 @@ bool WebSocketSession::start_session() {
   const std::string target = to_std(req_.target());
   const std::string_view query = split_target(target).query;
   if (const auto observe = query_value(query, "observe")) return start_observing(*observe);
-  if (!class_code_accepted(query_value(query, "class_code").value_or(""))) return false;
+  if (const auto replay = query_value(query, "replay")) return start_replaying(*replay);
   const std::string model = query_value(query, "model").value_or("");
-  const std::string scenario = query_value(query, "scenario").value_or("");
+  std::string scenario = query_value(query, "scenario").value_or("");
   session::MachineSetup setup;
   std::string why;
-  if (!state_->catalog().resolve(model, scenario, &setup, &why)) {
-    c.ws_closed_policy.fetch_add(1);
-    close_with(websocket::close_code::policy_error, why);
-    return false;
+  nlohmann::ordered_json taken_over;
+  if (const auto takeover = query_value(query, "takeover")) {
+    // the ticket came from a replay its holder was allowed to see: no class code needed
+    if (!take_over_setup(*takeover, &setup)) return false;
+    scenario = setup.world_name;
+    taken_over = {{"recording", setup.seed->recording}, {"k", setup.seed->k}};
+  } else {
+    if (!class_code_accepted(query_value(query, "class_code").value_or(""))) return false;
+    if (!state_->catalog().resolve(model, scenario, &setup, &why)) {
+      c.ws_closed_policy.fetch_add(1);
+      close_with(websocket::close_code::policy_error, why);
+      return false;
+    }
   }
   auto params = setup.params;
   const std::string model_name = setup.name;
@@ -230,6 +240,7 @@ bool WebSocketSession::start_session() {
   hello.scenario = scenario;
   hello.max_message_bytes = o.max_message_bytes;
   hello.max_messages_per_s = o.max_messages_per_s;
+  hello.taken_over = std::move(taken_over);
   send(std::make_shared<const std::string>(hello_json(hello, *params, scene)),
        SendQueue::Kind::Other);
   return true;
@@ -323,6 +334,7 @@ void WebSocketSession::on_frames(std::size_t n) {
 
 void WebSocketSession::handle_text(const std::string& text) {
   if (observer_) return handle_observer_text(text);
+  if (replay_) return handle_replay_text(text);
   const ClientMessage m = parse_client_message(text);
   switch (m.type) {
     case ClientMessage::Type::Control: {
@@ -359,10 +371,27 @@ void WebSocketSession::handle_text(const std::string& text) {
       }
       break;
     }
+    case ClientMessage::Type::ReplayTicket:
+      send_replay_ticket();
+      break;
     case ClientMessage::Type::Invalid:
       send_error(m.error_code, m.error_message);
       break;
   }
+}
+
+// The trainee's ticket to replay this session's own recording (issue 12): reusable for an
+// hour, for that file only.
+void WebSocketSession::send_replay_ticket() {
+  const std::string name = session_->recording_name();
+  if (name.empty()) {
+    send_error("not_recorded", "this session is not recorded (the server runs with --record no, "
+                               "or its recording could not be opened)");
+    return;
+  }
+  send(std::make_shared<const std::string>(
+           replay_ticket_json(name, state_->replay_tickets().issue(name))),
+       SendQueue::Kind::Other);
 }
 
 void WebSocketSession::send_error(const std::string& code, const std::string& message) {
@@ -456,6 +485,7 @@ void WebSocketSession::on_reaped() {
 // Stops the session at once (no more frames), on the strand, never the session thread.
 void WebSocketSession::release_session() {
   stop_observing();
+  stop_replaying();
   if (sink_) sink_->close();
   if (!session_) return;
   const std::uint64_t id = session_->id();

@@ -15,6 +15,7 @@
 
 #include "model/scenario_file.h"
 #include "session/observers.h"
+#include "session/replay_player.h"
 #include "session/session.h"
 #include "web/beast.h"
 #include "web/frame_buffers.h"
@@ -99,6 +100,12 @@ class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
   void update_queued();
   // An observer's connection: sends what its queue holds (websocket_observe.cc).
   void drain_observed();
+  // A replay's connection (websocket_replay.cc), posted by its player: the recording is
+  // open (hello, and the sink its frames go through); it is prepared (the timeline); it
+  // cannot be replayed (closes with why).
+  void replay_opened(std::shared_ptr<WebSocketSink> sink, std::shared_ptr<const std::string> hello);
+  void replay_ready(std::uint64_t frames, std::shared_ptr<const std::string> timeline);
+  void replay_failed(const std::string& why);
 
  private:
   void on_accept(beast::error_code ec);
@@ -109,6 +116,14 @@ class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
   void handle_observer_text(const std::string& text);
   void handle_fault_message(const ObserverMessage& m, session::Session& watched);
   void stop_observing();
+  // /ws?replay=NAME[&ticket=T][&from=K] (issue 12, debrief; websocket_replay.cc).
+  bool start_replaying(std::string_view replay);
+  std::string replay_refusal(const std::string& name, std::string_view ticket);
+  void handle_replay_text(const std::string& text);
+  void stop_replaying();
+  // /ws?takeover=TICKET: the setup (with its seed) the ticket stands for; else closes.
+  bool take_over_setup(std::string_view ticket, session::MachineSetup* setup);
+  void send_replay_ticket();
   bool class_code_accepted(const std::string& given);  // else closes with 1008 and why
   std::string peer_text();   // "127.0.0.1:40312" of the browser; "" once it is gone
   void do_read();
@@ -140,6 +155,11 @@ class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
   nlohmann::ordered_json watched_load_ids_;
   session::ClientId observer_id_ = 0;   // this connection, to the control arbiter
   std::string instructor_name_;         // the login watching ("" without accounts)
+  // Replay mode: the player, the recording's frames once prepared (0 before), and whether
+  // this connection holds one of the server's replay places.
+  std::unique_ptr<session::ReplayPlayer> replay_;
+  std::uint64_t replay_frames_ = 0;
+  bool replay_counted_ = false;
   std::array<double, 5> last_volts_{};
   bool volts_sent_ = false;
   std::chrono::steady_clock::time_point last_clamp_report_{};

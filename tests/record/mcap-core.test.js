@@ -1,16 +1,24 @@
 // An independent reader: @mcap/core (the MCAP project's own TypeScript library) reads a
 // recording the real server wrote for a real WebSocket session: its channels, schemas,
 // message counts and metadata, through the summary and index (McapIndexedReader) and
-// front to back (McapStreamReader). Needs node --experimental-websocket (node 20).
+// front to back (McapStreamReader). The server's chunks are zstd-compressed; fzstd, an
+// independent decompressor, opens them for @mcap/core. Needs node --experimental-websocket
+// (node 20).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { McapIndexedReader, McapStreamReader } from '@mcap/core';
+import { decompress } from 'fzstd';
 import { ServerProcess, freePort, waitFor, sleep } from '../e2e/harness.js';
 
 const skip = !process.env.CLAMSIM_SERVER ? 'CLAMSIM_SERVER is not set' : false;
+
+// @mcap/core leaves decompression to its caller: zstd by fzstd, into the chunk's declared size
+const decompressHandlers = {
+  zstd: (buffer, size) => decompress(buffer, new Uint8Array(Number(size))),
+};
 
 // The file as @mcap/core's readable.
 function readable(bytes) {
@@ -48,7 +56,15 @@ test('@mcap/core reads a session the server recorded', { skip, timeout: 120000 }
       return bytes.length > 16 && Buffer.from(bytes.subarray(bytes.length - 8)).equals(Buffer.from(bytes.subarray(0, 8)));
     }, { timeoutMs: 10000 });
 
-    const reader = await McapIndexedReader.Initialize({ readable: readable(bytes) });
+    const reader = await McapIndexedReader.Initialize({ readable: readable(bytes), decompressHandlers });
+    assert.ok(reader.chunkIndexes.length >= 1);
+    let compressed = 0n, uncompressed = 0n;
+    for (const c of reader.chunkIndexes) {
+      assert.equal(c.compression, 'zstd', `chunk at byte ${c.chunkStartOffset}`);
+      compressed += c.compressedSize;
+      uncompressed += c.uncompressedSize;
+    }
+    assert.ok(compressed * 2n < uncompressed, `chunks of ${uncompressed} bytes compressed to ${compressed}`);
     const topics = [...reader.channelsById.values()].map((c) => c.topic).sort();
     assert.deepEqual(topics, ['/events', '/frames', '/inputs', '/score']);
     for (const c of reader.channelsById.values()) {
@@ -80,7 +96,7 @@ test('@mcap/core reads a session the server recorded', { skip, timeout: 120000 }
     assert.match(meta.start_utc, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
 
     // front to back, as after a crash: every record parses, CRCs checked by the library
-    const stream = new McapStreamReader({ validateCrcs: true });
+    const stream = new McapStreamReader({ validateCrcs: true, decompressHandlers });
     stream.append(bytes);
     let messages = 0;
     for (let r; (r = stream.nextRecord()); ) if (r.type === 'Message') messages += 1;

@@ -17,6 +17,9 @@
 #include "record/mcap_reader.h"
 #include "record/mcap_writer.h"
 #include "session/catalog.h"
+#include "session/recording_json.h"
+#include "session/recording_read.h"
+#include "session/replay_run.h"
 #include "session/session.h"
 #include "tool_run.h"
 #include "tools/pick_place_pilot.h"
@@ -247,6 +250,150 @@ TEST_F(Replay, WritesTheRunsTable) {
   const std::string table = slurp(csv);
   EXPECT_EQ(table.rfind("time_s,", 0), 0U);
   EXPECT_GE(static_cast<std::size_t>(std::count(table.begin(), table.end(), '\n')), frames_);
+}
+
+// ---- the debrief (issue 12): session/replay_run.h and a session taken over from it ----
+
+const session::Catalog& catalog() {
+  static const session::Catalog c(kSource + "/models", kSource + "/config/scenarios", "t250",
+                                  "dam_intake");
+  return c;
+}
+
+std::unique_ptr<session::ReplayRun> prepared(const std::string& path) {
+  session::RecordedSession rec = session::read_recording(path);
+  session::MachineSetup setup;
+  EXPECT_EQ(session::recorded_setup(rec, catalog(), &setup), "");
+  session::ReplayStart start = session::replay_start(rec, setup, catalog());
+  auto run = std::make_unique<session::ReplayRun>(std::move(rec), setup, std::move(start));
+  std::uint64_t last_done = 0;
+  EXPECT_TRUE(run->prepare([&](std::uint64_t done, std::uint64_t of) {
+    EXPECT_GT(done, last_done);
+    EXPECT_LE(done, of);
+    last_done = done;
+    return true;
+  }));
+  EXPECT_EQ(last_done, run->frames()) << "progress reaches the end";
+  return run;
+}
+
+// A frame as the recording writes it, without its numbering (k, seq).
+json unnumbered(json j) {
+  j.erase("k");
+  j.erase("seq");
+  return j;
+}
+
+TEST_F(Replay, TheDebriefShowsAnyFrameBitForBitInAnyOrder) {
+  auto run = prepared(recording_);
+  const session::RecordedSession rec = session::read_recording(recording_);
+  ASSERT_EQ(run->frames(), rec.last_k);
+  // forwards, backwards, across and onto checkpoints (every 200 frames), the ends
+  const std::uint64_t n = run->frames();
+  for (const std::uint64_t k : {std::uint64_t{1}, n, std::uint64_t{777}, std::uint64_t{201},
+                                std::uint64_t{200}, std::uint64_t{199}, n / 2, n / 2 + 1,
+                                std::uint64_t{2}, n - 1}) {
+    const session::Frame f = run->frame(k);
+    EXPECT_EQ(f.seq, k - 1);
+    const json again = session::frame_record(k, k - 1, f.outputs, run->stepper().state());
+    ASSERT_TRUE(rec.frames.count(k)) << k;
+    const auto d = session::first_difference(rec.frames.at(k), again);
+    EXPECT_FALSE(d) << "frame " << k << ": " << d.value_or("");
+  }
+  EXPECT_THROW(run->frame(0), std::out_of_range);
+  EXPECT_THROW(run->frame(n + 1), std::out_of_range);
+}
+
+TEST_F(Replay, TheDebriefTimelineHoldsTheRunsEventsAndItsPlotsTheRopes) {
+  auto run = prepared(recording_);
+  std::map<std::string, std::vector<std::uint64_t>> at;
+  for (const session::ReplayEvent& e : run->events()) at[e.kind].push_back(e.k);
+  EXPECT_GE(at["grip"].size(), 1U);
+  EXPECT_EQ(at["restart"].size(), 1U);
+  EXPECT_EQ(at["instructor_message"].size(), 1U);
+  EXPECT_GE(at["control"].size(), 2U) << "taken and handed back";
+  EXPECT_GE(at["faults"].size(), 1U) << "the current";
+  // in the order they happened, the instructor's actions after the grip
+  ASSERT_FALSE(at["grip"].empty());
+  ASSERT_FALSE(at["control"].empty());
+  EXPECT_LT(at["grip"].front(), at["control"].front());
+  EXPECT_LT(at["control"].front(), at["restart"].front());
+  for (const session::ReplayEvent& e : run->events())
+    if (e.kind == "instructor_message") {
+      EXPECT_NE(e.text.find("Your turn"), std::string::npos);
+    }
+
+  const session::ReplaySeries& s = run->series();
+  ASSERT_FALSE(s.k.empty());
+  EXPECT_LE(s.k.size(), session::ReplayRun::kSeriesPoints + 2);
+  EXPECT_EQ(s.k.back(), run->frames());
+  const session::RecordedSession rec = session::read_recording(recording_);
+  for (std::size_t i = 0; i < s.k.size(); i += 97) {
+    const json& f = rec.frames.at(s.k[i]);
+    EXPECT_EQ(s.tension_N[0][i], f["tensions_N"][0].get<double>()) << s.k[i];
+    EXPECT_EQ(s.joint_velocity[1][i], f["joint_vel"][1].get<double>()) << s.k[i];
+  }
+}
+
+// "Take over from here": a live session seeded with the replay's state at frame kSeed,
+// driven by the recording's own inputs, computes the recording's frames exactly; its own
+// recording re-simulates (from its source) bit for bit.
+TEST_F(Replay, ATakenOverSessionGoesOnExactlyAsTheRecording) {
+  constexpr std::uint64_t kSeed = 150, kFollow = 120;   // the scripted trainee drives here
+  auto run = prepared(recording_);
+  run->frame(kSeed);
+  const session::RecordedSession rec = session::read_recording(recording_);
+  session::MachineSetup setup;
+  ASSERT_EQ(session::recorded_setup(rec, catalog(), &setup), "");
+  setup.seed = std::make_shared<session::SessionSeed>(session::SessionSeed{
+      run->stepper(), fs::path(recording_).filename().string(), kSeed});
+  // the volts in force at each frame of the recording
+  std::map<std::uint64_t, core::Control> volts;
+  session::StepInputs in;
+  for (std::uint64_t k = 1; k <= kSeed + kFollow + 2; ++k) {
+    bool restart = false;
+    const auto it = rec.inputs.find(k);
+    session::apply_recorded_inputs(it == rec.inputs.end() ? std::vector<json>{} : it->second, in, &restart);
+    ASSERT_FALSE(restart);
+    volts[k] = in.control;
+  }
+  session::ManualClock clock;
+  auto sink = std::make_shared<testing::RecordingSink>();
+  session::SessionOptions o;
+  o.report_dir = "";
+  o.recording.enabled = true;
+  o.recording.dir = fs::path(recording_).parent_path().string();   // beside its source
+  o.recording.frame_every = 1;
+  session::Session s(8, setup, sink, o, clock);
+  // the control for frame j is in the mailbox before it starts: frame 1's now, frame j + 1's
+  // as frame j is delivered
+  s.submit_control(volts[kSeed + 1].volts.data(), 5);
+  sink->act = [&](const session::Frame& f) {
+    const core::Control& u = volts[kSeed + f.seq + 2];
+    s.submit_control(u.volts.data(), u.volts.size());
+  };
+  s.start();
+  const auto frames = sink->wait_for(kFollow, std::chrono::seconds(120));
+  s.stop();
+  ASSERT_GE(frames.size(), kFollow);
+  const std::string mine = s.recording_name();
+  ASSERT_FALSE(mine.empty());
+  auto taken = prepared((fs::path(recording_).parent_path() / mine).string());
+  ASSERT_GE(taken->frames(), kFollow);
+  for (std::uint64_t j = 1; j <= kFollow; ++j) {
+    // what the live session sent equals the source's frame, numbering aside
+    const session::Frame& live = frames[j - 1];
+    EXPECT_EQ(live.outputs.time_s, rec.frames.at(kSeed + j)["time_s"].get<double>()) << j;
+    taken->frame(j);
+    const json again = unnumbered(session::frame_record(j, j - 1, taken->stepper().outputs(),
+                                                        taken->stepper().state()));
+    const auto d = session::first_difference(unnumbered(rec.frames.at(kSeed + j)), again);
+    ASSERT_FALSE(d) << "frame " << j << " after the take-over: " << d.value_or("");
+  }
+  // and clamsim-sim verifies the taken-over recording, re-simulating its source first
+  const auto r = replay({"--replay", (fs::path(recording_).parent_path() / mine).string(), "--verify"});
+  EXPECT_EQ(r.exit_code, cli::kExitOk) << r.err;
+  EXPECT_NE(r.out.find("verified "), std::string::npos) << r.out << r.err;
 }
 
 }  // namespace
