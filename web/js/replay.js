@@ -87,7 +87,7 @@ export function parseReplayInfo(r) {
     frames: Number.isInteger(r.frames) && r.frames >= 0 ? r.frames : 0,
     framePeriodS: fin(r.frame_period_s) && r.frame_period_s > 0 ? r.frame_period_s : 0.05,
     startUtc: typeof r.start_utc === 'string' ? r.start_utc : '',
-    complete: r.complete !== false,   // false: the recording was cut short (a crash)
+    complete: r.complete !== false,   // false: the file has no end yet (live, or a crash)
     speeds: speeds.length ? speeds : SPEEDS.slice(),
   };
 }
@@ -312,7 +312,8 @@ export function replayBanner(info, session) {
   const who = info.trainee ? `${info.trainee}’s run` : 'a run';
   const which = session !== null && session !== undefined ? ` (session ${session})` : info.label ? ` (${info.label})` : '';
   const when = localMinute(info.startUtc);
-  const cut = info.complete === false ? ' (the recording stops early)' : '';
+  // an open file: a session still running (a trainee's own, from its report), or a crash
+  const cut = info.complete === false ? ' (unfinished recording)' : '';
   return `Replay of ${who}${which}${when ? `, recorded ${when}` : ''}${cut}`;
 }
 

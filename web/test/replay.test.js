@@ -90,7 +90,7 @@ test('the banner says whose run, which session and when (local time)', () => {
   assert.equal(replayBanner({ ...info, startUtc: '' }, null), 'Replay of Ada’s run (session 3 (t250, dam_intake))');
   assert.equal(replayBanner(null, 3), 'Replay');
   assert.equal(replayBanner(parseReplayInfo({ ...HELLO_REPLAY, complete: false }), 3),
-    'Replay of Ada’s run (session 3), recorded 2026-11-24 18:27 (the recording stops early)');
+    'Replay of Ada’s run (session 3), recorded 2026-11-24 18:27 (unfinished recording)');
 });
 
 test('the messages are checked; a malformed one is null', () => {
