@@ -198,6 +198,7 @@ std::string ws_message(std::string_view bytes) {
     case T::Ping: return "ping";
     case T::Restart: return "restart";
     case T::Trainee: return "trainee";
+    case T::ReplayTicket: return "replay_ticket";
   }
   throw Violation("a message of no known type");
 }

@@ -1,8 +1,9 @@
 // Record a real session (ManualClock, the server's catalog) in which a scripted trainee
-// grips a log and puts it in the truck, an instructor takes the controls, injects a fault
-// and sends a message, and the trainee restarts; then clamsim-sim --replay --verify
-// re-simulates it bit for bit, names an altered frame, reads a truncated file, and refuses
-// another model file and garbage.
+// grips a log and carries it towards the truck, an instructor takes the controls, injects a
+// fault and sends a message, the trainee lets the log go and restarts; then clamsim-sim
+// --replay --verify re-simulates it bit for bit, names an altered frame, reads a truncated
+// file, and refuses another model file and garbage; the debrief shows any frame of it,
+// finds its events, and a session taken over from it goes on exactly as it did.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -73,8 +74,13 @@ class Replay : public ::testing::Test {
       session::ControlArbiter& c = s.desk().control();
       const bool pilot_over = pilot.phase() == tools::PickPlacePilot::Phase::Done ||
                               pilot.phase() == tools::PickPlacePilot::Phase::Failed;
+      // after the instructor hands back, the trainee opens the jaws over the water: the log
+      // carried so far is let go (a release), then restarts
+      const bool letting_go = done_at > 0 && f.seq > done_at + kHandBackAt;
       if (restarted_at == 0) {
-        const core::Control u = pilot_over ? core::Control{} : pilot.next(f.outputs, 0.05);
+        const core::Control u = letting_go ? core::Control{{0, 0, 0, 1.5, -3.0}}
+                                : pilot_over ? core::Control{}
+                                             : pilot.next(f.outputs, 0.05);
         s.submit_control(u.volts.data(), u.volts.size());
       }
       if (f.seq == 5) s.set_trainee("Ann Example");
@@ -176,7 +182,7 @@ TEST_F(Replay, TheRecordingHoldsEveryKindOfInput) {
   EXPECT_GE(kinds["faults"], 2) << "none at the start, then the current";
   EXPECT_GE(kinds["driver"], 3) << "trainee, instructor, trainee";
   EXPECT_GE(grips, 1U) << "the log was gripped";
-  // (the release into the truck is not reached within the run yet: see the report)
+  EXPECT_GE(releases, 1U) << "and let go";
   std::map<std::string, std::string> meta;
   for (const auto& m : f.metadata) meta.insert(m.values.begin(), m.values.end());
   EXPECT_EQ(meta["model"], "t250");
@@ -309,6 +315,7 @@ TEST_F(Replay, TheDebriefTimelineHoldsTheRunsEventsAndItsPlotsTheRopes) {
   std::map<std::string, std::vector<std::uint64_t>> at;
   for (const session::ReplayEvent& e : run->events()) at[e.kind].push_back(e.k);
   EXPECT_GE(at["grip"].size(), 1U);
+  EXPECT_GE(at["release"].size(), 1U);
   EXPECT_EQ(at["restart"].size(), 1U);
   EXPECT_EQ(at["instructor_message"].size(), 1U);
   EXPECT_GE(at["control"].size(), 2U) << "taken and handed back";
