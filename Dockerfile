@@ -1,7 +1,7 @@
 # clamsim-server for a department server (docs/deploy.md). Two stages, both FROM ${BASE}
 # so that a machine without an image registry can pass a Debian 12 base it built itself
 # (scripts/build-image.sh does, with debootstrap). Build from the checkout after
-# scripts/setup.sh (which installs three.js into node_modules/ with npm ci):
+# scripts/setup.sh (which installs three.js and uPlot into node_modules/ with npm ci):
 #   podman build --format docker --build-arg BASE=localhost/clamsim-base:bookworm -t clamsim .
 ARG BASE=debian:bookworm-slim
 
@@ -47,6 +47,9 @@ COPY web /usr/share/clamsim/web
 COPY node_modules/three/build /usr/share/clamsim/three/build
 COPY node_modules/three/examples/jsm /usr/share/clamsim/three/examples/jsm
 COPY node_modules/three/LICENSE node_modules/three/package.json /usr/share/clamsim/three/
+# uPlot's dist/ (the replay's plots) is all the page loads of it
+COPY node_modules/uplot/dist /usr/share/clamsim/uplot
+COPY node_modules/uplot/LICENSE /usr/share/clamsim/uplot/LICENSE
 COPY deploy/container/server.json /etc/clamsim/server.json
 
 # Every setting is also CLAMSIM_<FLAG> (docs/deploy.md); the image's config listens on all

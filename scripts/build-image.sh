@@ -58,6 +58,10 @@ if [ ! -f node_modules/three/build/three.module.js ]; then
   echo "build-image: three.js is missing from node_modules; run scripts/setup.sh first" >&2
   exit 1
 fi
+if [ ! -f node_modules/uplot/dist/uPlot.esm.js ]; then
+  echo "build-image: uPlot is missing from node_modules; run scripts/setup.sh first" >&2
+  exit 1
+fi
 
 start=$(date +%s)
 "$engine" build "${flags[@]}" --build-arg "BASE=$base" -t "$tag" . >&2

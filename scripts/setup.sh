@@ -41,7 +41,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# three.js (served to browsers from node_modules/three) and playwright-core (browser tests).
+# three.js and uPlot (served to browsers from node_modules/three and node_modules/uplot/dist)
+# and playwright-core (browser tests).
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: npm ci"
   npm ci --no-audit --no-fund --loglevel=error

@@ -30,6 +30,7 @@ constexpr const char* kDefaultConfig = "config/server.json";
 // Web files relative to the working directory (the checkout) unless configured.
 constexpr const char* kDefaultWebRoot = "web";
 constexpr const char* kDefaultThree = "node_modules/three";
+constexpr const char* kDefaultUplot = "node_modules/uplot/dist";
 constexpr const char* kDefaultKeyboard = "config/keyboard.json";
 
 long integer(const std::string& name, const std::string& text, long lo, long hi) {
@@ -391,6 +392,10 @@ const std::vector<Setting>& settings() {
        "three.js from npm, served at /vendor/three/", true,
        [](O& o, S n, S v) { o.web.vendor_three_dir = non_empty(n, v); },
        [](const O& o) { return o.web.vendor_three_dir; }},
+      {"--vendor-uplot-dir", "vendor_uplot_dir", "DIR",
+       "uPlot from npm (its dist/), served at /vendor/uplot/ for the\nreplay's plots", true,
+       [](O& o, S n, S v) { o.web.vendor_uplot_dir = non_empty(n, v); },
+       [](const O& o) { return o.web.vendor_uplot_dir; }},
       {"--allowed-origins", "allowed_origins", "LIST",
        "comma-separated origins allowed to open /ws (\"\" = the\npage's own host and any "
        "localhost page; * = any)",
@@ -601,6 +606,7 @@ ServerOptions defaults() {
   ServerOptions o;
   o.web.web_root = kDefaultWebRoot;
   o.web.vendor_three_dir = kDefaultThree;
+  o.web.vendor_uplot_dir = kDefaultUplot;
   return o;
 }
 
@@ -745,9 +751,10 @@ ServerOptions parse_server_options(int argc, const char* const* argv,
   // note; a path that was configured must exist, and the web layer says so if not.
   std::error_code ec;
   const std::string default_root = kDefaultWebRoot, default_three = kDefaultThree,
-                    default_keyboard = kDefaultKeyboard;
+                    default_uplot = kDefaultUplot, default_keyboard = kDefaultKeyboard;
   for (auto [path, fallback] : {std::pair{&o.web.web_root, &default_root},
                                 std::pair{&o.web.vendor_three_dir, &default_three},
+                                std::pair{&o.web.vendor_uplot_dir, &default_uplot},
                                 std::pair{&o.keyboard_file, &default_keyboard}}) {
     if (*path == *fallback && !fs::exists(*path, ec)) {
       o.notes.push_back("web: " + *path + " not found from " + fs::current_path(ec).string() +

@@ -54,6 +54,7 @@ SharedState::SharedState(WebOptions options, session::SessionRegistry& registry,
   auth_ = std::make_unique<WebAuth>(options_.access, options_.log);
   mounts_.push_back({"/", options_.web_root});
   mounts_.push_back({"/vendor/three/", options_.vendor_three_dir});
+  mounts_.push_back({"/vendor/uplot/", options_.vendor_uplot_dir});
 }
 
 WebStats SharedState::stats() const {

@@ -56,9 +56,11 @@ struct WebOptions {
   int io_tick_us = 1000;
 
   // Static files. "" = not served (404). web_root is the browser client (the repo's web/);
-  // vendor_three_dir is mounted at /vendor/three/ (the repo's node_modules/three/).
+  // vendor_three_dir is mounted at /vendor/three/ (the repo's node_modules/three/),
+  // vendor_uplot_dir at /vendor/uplot/ (node_modules/uplot/dist/: the replay's plots).
   std::string web_root;
   std::string vendor_three_dir;
+  std::string vendor_uplot_dir;
 
   // The working world the browser draws (hello.scene): the scenario's client scene, sent
   // as it is (docs/websocket-protocol.md, "The scene"). Must be a JSON object; an empty

@@ -359,6 +359,7 @@ TEST_F(ServerOptionsTest, TheImagesConfigIsValid) {
   EXPECT_TRUE(o.web.all_interfaces);
   EXPECT_EQ(o.report_dir, "/var/lib/clamsim/reports");
   EXPECT_EQ(o.web.vendor_three_dir, "/usr/share/clamsim/three");
+  EXPECT_EQ(o.web.vendor_uplot_dir, "/usr/share/clamsim/uplot");  // the Dockerfile copies it
   EXPECT_EQ(o.keyboard_file, "/usr/share/clamsim/keyboard.json");  // the Dockerfile copies it
 }
 

@@ -3,6 +3,8 @@
 // /api/reports (docs/web-client.md). The row-building functions are pure, for the node
 // tests; the page glue at the bottom only runs in a browser.
 
+import { replayPageUrl } from './replay.js';
+
 export const POLL = { sessionsMs: 1000, reportsMs: 5000, timeoutMs: 3000 };
 
 // 75.4 s -> "1:15"; null for a missing time.
@@ -135,6 +137,9 @@ export function reportRows(body) {
         { text: readable ? 'Open' : 'JSON', links: [
           ...(readable ? [{ href: `report.html?name=${name}`, text: 'Open', cls: 'open' }] : []),
           { href: `api/reports/${name}`, text: 'JSON', cls: 'json' },
+          // the recorded run, from where this task's attempt began (docs/web-client.md)
+          ...(r.recording ? [{ href: replayPageUrl(r.recording, { from: Number.isInteger(r.recording_from_k) ? r.recording_from_k : null }),
+            text: 'Replay', cls: 'replay' }] : []),
         ] },
       ],
     };

@@ -29,6 +29,8 @@ import { createDeskUi } from './desk-ui.js';
 import { createInstructorNotices } from './instructor-notices.js';
 import { createSound } from './sound.js';
 import { createSoundUi } from './sound-ui.js';
+import { replayParam, replayUrl, takeoverParam, takeoverUrl } from './replay.js';
+import { createReplayUi, createReplayTicket } from './replay-ui.js';
 
 const CONTROL_PERIOD_MS = 50;   // 20 Hz, as the thesis's multimedia timer (3.3)
 const PING_PERIOD_MS = 1000;
@@ -43,8 +45,18 @@ let classCode = null;
 // this page does reaches that machine
 const observeId = observeParam(location.search);
 if (observeId !== null) document.body.dataset.observing = 'true';
-const connectUrl = () => (observeId !== null ? observeUrl(wsUrl, observeId)
-  : scenarioUrl(classCode ? withClassCode(wsUrl, classCode) : wsUrl, scenarioName));
+// ?replay=NAME: the debrief replay of a recorded run (issue 12, "Debrief replay"); like
+// watching, nothing this page does drives a machine. ?takeover=T: a live session that
+// starts where a replay stood (the ticket is good for the first connection only).
+const replayRequest = replayParam(location.search);
+let takeoverTicket = takeoverParam(location.search);
+const liveUrl = () => {
+  const url = scenarioUrl(classCode ? withClassCode(wsUrl, classCode) : wsUrl, scenarioName);
+  return takeoverTicket ? takeoverUrl(url, takeoverTicket) : url;
+};
+const connectUrl = () => (replayRequest ? replayUrl(wsUrl, replayRequest)
+  : observeId !== null ? observeUrl(wsUrl, observeId) : liveUrl());
+const watchOnly = observeId !== null || replayRequest !== null;
 
 const stage = document.getElementById('stage');
 const canvas = document.getElementById('view');
@@ -92,6 +104,10 @@ const deskUi = observeId === null ? null : createDeskUi({ panel: document.getEle
     if (connection.isOpen) connection.send(clearFaultMessage(name, params));
     else deskUi.error('not connected');
   } });
+const replay = replayRequest === null ? null : createReplayUi({ request: replayRequest,
+  send: (m) => connection.send(JSON.stringify(m)), go: (url) => location.assign(url), note: (t) => hud.note(t) });
+// the trainee's "Replay my run" on the end-of-task report (a live page's only)
+const replayTicket = watchOnly ? null : createReplayTicket({ send: (m) => connection.send(JSON.stringify(m)) });
 // who drives, and the instructor's messages, on the trainee's screen (and the observer's)
 const notices = createInstructorNotices({ banner: document.getElementById('control-banner'),
   toast: document.getElementById('instructor-message') });
@@ -101,6 +117,7 @@ let drivingVolts = ZERO_VOLTS;   // what this page sends now: the sound's demand
 const sound = createSound({ doc: document, storage: window.localStorage });
 createSoundUi({ doc: document, sound });
 let observeEnded = null;    // why the server stopped (or refused) this observer
+let takeoverRefused = null; // why the server refused this page's take-over ticket
 const input = createInput({ target: document, storage: window.localStorage,
   getGamepads: () => navigator.getGamepads?.() ?? [] });
 
@@ -179,7 +196,8 @@ let confirmRestartUntil = 0;  // "press R again" shown until then
 const warningTracker = makeWarningTracker();
 const restartGuard = makeRestartGuard();
 const taskUi = createTaskUi({ warnings: document.getElementById('warnings'), score: document.getElementById('score'),
-  report: document.getElementById('report'), onRestart: (source) => requestRestart(source) });
+  report: document.getElementById('report'), onRestart: (source) => requestRestart(source),
+  onReplay: watchOnly ? null : (show) => replayTicket.request(show) });
 
 // the first lesson: offered in the dam task, taken in its own world (docs/training-task.md)
 let offeredLesson = null;
@@ -218,6 +236,10 @@ const traineeUi = createTraineeUi({ slot: document.getElementById('trainee'), pr
 traineeUi.show(trainee.view());
 
 function requestRestart(source) {
+  if (replay) {
+    hud.note('restart: this is a replay; "Take over from here" starts a live session');
+    return false;
+  }
   if (observeId !== null) {
     hud.note('restart: only the trainee restarts the task (you are watching)');
     return false;
@@ -288,7 +310,7 @@ const handlers = {
     lastLesson = null;
     if (sceneInfo.lesson) lessonUi.show(lessonView(sceneInfo.lesson, null));
     else lessonUi.hide();
-    offeredLesson = sceneInfo.lesson || observeId !== null ? null : lessonOffer(sceneInfo, window.localStorage);
+    offeredLesson = sceneInfo.lesson || watchOnly ? null : lessonOffer(sceneInfo, window.localStorage);
     lessonUi.offer(offeredLesson);
     maxLoadKg = msg.machine.clam.max_load_kg ?? Infinity;
     sound.hello(msg.machine);
@@ -303,6 +325,8 @@ const handlers = {
     sessionId = msg.session;
     hud.note(`hello: protocol ${msg.protocol}, frame ${Math.round(msg.frame_period_s * 1000)} ms`);
     notices.reset();
+    takeoverTicket = null;   // a reconnect is a fresh session, not the take-over again
+    if (replay) return replay.hello(msg, msg.replay);   // a recorded run: no name, no controls
     if (msg.observing) {
       observing = msg.observing;
       observerUi?.show(observing);
@@ -320,7 +344,8 @@ const handlers = {
   },
   display(f) {
     if (!world) return;
-    if (stats.lastSeq >= 0 && f.seq > stats.lastSeq + 1) stats.dropped += f.seq - stats.lastSeq - 1;
+    // a replay skips frames when it seeks or plays fast: not a loss
+    if (!replay && stats.lastSeq >= 0 && f.seq > stats.lastSeq + 1) stats.dropped += f.seq - stats.lastSeq - 1;
     stats.lastSeq = f.seq;
     stats.frames += 1;
     stats.arrivals.push(performance.now());
@@ -333,7 +358,8 @@ const handlers = {
       loadMassKg: (i) => sceneInfo?.loads?.find((l) => l.index === i)?.mass_kg ?? 0 });
     showWarnings(now);
     const effect = rumbleTracker.update(f.events, now);
-    if (effect) feel(effect);
+    if (effect && !replay) feel(effect);
+    replay?.frame(f);
     if (f.score) {
       taskUi.score(f.score, sceneInfo?.task);
       lastScore = f.score;
@@ -407,6 +433,8 @@ const handlers = {
   },
   error(m) {
     hud.note(`server: ${m.code}${m.message ? `: ${m.message}` : ''}`);
+    replay?.error(m);
+    replayTicket?.error(m);
     if (observeId !== null) deskUi?.error(m.message || m.code);
     if (traineeErrorKind(m)) {
       const name = trainee.refused(m);
@@ -417,11 +445,14 @@ const handlers = {
 };
 
 function onMessage(text) {
+  // the replay's own messages (and a live page's replay ticket) are not protocol.js's
+  if (replay?.message(text) || replayTicket?.message(text)) return;
   const r = parseServerMessage(text);
   if (!r.ok) {
     hud.note(`ignored a message: ${r.error}`);
     return;
   }
+  if (replay && r.msg.type === 'hello') r.msg.replay = JSON.parse(text).replay;
   handlers[r.msg.type](r.msg);
 }
 
@@ -436,12 +467,13 @@ function onOpen() {
   stats.connections += 1;
   showStats();
   interlock = { on: true, why: 'new session' };
-  if (observeId === null) connection.send(controlMessage(ZERO_VOLTS));
+  if (!watchOnly) connection.send(controlMessage(ZERO_VOLTS));
 }
 
 function describeLink() {
   const s = linkState;
   if (observeEnded) return ['not watching', 'error', `Not watching: ${observeEnded}. Choose a live session on the instructor page.`];
+  if (takeoverRefused) return ['take-over refused', 'error', `Take-over refused: ${takeoverRefused}. Go back to the replay and take over again.`];
   if (drainNotice && s.status === 'connected')
     return [`server stopping in ${drainNotice.secondsLeft} s`, 'warn', drainNotice.message];
   const secs = s.retryAt ? Math.max(0, Math.ceil((s.retryAt - Date.now()) / 1000)) : 0;
@@ -484,6 +516,18 @@ const connection = new Connection({
       connection.stop();
       return;
     }
+    // a replay refused (no such recording, no login, a bad ticket) is final too
+    if (replay && s.code === 1008) {
+      replay.refused(s.rawReason || s.reason || 'refused by the server');
+      connection.stop();
+      return;
+    }
+    // a take-over ticket refused (used, expired): say so rather than retry it
+    if (takeoverTicket && typeof s.rawReason === 'string' && s.rawReason.startsWith('takeover:')) {
+      takeoverRefused = s.rawReason.slice('takeover:'.length).trim();
+      connection.stop();
+      return;
+    }
     const refused = classCodeRefusal(s.code, s.rawReason);
     if (refused) {
       // no retry with a refused code: ask again (stop() reports the link as closed)
@@ -507,7 +551,7 @@ const connection = new Connection({
 // the controls are back at neutral, and when the joystick goes away
 let nextSend = performance.now();
 // a trainee's page always drives; an observer's only while its instructor holds control
-function sendsControls() { return observeId === null || instructorDrives(desk); }
+function sendsControls() { return !replay && (observeId === null || instructorDrives(desk)); }
 function sendControls() {
   const p = input.poll();
   if (p.nextView) setView(views ? views.next() : view);
@@ -540,10 +584,10 @@ function sendControls() {
       level = 'error';
     }
   }
-  const watching = observeId !== null && !instructorDrives(desk);
+  const watching = replay !== null || (observeId !== null && !instructorDrives(desk));
   if (watching) {
     volts = ZERO_VOLTS;   // watching: nothing is sent
-    source = 'Watching: your keys and joystick do nothing';
+    source = replay ? 'Replay: your keys and joystick do nothing' : 'Watching: your keys and joystick do nothing';
     level = 'warn';
   } else if (!connection.isOpen) {
     source = `Not connected: controls not sent. ${source}`;
@@ -638,6 +682,8 @@ window.clamsim = {
   // observer mode: hello.observing (null on a trainee's page) and the trainee's last inputs
   get observing() { return observing; },
   get observedVolts() { return observedVolts; },
+  // replay mode: what replay.js knows (hello.replay, progress, events, playing, speed, k)
+  get replay() { return replay?.state ?? null; },
   // the instructor's desk (who drives, this page's place in it) and what this page sends
   get desk() { return desk; },
   get drivingVolts() { return drivingVolts; },
@@ -694,7 +740,7 @@ async function startConnection() {
   }
   const saved = window.sessionStorage.getItem(CLASS_CODE_KEY);
   // an observer is an instructor (the login cookie), not a member of the class
-  if (config.classCodeRequired && !saved && observeId === null) return classCodeForm.ask();
+  if (config.classCodeRequired && !saved && !watchOnly) return classCodeForm.ask();
   if (config.classCodeRequired) classCode = saved;
   connection.url = connectUrl();
   connection.start();

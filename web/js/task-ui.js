@@ -7,7 +7,9 @@ import { el, setText } from './dom.js';
 
 const ICONS = { danger: '⚠', warn: '⚠', ok: '✔', info: '≈' };
 
-export function createTaskUi({ warnings, score, report, onRestart }) {
+// onReplay (a trainee's live page only): the report's "Replay my run"; it is handed a
+// show(text, {level, href}) that writes its outcome under the buttons.
+export function createTaskUi({ warnings, score, report, onRestart, onReplay = null }) {
   // ---- warnings: one badge per active warning, in a fixed order ----
   const badges = new Map();
   function showWarnings(list) {
@@ -109,6 +111,14 @@ export function createTaskUi({ warnings, score, report, onRestart }) {
       : el('p', { class: 'hint' }, 'No events recorded.');
     const restart = el('button', { type: 'button', id: 'report-restart', class: 'primary', onclick: () => onRestart('report') }, 'Restart task');
     const close = el('button', { type: 'button', onclick: () => hideReport() }, 'Close');
+    const replayNote = el('p', { class: 'report-replay-note', id: 'report-replay-note', role: 'status', hidden: '' });
+    const showReplay = (text, { level = 'info', href = null } = {}) => {
+      replayNote.hidden = false;
+      replayNote.dataset.level = level;
+      replayNote.replaceChildren(text, ...(href ? [' ', el('a', { href, target: '_blank', rel: 'noopener' }, 'Open it here')] : []));
+    };
+    const replay = onReplay ? el('button', { type: 'button', id: 'report-replay', title: 'Watch this run again, with its events and plots',
+      onclick: () => onReplay(showReplay) }, 'Replay my run') : '';
     report.replaceChildren(el('div', { class: 'report-card', role: 'dialog', 'aria-labelledby': 'report-outcome' },
       el('div', { class: 'report-title' }, v.title),
       el('h2', { id: 'report-outcome', 'data-level': v.level }, v.outcome),
@@ -125,7 +135,8 @@ export function createTaskUi({ warnings, score, report, onRestart }) {
       el('h3', {}, 'Timeline'),
       timeline,
       v.raw ? el('pre', { class: 'report-raw' }, v.raw) : '',
-      el('div', { class: 'report-actions' }, restart, close, el('span', { class: 'hint' }, 'R restarts'))));
+      el('div', { class: 'report-actions' }, restart, replay, close, el('span', { class: 'hint' }, 'R restarts')),
+      replayNote));
     report.hidden = false;
     restart.focus({ preventScroll: true });
     return v;
