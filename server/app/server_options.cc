@@ -263,6 +263,11 @@ const std::vector<Setting>& settings() {
        "(0 = no limit)", false,
        [](O& o, S n, S v) { o.record_keep_mb = number_from(n, v, 0.0, false); },
        [](const O& o) { return number(o.record_keep_mb); }},
+      {"--max-replays", "max_replays", "N",
+       "debrief replays in the browser at once (each has a thread\nand its run's checkpoints; "
+       "docs/recording.md)", false,
+       [](O& o, S n, S v) { o.web.max_replays = static_cast<std::size_t>(integer(n, v, 1, 1000)); },
+       [](const O& o) { return std::to_string(o.web.max_replays); }},
       {"--keyboard-file", "keyboard_file", "FILE",
        "the key layout the browser client drives with, also\nclamsim-receiver --keyboard's "
        "(docs/web-client.md,\n\"Keys\"); checked at start",

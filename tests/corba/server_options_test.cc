@@ -92,6 +92,8 @@ TEST_F(ServerOptionsTest, ErrorsNameTheSetting) {
   write("{ not json");
   EXPECT_THROW(parse({"--config", cfg}), UsageError);
   EXPECT_THROW(parse({"--pool-threads", "0"}), UsageError);
+  EXPECT_THROW(parse({"--max-replays", "0"}), UsageError);
+  EXPECT_EQ(parse({"--max-replays", "3"}).web.max_replays, 3u);
   EXPECT_THROW(parse({"--host", "a", "--host", "b"}), UsageError);
   EXPECT_TRUE(parse({"--corba-port", "1", "--help"}).help);
 }

@@ -54,7 +54,7 @@ TEST(ClamsimServer, HelpListsEveryFlag) {
         "--models-dir", "--scenarios-dir", "--default-model", "--concurrency", "--pool-threads",
         "--send-grace-s", "--naming-service", "--naming-name", "--call-timeout-ms",
         "--connect-timeout-ms", "--http-host", "--http-port", "--http-all-interfaces",
-        "--web-root", "--vendor-three-dir", "--vendor-uplot-dir", "--world", "--report-dir", "--allowed-origins",
+        "--web-root", "--vendor-three-dir", "--vendor-uplot-dir", "--max-replays", "--world", "--report-dir", "--allowed-origins",
         "--exit-with-parent", "--http-allowed-hosts", "--http-server-header",
         "--http-max-connections", "--http-max-connections-per-client", "--http-timeout-s",
         "--corba-max-connections", "--corba-idle-timeout-s", "--corba-request-timeout-ms",

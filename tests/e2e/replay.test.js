@@ -41,7 +41,7 @@ describe('debrief replay', { skip: skip ?? false }, () => {
   };
 
   before(async () => {
-    writeShortTaskScenario(scenarios, 4);   // times out at 6 s: a report, and a task_end event
+    writeShortTaskScenario(scenarios, 4);   // times out at 6 s: a report, and a task_finished event
     for (const d of [recordings, reports]) {
       rmSync(d, { recursive: true, force: true });
       mkdirSync(d, { recursive: true });
@@ -135,7 +135,7 @@ describe('debrief replay', { skip: skip ?? false }, () => {
     const ready = await replayState(page);
     assert.ok(ready.events.length > 0, 'the run has events (at least its end)');
     // (task_finished: the observers' name for it)
-    assert.ok(ready.events.some((e) => ['task_end', 'task_finished'].includes(e.kind)),
+    assert.ok(ready.events.some((e) => e.kind === 'task_finished'),
       `the task's end is on the timeline: ${ready.events.map((e) => e.kind)}`);
     assert.equal(await page.isVisible('#replay-prep'), false, 'the progress card is gone');
     await waitFor('the plots drawn', () => page.evaluate(() => document.querySelectorAll('#replay-side .uplot canvas').length >= 2),
@@ -189,6 +189,8 @@ describe('debrief replay', { skip: skip ?? false }, () => {
     await waitFor('live frames', () => page.evaluate(() => window.clamsim.frame !== null && window.clamsim.replay === null),
       { timeoutMs: 20000 });
     await sleep(500);
+    const notice = await page.textContent('#instructor-message');
+    assert.match(notice, /Take-over: you have the controls from \d+:\d\d\.\d of the replayed run/, notice);
     await shot(page, 'replay-takeover.png');
     assert.deepEqual(errors, []);
   });

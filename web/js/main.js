@@ -29,7 +29,7 @@ import { createDeskUi } from './desk-ui.js';
 import { createInstructorNotices } from './instructor-notices.js';
 import { createSound } from './sound.js';
 import { createSoundUi } from './sound-ui.js';
-import { replayParam, replayUrl, takeoverParam, takeoverUrl } from './replay.js';
+import { replayParam, replayUrl, takeoverParam, takeoverUrl, takenOverNotice } from './replay.js';
 import { createReplayUi, createReplayTicket } from './replay-ui.js';
 
 const CONTROL_PERIOD_MS = 50;   // 20 Hz, as the thesis's multimedia timer (3.3)
@@ -325,6 +325,7 @@ const handlers = {
     sessionId = msg.session;
     hud.note(`hello: protocol ${msg.protocol}, frame ${Math.round(msg.frame_period_s * 1000)} ms`);
     notices.reset();
+    if (msg.taken_over) notices.message(takenOverNotice(msg.taken_over, msg.frame_period_s));
     takeoverTicket = null;   // a reconnect is a fresh session, not the take-over again
     if (replay) return replay.hello(msg, msg.replay);   // a recorded run: no name, no controls
     if (msg.observing) {
@@ -431,6 +432,12 @@ const handlers = {
     drainNotice = m;
     showLink();
   },
+  // the debrief replay's (docs/websocket-protocol.md "Replays"); a live page's ticket
+  replay_progress(m) { replay?.message(m); },
+  replay_timeline(m) { replay?.message(m); },
+  replay_state(m) { replay?.message(m); },
+  take_over(m) { replay?.message(m); },
+  replay_ticket(m) { replayTicket?.message(m); },
   error(m) {
     hud.note(`server: ${m.code}${m.message ? `: ${m.message}` : ''}`);
     replay?.error(m);
@@ -445,14 +452,11 @@ const handlers = {
 };
 
 function onMessage(text) {
-  // the replay's own messages (and a live page's replay ticket) are not protocol.js's
-  if (replay?.message(text) || replayTicket?.message(text)) return;
   const r = parseServerMessage(text);
   if (!r.ok) {
     hud.note(`ignored a message: ${r.error}`);
     return;
   }
-  if (replay && r.msg.type === 'hello') r.msg.replay = JSON.parse(text).replay;
   handlers[r.msg.type](r.msg);
 }
 

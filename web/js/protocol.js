@@ -1,6 +1,8 @@
 // WebSocket protocol v2 (docs/websocket-protocol.md): check what the server sends, build
 // what the client sends. No DOM, no three.js: the node tests import this file as is.
 
+import { parseReplayMessage } from './replay.js';
+
 export const PROTOCOL_VERSION = 2;
 export const VOLT_LIMIT = 5;
 
@@ -325,6 +327,10 @@ function hello(h) {
     machine: machine(h),
     scene: scene(h, warnings),
     observing: h.observing === undefined ? null : observing(h.observing),
+    // a debrief replay's recording (replay.js's parseReplayInfo reads it), and the replayed
+    // moment a taken-over live session goes on from
+    replay: isObject(h.replay) ? h.replay : null,
+    taken_over: isObject(h.taken_over) ? h.taken_over : null,
     warnings,
   };
 }
@@ -545,8 +551,17 @@ function drain(m) {
     message: typeof m.message === 'string' ? m.message : '' };
 }
 
+// the debrief replay's messages (docs/websocket-protocol.md "Replays"), checked by replay.js
+function replayMessage(m) {
+  const r = parseReplayMessage(m);
+  if (!r) fail(m.type, 'malformed');
+  return r;
+}
+
 const validators = { hello, display, pong, error, report, restarting, trainee, drain, inputs, events,
-  control, instructor_message, control_answer, faults };
+  control, instructor_message, control_answer, faults, replay_progress: replayMessage,
+  replay_timeline: replayMessage, replay_state: replayMessage, take_over: replayMessage,
+  replay_ticket: replayMessage };
 
 // Returns {ok: true, msg} or {ok: false, error: "what was wrong"}; never throws.
 export function parseServerMessage(text) {

@@ -5,7 +5,7 @@
 
 import { el, setText } from './dom.js';
 import {
-  replayReduce, initialReplay, parseReplayMessage, replayMessageType, replayBanner, progressWords,
+  replayReduce, initialReplay, replayBanner, progressWords,
   speedChoices, timelineMarkers, eventWords, eventKind, firstK, lastK, fractionOfK, kAtFraction,
   timeOfK, kAtTime, formatReplayTime, plotData, playCommand, speedMessage, seekMessage, takeOverMessage,
   takeoverPageUrl, replayPageUrl, replayTicketMessage,
@@ -320,16 +320,8 @@ export function createReplayUi({ doc = document, request, send, go, note = () =>
 
   return {
     get state() { return state; },
-    // a server message's text: true when it was a replay message (handled here)
-    message(text) {
-      const type = replayMessageType(text);
-      if (!type) return false;
-      let m = null;
-      try { m = parseReplayMessage(JSON.parse(text)); } catch { /* counted below */ }
-      if (m) apply(m);
-      else note(`replay: ignored a malformed ${type}`);
-      return true;
-    },
+    // a replay message, as protocol.js checked it
+    message(m) { apply(m); },
     // the hello (parsed by protocol.js) with its raw `replay` object
     hello(msg, rawReplay) { apply({ type: 'hello', session: msg.session, replay: rawReplay, loads: msg.scene?.loads }); },
     frame(f) {
@@ -362,17 +354,11 @@ export function createReplayTicket({ send, win = window }) {
       pending = { tab, show };
       show('Asking the server for your replay…');
     },
-    message(text) {
-      if (!pending || replayMessageType(text) !== 'replay_ticket') return false;
-      let m = null;
-      try { m = parseReplayMessage(JSON.parse(text)); } catch { /* below */ }
+    // the server's replay_ticket, as protocol.js checked it
+    message(m) {
+      if (!pending) return;
       const { tab, show } = pending;
       pending = null;
-      if (!m) {
-        tab?.close();
-        show('No replay: the server’s answer was malformed.', { level: 'error' });
-        return true;
-      }
       const url = new URL(replayPageUrl(m.recording, { ticket: m.ticket }), win.location.href).toString();
       if (tab && !tab.closed) tab.location.href = url;
       else win.open(url, '_blank');

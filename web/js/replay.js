@@ -61,16 +61,6 @@ export function seekMessage(k) { return { type: 'replay', seek_k: Math.round(k) 
 export function takeOverMessage() { return { type: 'take_over' }; }
 export function replayTicketMessage() { return { type: 'replay_ticket' }; }
 
-// The server's replay messages are not in protocol.js's table (the live page never sees
-// them): found by their type without parsing every display frame twice.
-const REPLAY_TYPES = /"type"\s*:\s*"(replay_progress|replay_timeline|replay_state|replay_ticket|take_over)"/;
-export function replayMessageType(text) {
-  if (typeof text !== 'string') return null;
-  // a display frame is large and never one of these: look at its head and tail only
-  const probe = text.length > 4096 ? text.slice(0, 2048) + text.slice(-2048) : text;
-  return REPLAY_TYPES.exec(probe)?.[1] ?? null;
-}
-
 function fin(v) { return typeof v === 'number' && Number.isFinite(v); }
 function numbers(a) { return Array.isArray(a) && a.every(fin) ? a : null; }
 
@@ -226,36 +216,39 @@ export function formatReplayTime(t) {
   return h ? `${h}:${String(m % 60).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
 }
 
+// A live session taken over from a replay (hello.taken_over): what the notice tells the
+// person now at the controls.
+export function takenOverNotice(takenOver, framePeriodS = 0.05) {
+  const at = Number.isInteger(takenOver?.k) ? formatReplayTime(takenOver.k * framePeriodS) : '–';
+  return { from: 'Take-over', text: `you have the controls from ${at} of the replayed run; `
+    + 'the machine and the task are exactly as they were then' };
+}
+
 // Every kind the timeline carries: a word for the list and the legend, a group (penalties
 // stand tall on the bar), a colour, a one-character icon.
 export const EVENT_KINDS = {
   rack_gate_hit: { word: 'Rack or gate hit', group: 'penalty', colour: '#ef5b4c', icon: '✖' },
   structure_hit: { word: 'Structure hit', group: 'penalty', colour: '#ef5b4c', icon: '✖' },
   load_impact: { word: 'Load struck something', group: 'warning', colour: '#f0883e', icon: '!' },
-  slack_rope: { word: 'Slack rope', group: 'penalty', colour: '#e8b23a', icon: '~' },
+  slack_cable: { word: 'Slack rope', group: 'penalty', colour: '#e8b23a', icon: '~' },
   overload: { word: 'Overload', group: 'penalty', colour: '#d65fd0', icon: '⚠' },
-  drop: { word: 'Dropped a load', group: 'penalty', colour: '#ef5b4c', icon: '↓' },
+  dropped_load: { word: 'Dropped a load', group: 'penalty', colour: '#ef5b4c', icon: '↓' },
   grip: { word: 'Gripped a load', group: 'load', colour: '#57c26f', icon: '◆' },
   release: { word: 'Let go of a load', group: 'load', colour: '#8fd19e', icon: '◇' },
-  load_restored: { word: 'Load put back', group: 'load', colour: '#8fd19e', icon: '↺' },
-  delivery: { word: 'Delivered a load', group: 'load', colour: '#3fd1b0', icon: '✔' },
+  delivered: { word: 'Delivered a load', group: 'load', colour: '#3fd1b0', icon: '✔' },
   restart: { word: 'Task restarted', group: 'task', colour: '#b8c4cf', icon: '⟲' },
-  task_end: { word: 'Task ended', group: 'task', colour: '#ffffff', icon: '■' },
-  fault: { word: 'Fault injected', group: 'instructor', colour: '#c77dff', icon: 'ϟ' },
-  fault_cleared: { word: 'Fault cleared', group: 'instructor', colour: '#a08ac0', icon: 'ϟ' },
+  task_finished: { word: 'Task ended', group: 'task', colour: '#ffffff', icon: '■' },
+  lesson_step: { word: 'Lesson: next step', group: 'task', colour: '#b8c4cf', icon: '»' },
+  faults: { word: 'Fault injected or cleared', group: 'instructor', colour: '#c77dff', icon: 'ϟ' },
   control: { word: 'Take-over (controls)', group: 'instructor', colour: '#4aa3df', icon: '⇄' },
-  message: { word: 'Instructor message', group: 'instructor', colour: '#7cc4f0', icon: '✉' },
+  instructor_message: { word: 'Instructor message', group: 'instructor', colour: '#7cc4f0', icon: '✉' },
 };
 const UNKNOWN_KIND = { word: 'Event', group: 'other', colour: '#8a9aa8', icon: '•' };
 // The observers' names for the same events (websocket-protocol.md, Observers), which the
 // server's timeline may use instead.
-const KIND_ALIASES = { slack_cable: 'slack_rope', dropped_load: 'drop', delivered: 'delivery',
-  task_finished: 'task_end', instructor_message: 'message', faults: 'fault' };
-const LESSON_STEP = { word: 'Lesson: next step', group: 'task', colour: '#b8c4cf', icon: '»' };
 
 export function eventKind(kind) {
-  if (kind === 'lesson_step') return LESSON_STEP;
-  return EVENT_KINDS[kind] ?? EVENT_KINDS[KIND_ALIASES[kind]] ?? { ...UNKNOWN_KIND, word: String(kind).replace(/_/g, ' ') };
+  return EVENT_KINDS[kind] ?? { ...UNKNOWN_KIND, word: String(kind).replace(/_/g, ' ') };
 }
 
 // Without the server's sentence: the kind's word and what its value says (the load's name
@@ -267,9 +260,8 @@ function valueWords(e, loads) {
   const load = loads?.[v];
   if (load && e.kind === 'grip') return `Gripped ${load}`;
   if (load && e.kind === 'release') return `Let go of ${load}`;
-  if (load && e.kind === 'load_restored') return `${load} put back`;
   if (e.kind === 'lesson_step') return `Lesson: step ${v + 1}`;
-  if ((e.kind === 'delivered' || e.kind === 'delivery') && v > 0) return `${kind.word} (${v} so far)`;
+  if (e.kind === 'delivered' && v > 0) return `${kind.word} (${v} so far)`;
   if ((kind.group === 'penalty' || e.kind === 'load_impact') && v > 1) return `${kind.word} (x${v})`;
   return kind.word;
 }

@@ -1,12 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  replayParam, replayUrl, replayPageUrl, takeoverParam, takeoverUrl, takeoverPageUrl, replayMessageType,
+  replayParam, replayUrl, replayPageUrl, takeoverParam, takeoverUrl, takeoverPageUrl,
   parseReplayInfo, parseReplayMessage, parseSeries, initialReplay, replayReduce, firstK, lastK, fractionOfK,
   kAtFraction, timeOfK, kAtTime, formatReplayTime, eventKind, eventWords, timelineMarkers, replayBanner,
   speedChoices, progressWords, playCommand, plotData, playMessage, speedMessage, seekMessage, takeOverMessage,
-  replayTicketMessage, SPEEDS, EVENT_KINDS,
+  replayTicketMessage, SPEEDS, EVENT_KINDS, takenOverNotice,
 } from '../js/replay.js';
+import { parseServerMessage } from '../js/protocol.js';
 import { reportRows } from '../js/instructor.js';
 
 // local times in the banner: a zone an hour ahead of UTC in November
@@ -55,18 +56,15 @@ test('what the page sends', () => {
   assert.deepEqual(replayTicketMessage(), { type: 'replay_ticket' });
 });
 
-test('replay messages are told apart from the others without parsing a display frame', () => {
-  assert.equal(replayMessageType('{"type":"replay_progress","done":1,"of":9}'), 'replay_progress');
-  assert.equal(replayMessageType('{"of":9,"done":1,"type": "replay_progress"}'), 'replay_progress', 'keys in any order');
-  assert.equal(replayMessageType('{"type":"take_over","ticket":"x"}'), 'take_over');
-  assert.equal(replayMessageType('{"recording":"a","ticket":"x","type":"replay_ticket"}'), 'replay_ticket');
-  assert.equal(replayMessageType('{"type":"display","seq":1}'), null);
-  assert.equal(replayMessageType('{"type":"hello","replay":{"recording":"a"}}'), null, 'the hello goes through protocol.js');
-  assert.equal(replayMessageType('{"type":"error","message":"replay: no such recording"}'), null);
-  // a long timeline: its type at the head or the tail
-  const long = JSON.stringify({ events: new Array(2000).fill({ k: 1, t: 0, kind: 'grip', text: 'Gripped log-1' }), type: 'replay_timeline' });
-  assert.equal(replayMessageType(long), 'replay_timeline');
-  assert.equal(replayMessageType(null), null);
+test('protocol.js checks the replay messages and keeps hello.replay', () => {
+  let r = parseServerMessage('{"type":"replay_progress","done":1,"of":9}');
+  assert.deepEqual(r, { ok: true, msg: { type: 'replay_progress', done: 1, of: 9 } });
+  r = parseServerMessage('{"type":"take_over"}');
+  assert.equal(r.ok, false, 'a take_over without its ticket is refused');
+  r = parseServerMessage('{"recording":"a.mcap","ticket":"x","type":"replay_ticket"}');
+  assert.deepEqual(r.msg, { type: 'replay_ticket', recording: 'a.mcap', ticket: 'x' });
+  r = parseServerMessage('{"type":"replay_state","playing":true,"speed":4,"k":12}');
+  assert.deepEqual(r.msg, { type: 'replay_state', playing: true, speed: 4, k: 12 });
 });
 
 test('hello.replay: the recording, with defaults for what is missing', () => {
@@ -183,8 +181,9 @@ test('times read as minutes, seconds and a tenth', () => {
 });
 
 test('every event kind of the protocol has a word, a colour and an icon', () => {
-  const kinds = ['rack_gate_hit', 'structure_hit', 'load_impact', 'slack_rope', 'overload', 'grip', 'release', 'load_restored',
-    'drop', 'delivery', 'restart', 'fault', 'fault_cleared', 'control', 'message', 'task_end'];
+  // the observers' event names (docs/websocket-protocol.md), which the replay's timeline uses
+  const kinds = ['rack_gate_hit', 'structure_hit', 'load_impact', 'slack_cable', 'overload', 'grip', 'release',
+    'dropped_load', 'delivered', 'restart', 'task_finished', 'lesson_step', 'faults', 'control', 'instructor_message'];
   assert.deepEqual(Object.keys(EVENT_KINDS).sort(), kinds.sort());
   for (const k of kinds) {
     const e = eventKind(k);
@@ -193,13 +192,6 @@ test('every event kind of the protocol has a word, a colour and an icon', () => 
   assert.equal(eventKind('rack_gate_hit').group, 'penalty');
   assert.equal(eventKind('control').word, 'Take-over (controls)');
   assert.equal(eventKind('new_kind').word, 'new kind', 'an unknown kind is still shown');
-  // the observers' names for the same events
-  assert.equal(eventKind('slack_cable'), EVENT_KINDS.slack_rope);
-  assert.equal(eventKind('dropped_load'), EVENT_KINDS.drop);
-  assert.equal(eventKind('delivered'), EVENT_KINDS.delivery);
-  assert.equal(eventKind('task_finished'), EVENT_KINDS.task_end);
-  assert.equal(eventKind('instructor_message'), EVENT_KINDS.message);
-  assert.equal(eventKind('faults'), EVENT_KINDS.fault);
   assert.equal(eventKind('lesson_step').word, 'Lesson: next step');
 });
 
@@ -225,13 +217,13 @@ test('timeline markers: where, how tall, and events too close to tell apart shar
     { k: 601, t: 30, kind: 'rack_gate_hit', text: 'Rack or gate hit' },
     { k: 602, t: 30.05, kind: 'load_impact', text: 'Log-1 struck the rack' },
     { k: 598, t: 29.85, kind: 'control', text: 'Instructor ann took the controls' },
-    { k: 1201, t: 60, kind: 'task_end', text: 'Task ended: timed out' },
+    { k: 1201, t: 60, kind: 'task_finished', text: '' },
   ];
   const m = timelineMarkers(events, { first: 1, last: 1201, width: 500 });
   assert.deepEqual(m.map((x) => [x.k, x.kind, x.at, x.tall, x.count]), [
     [1, 'grip', 0, false, 1],
     [598, 'rack_gate_hit', 597 / 1200, true, 3],
-    [1201, 'task_end', 1, false, 1],
+    [1201, 'task_finished', 1, false, 1],
   ], 'the cluster goes to its first event and shows the penalty in it');
   assert.equal(m[1].colour, EVENT_KINDS.rack_gate_hit.colour);
   assert.match(m[1].title, /^0:29\.9 {2}Take-over \(controls\): Instructor ann took the controls\n0:30\.0 {2}Rack or gate hit: Rack or gate hit\n0:30\.1 /);
@@ -269,4 +261,11 @@ test("the instructor's report list: a Replay link from where the attempt began",
   const replay = row.cells[7].links.find((l) => l.cls === 'replay');
   assert.deepEqual(replay, { href: 'index.html?replay=session-20261124T172755Z-3.mcap&from=4321', text: 'Replay', cls: 'replay' });
   assert.equal(plain.cells[7].links.some((l) => l.cls === 'replay'), false, 'no recording: no link');
+});
+
+test('a taken-over session says from when it goes on', () => {
+  const n = takenOverNotice({ recording: 'session-20261125T044000Z-1.mcap', k: 57 }, 0.05);
+  assert.equal(n.from, 'Take-over');
+  assert.match(n.text, /^you have the controls from 0:02\.9 of the replayed run/);
+  assert.match(takenOverNotice({}).text, /from – of/);
 });
