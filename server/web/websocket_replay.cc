@@ -160,6 +160,11 @@ bool WebSocketSession::start_replaying(std::string_view replay) {
     const nlohmann::json k = nlohmann::json::parse(*from, nullptr, false);
     if (k.is_number_unsigned()) start_k = k.get<std::uint64_t>();   // else the first frame
   }
+  // a debrief of someone's run is an instructor's action: logged with who asked
+  const std::string who = query_value(query, "ticket")
+                              ? std::string("the trainee's ticket")
+                              : "instructor " + state_->auth().logins().who(login_token(req_)).value_or("(local)");
+  state_->log("web: " + peer_text() + " replays " + name + " (" + who + ")");
   replay_counted_ = true;
   open_ = true;
   auto listener = std::make_shared<WebReplayListener>(state_, ws_.get_executor(), weak_from_this(),
