@@ -132,6 +132,9 @@ TEST_F(Container, ServesBothWiresAsNonRootAndDrainsOnSigterm) {
   ASSERT_TRUE(std::regex_search(status.out, uid, std::regex("Uid:\\s+(\\d+)"))) << status.out;
   EXPECT_NE(uid[1].str(), "0") << "the server runs as root";
   EXPECT_EQ(run(podman({"healthcheck", "run", name_})).status, 0) << logs();
+  // the page's libraries are in the image: three.js for the view, uPlot for the debrief
+  EXPECT_EQ(http_request(port, "/vendor/three/build/three.module.js").status, 200) << logs();
+  EXPECT_EQ(http_request(port, "/vendor/uplot/uPlot.esm.js").status, 200) << logs();
 
   // a browser: 20 frames a second through the published port
   WsClient browser;
