@@ -6,7 +6,6 @@
 #include <exception>
 #include <filesystem>
 
-#include "record/mcap_reader.h"
 #include "session/catalog.h"
 
 namespace clamsim::session {
@@ -57,10 +56,7 @@ bool ReplayPlayer::load() {
     listener_->opened(recording, setup);
     ReplayStart start = replay_start(recording, setup, catalog_);
     run_ = std::make_unique<ReplayRun>(std::move(recording), std::move(setup), std::move(start));
-  } catch (const record::McapError& e) {
-    listener_->failed(name + ": " + e.what());
-    return false;
-  } catch (const std::exception& e) {
+  } catch (const std::exception& e) {   // record::McapError (unreadable), std::invalid_argument
     listener_->failed(name + ": " + e.what());
     return false;
   }
