@@ -39,6 +39,7 @@ inline constexpr std::array kIdlEventFields{
     idl("grips", &CLAMX::WorldEvents::grips),
     idl("releases", &CLAMX::WorldEvents::releases),
     idl("loads_restored", &CLAMX::WorldEvents::loads_restored),
+    idl("two_block_events", &CLAMX::WorldEvents::two_block_events),
 };
 
 inline constexpr auto kIdlScoreFields = std::make_tuple(

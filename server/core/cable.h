@@ -1,4 +1,4 @@
-// Elastic wire rope between the boom-tip sheave and the clam: a one-sided spring.
+// Elastic wire rope from its drum over the boom's sheaves to the clam: a one-sided spring.
 #pragma once
 
 #include "params.h"
@@ -10,7 +10,8 @@ struct RopeForce {
   double drum_force_N = 0.0;  // pull on the drum towards paying out, -dV/dL of the rope
 };
 
-// span: distance sheave to attachment point; length: unstretched hanging length (from the drum).
+// span: the rope's stretched length, drum to attachment point (reeved path along the boom plus
+// the hanging span); length: its unstretched length paid out from the drum.
 // Tension T = EA/L * (e + c * de/dt) for stretch e = span - length > 0, clipped at 0.
 RopeForce rope_force(const WinchParams& w, double span_m, double span_rate_m_per_s,
                      double length_m, double length_rate_m_per_s);

@@ -5,6 +5,7 @@
 
 #include "core/faults.h"
 #include "core/hydraulics.h"
+#include "core/reeving.h"
 #include "core/stops.h"
 
 namespace clamsim::core {
@@ -92,11 +93,17 @@ ClamContext clam_context(const MachineParams& m, const StateVector& x, const Joi
   const double depth[2] = {x(ix::yA), x(ix::yC)};
   const double depth_rate[2] = {x(ix::vA), x(ix::vC)};
   for (int i = 0; i < 2; ++i) {
+    const WinchParams& w = m.hydraulics.winches[i];
+    const ReevedPath path = reeved_path(m.crane, w.reeving, q, trig);
+    c.path[i] = path.length_m;
+    c.path_grad[i] = path.grad;
+    c.path_rate[i] = path.grad.dot(joint_rates(x));
     c.drop[i] = depth[i] + c.tip(2);
     c.span[i] = std::sqrt(c.drop[i] * c.drop[i] + c.hang.squaredNorm());
     const double drop_rate = depth_rate[i] + c.tip_z_rate;
     const double rate = (c.drop[i] * drop_rate + c.hang.dot(c.hang_rate)) / c.span[i];
-    c.rope[i] = rope_force(m.hydraulics.winches[i], c.span[i], rate, x(ix::len + i),
+    // the whole rope, drum to clam, stretches under one tension (frictionless sheaves)
+    c.rope[i] = rope_force(w, c.path[i] + c.span[i], c.path_rate[i] + rate, x(ix::len + i),
                            x(ix::lend + i));
   }
   return c;
@@ -166,14 +173,21 @@ ForceStage force_stage(const MachineParams& m, const StateVector& x, const ClamC
   const CraneParams& cr = m.crane;
   const Vec3 q = joints(x), qd = joint_rates(x);
   ForceStage out;
+  out.joint = hy.joint;
   for (int i = 0; i < 2; ++i) {
     const WinchParams& w = m.hydraulics.winches[static_cast<std::size_t>(i)];
+    // The drum's end stops act on the hanging length len - path: at the short end the block
+    // is against the tip sheave, so the stop pushes the drum and (through the path) the boom.
+    const double stop = stop_force(hanging_length(c, x, i), x(ix::lend + i) - c.path_rate[i],
+                                   w.min_length_m, w.max_length_m, w.stop_stiffness_N_per_m,
+                                   w.stop_damping_Ns_per_m);
     out.drum_N[static_cast<std::size_t>(i)] =
-        c.rope[i].drum_force_N - hy.drum_pull_N[static_cast<std::size_t>(i)] +
-        stop_force(x(ix::len + i), x(ix::lend + i), w.min_length_m, w.max_length_m,
-                   w.stop_stiffness_N_per_m, w.stop_damping_Ns_per_m);
+        c.rope[i].drum_force_N - hy.drum_pull_N[static_cast<std::size_t>(i)] + stop;
+    // Virtual work of the rope along the boom: tension T over the stretched length
+    // path(q) + span does -T dpath/dq on the joints (the span's part is the tip's, below);
+    // the stop's generalised force on q is stop * d(len - path)/dq.
+    out.joint -= (c.rope[i].tension_N + stop) * c.path_grad[i];
   }
-  out.joint = hy.joint;
   out.joint(1) += stop_force(q(1) - kHalfPi, qd(1), cr.boom_min_rad, cr.boom_max_rad,
                              cr.boom_stop_stiffness_Nm_per_rad, cr.boom_stop_damping_Nms_per_rad);
   out.joint(2) += stop_force(q(2), qd(2), cr.telescope_min_m, cr.telescope_max_m,

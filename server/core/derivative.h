@@ -40,7 +40,13 @@ struct ClamContext {
   Eigen::Vector2d hang = Eigen::Vector2d::Zero();
   Eigen::Vector2d hang_rate = Eigen::Vector2d::Zero();
   double drop[2] = {0.0, 0.0};   // vertical distance from the tip down to A and to C
-  double span[2] = {0.0, 0.0};   // rope lengths, straight
+  double span[2] = {0.0, 0.0};   // hanging rope lengths, straight, tip sheave to A and to C
+  // Each rope's reeved path drum -> foot sheave -> tip sheave (core/reeving.h): its length,
+  // d/dq and rate. The rope's stretched length is path + span; its unstretched length is
+  // the winch state, and the hanging part of it len - path (hanging_length).
+  double path[2] = {0.0, 0.0};
+  Vec3 path_grad[2] = {Vec3::Zero(), Vec3::Zero()};
+  double path_rate[2] = {0.0, 0.0};
   ClamKinematics kin;
   RopeForce rope[2];
   // The ropes' pull on the clam: vertical (up) and horizontal parts.
@@ -52,6 +58,11 @@ struct ClamContext {
 
 ClamContext clam_context(const MachineParams& m, const StateVector& x, const JointTrig& trig);
 ClamContext clam_context(const MachineParams& m, const StateVector& x);
+
+// The unstretched rope below the tip sheave: the winch state less the reeved path.
+inline double hanging_length(const ClamContext& c, const StateVector& x, int i) {
+  return x(ix::len + i) - c.path[i];
+}
 
 // The anti-swing chain's pull on the clam (Fig. 2.11), horizontal.
 Eigen::Vector2d anti_swing_force(const MachineParams& m, const ClamContext& c);

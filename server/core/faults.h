@@ -11,6 +11,8 @@
 //            normally hides, lets the drum pay out at creep_m_per_s_per_N x rope pull
 //   water    a current: the water moves horizontally; drag acts on velocity relative to it
 //   turbidity  0 clear .. 1 nil visibility: no dynamics, carried to the frame (Outputs)
+//   anti_two_block_bypass  the instructor's override of the anti-two-block cut-out (the key
+//            switch real cranes have): the event still counts, the motions are not stopped
 #pragma once
 
 #include <array>
@@ -49,6 +51,7 @@ struct Faults {
   std::array<BrakeSlip, 2> brakes{};   // by winch: 0 main hoist, 1 aux hoist
   std::array<double, 2> water_velocity_m_per_s{};  // horizontal current, base frame x, y
   double turbidity = 0.0;              // 0 clear .. 1 nothing visible under water
+  bool anti_two_block_bypass = false;  // the anti-two-block cut-out overridden (machine.cc)
 };
 
 // The hole's orifice coefficient Cd A sqrt(2 / rho) [m^3/s per sqrt(Pa)].

@@ -12,6 +12,7 @@
 #include "core/faults.h"
 #include "core/hydraulics.h"
 #include "core/integrator.h"
+#include "core/reeving.h"
 #include "core/stops.h"
 #include "core/world_step.h"
 
@@ -24,19 +25,23 @@ constexpr double kRadToDeg = 57.295779513082320877;
 // 2.5 % of the clam's weight. At 1 N the stop rattled under the crane's jerks (162 lock /
 // unlock cycles in the 5.1.3 run, each an eq 2.9 impact); at 20 N, 8.
 constexpr double kStopRelease_N = 20.0;
+// The anti-two-block switch resets when the block is lowered this far below where it tripped
+// (its weight hangs free again); without it the switch would chatter at the trip distance.
+constexpr double kTwoBlockReset_m = 0.1;
 // A load slips out when the grip has failed this long: a rope's snatch or rebound alone
 // does not drop it, an operator opening the jaws does.
 constexpr double kSlipTime_s = 0.1;
 
-// Bits of the hard stops in contact, to count new hits.
-std::uint8_t engaged_stops(const MachineParams& m, const StateVector& x) {
+// Bits of the hard stops in contact, to count new hits. The ropes' stops act on the hanging
+// length (the winch state less the reeved path), which the step's context already holds.
+std::uint8_t engaged_stops(const MachineParams& m, const StateVector& x, const ClamContext& c) {
   const double boom = x(ix::q + 1) - kHalfPi, d3 = x(ix::q + 2);
   std::uint8_t bits = 0;
   if (boom < m.crane.boom_min_rad || boom > m.crane.boom_max_rad) bits |= 1;
   if (d3 < m.crane.telescope_min_m || d3 > m.crane.telescope_max_m) bits |= 2;
   for (int i = 0; i < 2; ++i) {
     const WinchParams& w = m.hydraulics.winches[i];
-    const double len = x(ix::len + i);
+    const double len = hanging_length(c, x, i);
     if (len < w.min_length_m || len > w.max_length_m) bits |= static_cast<std::uint8_t>(4 << i);
   }
   return bits;
@@ -129,14 +134,21 @@ JawEvent clam_events(const MachineParams& m, State& st, const JawObject& obj, do
   return event;
 }
 
-// Rope and load events an instructor cares about: a visible slack loop, an overload.
-void rope_events(const MachineParams& m, State& st) {
-  const ClamContext c = clam_context(m, st.x);
+// Rope and load events an instructor cares about: a visible slack loop, an overload, the
+// block at the tip sheave (the anti-two-block switch: point A within anti_two_block_m).
+void rope_events(const MachineParams& m, State& st, const ClamContext& c) {
   WorldState& w = st.world;
+  const double to_sheave = c.span[0];
+  if (!w.two_blocked && to_sheave < m.crane.anti_two_block_m) {
+    w.two_blocked = true;
+    ++w.events.two_block_events;
+  } else if (w.two_blocked && to_sheave > m.crane.anti_two_block_m + kTwoBlockReset_m) {
+    w.two_blocked = false;
+  }
   bool over = st.clam.load_mass_kg > m.clam.max_load_kg;
   for (int i = 0; i < 2; ++i) {
     const WinchParams& wp = m.hydraulics.winches[i];
-    const double loop = st.x(ix::len + i) - c.span[i];
+    const double loop = hanging_length(c, st.x, i) - c.span[i];
     if (!w.rope_slack[i] && loop > wp.slack_margin_m) {
       w.rope_slack[i] = true;
       ++w.events.slack_cable_events;
@@ -150,6 +162,16 @@ void rope_events(const MachineParams& m, State& st) {
 }
 
 }  // namespace
+
+Control anti_two_block_cutout(const State& st, const Control& u, const Faults& faults) {
+  if (!st.world.two_blocked || faults.anti_two_block_bypass) return u;
+  Control out = u;
+  out.volts[kMainHoist] = std::min(out.volts[kMainHoist], 0.0);   // no hoisting up
+  out.volts[kAuxHoist] = std::min(out.volts[kAuxHoist], 0.0);
+  out.volts[kTelescope] = std::min(out.volts[kTelescope], 0.0);   // no telescoping out
+  out.volts[kBoom] = std::max(out.volts[kBoom], 0.0);             // no booming down
+  return out;
+}
 
 State initial_state(const MachineParams& m, const InitialConditions& init) {
   State st;
@@ -179,11 +201,14 @@ State initial_state(const MachineParams& m, const InitialConditions& init) {
   gain << s1.aA - s0.aA, s2.aA - s0.aA, s1.aC - s0.aC, s2.aC - s0.aC;
   const Eigen::Vector2d tension = gain.partialPivLu().solve(-Eigen::Vector2d(s0.aA, s0.aC));
 
-  // Unstretched rope lengths for those tensions: span = L (1 + T / EA).
+  // Unstretched rope lengths for those tensions, over the whole rope from the drum:
+  // path + span = L (1 + T / EA).
   const HydraulicsParams& hy = m.hydraulics;
   const double span[2] = {x(ix::yA) + tip(2), x(ix::yC) + tip(2)};
-  for (int i = 0; i < 2; ++i)
-    x(ix::len + i) = span[i] / (1.0 + tension(i) / hy.winches[i].rope_EA_N);
+  for (int i = 0; i < 2; ++i) {
+    const double path = reeved_path(m.crane, hy.winches[i].reeving, q).length_m;
+    x(ix::len + i) = (path + span[i]) / (1.0 + tension(i) / hy.winches[i].rope_EA_N);
+  }
 
   // Line pressures that hold everything still with the valves centred.
   for (int ch = 0; ch < 5; ++ch) {
@@ -192,7 +217,9 @@ State initial_state(const MachineParams& m, const InitialConditions& init) {
   }
   const ClamContext c = clam_context(m, x);
   const CraneDynamics dyn = crane_dynamics(m.crane, q, Vec3::Zero(), 0.0);
-  const Vec3 hold = dyn.gravity + (c.rope[0].tension_N + c.rope[1].tension_N) * c.tip_grad;
+  // the ropes pull the tip down and, along the boom, the sheaves (derivative.cc force_stage)
+  const Vec3 hold = dyn.gravity + (c.rope[0].tension_N + c.rope[1].tension_N) * c.tip_grad +
+                    c.rope[0].tension_N * c.path_grad[0] + c.rope[1].tension_N * c.path_grad[1];
   const double lever = boom_cylinder_lever(hy.boom_geometry, init.boom_rad);
   auto cap_pressure = [&](const CylinderParams& cyl, double force, double rod_pressure) {
     return (force + rod_pressure * cyl.rod_area_m2) / cyl.cap_area_m2;
@@ -205,7 +232,7 @@ State initial_state(const MachineParams& m, const InitialConditions& init) {
     x(ix::p + 2 * ch) = x(ix::p + 2 * ch + 1) + c.rope[i].drum_force_N * w.drum_radius_m /
                                                     (w.motor.gear_ratio * w.motor.displacement_m3_per_rad);
   }
-  st.stops_engaged = engaged_stops(m, x);
+  st.stops_engaged = engaged_stops(m, x, c);
   return st;
 }
 
@@ -215,7 +242,7 @@ namespace {
 void step_with(const MachineParams& m, const CraneInertia& inertia, State& st, const Control& u,
                const Environment& env) {
   const double h = m.integrator.step_s;
-  const Spools spool = spools_for(m, u, env.faults);
+  const Spools spool = spools_for(m, anti_two_block_cutout(st, u, env.faults), env.faults);
   const StateVector before = st.x;
 
   // The world's pushes on the clam, held over the step; the loads' reactions wait for
@@ -276,8 +303,9 @@ void step_with(const MachineParams& m, const CraneInertia& inertia, State& st, c
     st.world.clam_contact_N = world.contact_N;
     st.world.clam_submerged = world.submerged;
   }
-  rope_events(m, st);
-  const std::uint8_t engaged = engaged_stops(m, st.x);
+  const ClamContext after = clam_context(m, st.x);
+  rope_events(m, st, after);
+  const std::uint8_t engaged = engaged_stops(m, st.x, after);
   if (engaged & ~st.stops_engaged) ++st.health.limit_hits;
   st.stops_engaged = engaged;
   ++st.steps;
@@ -316,8 +344,11 @@ Outputs outputs(const MachineParams& m, const State& st, const Environment& env)
   o.theta2_clam_deg = k.theta2 * kRadToDeg;
   const double opening = 2.0 * (m.clam.theta2_closed_rad - k.theta2) * kRadToDeg;
   // Table 4.1 order and units; [3] is the distance from the tip to the clam (rope 1).
+  // [5], [6]: the unstretched rope hanging below the tip sheave (the winch state less the
+  // reeved path along the boom), as the thesis's cable lengths.
   o.display = {o.joint_pos[0], o.joint_pos[1], o.joint_pos[2], c.span[0],
-               opening < 0.0 ? 0.0 : opening, x(ix::len), x(ix::len + 1), st.clam.load_mass_kg};
+               opening < 0.0 ? 0.0 : opening, hanging_length(c, x, 0), hanging_length(c, x, 1),
+               st.clam.load_mass_kg};
   for (int i = 0; i < 10; ++i) o.pressures_Pa[i] = x(ix::p + i);
   o.tensions_N = {c.rope[0].tension_N, c.rope[1].tension_N};
   o.cable_rates_m_per_s = {x(ix::lend), x(ix::lend + 1)};
@@ -384,8 +415,9 @@ double total_energy(const MachineParams& m, const State& st) {
     const WinchParams& w = hy.winches[i];
     const double rate = x(ix::lend + i) / w.drum_radius_m;
     e += 0.5 * w.drum_inertia_kgm2 * rate * rate;
-    e += rope_energy(w, c.span[i], x(ix::len + i));
-    e += stop_energy(x(ix::len + i), w.min_length_m, w.max_length_m, w.stop_stiffness_N_per_m);
+    e += rope_energy(w, c.path[i] + c.span[i], x(ix::len + i));
+    e += stop_energy(hanging_length(c, x, i), w.min_length_m, w.max_length_m,
+                     w.stop_stiffness_N_per_m);
   }
   for (int ch = 0; ch < 5; ++ch) {
     const double cc = line_compliance(hy.channels[ch].lines);

@@ -11,6 +11,13 @@ namespace clamsim::core {
 // pressures holding the loads, cables stretched just enough to carry the clam.
 State initial_state(const MachineParams& model, const InitialConditions& init);
 
+// The anti-two-block cut-out (ASME B30.5): while the switch is tripped
+// (state.world.two_blocked) the motions that bring the block and the tip sheave together are
+// stopped: hoisting up on either winch (positive volts reel in), telescoping out (positive)
+// and booming down (negative); their opposites pass. The instructor's override
+// (Faults::anti_two_block_bypass) lets everything through. step() applies it.
+Control anti_two_block_cutout(const State& state, const Control& control, const Faults& faults);
+
 // Advance by one integrator step of model.integrator.step_s (ETDRK4: RK4 for the motion,
 // the line pressures' stiff decay exact; core/integrator.h), then apply the
 // clam's discrete events (stops, grip, release; Tables 2.3 and 2.5).

@@ -59,6 +59,9 @@ struct CraneParams {
   double telescope_stop_stiffness_N_per_m = 0.0;
   double telescope_stop_damping_Ns_per_m = 0.0;
   double gravity_m_per_s2 = 9.81;
+  // Anti-two-block switch (ASME B30.5): trips when point A comes within this distance of the
+  // tip sheave, and cuts out hoisting up, telescoping out and booming down (machine.cc).
+  double anti_two_block_m = 0.0;
 };
 
 // Boom cylinder geometry of Fig. 2.8, eqs 2.17-2.20:
@@ -119,15 +122,29 @@ struct MotorParams {
   double coulomb_velocity_rad_per_s = 0.0;
 };
 
+// Where a rope runs from its drum to the boom tip (docs/model.md, Rope reeving): the drum on
+// the superstructure, the foot sheave on the boom's base section near the pivot, the tip
+// sheave at the boom tip (frame 3's origin, where the hanging part starts). Positions in the
+// boom's vertical plane; the sheaves' radii are left out (the wrap changes little).
+struct ReevingParams {
+  double drum_radial_m = 0.0;       // drum centre from the swing axis, + towards the boom tip
+  double drum_height_m = 0.0;       // drum centre above the swing base
+  double foot_along_m = 0.0;        // foot sheave along the boom from the pivot
+  double foot_above_m = 0.0;        // foot sheave above the boom's axis
+};
+
 // Winch drum and its wire rope. Cables are elastic and cannot push.
+// The winch state is the rope's unstretched length from the drum over both sheaves to the
+// clam; the part hanging below the tip sheave is that minus the reeved path along the boom.
 struct WinchParams {
   MotorParams motor;
   double drum_radius_m = 0.0;
   double drum_inertia_kgm2 = 0.0;     // drum + gear + motor reflected to the drum
   double rope_EA_N = 0.0;             // axial stiffness E*A of the rope
   double rope_damping_s = 0.0;        // stiffness-proportional damping: T = EA/L (e + c de/dt)
-  double min_length_m = 0.0;          // shortest hanging length (clam at the sheave)
-  double max_length_m = 0.0;          // rope fully paid out
+  ReevingParams reeving;
+  double min_length_m = 0.0;          // shortest hanging length (block against the sheave)
+  double max_length_m = 0.0;          // longest hanging length (rope fully paid out)
   double stop_stiffness_N_per_m = 0.0;  // drum end stops
   double stop_damping_Ns_per_m = 0.0;
   double rated_pull_N = 0.0;          // rope pull above this is an overload event

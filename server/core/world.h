@@ -137,10 +137,12 @@ struct WorldEvents {
   std::uint64_t releases = 0;              // loads let go
   std::uint64_t loads_restored = 0;        // a load went non-finite or fell out of the world
                                            // and was put back where it started (health)
+  std::uint64_t two_block_events = 0;      // the clam's block came within the anti-two-block
+                                           // distance of the tip sheave (the switch tripped)
 };
 
 // The events' one list: the display JSON, the CORBA frame and clamsim-sim's summary walk it.
-inline constexpr std::array<Field<WorldEvents, std::uint64_t>, 8> kWorldEventFields{{
+inline constexpr std::array<Field<WorldEvents, std::uint64_t>, 9> kWorldEventFields{{
     {"clam_rack_gate_hits", "", "The clam or held load struck the rack or the gate.",
      &WorldEvents::clam_rack_gate_hits},
     {"clam_world_hits", "", "The clam or held load struck another solid (deck, walls, truck).",
@@ -154,6 +156,8 @@ inline constexpr std::array<Field<WorldEvents, std::uint64_t>, 8> kWorldEventFie
     {"releases", "", "Loads let go.", &WorldEvents::releases},
     {"loads_restored", "", "Loads put back at their start (non-finite or out of the world).",
      &WorldEvents::loads_restored},
+    {"two_block_events", "", "The clam came up to the tip sheave: the anti-two-block switch tripped.",
+     &WorldEvents::two_block_events},
 }};
 static_assert(covers_struct(kWorldEventFields));
 
@@ -168,6 +172,7 @@ struct WorldState {
   std::array<double, 32> clam_touch_gap_s{};  // time since the clam left each solid
   std::array<bool, 2> rope_slack{};        // slack loop present (hysteresis)
   bool overloaded = false;
+  bool two_blocked = false;                // the anti-two-block switch is tripped (hysteresis)
   double clam_contact_N = 0.0;             // contact forces on the clam, last step
   double clam_submerged = 0.0;             // fraction of the clam under water, last step
   WorldEvents events;

@@ -110,6 +110,7 @@ core::CraneParams read_crane(Section s) {
                                                B::non_negative());
   // zero is allowed so tests can switch gravity off
   c.gravity_m_per_s2 = s.number("gravity_m_per_s2", unit::one, B::non_negative());
+  c.anti_two_block_m = s.number("anti_two_block_m", unit::one, B::positive());
   s.finish();
   return c;
 }
@@ -189,9 +190,23 @@ core::BoomGeometry read_boom_geometry(Section s) {
   return g;
 }
 
+// Drum and foot sheave in the boom's vertical plane (core::ReevingParams); that they fit the
+// boom (check_reeving) needs the crane's numbers.
+core::ReevingParams read_reeving(Section s) {
+  core::ReevingParams r;
+  const B near = B::closed(-20.0, 20.0);
+  r.drum_radial_m = s.number("drum_radial_m", unit::one, near);
+  r.drum_height_m = s.number("drum_height_m", unit::one, near);
+  r.foot_along_m = s.number("foot_along_m", unit::one, B::non_negative());
+  r.foot_above_m = s.number("foot_above_m", unit::one, B::closed(0.0, 2.0));
+  s.finish();
+  return r;
+}
+
 core::WinchParams read_winch(Section s) {
   core::WinchParams w;
   w.motor = read_motor(s.child("motor"));
+  w.reeving = read_reeving(s.child("reeving"));
   w.drum_radius_m = s.number("drum_radius_mm", unit::mm, B::positive());
   w.drum_inertia_kgm2 = s.number("drum_inertia_kgm2", unit::one, B::positive());
   w.rope_EA_N = s.number("rope_EA_N", unit::one, B::positive());
@@ -260,6 +275,32 @@ void check_oil_springs(Section& root, const core::MachineParams& m) {
   }
 }
 
+// The foot sheave sits on the base section, and the rope from the drum reaches it at every
+// boom angle (the sheave turns on a circle about the pivot that must keep clear of the drum);
+// the anti-two-block switch trips before the main hoist's block reaches its stop.
+void check_reeving(Section& root, const core::MachineParams& m) {
+  const core::CraneParams& c = m.crane;
+  for (std::size_t i = 0; i < 2; ++i) {
+    const core::ReevingParams& r = m.hydraulics.winches[i].reeving;
+    Section s = root.child("hydraulics").child("winches").child(kWinches[i]).child("reeving");
+    if (r.foot_along_m >= c.telescope_min_m)
+      s.fail("foot_along_m", "must be on the boom's base section, less than crane.telescope_min_m (" +
+                                 format_number(c.telescope_min_m) + "), got " +
+                                 format_number(r.foot_along_m));
+    const double circle = std::hypot(r.foot_along_m, r.foot_above_m);
+    const double drum = std::hypot(r.drum_radial_m + c.a1_m, r.drum_height_m - c.d1_m);
+    if (std::abs(drum - circle) < 0.1)
+      s.fail("drum_radial_m", "the drum is within 0.1 m of the foot sheave's circle about the "
+                              "boom pivot (radius " + format_number(circle) +
+                              " m): move the drum or the sheave");
+  }
+  const double stop = m.hydraulics.winches[0].min_length_m;
+  if (c.anti_two_block_m <= stop)
+    root.child("crane").fail("anti_two_block_m",
+                             "must be more than hydraulics.winches.main_hoist.min_length_m (" +
+                                 format_number(stop) + "), got " + format_number(c.anti_two_block_m));
+}
+
 }  // namespace
 
 core::InitialConditions parse_initial_section(Section& s, const core::MachineParams& m) {
@@ -291,6 +332,7 @@ core::MachineParams parse_machine_json(const nlohmann::json& doc, const std::str
   m.hydraulics = read_hydraulics(root.child("hydraulics"));
   m.integrator = read_integrator(root.child("integrator"));
   check_oil_springs(root, m);
+  check_reeving(root, m);
   // a broken "initial" section must not load either, even if this caller ignores it
   if (root.has("initial")) {
     Section initial = root.child("initial");

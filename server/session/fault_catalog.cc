@@ -136,6 +136,15 @@ const std::vector<Spec>& table() {
          f.physics.water_velocity_m_per_s = {speed * std::cos(heading), speed * std::sin(heading)};
        },
        [](ActiveFaults& f, int) { f.physics.water_velocity_m_per_s = {0.0, 0.0}; }},
+      {"anti_two_block_override",
+       "Override the anti-two-block cut-out (the crane's bypass key): with the clam at the tip "
+       "sheave, hoisting up, telescoping out and booming down are no longer stopped.",
+       "",
+       {},
+       [](ActiveFaults& f, const json&, int, const FaultContext&) {
+         f.physics.anti_two_block_bypass = true;
+       },
+       [](ActiveFaults& f, int) { f.physics.anti_two_block_bypass = false; }},
   };
   return specs;
 }

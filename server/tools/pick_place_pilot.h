@@ -50,7 +50,7 @@ class PickPlacePilot {
         // Both ropes out until C is just above the load's centre: the open buckets around it.
         v[3] = -clamp(3.0 * (c_z - (pick_.z + 0.45)) + 1.0, 1.0, 2.5);
         v[4] = clamp(v[3] - 0.1 * (90.0 - o.display[4]), -5.0, 0.0);  // keep the jaws open
-        steer(o, pick_, v);
+        steer(o, pick_, v, false);
         if (c_z < pick_.z + 0.45 || o.clam_contact_force_N > 2000.0) advance(Phase::Close);
         break;
       case Phase::Close:
@@ -61,12 +61,31 @@ class PickPlacePilot {
         if (o.load == core::LoadStatus::WithLoad) advance(Phase::Lift);
         if (in_phase_s_ > 8.0) advance(Phase::Failed);
         break;
-      case Phase::Lift:
-        v[4] = 4.0;
+      case Phase::Lift: {
+        // The tip must stand high enough that the load's lowest point reaches the carry height
+        // with the block (A) still clear of the anti-two-block switch under the tip sheave
+        // (crane.anti_two_block_m, plus a margin): boom up (and out, keeping the tip over the
+        // pick) as far as that needs, and hoist only while A is clear.
+        const core::CraneParams& c = m_.crane;
+        const double a_over_c = o.point_a[2] - o.point_c[2];
+        tip_rise_ = std::max(tip_rise_, carry_z_ + m_.clam.lip_length_m + a_over_c +
+                                            c.anti_two_block_m + kTwoBlockMargin_m - c.d1_m);
+        // hoist first (the log leaves the water on the ropes alone: booming while it is still
+        // in the water swings it out of the jaws); boom only as A nears the switch
+        const bool near = o.display[3] < c.anti_two_block_m + 2.0 * kTwoBlockMargin_m;
+        if (near) steer(o, pick_, v, false);
+        const bool clear = o.display[3] > c.anti_two_block_m + 0.5 * kTwoBlockMargin_m;
+        v[4] = clear ? 4.0 : 0.0;
         v[3] = clamp(v[4] + slack_follow(o), -5.0, 5.0);
-        if (lowest(o) > carry_z_) advance(Phase::Carry);
+        if (lowest(o) > carry_z_) {
+          // carry at this height: the tip may not sink below where it is now
+          const double boom = o.joint_pos[1] * M_PI / 180.0;
+          tip_rise_ = std::max(tip_rise_, o.joint_pos[2] * std::sin(boom));
+          advance(Phase::Carry);
+        }
         if (o.load != core::LoadStatus::WithLoad) advance(Phase::Failed);
         break;
+      }
       case Phase::Carry:
         v[3] = slack_follow(o);
         if (steer(o, place_, v) && settled(o)) advance(Phase::LowerToPlace);
@@ -77,7 +96,7 @@ class PickPlacePilot {
         const double load_z = o.held_load >= 0 ? o.loads[static_cast<std::size_t>(o.held_load)].position_m[2] : c_z;
         v[4] = -clamp(2.0 * (load_z - (place_.z + 0.3)) + 1.5, 1.5, 3.5);
         v[3] = clamp(v[4] + slack_follow(o), -5.0, 5.0);
-        steer(o, place_, v);
+        steer(o, place_, v, false);
         if (load_z < place_.z + 0.3) advance(Phase::Release);
         break;
       }
@@ -106,6 +125,7 @@ class PickPlacePilot {
   void advance(Phase p) {
     phase_ = p;
     in_phase_s_ = 0.0;
+    hold_span_ = -1.0;
   }
 
   double lowest(const core::Outputs& o) const {
@@ -121,12 +141,16 @@ class PickPlacePilot {
   }
 
   // Joint targets that put the tip over p: swing towards it, boom at 20 deg (more when the
-  // telescope would be shorter than its minimum), telescope for the reach.
-  bool steer(const core::Outputs& o, Point p, std::array<double, 5>& v) {
+  // telescope would be shorter than its minimum, or when the tip would sink below the height
+  // it carries the load at), telescope for the reach. With the ropes reeved along the boom
+  // the compensation below holds the clam's distance under the tip, so the tip's height is
+  // the load's: telescoping in at a fixed boom angle would lower the load into whatever is
+  // under it (the truck's side), so an operator booms up instead.
+  bool steer(const core::Outputs& o, Point p, std::array<double, 5>& v, bool hold = true) {
     const core::CraneParams& c = m_.crane;
     const double swing = std::atan2(p.y, p.x);
     const double reach = std::hypot(p.x, p.y) + c.a1_m;
-    double boom = 20.0 * M_PI / 180.0;
+    double boom = std::max(20.0 * M_PI / 180.0, std::atan2(tip_rise_, reach));
     double tel = reach / std::cos(boom);
     if (tel < c.telescope_min_m + 0.2) {
       tel = c.telescope_min_m + 0.2;
@@ -142,7 +166,29 @@ class PickPlacePilot {
     last_swing_ = v[0];
     v[1] = drive(2.0 * e_boom - 0.5 * o.joint_vel[1], e_boom, 0.2, 0.8, 5.0);
     v[2] = drive(3.0 * e_tel - 1.0 * o.joint_vel[2], e_tel, 0.05, 0.8, 5.0);
+    // The telescope draws the ropes in along the boom as it runs out and lets them out as it
+    // runs in (docs/model.md, Rope reeving): an operator pays out or reels in as fast, keeping
+    // the clam's distance below the tip (else it climbs to the tip sheave or drops). While
+    // it lowers on purpose (hold false) only the feed-forward: holding the distance would
+    // fight the lowering, and the two ropes' corrections would open the buckets.
+    if (std::fabs(o.joint_vel[2]) > 0.005 || v[2] != 0.0) {
+      if (hold_span_ < 0.0) hold_span_ = o.display[3];
+      const double correct = hold ? clamp(2.0 * (o.display[3] - hold_span_), -2.0, 2.0) : 0.0;
+      for (int i = 0; i < 2; ++i) v[3 + i] += correct - 0.5 * rope_volts(i, o.joint_vel[2]);
+    }
     return std::fabs(e_swing) < 0.5 && std::fabs(e_boom) < 0.4 && std::fabs(e_tel) < 0.1;
+  }
+
+  // The winch command that moves rope i at speed m/s (+ reels in), at the full-stick speed
+  // of pump flow over displacement, linear beyond the deadband.
+  double rope_volts(int i, double speed) const {
+    if (std::fabs(speed) < 0.005) return 0.0;
+    const core::WinchParams& w = m_.hydraulics.winches[static_cast<std::size_t>(i)];
+    const core::ValveParams& valve = m_.hydraulics.channels[static_cast<std::size_t>(3 + i)].valve;
+    const double full = valve.pump_flow_m3_per_s /
+                        (w.motor.displacement_m3_per_rad * w.motor.gear_ratio) * w.drum_radius_m;
+    const double volts = valve.input_deadband_V + (5.0 - valve.input_deadband_V) * std::fabs(speed) / full;
+    return std::copysign(std::min(volts, 5.0), speed);
   }
 
   // A proportional command, at least `least` volts (the open-centre valves meter little near
@@ -165,6 +211,10 @@ class PickPlacePilot {
   Phase phase_ = Phase::MoveOver;
   double in_phase_s_ = 0.0;
   double last_swing_ = 0.0;
+  double hold_span_ = -1.0;   // tip to A held while telescoping in this phase, -1: not yet
+  double tip_rise_ = 0.0;     // tip above the boom pivot to keep while carrying [m]
+  // how far the block stays below the anti-two-block switch's trip distance when carrying [m]
+  static constexpr double kTwoBlockMargin_m = 0.5;
 };
 
 }  // namespace clamsim::tools

@@ -1,6 +1,7 @@
 // The derivative's stages (core/derivative.h), each called alone: kinematics and ropes,
 // hydraulics, forces, and their composition.
 #include "core/derivative.h"
+#include "core/reeving.h"
 
 #include <gtest/gtest.h>
 
@@ -54,8 +55,9 @@ TEST(Derivative, TheHydraulicStageFeedsTheLinesTheValveOpens) {
   for (int i = 0; i < 10; ++i) EXPECT_EQ(dx(ix::p + i), hy.pressure_rate[i]) << "line " << i;
 }
 
-// Stage 4 alone: the ropes' pull on the crane does the virtual work of lowering the tip,
-// tau = -(T1v + T2v) d(tip z)/dq, with the clam hanging straight under the tip.
+// Stage 4 alone: the ropes' pull on the crane does the virtual work of lowering the tip and
+// of shortening their paths along the boom, tau = -(T1v + T2v) d(tip z)/dq - sum Ti dPi/dq,
+// with the clam hanging straight under the tip (Pi: core/reeving.h, by finite differences).
 TEST(Derivative, TheRopesPullTheTipDownByVirtualWork) {
   const MachineParams m = testing::shipped_machine();
   const State st = initial_state(m, default_pose());
@@ -69,7 +71,14 @@ TEST(Derivative, TheRopesPullTheTipDownByVirtualWork) {
     const double h = 1e-6;
     const double dz = (tip_position(m.crane, q + h * Vec3::Unit(j))(2) -
                        tip_position(m.crane, q - h * Vec3::Unit(j))(2)) / (2 * h);
-    EXPECT_NEAR(f.joint(j), -pull * dz, 1e-6 * pull) << "joint " << j;
+    double along = 0.0;
+    for (int i = 0; i < 2; ++i) {
+      const ReevingParams& r = m.hydraulics.winches[i].reeving;
+      along += c.rope[i].tension_N *
+               (reeved_path(m.crane, r, q + h * Vec3::Unit(j)).length_m -
+                reeved_path(m.crane, r, q - h * Vec3::Unit(j)).length_m) / (2 * h);
+    }
+    EXPECT_NEAR(f.joint(j), -pull * dz - along, 1e-6 * pull) << "joint " << j;
   }
 }
 

@@ -47,6 +47,17 @@ void run_for(const MachineParams& m, Trial& r, const Control& u, double seconds)
   }
 }
 
+// The boom angle averaged frame by frame over the next `seconds` [deg].
+double mean_boom_deg(const MachineParams& m, Trial& r, double seconds) {
+  const int frames = static_cast<int>(std::lround(seconds / m.integrator.frame_s));
+  double sum = 0.0;
+  for (int f = 0; f < frames; ++f) {
+    run_for(m, r, testing::volts(0, 0, 0, 0, 0), m.integrator.frame_s);
+    sum += (r.st.x(ix::q + 1) - kHalfPi) * kRadToDeg;
+  }
+  return sum / frames;
+}
+
 InitialConditions high_boom() {
   InitialConditions ic = testing::default_pose();
   ic.boom_rad = testing::deg(45);
@@ -93,13 +104,19 @@ TEST(LoadHolding, TelescopeRetractsAtTheSpeedThePumpFillsTheRodSide) {
   const MachineParams m = heavy_machine();
   const HydraulicsParams& hy = m.hydraulics;
   Trial r{initial_state(m, high_boom())};
-  run_for(m, r, testing::volts(0, 0, -5, 0, 0), 2.0);
+  run_for(m, r, testing::volts(0, 0, -5, 0, 0), 1.0);
+  const double d3 = r.st.x(ix::q + 2);
+  run_for(m, r, testing::volts(0, 0, -5, 0, 0), 1.0);
   const Outputs o = outputs(m, r.st, {});
   const double metered =
       hy.channels[2].valve.pump_flow_m3_per_s / hy.telescope_cylinder.rod_area_m2;
-  EXPECT_NEAR(o.joint_vel[2], -metered, 0.1 * metered) << "telescope m/s";
+  // the mean over the second second: the heavy grab bounces on its ropes, which run along the
+  // telescope (docs/model.md, Rope reeving), and the speed swings with it about the mean
+  const double mean = r.st.x(ix::q + 2) - d3;
+  EXPECT_NEAR(mean, -metered, 0.1 * metered) << "telescope m/s";
   EXPECT_GE(r.lowest_Pa, kVapourPressureGauge_Pa);
-  RecordProperty("telescope_m_s", std::to_string(o.joint_vel[2]));
+  RecordProperty("telescope_m_s", std::to_string(mean));
+  RecordProperty("telescope_m_s_at_2s", std::to_string(o.joint_vel[2]));
 }
 
 // Lever released after lowering: the valve closes, the boom, telescope and ropes hold.
@@ -111,10 +128,14 @@ TEST(LoadHolding, TheLoadHoldsWhenTheLeverIsReleased) {
   run_for(m, r, testing::volts(0, -5, -5, -5, -5), 1.0);
   run_for(m, r, testing::volts(0, 0, 0, 0, 0), 1.0);  // the motion stops
   const Outputs held = outputs(m, r.st, {});
-  run_for(m, r, testing::volts(0, 0, 0, 0, 0), 10.0);
+  const double held_boom = mean_boom_deg(m, r, 4.0);
+  run_for(m, r, testing::volts(0, 0, 0, 0, 0), 6.0);
   const Outputs later = outputs(m, r.st, {});
-  EXPECT_GT(later.joint_pos[1], held.joint_pos[1] - 0.02) << "boom sinks, deg";
-  EXPECT_NEAR(later.joint_pos[1], held.joint_pos[1], 0.1) << "boom deg";
+  const double later_boom = mean_boom_deg(m, r, 4.0);
+  // the boom rocks on the grab's bounce (about 4 s a period, the ropes' whole length the
+  // spring since they run along the boom): compare means over a period, 10 s apart
+  EXPECT_GT(later_boom, held_boom - 0.02) << "boom sinks, deg";
+  EXPECT_NEAR(later_boom, held_boom, 0.1) << "boom deg";
   EXPECT_NEAR(later.joint_pos[2], held.joint_pos[2], 0.002) << "telescope m";
   for (int i = 0; i < 2; ++i)
     EXPECT_NEAR(later.display[5 + i], held.display[5 + i], 0.002) << "cable " << i + 1 << " m";

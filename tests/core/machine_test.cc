@@ -287,3 +287,92 @@ TEST(Machine, GripsALoadWhileClosingAndReleasesWhenTheSqueezeFails) {
 
 }  // namespace
 }  // namespace clamsim::core
+
+// ---- anti-two-block (issue 13, section 2) ----------------------------------------------
+
+namespace clamsim::core {
+namespace {
+
+// The grab 3 m under the tip, telescoping out with the drums stopped: the reeving draws it up
+// by the extension (reeving_test.cc) until A is anti_two_block_m from the tip sheave.
+State two_blocked_by_telescoping(const MachineParams& m, const Faults& faults, double* trip_s) {
+  InitialConditions ic = default_pose();
+  ic.clam_depth_m = 3.0;
+  State st = initial_state(m, ic);
+  const Environment env(nullptr, faults);
+  *trip_s = -1.0;
+  while (st.time_s < 20.0 && *trip_s < 0.0) {
+    advance_to(m, st, volts(0, 0, 5, 0, 0), env, st.time_s + m.integrator.frame_s);
+    if (st.world.two_blocked) *trip_s = st.time_s;
+  }
+  return st;
+}
+
+TEST(AntiTwoBlock, CutOutStopsTheApproachingDirectionsOnly) {
+  State st;
+  st.world.two_blocked = true;
+  const Control toward = anti_two_block_cutout(st, volts(1, -5, 5, 5, 5), {});
+  EXPECT_EQ(toward.volts, (std::array<double, 5>{1, 0, 0, 0, 0})) << "boom down, telescope out, hoist up";
+  const Control away = anti_two_block_cutout(st, volts(-1, 5, -5, -5, -5), {});
+  EXPECT_EQ(away.volts, (std::array<double, 5>{-1, 5, -5, -5, -5}));
+  Faults bypass;
+  bypass.anti_two_block_bypass = true;
+  EXPECT_EQ(anti_two_block_cutout(st, volts(1, -5, 5, 5, 5), bypass).volts,
+            (std::array<double, 5>{1, -5, 5, 5, 5}));
+  st.world.two_blocked = false;
+  EXPECT_EQ(anti_two_block_cutout(st, volts(1, -5, 5, 5, 5), {}).volts,
+            (std::array<double, 5>{1, -5, 5, 5, 5}));
+}
+
+// Telescoping out trips the switch at A anti_two_block_m from the sheave, once; the telescope
+// and the hoists then stop and the boom holds against the stick, while lowering the grab
+// works and, 0.1 m lower, resets the switch.
+TEST(AntiTwoBlock, TelescopingOutTripsTheSwitchAndTheMachineStops) {
+  const MachineParams m = testing::shipped_machine();
+  double trip_s = 0.0;
+  State st = two_blocked_by_telescoping(m, {}, &trip_s);
+  ASSERT_GT(trip_s, 0.0) << "the grab never came up to the sheave";
+  Outputs o = outputs(m, st, {});
+  EXPECT_EQ(o.events.two_block_events, 1u);
+  EXPECT_NEAR(o.display[3], m.crane.anti_two_block_m, 0.02) << "tripped at the distance";
+
+  // every approaching motion at full stick for 3 s
+  advance_to(m, st, volts(0, 0, 5, 0, 0), {}, st.time_s + 0.5);   // the telescope's oil settles
+  const Outputs before = outputs(m, st, {});
+  advance_to(m, st, volts(0, -5, 5, 5, 5), {}, st.time_s + 3.0);
+  o = outputs(m, st, {});
+  EXPECT_NEAR(o.joint_pos[2], before.joint_pos[2], 0.01) << "telescope held, m";
+  EXPECT_GT(o.joint_pos[1], before.joint_pos[1] - 0.1) << "boom held, deg";
+  EXPECT_GT(o.display[3], m.hydraulics.winches[0].min_length_m + 0.1) << "A stays off the stop";
+  EXPECT_EQ(o.events.two_block_events, 1u);
+
+  // lowering is allowed and resets the switch
+  const double span = o.display[3];
+  advance_to(m, st, volts(0, 0, 0, -3, -3), {}, st.time_s + 2.0);
+  o = outputs(m, st, {});
+  EXPECT_GT(o.display[3], span + 0.3) << "the grab lowers";
+  EXPECT_FALSE(st.world.two_blocked);
+  RecordProperty("tripped_at_s", std::to_string(trip_s));
+}
+
+// The instructor's override: the event still counts, the motions are not stopped.
+TEST(AntiTwoBlock, OverrideLetsTheMotionsThrough) {
+  const MachineParams m = testing::shipped_machine();
+  Faults bypass;
+  bypass.anti_two_block_bypass = true;
+  double trip_s = 0.0;
+  State st = two_blocked_by_telescoping(m, bypass, &trip_s);
+  ASSERT_GT(trip_s, 0.0);
+  const Environment env(nullptr, bypass);
+  const Outputs before = outputs(m, st, env);
+  EXPECT_EQ(before.events.two_block_events, 1u);
+  advance_to(m, st, volts(0, -5, 0, 0, 0), env, st.time_s + 1.0);
+  const Outputs after = outputs(m, st, env);
+  EXPECT_LT(after.joint_pos[1], before.joint_pos[1] - 0.1) << "the boom comes down, deg";
+  advance_to(m, st, volts(0, 0, 5, 0, 0), env, st.time_s + 1.0);
+  EXPECT_GT(outputs(m, st, env).joint_pos[2], after.joint_pos[2] + 0.05) << "telescope out, m";
+  EXPECT_TRUE(st.world.two_blocked);
+}
+
+}  // namespace
+}  // namespace clamsim::core

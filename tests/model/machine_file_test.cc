@@ -391,6 +391,26 @@ TEST(MachineFile, OutOfRangeValues) {
   doc = shipped();
   doc["hydraulics"]["winches"]["aux_hoist"]["min_length_m"]["value"] = 40;
   EXPECT_CONTAINS(error_of(doc), "hydraulics.winches.aux_hoist.min_length_m: must be less than");
+  // the rope's path along the boom (docs/model.md, Rope reeving)
+  doc = shipped();
+  doc["hydraulics"]["winches"]["main_hoist"]["reeving"]["foot_along_m"]["value"] = 9.7;
+  EXPECT_CONTAINS(error_of(doc), "hydraulics.winches.main_hoist.reeving.foot_along_m: must be on "
+                                 "the boom's base section");
+  doc = shipped();
+  doc["hydraulics"]["winches"]["aux_hoist"]["reeving"]["foot_above_m"]["value"] = -0.1;
+  EXPECT_CONTAINS(error_of(doc), "hydraulics.winches.aux_hoist.reeving.foot_above_m");
+  doc = shipped();   // the drum on the circle the foot sheave turns on about the pivot
+  doc["hydraulics"]["winches"]["aux_hoist"]["reeving"]["drum_radial_m"]["value"] = -1.0;
+  doc["hydraulics"]["winches"]["aux_hoist"]["reeving"]["drum_height_m"]["value"] = 2.4 + 0.7810;
+  EXPECT_CONTAINS(error_of(doc), "hydraulics.winches.aux_hoist.reeving.drum_radial_m: the drum is "
+                                 "within 0.1 m of the foot sheave's circle");
+  doc = shipped();
+  doc["hydraulics"]["winches"]["main_hoist"]["reeving"].erase("drum_height_m");
+  EXPECT_CONTAINS(error_of(doc), "hydraulics.winches.main_hoist.reeving.drum_height_m");
+  doc = shipped();
+  doc["crane"]["anti_two_block_m"]["value"] = 1.0;
+  EXPECT_CONTAINS(error_of(doc), "crane.anti_two_block_m: must be more than "
+                                 "hydraulics.winches.main_hoist.min_length_m (1)");
   doc = shipped();
   doc["hydraulics"]["channels"]["boom"]["relief_pressure_MPa"]["value"] = 0.2;
   EXPECT_CONTAINS(error_of(doc), "hydraulics.channels.boom.tank_pressure_MPa: must be less than "

@@ -155,7 +155,9 @@ TEST(InstructorAtWork, TakesTheControlsHitsTheRackHandsBackAndTheReportSaysWhoDr
         if (f.seq == 9) {
           ASSERT_EQ(c.request(42, "ann", ControlMode::Exclusive, false).kind,
                     ControlAnswer::Kind::Granted);
-          c.set_instructor_control(42, core::Control{{0, 0, 4.0, 0, 0}});
+          // telescoping out draws the ropes in along the boom (reeving): pay out as fast
+          // (~0.1 m/s), or the clam climbs to the anti-two-block switch and it cuts out
+          c.set_instructor_control(42, core::Control{{0, 0, 4.0, -1.5, -1.5}});
           phase = Phase::Out;
         }
         break;

@@ -251,7 +251,8 @@ TEST(Observe, AnInstructorInjectsAndClearsAFaultAndOnlyObserversAreTold) {
   std::set<std::string> names;
   for (const auto& f : catalog) names.insert(f["name"].get<std::string>());
   EXPECT_EQ(names, (std::set<std::string>{"burst_hose", "sticking_spool", "brake_slip", "axis_drift",
-                                          "axis_dead", "turbidity", "current"}));
+                                          "axis_dead", "turbidity", "current",
+                                          "anti_two_block_override"}));
   const auto none = ann.read_type("faults");
   ASSERT_TRUE(none);
   EXPECT_TRUE((*none)["active"].empty());
