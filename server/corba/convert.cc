@@ -99,6 +99,18 @@ CLAMX::WorldEvents to_events(const core::WorldEvents& e) {
   return w;
 }
 
+void to_stability(const core::Outputs& o, CLAMX::Stability& s) {
+  s.load_moment_pct = static_cast<CORBA::Float>(o.load_moment_pct);
+  s.hook_load_kg = static_cast<CORBA::Float>(o.hook_load_kg);
+  s.rated_kg = static_cast<CORBA::Float>(o.rated_kg);
+  s.radius_m = static_cast<CORBA::Float>(o.radius_m);
+  s.lmi_warning = o.lmi_warning;
+  s.lmi_cutout = o.lmi_cutout;
+  s.tilt_deg = static_cast<CORBA::Float>(o.tilt_deg);
+  s.tilt_edge = static_cast<CORBA::Short>(o.tilt_edge);
+  s.tipped_over = o.tipped_over;
+}
+
 }  // namespace
 
 void to_display(const core::Outputs& out, CLAM::DisplayData display) {
@@ -134,6 +146,7 @@ void to_frame(const session::Frame& frame, CLAMX::Frame& f, const core::WorldPar
   copy_floats(o.clam_orientation, f.clam_orientation);
   f.clam_contact_force_N = static_cast<CORBA::Float>(o.clam_contact_force_N);
   f.clam_submerged = static_cast<CORBA::Float>(o.clam_submerged);
+  to_stability(o, f.stability);
   to_contacts(o, f.contacts);
   f.events = to_events(o.events);
   f.score = to_score(frame.score);

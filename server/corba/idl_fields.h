@@ -40,6 +40,9 @@ inline constexpr std::array kIdlEventFields{
     idl("releases", &CLAMX::WorldEvents::releases),
     idl("loads_restored", &CLAMX::WorldEvents::loads_restored),
     idl("two_block_events", &CLAMX::WorldEvents::two_block_events),
+    idl("lmi_warnings", &CLAMX::WorldEvents::lmi_warnings),
+    idl("lmi_cutouts", &CLAMX::WorldEvents::lmi_cutouts),
+    idl("tip_overs", &CLAMX::WorldEvents::tip_overs),
 };
 
 inline constexpr auto kIdlScoreFields = std::make_tuple(
@@ -57,7 +60,10 @@ inline constexpr auto kIdlScoreFields = std::make_tuple(
     idl("structure_hits", &CLAMX::TaskScore::structure_hits),
     idl("slack_cables", &CLAMX::TaskScore::slack_cables),
     idl("overloads", &CLAMX::TaskScore::overloads),
-    idl("dropped_loads", &CLAMX::TaskScore::dropped_loads));
+    idl("dropped_loads", &CLAMX::TaskScore::dropped_loads),
+    idl("lmi_warnings", &CLAMX::TaskScore::lmi_warnings),
+    idl("lmi_cutouts", &CLAMX::TaskScore::lmi_cutouts),
+    idl("tipped_over", &CLAMX::TaskScore::tipped_over));
 
 // The IDL struct has exactly these members (a new IDL member must be listed here).
 static_assert(core::covers_struct(kIdlStatsFields));

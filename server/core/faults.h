@@ -13,6 +13,9 @@
 //   turbidity  0 clear .. 1 nil visibility: no dynamics, carried to the frame (Outputs)
 //   anti_two_block_bypass  the instructor's override of the anti-two-block cut-out (the key
 //            switch real cranes have): the event still counts, the motions are not stopped
+//   lmi_bypass  the instructor's override of the load moment limiter's cut-out (the same key
+//            switch): warnings and cut-outs still count, the motions are not stopped, and
+//            past the tipping load the machine tips (core/stability.h)
 #pragma once
 
 #include <array>
@@ -52,6 +55,7 @@ struct Faults {
   std::array<double, 2> water_velocity_m_per_s{};  // horizontal current, base frame x, y
   double turbidity = 0.0;              // 0 clear .. 1 nothing visible under water
   bool anti_two_block_bypass = false;  // the anti-two-block cut-out overridden (machine.cc)
+  bool lmi_bypass = false;             // the load moment limiter's cut-out overridden
 };
 
 // The hole's orifice coefficient Cd A sqrt(2 / rho) [m^3/s per sqrt(Pa)].

@@ -13,6 +13,7 @@
 #include "core/hydraulics.h"
 #include "core/integrator.h"
 #include "core/reeving.h"
+#include "core/stability.h"
 #include "core/stops.h"
 #include "core/world_step.h"
 
@@ -161,16 +162,36 @@ void rope_events(const MachineParams& m, State& st, const ClamContext& c) {
   w.overloaded = over;
 }
 
+// The indicator's reading and the tilt; a tilted machine's tip is where the tilt put it (the
+// clam's motion stays in the carrier's frame: docs/model.md, Stability).
+void stability_outputs(const MachineParams& m, const State& st, Outputs& o) {
+  const StabilityState& s = st.stability;
+  const Vec3 q = st.x.segment<3>(ix::q);
+  const LoadMomentReading r = load_moment_reading(m, q, s.load_kg);
+  o.hook_load_kg = r.load_kg;
+  o.rated_kg = r.rated_kg;
+  o.radius_m = r.radius_m;
+  o.load_moment_pct = r.pct;
+  o.lmi_warning = s.warning;
+  o.lmi_cutout = s.cut_out;
+  o.tilt_deg = s.tilt_rad * kRadToDeg;
+  o.tilt_edge = s.edge;
+  o.tipped_over = s.tipped_over;
+  if (s.edge != kNoEdge) {
+    const EdgeLine e = edge_line(m.carrier, s.edge);
+    const Vec3 d = e.axis();
+    o.tilt_axis_point_m = {e.point.x(), e.point.y(), e.point.z()};
+    o.tilt_axis_direction = {d.x(), d.y(), d.z()};
+    const Vec3 tip = tilted(e, Vec3(o.tip[0], o.tip[1], o.tip[2]), s.tilt_rad);
+    o.tip = {tip.x(), tip.y(), tip.z()};
+  }
+}
+
 }  // namespace
 
 Control anti_two_block_cutout(const State& st, const Control& u, const Faults& faults) {
   if (!st.world.two_blocked || faults.anti_two_block_bypass) return u;
-  Control out = u;
-  out.volts[kMainHoist] = std::min(out.volts[kMainHoist], 0.0);   // no hoisting up
-  out.volts[kAuxHoist] = std::min(out.volts[kAuxHoist], 0.0);
-  out.volts[kTelescope] = std::min(out.volts[kTelescope], 0.0);   // no telescoping out
-  out.volts[kBoom] = std::max(out.volts[kBoom], 0.0);             // no booming down
-  return out;
+  return without_raising_motions(u);
 }
 
 State initial_state(const MachineParams& m, const InitialConditions& init) {
@@ -233,6 +254,9 @@ State initial_state(const MachineParams& m, const InitialConditions& init) {
                                                     (w.motor.gear_ratio * w.motor.displacement_m3_per_rad);
   }
   st.stops_engaged = engaged_stops(m, x, c);
+  // the indicator starts reading what hangs at the tip, not from zero
+  st.stability.load_kg = hook_load_kg(m, c);
+  st.stability.pct = load_moment_reading(m, q, st.stability.load_kg).pct;
   return st;
 }
 
@@ -242,7 +266,8 @@ namespace {
 void step_with(const MachineParams& m, const CraneInertia& inertia, State& st, const Control& u,
                const Environment& env) {
   const double h = m.integrator.step_s;
-  const Spools spool = spools_for(m, anti_two_block_cutout(st, u, env.faults), env.faults);
+  const Control allowed = load_moment_cutout(st, anti_two_block_cutout(st, u, env.faults), env.faults);
+  const Spools spool = spools_for(m, allowed, env.faults);
   const StateVector before = st.x;
 
   // The world's pushes on the clam, held over the step; the loads' reactions wait for
@@ -305,6 +330,7 @@ void step_with(const MachineParams& m, const CraneInertia& inertia, State& st, c
   }
   const ClamContext after = clam_context(m, st.x);
   rope_events(m, st, after);
+  stability_step(m, st, after, h);
   const std::uint8_t engaged = engaged_stops(m, st.x, after);
   if (engaged & ~st.stops_engaged) ++st.health.limit_hits;
   st.stops_engaged = engaged;
@@ -392,6 +418,7 @@ Outputs outputs(const MachineParams& m, const State& st, const Environment& env)
   o.contact_count = w.marker_count;
   o.contacts = w.markers;
   o.events = w.events;
+  stability_outputs(m, st, o);
   return o;
 }
 

@@ -180,6 +180,42 @@ struct HydraulicsParams {
   std::array<WinchParams, 2> winches{};   // 0 main hoist (cable 1, point A), 1 aux (cable 2, C)
 };
 
+// What the crane stands on and how much it may lift (issue 13, section 5; docs/model.md,
+// Stability). The carrier does not turn with the swing; its outrigger pads span a rectangle
+// in the base frame, x from -rear_m to +front_m, y from -half_span_m to +half_span_m, at
+// height pad_height_m. The machine tips about one side of that rectangle.
+struct CarrierParams {
+  double mass_kg = 0.0;                  // chassis, axles, outrigger boxes (not the superstructure)
+  std::array<double, 3> com_m{};         // its centre of gravity, base frame
+  double front_m = 0.0;                  // outrigger pads' line ahead of the swing axis (+x)
+  double rear_m = 0.0;                   // ... behind it (-x)
+  double half_span_m = 0.0;              // ... to either side (+-y): the beams fully out
+  double pad_height_m = 0.0;             // the pads' z in the base frame
+};
+
+// The rated-capacity chart (the manufacturer's load chart, over outriggers, 360 deg): the
+// heaviest load the ropes may hold at the tip, by boom length (d3) and radius (swing axis to
+// the tip), the grab included. Interpolated bilinearly, held constant outside its range.
+struct CapacityChart {
+  static constexpr int kMaxLengths = 8;
+  static constexpr int kMaxRadii = 16;
+  int lengths = 0;
+  int radii = 0;
+  std::array<double, kMaxLengths> boom_length_m{};   // ascending
+  std::array<double, kMaxRadii> radius_m{};          // ascending
+  std::array<std::array<double, kMaxRadii>, kMaxLengths> rated_kg{};
+};
+
+// The load moment indicator (LMI) and limiter: the hook load measured from the ropes' pull
+// at the tip, low-pass filtered as real indicators damp it, in percent of the chart's rating.
+struct LoadMomentParams {
+  CapacityChart chart;
+  double load_filter_s = 0.0;            // the load signal's time constant
+  double warning_pct = 90.0;             // warn from here
+  double cutout_pct = 100.0;             // cut out the motions that raise the moment from here
+  double reset_pct = 98.0;               // the cut-out lifts again below this
+};
+
 struct IntegratorParams {
   double step_s = 0.001;                // fixed RK4 step
   double frame_s = 0.05;                // one DisplayData frame (20 Hz, section 4.3)
@@ -190,6 +226,8 @@ struct MachineParams {
   AntiSwingParams anti_swing;
   CraneParams crane;
   HydraulicsParams hydraulics;
+  CarrierParams carrier;
+  LoadMomentParams load_moment;
   IntegratorParams integrator;
 };
 

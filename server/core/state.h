@@ -70,6 +70,20 @@ struct Health {
   std::uint64_t loads_released = 0;        // loads that slipped out (squeeze below threshold)
 };
 
+// The load moment indicator and the tipping degree of freedom (core/stability.h). Not in the
+// integrated vector: the indicator is a filter, and the tilt a rigid turn of the whole machine
+// about one side of its pads, stepped after the motion (docs/model.md, Stability).
+struct StabilityState {
+  double load_kg = 0.0;        // the indicator's hook load, low-pass filtered
+  double pct = 0.0;            // that load in percent of the chart's rating here
+  bool warning = false;        // at or above the warning level (hysteresis)
+  bool cut_out = false;        // at or above the cut-out level (hysteresis)
+  int edge = -1;               // the side of the pads it has lifted about (TipEdge), -1 none
+  double tilt_rad = 0.0;       // turned outward about that side
+  double tilt_rate = 0.0;
+  bool tipped_over = false;    // its own centre of gravity passed the side: lost
+};
+
 struct State {
   StateVector x = StateVector::Zero();
   ClamMode clam;
@@ -78,6 +92,7 @@ struct State {
   std::uint64_t steps = 0;
   std::uint8_t stops_engaged = 0;   // bit per hard stop in contact (to count new hits)
   WorldState world;                 // loads, contacts and events (empty without a world)
+  StabilityState stability;
 };
 
 // The five valve command voltages of ControlSignal (Table 4.1 order), -5..+5 V.
@@ -167,6 +182,20 @@ struct Outputs {
   std::array<ContactMarker, kMaxContactMarkers> contacts{};
   int contact_count = 0;
   WorldEvents events;
+
+  // Stability (issue 13, section 5): the load moment indicator and the tilt.
+  double hook_load_kg = 0.0;               // the indicator's load: grab and what it holds
+  double rated_kg = 0.0;                   // the chart's rating at this radius and boom length
+  double radius_m = 0.0;                   // swing axis to the tip, horizontal
+  double load_moment_pct = 0.0;            // hook load in percent of the rating
+  bool lmi_warning = false;                // at or above the warning level
+  bool lmi_cutout = false;                 // the limiter has cut out the raising motions
+  double tilt_deg = 0.0;                   // the machine turned about a side of its pads
+  int tilt_edge = -1;                      // that side (core/stability.h TipEdge), -1 none
+  std::array<double, 3> tilt_axis_point_m{};   // a point of that side at the pads' height
+  std::array<double, 3> tilt_axis_direction{}; // the side's direction: tipping is a positive
+                                               // turn about it (right hand)
+  bool tipped_over = false;
 };
 
 }  // namespace clamsim::core

@@ -139,10 +139,13 @@ struct WorldEvents {
                                            // and was put back where it started (health)
   std::uint64_t two_block_events = 0;      // the clam's block came within the anti-two-block
                                            // distance of the tip sheave (the switch tripped)
+  std::uint64_t lmi_warnings = 0;          // the load moment reached the warning level (90 %)
+  std::uint64_t lmi_cutouts = 0;           // ... the cut-out level (100 %)
+  std::uint64_t tip_overs = 0;             // the machine tipped over its pads (core/stability.h)
 };
 
 // The events' one list: the display JSON, the CORBA frame and clamsim-sim's summary walk it.
-inline constexpr std::array<Field<WorldEvents, std::uint64_t>, 9> kWorldEventFields{{
+inline constexpr std::array<Field<WorldEvents, std::uint64_t>, 12> kWorldEventFields{{
     {"clam_rack_gate_hits", "", "The clam or held load struck the rack or the gate.",
      &WorldEvents::clam_rack_gate_hits},
     {"clam_world_hits", "", "The clam or held load struck another solid (deck, walls, truck).",
@@ -158,6 +161,11 @@ inline constexpr std::array<Field<WorldEvents, std::uint64_t>, 9> kWorldEventFie
      &WorldEvents::loads_restored},
     {"two_block_events", "", "The clam came up to the tip sheave: the anti-two-block switch tripped.",
      &WorldEvents::two_block_events},
+    {"lmi_warnings", "", "The load moment reached the indicator's warning level.",
+     &WorldEvents::lmi_warnings},
+    {"lmi_cutouts", "", "The load moment reached the limiter's cut-out level.",
+     &WorldEvents::lmi_cutouts},
+    {"tip_overs", "", "The machine tipped over its outrigger pads.", &WorldEvents::tip_overs},
 }};
 static_assert(covers_struct(kWorldEventFields));
 

@@ -299,6 +299,47 @@ std::vector<Section> Section::objects(const std::string& key, std::size_t min_co
   });
 }
 
+std::vector<double> Section::numbers(const std::string& key, std::size_t min_count,
+                                     std::size_t max_count, double scale, const Bounds& bounds) {
+  return guarded(key, [&] {
+    const json& v = leaf(key);
+    if (!v.is_array() || v.size() < min_count || v.size() > max_count) {
+      fail(key, "expected " + array_of(min_count, max_count, "numbers") + ", got " +
+                    (v.is_array() ? std::to_string(v.size()) + " elements" : shown(v)));
+    }
+    std::vector<double> out;
+    for (std::size_t i = 0; i < v.size(); ++i)
+      out.push_back(checked(v[i], path_of(key) + "[" + std::to_string(i) + "]", scale, bounds));
+    return out;
+  });
+}
+
+std::vector<std::vector<double>> Section::number_rows(const std::string& key, std::size_t rows,
+                                                     std::size_t columns, double scale,
+                                                     const Bounds& bounds) {
+  return guarded(key, [&] {
+    const json& v = leaf(key);
+    if (!v.is_array() || v.size() != rows) {
+      fail(key, "expected " + array_of(rows, rows, "rows") + ", got " +
+                    (v.is_array() ? std::to_string(v.size()) + " elements" : shown(v)));
+    }
+    std::vector<std::vector<double>> out;
+    for (std::size_t i = 0; i < rows; ++i) {
+      const std::string row = key + "[" + std::to_string(i) + "]";
+      const json& r = v[i];
+      if (!r.is_array() || r.size() != columns) {
+        fail(row, "expected " + array_of(columns, columns, "numbers") + ", got " +
+                      (r.is_array() ? std::to_string(r.size()) + " elements" : shown(r)));
+      }
+      std::vector<double> values;
+      for (std::size_t j = 0; j < columns; ++j)
+        values.push_back(checked(r[j], path_of(row) + "[" + std::to_string(j) + "]", scale, bounds));
+      out.push_back(std::move(values));
+    }
+    return out;
+  });
+}
+
 std::vector<std::string> Section::texts(const std::string& key, std::size_t min_count,
                                         std::size_t max_count) {
   return guarded(key, [&] {

@@ -91,6 +91,15 @@ class Section {
   double number(const std::string& key, double scale, const Bounds& bounds);
   // A required array of three numbers, each converted and checked like number().
   std::array<double, 3> vec3(const std::string& key, double scale, const Bounds& bounds);
+  // A required array of min_count..max_count numbers, each converted and checked like
+  // number(); element i is named "<key>[i]" in messages.
+  std::vector<double> numbers(const std::string& key, std::size_t min_count,
+                              std::size_t max_count, double scale, const Bounds& bounds);
+  // A required array of `rows` arrays of `columns` numbers (a table), each checked like
+  // number(); element j of row i is named "<key>[i][j]".
+  std::vector<std::vector<double>> number_rows(const std::string& key, std::size_t rows,
+                                               std::size_t columns, double scale,
+                                               const Bounds& bounds);
   // A required string (plain, not a {value, source} leaf).
   std::string text(const std::string& key);
   // A required nested object.

@@ -238,6 +238,70 @@ core::HydraulicsParams read_hydraulics(Section s) {
   return h;
 }
 
+core::CarrierParams read_carrier(Section s) {
+  core::CarrierParams c;
+  c.mass_kg = s.number("mass_kg", unit::one, B::positive());
+  c.com_m = s.vec3("com_m", unit::one, B::closed(-20.0, 20.0));
+  c.front_m = s.number("outrigger_front_m", unit::one, B::positive());
+  c.rear_m = s.number("outrigger_rear_m", unit::one, B::positive());
+  c.half_span_m = s.number("outrigger_half_span_m", unit::one, B::positive());
+  c.pad_height_m = s.number("pad_height_m", unit::one, B::closed(-10.0, 10.0));
+  s.finish();
+  return c;
+}
+
+// Numbers that must rise from one to the next (a chart's axes), named at the first that does not.
+void require_ascending(const Section& s, const std::string& key, const std::vector<double>& v) {
+  for (std::size_t i = 1; i < v.size(); ++i) {
+    if (!(v[i] > v[i - 1])) {
+      s.fail(key + "[" + std::to_string(i) + "]",
+             "must be greater than the one before (" + format_number(v[i - 1]) + "), got " +
+                 format_number(v[i]));
+    }
+  }
+}
+
+// The rated-capacity chart: boom lengths by radii, a row of ratings per boom length.
+core::CapacityChart read_chart(Section s, const core::CraneParams& crane) {
+  using Chart = core::CapacityChart;
+  core::CapacityChart c;
+  s.note();
+  if (s.has("source")) s.text("source");
+  const std::vector<double> lengths =
+      s.numbers("boom_length_m", 1, Chart::kMaxLengths, unit::one, B::positive());
+  const std::vector<double> radii = s.numbers("radius_m", 1, Chart::kMaxRadii, unit::one, B::positive());
+  require_ascending(s, "boom_length_m", lengths);
+  require_ascending(s, "radius_m", radii);
+  // every boom length the telescope reaches must be on the chart
+  if (lengths.front() > crane.telescope_min_m + 1e-9 || lengths.back() < crane.telescope_max_m - 1e-9) {
+    s.fail("boom_length_m", "must span the telescope's range, " +
+                                format_number(crane.telescope_min_m) + " to " +
+                                format_number(crane.telescope_max_m) + " m, got " +
+                                format_number(lengths.front()) + " to " + format_number(lengths.back()));
+  }
+  c.lengths = static_cast<int>(lengths.size());
+  c.radii = static_cast<int>(radii.size());
+  std::copy(lengths.begin(), lengths.end(), c.boom_length_m.begin());
+  std::copy(radii.begin(), radii.end(), c.radius_m.begin());
+  const auto rated = s.number_rows("rated_kg", lengths.size(), radii.size(), unit::one,
+                                   B::non_negative());
+  for (std::size_t i = 0; i < rated.size(); ++i)
+    std::copy(rated[i].begin(), rated[i].end(), c.rated_kg[i].begin());
+  s.finish();
+  return c;
+}
+
+core::LoadMomentParams read_load_moment(Section s, const core::CraneParams& crane) {
+  core::LoadMomentParams p;
+  p.load_filter_s = s.number("load_filter_s", unit::one, B::closed(0.0, 10.0));
+  p.warning_pct = s.number("warning_pct", unit::one, B::closed(50.0, 200.0));
+  p.cutout_pct = s.number("cutout_pct", unit::one, B::closed(50.0, 200.0));
+  require_less(s, "warning_pct", p.warning_pct, "cutout_pct", p.cutout_pct, unit::one);
+  p.chart = read_chart(s.child("chart"), crane);
+  s.finish();
+  return p;
+}
+
 core::IntegratorParams read_integrator(Section s) {
   core::IntegratorParams p;
   p.step_s = s.number("step_ms", unit::ms, B::positive());
@@ -330,6 +394,8 @@ core::MachineParams parse_machine_json(const nlohmann::json& doc, const std::str
   m.anti_swing = read_anti_swing(root.child("anti_swing"));
   m.crane = read_crane(root.child("crane"));
   m.hydraulics = read_hydraulics(root.child("hydraulics"));
+  m.carrier = read_carrier(root.child("carrier"));
+  m.load_moment = read_load_moment(root.child("load_moment"), m.crane);
   m.integrator = read_integrator(root.child("integrator"));
   check_oil_springs(root, m);
   check_reeving(root, m);

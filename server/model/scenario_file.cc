@@ -223,6 +223,8 @@ TaskPenalties read_penalties(Section s) {
   p.slack_cable = s.number("slack_cable_points", unit::one, B::non_negative());
   p.overload = s.number("overload_points", unit::one, B::non_negative());
   p.dropped_load = s.number("dropped_load_points", unit::one, B::non_negative());
+  p.lmi_warning = s.number("lmi_warning_points", unit::one, B::non_negative());
+  p.lmi_cutout = s.number("lmi_cutout_points", unit::one, B::non_negative());
   s.note();
   s.finish();
   return p;
@@ -261,7 +263,9 @@ ojson client_task(const TaskSpec& t) {
                     {"structure_hit_points", t.penalties.structure_hit},
                     {"slack_cable_points", t.penalties.slack_cable},
                     {"overload_points", t.penalties.overload},
-                    {"dropped_load_points", t.penalties.dropped_load}};
+                    {"dropped_load_points", t.penalties.dropped_load},
+                    {"lmi_warning_points", t.penalties.lmi_warning},
+                    {"lmi_cutout_points", t.penalties.lmi_cutout}};
   // the rule behind a rack/gate penalty: a slower touch is allowed (core/world.h)
   j["hit_speed_m_per_s"] = core::kHitSpeed_m_per_s;
   if (!t.lesson.empty()) j["lesson"] = t.lesson;

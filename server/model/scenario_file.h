@@ -33,6 +33,8 @@ struct TaskPenalties {
   double slack_cable = 0.0;     // a rope paid out into a slack loop
   double overload = 0.0;        // rope pull above rating, or a load above the clam's
   double dropped_load = 0.0;    // a load let go anywhere but over the truck
+  double lmi_warning = 0.0;     // the load moment reached the indicator's warning level
+  double lmi_cutout = 0.0;      // ... the limiter's cut-out level
 };
 
 // The truck's load space (the scene's truck_bed): an upright box yawed about z. Its bottom

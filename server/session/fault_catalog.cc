@@ -145,6 +145,14 @@ const std::vector<Spec>& table() {
          f.physics.anti_two_block_bypass = true;
        },
        [](ActiveFaults& f, int) { f.physics.anti_two_block_bypass = false; }},
+      {"lmi_override",
+       "Override the load moment limiter (the crane's override key): past 100 % of the load "
+       "chart, hoisting up, telescoping out and booming down are no longer stopped, and past "
+       "the tipping load the machine tips over.",
+       "",
+       {},
+       [](ActiveFaults& f, const json&, int, const FaultContext&) { f.physics.lmi_bypass = true; },
+       [](ActiveFaults& f, int) { f.physics.lmi_bypass = false; }},
   };
   return specs;
 }

@@ -19,7 +19,7 @@ struct Column {
 };
 
 // clang-format off
-const std::array<Column, 29> kColumns = {{
+const std::array<Column, 33> kColumns = {{
   {"time_s",             [](const Sample& s) { return s.out.time_s; }, nullptr},
   {"swing_V",            [](const Sample& s) { return s.control.volts[0]; }, nullptr},
   {"boom_V",             [](const Sample& s) { return s.control.volts[1]; }, nullptr},
@@ -51,6 +51,11 @@ const std::array<Column, 29> kColumns = {{
   {"jaw_gap_m",          [](const Sample& s) { return s.out.jaw_gap_m; }, nullptr},
   {"squeeze_N",          [](const Sample& s) { return s.out.squeeze_N; }, nullptr},
   {"energy_J",           [](const Sample& s) { return s.out.energy_J; }, nullptr},
+  // stability (issue 13, section 5): the load moment indicator and the tilt
+  {"hook_load_kg",       [](const Sample& s) { return s.out.hook_load_kg; }, nullptr},
+  {"radius_m",           [](const Sample& s) { return s.out.radius_m; }, nullptr},
+  {"load_moment_pct",    [](const Sample& s) { return s.out.load_moment_pct; }, nullptr},
+  {"tilt_deg",           [](const Sample& s) { return s.out.tilt_deg; }, nullptr},
 }};
 // clang-format on
 

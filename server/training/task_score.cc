@@ -5,6 +5,7 @@
 #include <limits>
 #include <utility>
 
+#include "core/stability.h"
 #include "training/report_figures.h"
 
 namespace clamsim::training {
@@ -13,7 +14,8 @@ namespace {
 
 const char* kind_key(int k) {
   static constexpr const char* kKeys[] = {"rack_gate_hit", "structure_hit", "slack_cable",
-                                          "overload", "dropped_load"};
+                                          "overload",      "dropped_load",  "lmi_warning",
+                                          "lmi_cutout"};
   return kKeys[k];
 }
 
@@ -71,6 +73,8 @@ double TaskScorer::points_each(Kind kind) const {
     case Kind::SlackCable: return p.slack_cable;
     case Kind::Overload: return p.overload;
     case Kind::DroppedLoad: return p.dropped_load;
+    case Kind::LmiWarning: return p.lmi_warning;
+    case Kind::LmiCutout: return p.lmi_cutout;
   }
   return 0.0;
 }
@@ -122,6 +126,8 @@ void TaskScorer::penalise(Kind kind, int count, const core::Outputs& o, const st
     case Kind::SlackCable: score_.slack_cables += count; break;
     case Kind::Overload: score_.overloads += count; break;
     case Kind::DroppedLoad: score_.dropped_loads += count; break;
+    case Kind::LmiWarning: score_.lmi_warnings += count; break;
+    case Kind::LmiCutout: score_.lmi_cutouts += count; break;
   }
   score_.penalty_points += count * points_each(kind);
 }
@@ -160,6 +166,10 @@ const TaskScore& TaskScorer::update(const core::Outputs& o) {
     penalise(Kind::SlackCable, n, o, "");
   if (const int n = new_events(e.overload_events, b.overload_events))
     penalise(Kind::Overload, n, o, "");
+  if (const int n = new_events(e.lmi_warnings, b.lmi_warnings))
+    penalise(Kind::LmiWarning, n, o, "");
+  if (const int n = new_events(e.lmi_cutouts, b.lmi_cutouts))
+    penalise(Kind::LmiCutout, n, o, "");
   last_events_ = e;
 
   // A load let go anywhere but over the truck was dropped (where it lands does not matter).
@@ -181,8 +191,16 @@ const TaskScore& TaskScorer::update(const core::Outputs& o) {
 
   score_.time_points = time_points(score_.elapsed_s, score_.optimum_s, score_.limit_s);
   score_.total = std::max(0.0, score_.time_points - score_.penalty_points);
-  const bool completed = score_.delivered == score_.required;
-  if (completed || timed_out(score_.elapsed_s, score_.limit_s)) {
+  // a machine that has tipped over ends the task, whatever was delivered before; the
+  // timeline says over which side
+  if (o.tipped_over && !score_.tipped_over) {
+    notes_.push_back({o.time_s, o.time_s - t0_s_, "tip_over",
+                      std::string("over the ") + core::tip_edge_name(o.tilt_edge) + " outriggers",
+                      driver_});
+  }
+  score_.tipped_over = o.tipped_over;
+  const bool completed = !o.tipped_over && score_.delivered == score_.required;
+  if (completed || o.tipped_over || timed_out(score_.elapsed_s, score_.limit_s)) {
     score_.finished = just_finished_ = true;
     score_.completed = completed;
     score_.running = false;
@@ -255,6 +273,7 @@ nlohmann::ordered_json TaskScorer::report(const std::string& session_label,
                           started_ ? &wall_start_ : nullptr, s.finished ? &wall_end_ : nullptr});
   r["outcome"] = !s.finished    ? "running"
                  : s.completed   ? "completed"
+                 : s.tipped_over ? "tipped over"
                  : s.interrupted ? "interrupted"
                                  : "timed out";
   r["elapsed_s"] = s.elapsed_s;
@@ -270,10 +289,10 @@ nlohmann::ordered_json TaskScorer::report(const std::string& session_label,
   }
   r["loads"] = std::move(loads);
   r["time_points"] = s.time_points;
-  const int counts[] = {s.rack_gate_hits, s.structure_hits, s.slack_cables, s.overloads,
-                        s.dropped_loads};
+  const int counts[kKinds] = {s.rack_gate_hits, s.structure_hits, s.slack_cables, s.overloads,
+                              s.dropped_loads,  s.lmi_warnings,   s.lmi_cutouts};
   ojson penalties;
-  for (int k = 0; k < 5; ++k) {
+  for (int k = 0; k < kKinds; ++k) {
     const double each = points_each(static_cast<Kind>(k));
     penalties[kind_key(k)] = {{"count", counts[k]}, {"points_each", each},
                               {"points", counts[k] * each}};

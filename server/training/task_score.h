@@ -30,6 +30,7 @@ struct TaskScore {
   bool finished = false;    // completed or timed out; the score is final
   bool completed = false;   // finished with every task load delivered
   bool interrupted = false; // finished because the server stopped the session
+  bool tipped_over = false; // finished because the machine tipped over (core/stability.h)
   double elapsed_s = 0.0;   // since the first frame; frozen once finished
   double optimum_s = 0.0;
   double limit_s = 0.0;     // 1.5 x optimum: the task times out here
@@ -43,6 +44,8 @@ struct TaskScore {
   int slack_cables = 0;
   int overloads = 0;
   int dropped_loads = 0;
+  int lmi_warnings = 0;         // the load moment reached the warning level
+  int lmi_cutouts = 0;          // ... the limiter's cut-out level
 };
 
 // The score's one list: the display JSON, /sessions, the CORBA frame (where its fixed IDL
@@ -56,6 +59,8 @@ inline constexpr auto kTaskScoreFields = std::make_tuple(
                 &TaskScore::completed),
     core::field("interrupted", "", "Finished because the server stopped the session.",
                 &TaskScore::interrupted),
+    core::field("tipped_over", "", "Finished because the machine tipped over.",
+                &TaskScore::tipped_over),
     core::field("elapsed_s", "s", "Time since the first frame.", &TaskScore::elapsed_s),
     core::field("optimum_s", "s", "The task's optimum time.", &TaskScore::optimum_s),
     core::field("limit_s", "s", "The time limit (1.5 x optimum).", &TaskScore::limit_s),
@@ -70,7 +75,11 @@ inline constexpr auto kTaskScoreFields = std::make_tuple(
                 &TaskScore::structure_hits),
     core::field("slack_cables", "", "Ropes paid out slack.", &TaskScore::slack_cables),
     core::field("overloads", "", "Overloads.", &TaskScore::overloads),
-    core::field("dropped_loads", "", "Loads dropped.", &TaskScore::dropped_loads));
+    core::field("dropped_loads", "", "Loads dropped.", &TaskScore::dropped_loads),
+    core::field("lmi_warnings", "", "Load moment warnings (90 % of the chart).",
+                &TaskScore::lmi_warnings),
+    core::field("lmi_cutouts", "", "Load moment cut-outs (100 % of the chart).",
+                &TaskScore::lmi_cutouts));
 static_assert(core::covers_struct(kTaskScoreFields));
 
 // What a report was scored with, so two reports can be compared knowingly: the server's
@@ -125,7 +134,9 @@ class TaskScorer {
                                 const std::string& trainee = "") const;
 
  private:
-  enum class Kind { RackGateHit, StructureHit, SlackCable, Overload, DroppedLoad };
+  enum class Kind { RackGateHit, StructureHit, SlackCable, Overload, DroppedLoad, LmiWarning,
+                    LmiCutout };
+  static constexpr int kKinds = 7;
   struct Penalty {
     double sim_time_s;
     double task_time_s;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/stability.h"
 #include "session/server_wide.h"
 #include "web/field_json.h"
 #include "training/report_figures.h"
@@ -101,6 +102,15 @@ ojson machine_json(const core::MachineParams& p) {
   for (const core::ActuatorChannel& ch : p.hydraulics.channels)
     relief.push_back(r(ch.valve.relief_pressure_Pa * 1e-6, 6));
   m["hydraulics"]["relief_MPa"] = std::move(relief);
+  // what the machine stands on, and the load moment indicator's levels (the browser shows
+  // the server's thresholds, docs/model.md Stability)
+  const core::CarrierParams& car = p.carrier;
+  m["carrier"] = {{"outrigger_front_m", car.front_m},
+                  {"outrigger_rear_m", car.rear_m},
+                  {"outrigger_half_span_m", car.half_span_m},
+                  {"pad_height_m", car.pad_height_m}};
+  m["load_moment"] = {{"warning_pct", p.load_moment.warning_pct},
+                      {"cutout_pct", p.load_moment.cutout_pct}};
   return m;
 }
 
@@ -283,6 +293,30 @@ void DisplayEncoder::encode(const session::Frame& frame, std::string& out) const
   w.field("clam_submerged", r(o.clam_submerged, 2));
   // an instructor's condition (issue 11): how murky the water is, 0 clear .. 1 nil
   w.field("turbidity", r(o.turbidity, 2));
+  // stability (issue 13, section 5): the load moment indicator and the machine's tilt
+  w.field("load_moment_pct", r(o.load_moment_pct, 1));
+  w.field("hook_load_kg", r(o.hook_load_kg, 1));
+  w.field("rated_kg", r(o.rated_kg, 1));
+  w.field("radius_m", r(o.radius_m, mm));
+  w.key("lmi");
+  w.string(o.lmi_cutout ? "cutout" : o.lmi_warning ? "warning" : "ok");
+  w.field("tilt_deg", r(o.tilt_deg, mdeg));
+  w.key("tilt_edge");
+  w.string(core::tip_edge_name(o.tilt_edge));
+  w.key("tipped_over");
+  w.boolean(o.tipped_over);
+  // the line the machine turns about (a side of its pads), null while it stands on all four
+  w.key("tilt_axis");
+  if (o.tilt_edge == core::kNoEdge) {
+    w.null();
+  } else {
+    w.begin_object();
+    w.key("point_m");
+    write_array(w, o.tilt_axis_point_m, mm);
+    w.key("direction");
+    write_array(w, o.tilt_axis_direction, 6);
+    w.end_object();
+  }
   const int n_loads = std::clamp(o.load_count, 0, core::kMaxLoads);
   w.key("loads");
   write_loads(w, o, n_loads, load_ids_);

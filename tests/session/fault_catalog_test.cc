@@ -26,7 +26,7 @@ bool no_physics_fault(const core::Faults& f) {
   for (const auto& b : f.brakes)
     if (b.active) return false;
   return f.water_velocity_m_per_s[0] == 0.0 && f.water_velocity_m_per_s[1] == 0.0 &&
-         f.turbidity == 0.0 && !f.anti_two_block_bypass;
+         f.turbidity == 0.0 && !f.anti_two_block_bypass && !f.lmi_bypass;
 }
 
 bool no_input_fault(const InputFaults& f) {
@@ -155,7 +155,9 @@ TEST(FaultCatalog, ParametersReachThePhysics) {
   EXPECT_EQ(f.physics.spools[0].volts, -3.0);   // what the stick said when it stuck
   ASSERT_EQ(inject_fault(f, "anti_two_block_override", json(), {}), "");
   EXPECT_TRUE(f.physics.anti_two_block_bypass);   // core::anti_two_block_cutout lets all through
-  EXPECT_EQ(f.list.size(), 6u);
+  ASSERT_EQ(inject_fault(f, "lmi_override", json(), {}), "");
+  EXPECT_TRUE(f.physics.lmi_bypass);   // core::load_moment_cutout lets all through
+  EXPECT_EQ(f.list.size(), 7u);
 
   EXPECT_EQ(clear_fault(f, "all", json::object()), "");
   EXPECT_TRUE(no_physics_fault(f.physics));

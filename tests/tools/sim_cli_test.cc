@@ -151,7 +151,8 @@ TEST_F(SimCli, ShortRunWritesHeaderAndOneRowPerInterval) {
             0u)
       << lines[0];
   for (const char* col : {"T1_N", "T2_N", "theta2_clam_deg", "vA_up_m_s", "vC_up_m_s",
-                          "working", "geo", "load", "squeeze_N", "energy_J"}) {
+                          "working", "geo", "load", "squeeze_N", "energy_J", "hook_load_kg",
+                          "radius_m", "load_moment_pct", "tilt_deg"}) {
     EXPECT_NE(lines[0].find(col), std::string::npos) << col;
   }
   for (std::size_t i = 1; i < lines.size(); ++i) {
@@ -207,7 +208,7 @@ TEST_F(SimCli, WorldRunsTheScenarioAndRecordsTheLoads) {
   const auto lines = lines_of(slurp(csv));
   ASSERT_EQ(lines.size(), 1u + 11u);
   const std::string& header = lines[0];
-  EXPECT_NE(header.find(",energy_J,log1_x_m,log1_y_m,log1_z_m,log1_held,log2_x_m"),
+  EXPECT_NE(header.find(",load_moment_pct,tilt_deg,log1_x_m,log1_y_m,log1_z_m,log1_held,log2_x_m"),
             std::string::npos)
       << header;
   EXPECT_EQ(header.substr(header.size() - 40), "crate_x_m,crate_y_m,crate_z_m,crate_held")

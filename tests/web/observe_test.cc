@@ -252,7 +252,7 @@ TEST(Observe, AnInstructorInjectsAndClearsAFaultAndOnlyObserversAreTold) {
   for (const auto& f : catalog) names.insert(f["name"].get<std::string>());
   EXPECT_EQ(names, (std::set<std::string>{"burst_hose", "sticking_spool", "brake_slip", "axis_drift",
                                           "axis_dead", "turbidity", "current",
-                                          "anti_two_block_override"}));
+                                          "anti_two_block_override", "lmi_override"}));
   const auto none = ann.read_type("faults");
   ASSERT_TRUE(none);
   EXPECT_TRUE((*none)["active"].empty());
