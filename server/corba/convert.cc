@@ -99,7 +99,7 @@ CLAMX::WorldEvents to_events(const core::WorldEvents& e) {
   return w;
 }
 
-void to_stability(const core::Outputs& o, CLAMX::Stability& s) {
+void to_stability(const core::Outputs& o, CLAMX::StabilityState& s) {
   s.load_moment_pct = static_cast<CORBA::Float>(o.load_moment_pct);
   s.hook_load_kg = static_cast<CORBA::Float>(o.hook_load_kg);
   s.rated_kg = static_cast<CORBA::Float>(o.rated_kg);

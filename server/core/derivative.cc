@@ -83,6 +83,7 @@ bool locked(const ClamMode& mode) { return mode.working != WorkingState::Free; }
 ClamContext clam_context(const MachineParams& m, const StateVector& x, const JointTrig& trig) {
   ClamContext c;
   const Vec3 q = joints(x);
+  c.trig = trig;
   c.tip = tip_position(m.crane, q, trig);
   c.tip_grad = tip_height_gradient(q, trig);
   c.tip_jac = tip_horizontal_jacobian(m.crane, q, trig);

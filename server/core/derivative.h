@@ -33,6 +33,7 @@ bool locked(const ClamMode& mode);
 // The ropes run from the tip sheave to A and to C, which share the clam's horizontal
 // position h (the clam swings as a pendulum on them); `hang` is h minus the tip's.
 struct ClamContext {
+  JointTrig trig;         // the joints' sines and cosines it was built with
   Vec3 tip;
   Vec3 tip_grad;          // d(tip z)/dq
   Eigen::Matrix<double, 2, 3> tip_jac;   // d(tip x, y)/dq

@@ -36,11 +36,11 @@ struct Weights {
   Vec3 tip = Vec3::Zero();
 };
 
-Weights weights(const MachineParams& m, const Vec3& q) {
+Weights weights(const MachineParams& m, const Vec3& q, const JointTrig& trig) {
   const CarrierParams& car = m.carrier;
   Weights w;
   w.parts[0] = {car.mass_kg, Vec3(car.com_m[0], car.com_m[1], car.com_m[2]), 0.0};
-  const auto t = dh_base_transforms(m.crane, q);
+  const auto t = dh_base_transforms(m.crane, q, trig);
   for (std::size_t i = 0; i < 3; ++i) {
     const LinkParams& l = m.crane.links[i];
     const Eigen::Vector4d com(l.com_m[0], l.com_m[1], l.com_m[2], 1.0);
@@ -55,6 +55,8 @@ Weights weights(const MachineParams& m, const Vec3& q) {
   w.tip = t[2].block<3, 1>(0, 3);   // frame 3's origin
   return w;
 }
+
+Weights weights(const MachineParams& m, const Vec3& q) { return weights(m, q, joint_trig(q)); }
 
 // Outward distance s and height h of a point above a side.
 struct SideCoords {
@@ -207,28 +209,29 @@ double hook_load_kg(const MachineParams& m, const ClamContext& c) {
   return std::max(0.0, -tip_load_force(m, c).z() / m.crane.gravity_m_per_s2);
 }
 
-LoadMomentReading load_moment_reading(const MachineParams& m, const Vec3& q, double load_kg) {
+namespace {
+
+LoadMomentReading reading_at(const MachineParams& m, const Vec3& tip, double boom_length_m,
+                             double load_kg) {
   LoadMomentReading r;
-  const Vec3 tip = tip_position(m.crane, q);
   r.load_kg = load_kg;
   r.radius_m = std::hypot(tip.x(), tip.y());
-  r.boom_length_m = q(2);
+  r.boom_length_m = boom_length_m;
   r.rated_kg = rated_capacity_kg(m.load_moment.chart, r.boom_length_m, r.radius_m);
   const double pct = r.rated_kg > 0.0 ? 100.0 * load_kg / r.rated_kg : kMaxLoadMomentPct;
   r.pct = std::min(pct, kMaxLoadMomentPct);
   return r;
 }
 
-namespace {
-
 // The indicator: the filtered hook load against the chart, the warning and the cut-out with
 // their events (counted also while the instructor overrides the cut-out).
-void indicator_step(const MachineParams& m, State& st, const ClamContext& c, double h) {
+void indicator_step(const MachineParams& m, State& st, const ClamContext& c, double hook_kg,
+                    double h) {
   const LoadMomentParams& p = m.load_moment;
   StabilityState& s = st.stability;
   const double a = p.load_filter_s > 0.0 ? h / (p.load_filter_s + h) : 1.0;
-  s.load_kg += a * (hook_load_kg(m, c) - s.load_kg);
-  s.pct = load_moment_reading(m, st.x.segment<3>(ix::q), s.load_kg).pct;
+  s.load_kg += a * (std::max(0.0, hook_kg) - s.load_kg);
+  s.pct = reading_at(m, c.tip, st.x(ix::q + 2), s.load_kg).pct;
   WorldEvents& ev = st.world.events;
   if (!s.warning && s.pct >= p.warning_pct) {
     s.warning = true;
@@ -255,17 +258,15 @@ int lifting_side(const MachineParams& m, const Weights& w, const Vec3& f) {
   return side;
 }
 
-}  // namespace
-
-void tipping_step(const MachineParams& m, StabilityState& s, WorldEvents& events, const Vec3& q,
-                  const Vec3& tip_force_N, double h) {
+void tipping_step_with(const MachineParams& m, StabilityState& s, WorldEvents& events,
+                       const Vec3& q, const JointTrig& trig, const Vec3& tip_force_N, double h) {
   if (s.tipped_over) {   // lost: it goes on over until it lies on its boom and outriggers
     s.tilt_rate = std::max(s.tilt_rate, kFallRate_rad_per_s);
     s.tilt_rad = std::min(kLyingTilt_rad, s.tilt_rad + h * s.tilt_rate);
     if (s.tilt_rad >= kLyingTilt_rad) s.tilt_rate = 0.0;
     return;
   }
-  const Weights w = weights(m, q);
+  const Weights w = weights(m, q, trig);
   if (s.edge == kNoEdge) {
     s.edge = lifting_side(m, w, tip_force_N);
     if (s.edge == kNoEdge) return;
@@ -280,7 +281,7 @@ void tipping_step(const MachineParams& m, StabilityState& s, WorldEvents& events
     s.edge = kNoEdge;
     return;
   }
-  if (!s.tipped_over && (s.tilt_rad >= kLostTilt_rad || own_margin(m, w, s.edge, s.tilt_rad) >= 0.0)) {
+  if (s.tilt_rad >= kLostTilt_rad || own_margin(m, w, s.edge, s.tilt_rad) >= 0.0) {
     s.tipped_over = true;
     ++events.tip_overs;
   }
@@ -290,9 +291,21 @@ void tipping_step(const MachineParams& m, StabilityState& s, WorldEvents& events
   }
 }
 
+}  // namespace
+
+LoadMomentReading load_moment_reading(const MachineParams& m, const Vec3& q, double load_kg) {
+  return reading_at(m, tip_position(m.crane, q), q(2), load_kg);
+}
+
+void tipping_step(const MachineParams& m, StabilityState& s, WorldEvents& events, const Vec3& q,
+                  const Vec3& tip_force_N, double h) {
+  tipping_step_with(m, s, events, q, joint_trig(q), tip_force_N, h);
+}
+
 void stability_step(const MachineParams& m, State& st, const ClamContext& c, double h) {
-  indicator_step(m, st, c, h);
-  tipping_step(m, st.stability, st.world.events, st.x.segment<3>(ix::q), tip_load_force(m, c), h);
+  const Vec3 f = tip_load_force(m, c);
+  indicator_step(m, st, c, -f.z() / m.crane.gravity_m_per_s2, h);
+  tipping_step_with(m, st.stability, st.world.events, st.x.segment<3>(ix::q), c.trig, f, h);
 }
 
 Control without_raising_motions(const Control& u) {

@@ -22,6 +22,10 @@ const char* to_string(ObserverEventKind k) {
     case ObserverEventKind::ControlChange: return "control";
     case ObserverEventKind::InstructorMessage: return "instructor_message";
     case ObserverEventKind::FaultsChanged: return "faults";
+    case ObserverEventKind::TwoBlock: return "two_block";
+    case ObserverEventKind::LmiWarning: return "lmi_warning";
+    case ObserverEventKind::LmiCutout: return "lmi_cutout";
+    case ObserverEventKind::TipOver: return "tip_over";
   }
   return "unknown";
 }
@@ -60,6 +64,10 @@ void EventWatch::update(const Frame& f, bool restarted, ObservedFrame* out) {
     rose(out, ObserverEventKind::LoadImpact, a.load_impacts, b.load_impacts);
     rose(out, ObserverEventKind::SlackCable, a.slack_cable_events, b.slack_cable_events);
     rose(out, ObserverEventKind::Overload, a.overload_events, b.overload_events);
+    rose(out, ObserverEventKind::TwoBlock, a.two_block_events, b.two_block_events);
+    rose(out, ObserverEventKind::LmiWarning, a.lmi_warnings, b.lmi_warnings);
+    rose(out, ObserverEventKind::LmiCutout, a.lmi_cutouts, b.lmi_cutouts);
+    rose(out, ObserverEventKind::TipOver, a.tip_overs, b.tip_overs);
     const int was = last_.outputs.held_load, is = f.outputs.held_load;
     if (was != is && was >= 0) add(out, ObserverEventKind::Release, was);
     if (was != is && is >= 0) add(out, ObserverEventKind::Grip, is);

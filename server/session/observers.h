@@ -24,11 +24,13 @@ namespace clamsim::session {
 enum class ObserverEventKind : std::uint8_t {
   RackGateHit, StructureHit, LoadImpact, SlackCable, Overload, Grip, Release, Delivered,
   DroppedLoad, LessonStep, TaskFinished, Restart,
-  ControlChange, InstructorMessage, FaultsChanged   // issue 11: the frame's notices say what
+  ControlChange, InstructorMessage, FaultsChanged,  // issue 11: the frame's notices say what
+  TwoBlock, LmiWarning, LmiCutout, TipOver          // issue 13: the machine's safety devices
 };
 // "rack_gate_hit", "structure_hit", "load_impact", "slack_cable", "overload", "grip",
 // "release", "delivered", "dropped_load", "lesson_step", "task_finished", "restart",
-// "control", "instructor_message", "faults"
+// "control", "instructor_message", "faults", "two_block", "lmi_warning", "lmi_cutout",
+// "tip_over"
 const char* to_string(ObserverEventKind k);
 
 struct ObserverEvent {

@@ -130,7 +130,7 @@ describe('browser client against clamsim-server', { skip: skip ?? false }, () =>
     assert.equal(frame.clam_orientation.length, 4);
     assert.ok(d.score?.enabled, 'the scenario has a task');
     assert.equal(d.scoreVisible, true);
-    assert.equal(await page.locator('#score .score-penalties li').count(), 5);
+    assert.equal(await page.locator('#score .score-penalties li').count(), 7);
     const e1 = d.score.elapsed_s;
     const text1 = await page.textContent('#score-time');
     await sleep(2200);
@@ -570,7 +570,7 @@ describe('the end of a training task', { skip: skip ?? false }, () => {
     assert.equal(report.report.trainee, 'Ada Lovelace', 'the report names the trainee');
     assert.equal(await page.textContent('#report-trainee'), 'Ada Lovelace');
     assert.match(await page.textContent('#report .report-summary'), /Time\s*0:0[5-7]/);
-    assert.equal(await page.locator('#report .report-penalties tbody tr').count(), 5, 'each penalty with its count and points');
+    assert.equal(await page.locator('#report .report-penalties tbody tr').count(), 7, 'each penalty with its count and points');
     assert.ok(await page.isVisible('#report .report-timeline, #report p.hint'));
     const d = await debug(page);
     assert.equal(d.score.finished, true);

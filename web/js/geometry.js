@@ -39,6 +39,21 @@ export function craneFrames(crane, swingDeg, boomDeg, telescopeM) {
   return [t1, t2, t3];
 }
 
+// The machine tipping (display.tilt_axis, tilt_deg): a right-hand rotation by `deg` about
+// the unit `direction` through `point_m`, as a row-major 4x4 (Rodrigues' formula); the
+// identity when the machine stands on its pads (axis null).
+export function tiltMatrix(axis, deg) {
+  if (!axis || !Number.isFinite(deg) || deg === 0) return [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+  const [x, y, z] = axis.direction, p = axis.point_m;
+  const c = Math.cos(deg * DEG), s = Math.sin(deg * DEG), t = 1 - c;
+  const R = [t * x * x + c, t * x * y - s * z, t * x * z + s * y,
+    t * x * y + s * z, t * y * y + c, t * y * z - s * x,
+    t * x * z - s * y, t * y * z + s * x, t * z * z + c];
+  // the line stays where it is: translation p - R p
+  const o = [0, 1, 2].map((r) => p[r] - (R[r * 3] * p[0] + R[r * 3 + 1] * p[1] + R[r * 3 + 2] * p[2]));
+  return [R[0], R[1], R[2], o[0], R[3], R[4], R[5], o[1], R[6], R[7], R[8], o[2], 0, 0, 0, 1];
+}
+
 // Closed form of frame 3's origin (server/core/crane.cc tip_position).
 export function tipPosition(crane, swingDeg, boomDeg, telescopeM) {
   const b = boomDeg * DEG, s = swingDeg * DEG;

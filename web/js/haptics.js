@@ -15,10 +15,16 @@ export const RUMBLES = Object.freeze({
 const RANK = Object.keys(RUMBLES);
 
 // display.events counter -> effect. load_impacts (a loose load striking something) is not
-// felt: nothing the ropes hold was hit.
+// felt: nothing the ropes hold was hit. A tip-over is felt as the hardest jolt; a limiter
+// stopping the motions (the load moment cut-out, the anti-two-block switch) as the stick's
+// motions dying, like an overload. The load moment warning is not felt: a real indicator
+// warns by light and horn, the motions go on.
 export const RUMBLE_COUNTERS = Object.freeze([
+  ['tip_overs', 'hit'],
   ['clam_rack_gate_hits', 'hit'],
   ['clam_world_hits', 'hit'],
+  ['lmi_cutouts', 'overload'],
+  ['two_block_events', 'overload'],
   ['overload_events', 'overload'],
   ['slack_cable_events', 'slack'],
   ['grips', 'click'],

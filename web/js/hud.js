@@ -1,10 +1,11 @@
-// Heads-up display: Table 4.1's eight values with units, tensions, the clam's states,
-// connection, frame rates, latency and what the controls send. Builds its rows once and
-// then only changes text.
+// Heads-up display: the load moment gauge, Table 4.1's eight values with units, tensions,
+// the clam's states, connection, frame rates, latency and what the controls send. Builds
+// its rows once and then only changes text.
 
 import { SIGNALS } from './protocol.js';
-import { el } from './dom.js';
+import { el, setText } from './dom.js';
 import { plainTerm } from './terms.js';
+import { loadMomentView } from './load-moment.js';
 
 const TABLE_4_1 = [
   ['swing', 'Swing angle', 'deg', 1],
@@ -26,8 +27,46 @@ function fmt(v, digits) {
   return typeof v === 'number' && Number.isFinite(v) ? v.toFixed(digits) : '–';
 }
 
+// The load moment gauge: "Load moment 72 %", a bar coloured by the server's levels with a
+// mark at each, and "1.3 t of 3.0 t at 12.4 m" under it (load-moment.js says what).
+function loadMomentGauge() {
+  const pct = el('span', { class: 'lmi-pct', id: 'hud-lmi-pct' }, '–');
+  const fill = el('div', { class: 'lmi-fill' });
+  const warnMark = el('div', { class: 'lmi-mark', 'data-mark': 'warning', title: 'warning level' });
+  const cutMark = el('div', { class: 'lmi-mark', 'data-mark': 'cutout', title: 'cut-out level' });
+  const bar = el('div', { class: 'lmi-bar', role: 'meter', 'aria-label': 'Load moment, % of the rated load', 'aria-valuemin': '0' },
+    fill, warnMark, cutMark);
+  const detail = el('div', { class: 'lmi-detail', id: 'hud-lmi-detail' });
+  const box = el('section', { class: 'hud-lmi', id: 'hud-lmi', hidden: '',
+    title: 'Load moment: the load on the ropes against the crane\'s rated load at this radius and boom length' },
+  el('div', { class: 'lmi-head' }, el('span', { class: 'lmi-label' }, 'Load moment'), pct), bar, detail);
+  let levels = null;
+  const place = (mark, at) => {
+    mark.hidden = at === null;
+    if (at !== null) mark.style.left = `${(at * 100).toFixed(1)}%`;
+  };
+  return {
+    box,
+    // hello.machine.load_moment (null: a server without the indicator)
+    levels(l) { levels = l; },
+    show(frame) {
+      const v = loadMomentView(frame, levels);
+      box.hidden = !v.visible;
+      if (!v.visible) return;
+      box.dataset.level = v.level;
+      setText(pct, v.pctText);
+      setText(detail, v.text);
+      fill.style.width = `${(v.fraction * 100).toFixed(1)}%`;
+      place(warnMark, v.warningAt);
+      place(cutMark, v.cutoutAt);
+      bar.setAttribute('aria-valuenow', String(Math.round(frame.load_moment_pct)));
+    },
+  };
+}
+
 export function createHud(container, banner) {
   const cells = {};
+  const gauge = loadMomentGauge();
   const row = (id, label, unit) => {
     const value = el('td', { class: 'num', id: `hud-${id}` }, '–');
     cells[id] = value;
@@ -86,7 +125,7 @@ export function createHud(container, banner) {
     }));
   cells.source = el('div', { class: 'hud-source', id: 'hud-source' }, '–');
 
-  container.replaceChildren(display, machine, controls, cells.source, link);
+  container.replaceChildren(gauge.box, display, machine, controls, cells.source, link);
 
   const set = (id, text) => {
     const c = cells[id];
@@ -94,7 +133,11 @@ export function createHud(container, banner) {
   };
 
   return {
+    loadMomentLevels(levels) {
+      gauge.levels(levels);
+    },
     frame(f, slack) {
+      gauge.show(f);
       const d = f.display;
       TABLE_4_1.forEach(([id, , , digits], i) => set(id, fmt(d[i], digits)));
       set('tension1', fmt(f.tension_N?.[0] / 1000, 2));

@@ -23,7 +23,7 @@ function lessonState(l) {
 function taskState(t) {
   if (!t) return 'no task';
   if (t.completed) return 'completed';
-  if (t.finished) return 'timed out';
+  if (t.finished) return t.tipped_over ? 'tipped over' : 'timed out';
   return t.running ? 'running' : 'waiting';
 }
 
@@ -64,6 +64,8 @@ export function sessionRows(body) {
         penalty(t?.slack_cables),
         penalty(t?.overloads),
         penalty(t?.dropped_loads),
+        penalty(t?.lmi_warnings),
+        penalty(t?.lmi_cutouts),
         { text: t ? String(Math.round(t.total)) : '–', cls: 'num points' },
         // the browser client in observer mode on this session (browser or CORBA alike)
         // ... and a one-time ticket for a classroom PC's clamsim-receiver --observe

@@ -15,6 +15,7 @@ import { createHelp } from './help.js';
 import { createMappingScreen } from './mapping-ui.js';
 import { createTaskUi } from './task-ui.js';
 import { makeWarningTracker, makeRestartGuard, hitRuleOf } from './task.js';
+import { loadMomentLevels } from './load-moment.js';
 import { lessonView, lessonOffer, scenarioUrl, LESSON_CHOICE_KEY } from './lesson.js';
 import { createLessonUi } from './lesson-ui.js';
 import { updateMarkers } from './markers.js';
@@ -184,6 +185,7 @@ const mappingScreen = createMappingScreen({ dialog: document.getElementById('map
 // the working world and the training task
 let sceneInfo = null;         // hello.scene (loads, task)
 let maxLoadKg = Infinity;
+let lmiLevels = null;         // hello.machine.load_moment: the indicator's levels, the server's
 let markers = [];             // contact markers (markers.js)
 let warnings = [];
 let lastScore = null;
@@ -313,6 +315,8 @@ const handlers = {
     offeredLesson = sceneInfo.lesson || watchOnly ? null : lessonOffer(sceneInfo, window.localStorage);
     lessonUi.offer(offeredLesson);
     maxLoadKg = msg.machine.clam.max_load_kg ?? Infinity;
+    lmiLevels = loadMomentLevels(msg.machine);
+    hud.loadMomentLevels(lmiLevels);
     sound.hello(msg.machine);
     markers = [];
     warningTracker.reset();
@@ -356,7 +360,9 @@ const handlers = {
     markers = updateMarkers(markers, f.contacts, now);
     world.updateMarkers(markers, now);
     warnings = warningTracker.update(f, { now, slack: world.state.slack, maxLoadKg, hitRule: hitRuleOf(sceneInfo?.task),
-      loadMassKg: (i) => sceneInfo?.loads?.find((l) => l.index === i)?.mass_kg ?? 0 });
+      loadMassKg: (i) => sceneInfo?.loads?.find((l) => l.index === i)?.mass_kg ?? 0,
+      // the tip-over banner names the key only where this page can restart
+      restartKey: watchOnly ? null : keyboardLayout()?.actions.restart.label ?? 'R' });
     showWarnings(now);
     const effect = rumbleTracker.update(f.events, now);
     if (effect && !replay) feel(effect);
@@ -379,7 +385,7 @@ const handlers = {
   report(m) {
     lastReport = m;
     restartStats.reports += 1;
-    taskUi.report(m.report, lastScore);
+    taskUi.report(m.report, lastScore, lmiLevels);
   },
   restarting() {
     restartStats.acknowledged += 1;
@@ -712,6 +718,9 @@ window.clamsim = {
       rumble: { enabled: rumbleOn, ...rumbleStats },
       trainee: trainee.view(),
       hitRule: hitRuleOf(sceneInfo?.task),
+      // the gauge's levels (the server's) and the crane as drawn: its tilt in degrees
+      loadMoment: { levels: lmiLevels, pct: lastFrame?.load_moment_pct ?? null, lmi: lastFrame?.lmi ?? null },
+      tiltDeg: world?.state.tiltDeg ?? 0,
       lesson: { shown: lessonUi.visible, offered: offeredLesson, progress: lastLesson, scenario: scenarioName },
     };
   },

@@ -147,7 +147,7 @@ function hydraulics(m, path) {
   return { relief_MPa: v.slice() };
 }
 
-function machine(h) {
+function machine(h, warnings) {
   const m = obj(h, 'machine', 'hello');
   const p = 'hello.machine';
   const cr = obj(m, 'crane', p);
@@ -177,9 +177,45 @@ function machine(h) {
   for (const k of ['link1_length_m', 'link2_length_m', 'lip_length_m']) {
     if (!(clam[k] > 0)) fail(`${clp}.${k}`, 'must be > 0');
   }
-  // optional: a carrier box in the base frame (z up), if the server sends one
-  const carrier = m.carrier === undefined ? null : box(m.carrier, `${p}.carrier`);
-  return { crane, clam, cables: cables(m, p), carrier, hydraulics: hydraulics(m, p) };
+  return { crane, clam, cables: cables(m, p), carrier: softly(() => carrier(m, p), warnings),
+    load_moment: softly(() => loadMoment(m, p), warnings), hydraulics: hydraulics(m, p) };
+}
+
+// An optional part of the hello: a malformed one is null and named in the hello's warnings,
+// so the machine is still drawn.
+function softly(read, warnings) {
+  try {
+    return read();
+  } catch (e) {
+    if (!(e instanceof ProtocolError)) throw e;
+    warnings.push(e.message);
+    return null;
+  }
+}
+
+// The outrigger pads' rectangle in the base frame (z up): x from -rear to +front, y from
+// -half_span to +half_span, at z = pad_height; null from a server without stability.
+function carrier(m, path) {
+  if (m.carrier === undefined || m.carrier === null) return null;
+  const c = obj(m, 'carrier', path);
+  const p = `${path}.carrier`;
+  const out = { outrigger_front_m: num(c, 'outrigger_front_m', p), outrigger_rear_m: num(c, 'outrigger_rear_m', p),
+    outrigger_half_span_m: num(c, 'outrigger_half_span_m', p), pad_height_m: num(c, 'pad_height_m', p) };
+  for (const k of ['outrigger_front_m', 'outrigger_rear_m', 'outrigger_half_span_m']) {
+    if (!(out[k] > 0)) fail(`${p}.${k}`, 'must be > 0');
+  }
+  return out;
+}
+
+// The load moment indicator's levels in % of the chart: the gauge's colours come from
+// these, never from numbers of the browser's own.
+function loadMoment(m, path) {
+  if (m.load_moment === undefined || m.load_moment === null) return null;
+  const l = obj(m, 'load_moment', path);
+  const p = `${path}.load_moment`;
+  const out = { warning_pct: num(l, 'warning_pct', p), cutout_pct: num(l, 'cutout_pct', p) };
+  if (!(out.warning_pct > 0 && out.warning_pct <= out.cutout_pct)) fail(`${p}.warning_pct`, 'expected 0 < warning_pct <= cutout_pct');
+  return out;
 }
 
 export const LOAD_SHAPES = ['cylinder', 'sphere', 'box'];
@@ -324,7 +360,7 @@ function hello(h) {
     server: typeof h.server === 'string' ? h.server : '',
     model: typeof h.model === 'string' ? h.model : '',
     frame_period_s: num(h, 'frame_period_s', 'hello'),
-    machine: machine(h),
+    machine: machine(h, warnings),
     scene: scene(h, warnings),
     observing: h.observing === undefined ? null : observing(h.observing),
     // a debrief replay's recording (replay.js's parseReplayInfo reads it), and the replayed
@@ -434,7 +470,9 @@ function counters(d, key, path) {
 
 export const SCORE_NUMBERS = ['elapsed_s', 'optimum_s', 'limit_s', 'delivered', 'required', 'time_points',
   'penalty_points', 'total', 'rack_gate_hits', 'structure_hits', 'slack_cables', 'overloads', 'dropped_loads'];
-const SCORE_FLAGS = ['running', 'finished', 'completed'];
+// counts a server without a load moment indicator does not send: 0 then
+export const SCORE_COUNTS = ['lmi_warnings', 'lmi_cutouts'];
+const SCORE_FLAGS = ['running', 'finished', 'completed', 'tipped_over'];
 
 function score(d, path) {
   const v = d.score;
@@ -445,7 +483,50 @@ function score(d, path) {
   const out = { enabled: true };
   for (const k of SCORE_FLAGS) out[k] = Boolean(v[k]);
   for (const k of SCORE_NUMBERS) out[k] = num(v, k, p);
+  for (const k of SCORE_COUNTS) out[k] = optNum(v, k, p) ?? 0;
   return out;
+}
+
+export const LMI_STATES = ['ok', 'warning', 'cutout'];
+export const TILT_EDGES = ['none', 'front', 'rear', 'left', 'right'];
+
+function optEnum(o, key, path, values) {
+  const v = optString(o, key, path);
+  if (v !== undefined && !values.includes(v)) fail(`${path}.${key}`, `expected one of ${values.join(', ')}`);
+  return v;
+}
+
+// The line the machine turns about (a side of its pads), null while it stands on all four;
+// the direction comes back as a unit vector.
+function tiltAxis(d, path) {
+  const v = d.tilt_axis;
+  if (v === undefined || v === null) return null;
+  const p = `${path}.tilt_axis`;
+  if (!isObject(v)) fail(p, 'expected null or {point_m, direction}');
+  const dir = vec(v, 'direction', p);
+  const n = Math.hypot(...dir);
+  if (!(n > 1e-6)) fail(`${p}.direction`, 'expected a non-zero vector');
+  return { point_m: vec(v, 'point_m', p), direction: dir.map((x) => x / n) };
+}
+
+function optBool(o, key, path) {
+  return o[key] === undefined ? undefined : bool(o, key, path);
+}
+
+// Stability (issue 13): the load moment indicator's reading and the machine's tilt, all
+// optional; a malformed one is dropped and named, like the other extended fields.
+function stability(d, p, soft) {
+  return {
+    load_moment_pct: soft(() => optNum(d, 'load_moment_pct', p)),
+    hook_load_kg: soft(() => optNum(d, 'hook_load_kg', p)),
+    rated_kg: soft(() => optNum(d, 'rated_kg', p)),
+    radius_m: soft(() => optNum(d, 'radius_m', p)),
+    lmi: soft(() => optEnum(d, 'lmi', p, LMI_STATES)),
+    tilt_deg: soft(() => optNum(d, 'tilt_deg', p)) ?? 0,
+    tilt_edge: soft(() => optEnum(d, 'tilt_edge', p, TILT_EDGES)) ?? 'none',
+    tilt_axis: soft(() => tiltAxis(d, p)) ?? null,
+    tipped_over: soft(() => optBool(d, 'tipped_over', p)) ?? false,
+  };
 }
 
 // The first lesson's progress (present only in a world with a lesson).
@@ -509,6 +590,7 @@ function display(d) {
     loads,
     held_load: soft(() => optIndex(d, 'held_load', p, nLoads)) ?? null,
     contacts: soft(() => list(d, 'contacts', p, (c, cp) => contact(c, cp, nLoads))) ?? [],
+    ...stability(d, p, soft),
     events: soft(() => counters(d, 'events', p)),
     score: soft(() => score(d, p)),
     lesson: soft(() => lessonProgress(d, p)),

@@ -233,6 +233,12 @@ export const EVENT_KINDS = {
   slack_cable: { word: 'Slack rope', group: 'penalty', colour: '#e8b23a', icon: '~' },
   overload: { word: 'Overload', group: 'penalty', colour: '#d65fd0', icon: '⚠' },
   dropped_load: { word: 'Dropped a load', group: 'penalty', colour: '#ef5b4c', icon: '↓' },
+  // the load moment indicator's levels, as the trainee's gauge colours them (amber, red)
+  lmi_warning: { word: 'Load moment warning', group: 'penalty', colour: '#e8b23a', icon: '◔' },
+  lmi_cutout: { word: 'Load moment cut-out', group: 'penalty', colour: '#ef5b4c', icon: '◕' },
+  // the machine's safety devices and its loss: not penalties of their own, but marked apart
+  two_block: { word: 'Anti-two-block stop', group: 'machine', colour: '#f0883e', icon: '⊼' },
+  tip_over: { word: 'Tipped over', group: 'machine', colour: '#ff2d55', icon: '⟂' },
   grip: { word: 'Gripped a load', group: 'load', colour: '#57c26f', icon: '◆' },
   release: { word: 'Let go of a load', group: 'load', colour: '#8fd19e', icon: '◇' },
   delivered: { word: 'Delivered a load', group: 'load', colour: '#3fd1b0', icon: '✔' },

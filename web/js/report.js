@@ -6,7 +6,7 @@
 // at the bottom only runs in a browser.
 
 import { formatClock, localDateTime, loginUrl } from './instructor.js';
-import { PENALTY_NAMES, timelineWords, isInstructorAction } from './timeline-words.js';
+import { PENALTY_NAMES, timelineWords, isNote } from './timeline-words.js';
 
 export { PENALTY_NAMES };
 
@@ -46,7 +46,7 @@ export function reportView(r) {
     return [name, String(p.count ?? 0), String(num(p.points_each) ?? '–'), String(num(p.points) ?? 0)];
   });
   const timeline = (Array.isArray(r.timeline) ? r.timeline : []).map((e) =>
-    [clockWithTenths(e?.task_time_s), whatHappened(e ?? {}), isInstructorAction(e) ? '' : String(num(e?.points) ?? '–')]);
+    [clockWithTenths(e?.task_time_s), whatHappened(e ?? {}), isNote(e) ? '' : String(num(e?.points) ?? '–')]);
   const v = r.versions ?? {};
   const versions = [
     ['Server', v.server || '–'],

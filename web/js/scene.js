@@ -8,7 +8,7 @@
 
 import { waterLook, CLEAR } from './water-look.js';
 import * as THREE from 'three';
-import { craneFrames, pose, cableCurve, workArea, DEG } from './geometry.js';
+import { craneFrames, pose, cableCurve, workArea, tiltMatrix, transformPoint, mul, DEG } from './geometry.js';
 import { buildLoads } from './loads.js';
 import { sceneBoxToOriented, clamTargets } from './occlusion.js';
 
@@ -17,7 +17,11 @@ const VISUAL = {
   bucketWidthPerLink2: 1.0,          // bucket as wide as link 2 is long (Fig. 2.1 photo)
   armThicknessPerLink1: 0.06,
   pulleyRadiusPerLink2: 0.12,
-  carrierLengthPerCab: 2.6,          // carrier box until the server sends machine.carrier
+  carrierLengthPerCab: 2.6,          // carrier box when the server sends no outriggers
+  carrierLengthPerPadSpan: 1.6,      // the carrier is longer than its pads are apart
+  outriggerBeamPerCabWidth: 0.12,    // outrigger beam's square section
+  padSidePerCabWidth: 0.25,          // a pad's side (~0.6 m for a 2.4 m cab)
+  jackHeightPerCabWidth: 0.25,       // the beam this far above its pads
   flyOverlapPerBase: 0.1,            // fly section stays 10 % inside the base section
   rackBarWidthPerSpacing: 0.3,
   loadDensity_kg_m3: 600,            // wood: a held load without a shape is drawn as a ball
@@ -157,6 +161,35 @@ function makeCable(radius, material) {
   };
 }
 
+// The carrier: with the server's outriggers (machine.carrier), a chassis along x over the
+// pads' rectangle, a beam across at the front and rear pads, and the four pads at
+// pad_height; without them, a chassis as long as VISUAL.carrierLengthPerCab cabs, parked
+// across the base frame's x (along the dam's crest, boom over the water).
+function carrier(c, { ground, carrierTop, cabBox, materials }) {
+  const width = cabBox[2] * 1.05;
+  if (!c) {
+    return sceneBox({ center_m: [0, 0, (ground + carrierTop) / 2],
+      size_m: [cabBox[0] * VISUAL.carrierLengthPerCab, width, carrierTop - ground], yaw_deg: 90 }, materials.carrier);
+  }
+  const g = new THREE.Group();
+  const front = c.outrigger_front_m, rear = c.outrigger_rear_m, half = c.outrigger_half_span_m, pads = c.pad_height_m;
+  const beam = cabBox[2] * VISUAL.outriggerBeamPerCabWidth, side = cabBox[2] * VISUAL.padSidePerCabWidth;
+  const beamZ = pads + cabBox[2] * VISUAL.jackHeightPerCabWidth;
+  const bottom = Math.min(beamZ, carrierTop - 0.2);
+  const length = (front + rear) * VISUAL.carrierLengthPerPadSpan;
+  g.add(sceneBox({ center_m: [(front - rear) / 2, 0, (bottom + carrierTop) / 2], size_m: [length, width, carrierTop - bottom] },
+    materials.carrier));
+  for (const x of [front, -rear]) {
+    g.add(sceneBox({ center_m: [x, 0, beamZ], size_m: [beam, 2 * half, beam] }, materials.steel));
+    for (const y of [half, -half]) {
+      const jack = beamZ - pads;
+      if (jack > 0) g.add(sceneBox({ center_m: [x, y, pads + jack / 2], size_m: [beam * 0.6, beam * 0.6, jack] }, materials.steel));
+      g.add(sceneBox({ center_m: [x, y, pads + 0.04], size_m: [side, side, 0.08] }, materials.steel));
+    }
+  }
+  return g;
+}
+
 function heldLoad(materials) {
   const mesh = new THREE.Mesh(new THREE.SphereGeometry(1, 16, 12), materials.load);
   mesh.visible = false;
@@ -235,23 +268,24 @@ export function buildWorld(hello) {
   const onDeck = deck && Math.abs(deck.center_m[0]) <= deck.size_m[0] / 2 && Math.abs(deck.center_m[1]) <= deck.size_m[1] / 2;
   const ground = onDeck ? deck.center_m[2] + deck.size_m[2] / 2 : Math.min(0, cabFloor - 1);
   const carrierTop = Math.max(cabFloor, ground + 0.2);
-  const carrierBox = machine.carrier ?? {
-    center_m: [0, 0, (ground + carrierTop) / 2],
-    size_m: [cabBox[0] * VISUAL.carrierLengthPerCab, cabBox[2] * 1.05, carrierTop - ground],
-    yaw_deg: 90,
-  };
-  root.add(sceneBox(carrierBox, materials.carrier));
+  // the whole machine (carrier, superstructure, boom) in one group, which the frame's tilt
+  // turns about the side it tips over; the ropes and the clam are drawn from the server's
+  // points (tip_m already tilted), so they stay outside it
+  const craneGroup = new THREE.Group();
+  craneGroup.matrixAutoUpdate = false;
+  root.add(craneGroup);
+  craneGroup.add(carrier(machine.carrier, { ground, carrierTop, cabBox, materials }));
   const ringR = Math.min(cabBox[0], cabBox[2]) / 2;
   const ring = new THREE.Mesh(new THREE.CylinderGeometry(ringR, ringR, 0.2, 24), materials.steel);
   ring.rotation.x = Math.PI / 2;
   ring.position.z = carrierTop;
-  root.add(ring);
+  craneGroup.add(ring);
 
   // crane links: each model box at its CoG in its D-H frame
   const frames = [0, 1, 2].map(() => {
     const g = new THREE.Group();
     g.matrixAutoUpdate = false;
-    root.add(g);
+    craneGroup.add(g);
     return g;
   });
   const cab = boxMesh(cabBox, materials.cab);
@@ -282,7 +316,7 @@ export function buildWorld(hello) {
   const loads = buildLoads(root, sc.loads);
 
   const m4 = new THREE.Matrix4();
-  const state = { pose: null, frame: null, slack: [0, 0], sag: [0, 0], water: waterLook(0) };
+  const state = { pose: null, frame: null, slack: [0, 0], sag: [0, 0], water: waterLook(0), tilt: tiltMatrix(null, 0), tiltDeg: 0 };
   // points of the clam and its load the cameras must see (occlusion.js), in three's frame
   const targets = { points: [], count: 0 };
 
@@ -297,6 +331,11 @@ export function buildWorld(hello) {
     const T = craneFrames(crane, p.swing, p.boom, p.tele);
     T.forEach((t, i) => setFromRowMajor(frames[i].matrix, t));
     frames.forEach((f) => f.matrixWorldNeedsUpdate = true);
+    // the server's tilt, as it sends it: a turn about the line, no statics of our own
+    state.tilt = tiltMatrix(frame.tilt_axis, frame.tilt_deg);
+    state.tiltDeg = frame.tilt_axis ? frame.tilt_deg : 0;
+    setFromRowMajor(craneGroup.matrix, state.tilt);
+    craneGroup.matrixWorldNeedsUpdate = true;
     const flyStart = Math.min(p.tele - fly.box_m[2], flyStartMax);
     flyMesh.scale.z = Math.max(0.01, p.tele - flyStart);
     flyMesh.position.set(fly.com_m[0], fly.com_m[1], (p.tele + flyStart) / 2);
@@ -309,8 +348,9 @@ export function buildWorld(hello) {
     clamModel.group.matrixWorldNeedsUpdate = true;
     clamModel.update(p.shape);
 
-    // cable exits at the tip, offset across the boom (frame 3's y axis)
-    const across = [T[2][1], T[2][5], T[2][9]];
+    // cable exits at the tip, offset across the boom (frame 3's y axis, tilted with the boom)
+    const Tt = state.tilt;
+    const across = [0, 4, 8].map((r) => Tt[r] * T[2][1] + Tt[r + 1] * T[2][5] + Tt[r + 2] * T[2][9]);
     const off = fly.box_m[1] * 0.35;
     const ends = [p.a, p.c];
     const lengths = [frame.display[5], frame.display[6]];
@@ -367,9 +407,9 @@ export function buildWorld(hello) {
     // operator's eye: front right of the cab, under its roof, in frame 1 (y up, z right)
     eye() {
       if (!state.pose) return null;
-      const T = craneFrames(crane, state.pose.swing, state.pose.boom, state.pose.tele)[0];
-      const e = [0, 1, 2].map((r) => T[r * 4] * eyeLocal[0] + T[r * 4 + 1] * eyeLocal[1] + T[r * 4 + 2] * eyeLocal[2] + T[r * 4 + 3]);
-      return toThree(e);
+      // the cab tips with the machine: the operator's eye with it
+      const T = mul(state.tilt, craneFrames(crane, state.pose.swing, state.pose.boom, state.pose.tele)[0]);
+      return toThree(transformPoint(T, eyeLocal));
     },
     clamCenter() {
       if (!state.pose) return null;

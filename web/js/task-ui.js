@@ -99,8 +99,9 @@ export function createTaskUi({ warnings, score, report, onRestart, onReplay = nu
   }
 
   // ---- report overlay ----
-  function showReport(rep, lastScore) {
-    const v = reportView(rep, lastScore);
+  // levels: hello.machine.load_moment, named in the load moment entries
+  function showReport(rep, lastScore, levels = null) {
+    const v = reportView(rep, lastScore, levels);
     const penaltyRows = v.penalties.length
       ? v.penalties.map((p) => el('tr', { class: p.count > 0 ? 'nonzero' : '' }, el('th', {}, p.label),
         el('td', { class: 'num' }, String(p.count)), el('td', { class: 'num' }, p.pointsText)))

@@ -4,6 +4,7 @@
 
 import { timelineWords } from './timeline-words.js';
 import { isRackOrGate, token } from './markers.js';
+import { loadMomentWarnings } from './load-moment.js';
 
 // ---- numbers --------------------------------------------------------------------------
 
@@ -37,6 +38,8 @@ export const PENALTIES = Object.freeze([
   ['slack_cables', 'Slack cables'],
   ['overloads', 'Overloads'],
   ['dropped_loads', 'Dropped loads'],
+  ['lmi_warnings', 'LMI warnings'],
+  ['lmi_cutouts', 'LMI cut-outs'],
 ]);
 
 // What the score panel shows. phase: 'ok' until the optimum time, 'late' while points
@@ -49,9 +52,10 @@ export function scoreView(score, task = null) {
   const elapsed = Math.max(0, score.elapsed_s);
   const phase = limit !== null && elapsed >= limit ? 'over' : elapsed > score.optimum_s ? 'late' : 'ok';
   let status = 'ready';
-  if (score.finished) status = score.completed ? 'completed' : 'failed';
+  // a tip-over ends the task before its time: say so, not "timed out"
+  if (score.finished) status = score.completed ? 'completed' : score.tipped_over ? 'tipped' : 'failed';
   else if (score.running) status = 'running';
-  const STATUS_TEXT = { ready: 'Ready', running: 'Running', completed: 'Completed', failed: 'Timed out' };
+  const STATUS_TEXT = { ready: 'Ready', running: 'Running', completed: 'Completed', failed: 'Timed out', tipped: 'Tipped over' };
   return {
     visible: true,
     title: task?.title ?? 'Training task',
@@ -82,7 +86,7 @@ export const WARN = Object.freeze({
 
 // level: 'danger' (red), 'warn' (amber), 'ok' (green), 'info' (blue)
 export const WARNING_LEVELS = Object.freeze({
-  contact: 'danger', overload: 'danger', slack: 'warn', load: 'ok', water: 'info',
+  tipped: 'danger', lmi: 'danger', contact: 'danger', overload: 'danger', slack: 'warn', load: 'ok', water: 'info',
 });
 
 // Is a contact the clam (or the load in its jaws) against the trash rack or the gate?
@@ -125,8 +129,9 @@ export function makeWarningTracker({ holdMs = WARN.holdMs } = {}) {
       for (const k of Object.keys(until)) until[k] = -Infinity;
     },
     // frame: a parsed display; opts: {now (ms), slack: [m, m] drawn, maxLoadKg, loadMassKg(i),
-    // hitRule: {speed_m_per_s, points} of hello.scene.task (the server's rule), or null}
-    update(frame, { now, slack = [0, 0], maxLoadKg = Infinity, loadMassKg = () => 0, hitRule = null } = {}) {
+    // hitRule: {speed_m_per_s, points} of hello.scene.task (the server's rule), or null,
+    // restartKey: the restart key's label, null where this page cannot restart}
+    update(frame, { now, slack = [0, 0], maxLoadKg = Infinity, loadMassKg = () => 0, hitRule = null, restartKey = 'R' } = {}) {
       const ev = frame.events;
       if (ev) {
         for (const [k, counter] of Object.entries(COUNTERS)) {
@@ -135,7 +140,8 @@ export function makeWarningTracker({ holdMs = WARN.holdMs } = {}) {
         }
         last = { ...ev };
       }
-      const out = [];
+      // the machine's own state first: the limiter's cut-out and a tip-over stay while they last
+      const out = loadMomentWarnings(frame, { restartKey });
       const held = frame.held_load ?? null;
       const touching = (frame.contacts ?? []).some((c) => rackOrGateContact(c, held));
       // a counted hit is red; a touch below the server's hit speed is an allowed rub, amber
@@ -165,6 +171,7 @@ const PENALTY_ALIASES = {
   slack_cable: 'slack_cables', slack_cable_events: 'slack_cables', slack: 'slack_cables',
   overload: 'overloads', overload_events: 'overloads',
   dropped_load: 'dropped_loads', dropped: 'dropped_loads', drops: 'dropped_loads',
+  lmi_warning: 'lmi_warnings', lmi_cutout: 'lmi_cutouts',
 };
 
 function penaltyLabel(key) {
@@ -197,18 +204,19 @@ function reportPenalties(r, score) {
 }
 
 // a timeline entry in words (timeline-words.js); older or foreign shapes as they come
-function timelineText(e) {
+function timelineText(e, levels) {
   if (typeof e === 'string') return e;
   const what = String(pick(e, 'text', 'event', 'what', 'kind', 'type', 'message') ?? '');
-  const words = timelineWords({ ...e, kind: e.kind ?? what });
+  const words = timelineWords({ ...e, kind: e.kind ?? what }, levels);
   if (words) return words;
   const extra = [pick(e, 'solid'), pick(e, 'load', 'load_id'), pick(e, 'detail', 'note')].filter((x) => x !== undefined);
   return `${what.replace(/_/g, ' ')}${extra.length ? ` (${extra.join(', ')})` : ''}`;
 }
 
 // What the report overlay shows, from the report the session wrote and the last score
-// (which fills in anything the report leaves out).
-export function reportView(report, score = null) {
+// (which fills in anything the report leaves out); levels: hello.machine.load_moment, whose
+// percentages the load moment entries name.
+export function reportView(report, score = null, levels = null) {
   const r = report && typeof report === 'object' ? report : {};
   const completed = pick(r, 'completed') ?? score?.completed ?? false;
   const outcomeRaw = pick(r, 'outcome', 'result');
@@ -225,7 +233,7 @@ export function reportView(report, score = null) {
   const timeline = Array.isArray(rawTimeline) ? rawTimeline.map((e) => {
     const t = num(pick(e, 'task_time_s', 't_s', 't', 'time_s', 'elapsed_s'));
     const pts = num(pick(e, 'points', 'penalty_points'));
-    return { time: t === undefined ? '' : formatClock(t), text: timelineText(e), points: pts === undefined || pts === 0 ? '' : `${pts > 0 ? '−' : '+'}${formatPoints(Math.abs(pts))}` };
+    return { time: t === undefined ? '' : formatClock(t), text: timelineText(e, levels), points: pts === undefined || pts === 0 ? '' : `${pts > 0 ? '−' : '+'}${formatPoints(Math.abs(pts))}` };
   }) : [];
   // who flew it (the `trainee` message); null when nobody gave a name
   const trainee = typeof r.trainee === 'string' && r.trainee.trim() ? r.trainee : null;

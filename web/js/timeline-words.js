@@ -1,7 +1,7 @@
 // One entry of a task report's timeline in words (docs/training-task.md): a penalty (what,
-// where, and whose inputs were driving), or an instructor's action (a hand-over of the
-// controls, a message, a fault). The one place both the trainee's end-of-task overlay
-// (task.js) and the report page (report.js) take their words from.
+// where, and whose inputs were driving), an instructor's action (a hand-over of the
+// controls, a message, a fault), or the machine's note (a tip-over). The one place both the
+// trainee's end-of-task overlay (task.js) and the report page (report.js) take their words from.
 
 // The penalty kinds in the report's order, as a person says them.
 export const PENALTY_NAMES = {
@@ -10,7 +10,12 @@ export const PENALTY_NAMES = {
   slack_cable: 'Slack cable',
   overload: 'Overload',
   dropped_load: 'Dropped a load',
+  lmi_warning: 'Load moment warning',
+  lmi_cutout: 'Load moment cut-out',
 };
+
+// which of hello.machine.load_moment's levels a load moment penalty reached
+const LMI_LEVEL = { lmi_warning: 'warning_pct', lmi_cutout: 'cutout_pct' };
 
 const CONTROL_WORDS = {
   exclusive: 'took the controls',
@@ -36,12 +41,32 @@ export function isInstructorAction(e) {
   return Boolean(e && INSTRUCTOR_ACTIONS[e.kind]);
 }
 
-// null for an entry of a kind this client does not know.
-export function timelineWords(e) {
+// A note of the machine's (no points of its own): the tip-over that ended the task, with
+// the server's detail ("over the left outriggers").
+const MACHINE_NOTES = {
+  tip_over: (e) => (e.detail ? `Tipped over (${e.detail})` : 'Tipped over'),
+};
+
+// An entry that is not a penalty: an instructor's action or a machine's note.
+export function isNote(e) {
+  return Boolean(e && (INSTRUCTOR_ACTIONS[e.kind] || MACHINE_NOTES[e.kind]));
+}
+
+// "Load moment warning (90 %)": the level is the server's (hello.machine.load_moment); a page
+// without it (the report page) names none.
+function penaltyName(kind, levels) {
+  const pct = levels?.[LMI_LEVEL[kind]];
+  return Number.isFinite(pct) ? `${PENALTY_NAMES[kind]} (${pct} %)` : PENALTY_NAMES[kind];
+}
+
+// null for an entry of a kind this client does not know; levels: hello.machine.load_moment
+// where the page has it.
+export function timelineWords(e, levels = null) {
   if (!e || typeof e !== 'object') return null;
   if (INSTRUCTOR_ACTIONS[e.kind]) return INSTRUCTOR_ACTIONS[e.kind](e);
-  const name = PENALTY_NAMES[e.kind];
-  if (!name) return null;
+  if (MACHINE_NOTES[e.kind]) return MACHINE_NOTES[e.kind](e);
+  if (!PENALTY_NAMES[e.kind]) return null;
+  const name = penaltyName(e.kind, levels);
   const where = e.solid ? `: ${e.solid}` : e.load ? `: ${e.load}` : '';
   return `${name}${where}${driverWords(e)}`;
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
   craneFrames, tipPosition, transformPoint, clamShape, theta2FromOpening, pose, cableSlack,
-  cableSag, cableCurve, sagDirection, distance, workArea, quatToThree, rotateByQuat, clamAxesFromQuat,
+  cableSag, cableCurve, sagDirection, distance, workArea, quatToThree, rotateByQuat, clamAxesFromQuat, tiltMatrix, mul,
 } from '../js/geometry.js';
 import { parseServerMessage } from '../js/protocol.js';
 
@@ -155,4 +155,25 @@ test('the clam hangs along its ropes: axes from clam_orientation', () => {
   near(p.u[0] * p.w[0] + p.u[1] * p.w[1] + p.u[2] * p.w[2], 0, 1e-12);
   // without it, the points decide (a 2001-style frame hangs straight down)
   near(pose(machine, { display: f.display }).w, [0, 0, 1], 1e-12);
+});
+
+test('tilt: a right-hand turn about the line the server names; upright without one', () => {
+  const identity = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+  assert.deepEqual(tiltMatrix(null, 5), identity);
+  assert.deepEqual(tiltMatrix({ point_m: [0, 3.15, 0], direction: [-1, 0, 0] }, 0), identity);
+  // over the left pads (y = +3.15; direction z x n = -x): the swing axis rises and moves out
+  const left = { point_m: [0, 3.15, 0], direction: [-1, 0, 0] };
+  const a = 10 * Math.PI / 180;
+  const T = tiltMatrix(left, 10);
+  near(transformPoint(T, [0, 0, 0]), [0, 3.15 - 3.15 * Math.cos(a), 3.15 * Math.sin(a)]);
+  near(transformPoint(T, [7, 3.15, 0]), [7, 3.15, 0], 1e-12);   // a point on the line stays
+  // a tip out past the side goes down
+  const tip = transformPoint(T, [0, 10, 4]);
+  assert.ok(tip[2] < 4 && tip[1] > 3.15);
+  near(distance(tip, [0, 3.15, 0]), distance([0, 10, 4], [0, 3.15, 0]), 1e-12);
+  // over the front pads (x = +2.6, direction z x x = +y): the rear lifts
+  const front = tiltMatrix({ point_m: [2.6, 0, 0], direction: [0, 1, 0] }, 5);
+  assert.ok(transformPoint(front, [-2.6, 0, 0])[2] > 0);
+  // turning back by the same angle is upright again
+  near(mul(tiltMatrix(left, -10), T), identity, 1e-12);
 });

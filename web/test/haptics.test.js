@@ -57,7 +57,7 @@ test('rumbleFor: several rise in one frame: the strongest plays', () => {
   assert.equal(rumbleFor(ev(), ev({ releases: 1, overload_events: 2 })).kind, 'overload');
   assert.equal(rumbleFor(ev(), ev({ releases: 1, slack_cable_events: 1 })).kind, 'slack');
   assert.equal(rumbleFor(ev(), ev({ clam_world_hits: 1, clam_rack_gate_hits: 1 })).counter, 'clam_rack_gate_hits');
-  assert.equal(RUMBLE_COUNTERS.length, 6);
+  assert.equal(RUMBLE_COUNTERS.length, 9);
 });
 
 test('rumbleFor: a counter that goes down (task restarted) is a new baseline, not an event', () => {
@@ -140,4 +140,12 @@ test('setting: on by default, saved as on/off, blocked storage reads as on', () 
   const blocked = { getItem() { throw new Error('SecurityError'); }, setItem() { throw new Error('QuotaExceededError'); } };
   assert.equal(loadRumbleEnabled(blocked), true);
   assert.equal(saveRumbleEnabled(blocked, false), false);
+});
+
+test('rumbleFor: a tip-over is the hardest jolt, the limiters stopping the motions an overload\'s; an LMI warning is not felt', () => {
+  const z = { ...ZERO, tip_overs: 0, lmi_cutouts: 0, lmi_warnings: 0, two_block_events: 0 };
+  assert.deepEqual(rumbleFor(z, { ...z, tip_overs: 1, grips: 1 }), { kind: 'hit', counter: 'tip_overs', startDelay: 0, ...RUMBLES.hit });
+  assert.equal(rumbleFor(z, { ...z, lmi_cutouts: 1 }).kind, 'overload');
+  assert.equal(rumbleFor(z, { ...z, two_block_events: 1 }).kind, 'overload');
+  assert.equal(rumbleFor(z, { ...z, lmi_warnings: 1 }), null);
 });

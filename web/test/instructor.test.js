@@ -31,10 +31,10 @@ test('a live session: state, clock, delivered, each penalty, points', () => {
   assert.equal(row.state, 'running');
   assert.equal(row.late, false);
   assert.deepEqual(row.cells.map((c) => c.text),
-    ['#4', 'Ada', 't250 · dam_intake', 'running', '1:15 / 5:00', '1 / 3', '1', '0', '0', '0', '0', '90', 'Watch']);
-  assert.deepEqual(row.cells[12].links, [{ href: '/?observe=4', text: 'Watch', cls: 'watch' }],
+    ['#4', 'Ada', 't250 · dam_intake', 'running', '1:15 / 5:00', '1 / 3', '1', '0', '0', '0', '0', '0', '0', '90', 'Watch']);
+  assert.deepEqual(row.cells[14].links, [{ href: '/?observe=4', text: 'Watch', cls: 'watch' }],
     'Watch opens the browser client watching this session');
-  assert.deepEqual(row.cells[12].buttons, [{ text: 'Ticket', session: 4, cls: 'ticket',
+  assert.deepEqual(row.cells[14].buttons, [{ text: 'Ticket', session: 4, cls: 'ticket',
     title: 'A one-time ticket to watch this trainee with clamsim-receiver on a classroom PC' }],
     'and a ticket for a classroom PC receiver to watch it');
   assert.equal(row.cells[6].count, 1, 'a penalty cell carries its count for highlighting');
@@ -51,7 +51,7 @@ test('finished, timed out, late and task-less sessions', () => {
   assert.equal(rows[2].late, true, 'past the optimum');
   assert.equal(rows[3].cells[1].text, '–', 'no name given');
   assert.equal(rows[3].cells[2].text, 't250 · empty space');
-  assert.ok(rows[3].cells.slice(4, 12).every((c) => c.text === '–'));
+  assert.ok(rows[3].cells.slice(4, 14).every((c) => c.text === '–'));
 });
 
 test('garbage bodies give no rows instead of throwing', () => {
@@ -122,4 +122,12 @@ test('the overview says when an instructor drives and how many faults are in for
   const cell = row.cells.find((c) => c.cls === 'state');
   assert.equal(cell.text, 'no task · ann drives · 2 faults');
   assert.equal(cell.title, 'turbidity: level 0.7\ncurrent: speed 0.3 m/s');
+});
+
+test('a machine that tipped over, and the load moment penalties per kind', () => {
+  const [row] = sessionRows({ sessions: [{ id: 6, model: 't250', world: 'dam_intake',
+    task: { ...task, finished: true, running: false, tipped_over: true, lmi_warnings: 2, lmi_cutouts: 1 } }] });
+  assert.equal(row.state, 'tipped over');
+  assert.deepEqual(row.cells.slice(6, 13).map((c) => c.text), ['1', '0', '0', '0', '0', '2', '1']);
+  assert.equal(row.cells[12].count, 1);
 });

@@ -34,6 +34,10 @@ test('events in words', () => {
   assert.equal(describeEvent({ kind: 'lesson_step', step: 1 }), 'lesson: on to step 2');
   assert.equal(describeEvent({ kind: 'task_finished', completed: true }), 'task finished: completed');
   assert.equal(describeEvent({ kind: 'something_new' }), 'something_new', 'an unknown kind is shown by name');
+  assert.equal(describeEvent({ kind: 'lmi_warning', count: 1 }, 3), '3.0 s  load moment warning');
+  assert.equal(describeEvent({ kind: 'lmi_cutout', count: 1 }), 'load moment cut-out');
+  assert.equal(describeEvent({ kind: 'two_block', count: 2 }), 'anti-two-block: hoisting stopped x2');
+  assert.equal(describeEvent({ kind: 'tip_over', count: 1 }), 'the crane tipped over');
 });
 
 test('the observer messages parse; malformed ones are named', () => {

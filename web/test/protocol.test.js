@@ -270,3 +270,78 @@ test('drain: seconds left and the server\'s sentence', () => {
   assert.match(parse({ type: 'drain', seconds_left: 1.5 }).error, /whole number/);
   assert.equal(parse({ type: 'drain', seconds_left: 0 }).msg.message, '');
 });
+
+test('hello: the outrigger pads and the load moment indicator\'s levels', () => {
+  const h = parse(helloObject()).msg;
+  assert.deepEqual(h.machine.carrier, { outrigger_front_m: 2.6, outrigger_rear_m: 2.6, outrigger_half_span_m: 3.15, pad_height_m: 0 });
+  assert.deepEqual(h.machine.load_moment, { warning_pct: 90, cutout_pct: 100 });
+  assert.deepEqual(h.warnings, []);
+  // an older server sends neither: null, and the hello is fine
+  const old = helloObject();
+  delete old.machine.carrier;
+  delete old.machine.load_moment;
+  const o = parse(old);
+  assert.equal(o.ok, true, o.error);
+  assert.equal(o.msg.machine.carrier, null);
+  assert.equal(o.msg.machine.load_moment, null);
+  // malformed: dropped and named, the machine is still drawn
+  const bad = helloObject();
+  bad.machine.carrier.outrigger_half_span_m = -1;
+  bad.machine.load_moment = { warning_pct: 110, cutout_pct: 100 };
+  const b = parse(bad);
+  assert.equal(b.ok, true, b.error);
+  assert.equal(b.msg.machine.carrier, null);
+  assert.equal(b.msg.machine.load_moment, null);
+  assert.match(b.msg.warnings.join('\n'), /hello\.machine\.carrier\.outrigger_half_span_m: must be > 0/);
+  assert.match(b.msg.warnings.join('\n'), /hello\.machine\.load_moment\.warning_pct/);
+});
+
+test('display: the load moment indicator and the tilt', () => {
+  const f = parse(displayObject()).msg;
+  assert.equal(f.load_moment_pct, 43.3);
+  assert.equal(f.hook_load_kg, 1300);
+  assert.equal(f.rated_kg, 3000);
+  assert.equal(f.radius_m, 12.4);
+  assert.equal(f.lmi, 'ok');
+  assert.equal(f.tilt_deg, 0);
+  assert.equal(f.tilt_edge, 'none');
+  assert.equal(f.tilt_axis, null);
+  assert.equal(f.tipped_over, false);
+  assert.equal(f.events.lmi_cutouts, 0);
+  assert.deepEqual([f.score.lmi_warnings, f.score.lmi_cutouts, f.score.tipped_over], [0, 0, false]);
+  const tipping = parse({ ...displayObject(), lmi: 'cutout', tilt_deg: 4.5, tilt_edge: 'left', tipped_over: true,
+    tilt_axis: { point_m: [2.6, 3.15, 0], direction: [-2, 0, 0] },
+    score: { ...displayObject().score, finished: true, running: false, tipped_over: true, lmi_cutouts: 1 } }).msg;
+  assert.deepEqual(tipping.warnings, []);
+  assert.equal(tipping.lmi, 'cutout');
+  assert.deepEqual(tipping.tilt_axis, { point_m: [2.6, 3.15, 0], direction: [-1, 0, 0] }, 'the direction made a unit vector');
+  assert.equal(tipping.tipped_over, true);
+  assert.equal(tipping.score.tipped_over, true);
+  assert.equal(tipping.score.lmi_cutouts, 1);
+});
+
+test('display: stability fields are optional; malformed ones are dropped and named', () => {
+  const old = displayObject();
+  for (const k of ['load_moment_pct', 'hook_load_kg', 'rated_kg', 'radius_m', 'lmi', 'tilt_deg', 'tilt_edge', 'tilt_axis', 'tipped_over']) delete old[k];
+  delete old.score.lmi_warnings;
+  delete old.score.lmi_cutouts;
+  delete old.score.tipped_over;
+  const o = parse(old).msg;
+  assert.deepEqual(o.warnings, []);
+  assert.equal(o.load_moment_pct, undefined);
+  assert.equal(o.lmi, undefined);
+  assert.deepEqual([o.tilt_deg, o.tilt_edge, o.tilt_axis, o.tipped_over], [0, 'none', null, false]);
+  assert.deepEqual([o.score.lmi_warnings, o.score.lmi_cutouts, o.score.tipped_over], [0, 0, false], 'an older score still counts');
+  const bad = parse({ ...displayObject(), lmi: 'tripped', load_moment_pct: 'high', tipped_over: 'yes',
+    tilt_axis: { point_m: [0, 0, 0], direction: [0, 0, 0] } });
+  assert.equal(bad.ok, true);
+  assert.equal(bad.msg.lmi, undefined);
+  assert.equal(bad.msg.load_moment_pct, undefined);
+  assert.equal(bad.msg.tipped_over, false);
+  assert.equal(bad.msg.tilt_axis, null);
+  const w = bad.msg.warnings.join('\n');
+  assert.match(w, /display\.lmi: expected one of ok, warning, cutout/);
+  assert.match(w, /display\.load_moment_pct/);
+  assert.match(w, /display\.tipped_over/);
+  assert.match(w, /display\.tilt_axis\.direction: expected a non-zero vector/);
+});

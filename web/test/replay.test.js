@@ -183,7 +183,8 @@ test('times read as minutes, seconds and a tenth', () => {
 test('every event kind of the protocol has a word, a colour and an icon', () => {
   // the observers' event names (docs/websocket-protocol.md), which the replay's timeline uses
   const kinds = ['rack_gate_hit', 'structure_hit', 'load_impact', 'slack_cable', 'overload', 'grip', 'release',
-    'dropped_load', 'delivered', 'restart', 'task_finished', 'lesson_step', 'faults', 'control', 'instructor_message'];
+    'dropped_load', 'delivered', 'restart', 'task_finished', 'lesson_step', 'faults', 'control', 'instructor_message',
+    'two_block', 'lmi_warning', 'lmi_cutout', 'tip_over'];
   assert.deepEqual(Object.keys(EVENT_KINDS).sort(), kinds.sort());
   for (const k of kinds) {
     const e = eventKind(k);
@@ -193,6 +194,10 @@ test('every event kind of the protocol has a word, a colour and an icon', () => 
   assert.equal(eventKind('control').word, 'Take-over (controls)');
   assert.equal(eventKind('new_kind').word, 'new kind', 'an unknown kind is still shown');
   assert.equal(eventKind('lesson_step').word, 'Lesson: next step');
+  // the load moment's levels are penalties (tall markers); the machine's own events apart
+  assert.deepEqual(['lmi_warning', 'lmi_cutout', 'two_block', 'tip_over'].map((k) => eventKind(k).group),
+    ['penalty', 'penalty', 'machine', 'machine']);
+  assert.equal(eventKind('tip_over').word, 'Tipped over');
 });
 
 test("an event in words: its time and the server's sentence", () => {

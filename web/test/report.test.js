@@ -96,3 +96,16 @@ test('the timeline says who drove at a penalty and lists the instructor\u2019s a
     ['Overload', '15'],
   ]);
 });
+
+test('the load moment penalties are in the table; a tip-over is a note without points', () => {
+  const v = reportView({ ...report, outcome: 'tipped over',
+    penalties: { ...report.penalties, lmi_warning: { count: 2, points_each: 5, points: 10 }, lmi_cutout: { count: 0, points_each: 10, points: 0 } },
+    timeline: [
+      { sim_time_s: 90, task_time_s: 89.5, kind: 'lmi_cutout', points: 10, driver: 'trainee' },
+      { sim_time_s: 95, task_time_s: 94.5, kind: 'tip_over', detail: 'over the front outriggers', by: 'trainee' },
+    ] });
+  assert.equal(v.outcome, 'tipped over');
+  assert.deepEqual(v.penalties.slice(-2), [['Load moment warning', '2', '5', '10'], ['Load moment cut-out', '0', '10', '0']]);
+  assert.deepEqual(v.timeline.map((r) => [r[1], r[2]]),
+    [['Load moment cut-out', '10'], ['Tipped over (over the front outriggers)', '']]);
+});

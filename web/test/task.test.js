@@ -48,7 +48,7 @@ test('score view: hidden without a task; time bar against the optimum and the li
   assert.equal(scoreView(score({ finished: true })).status, 'failed');
   assert.equal(scoreView(score({ finished: true })).statusText, 'Timed out');
   const pen = scoreView(score({ rack_gate_hits: 2, dropped_loads: 1 })).penalties;
-  assert.deepEqual(pen.map((p) => p.count), [2, 0, 0, 0, 1]);
+  assert.deepEqual(pen.map((p) => p.count), [2, 0, 0, 0, 1, 0, 0]);
   assert.equal(pen.length, PENALTIES.length);
   // no limit given: the server's rule is not guessed, so no limit and no time bar
   const none = scoreView(score({ limit_s: 0, elapsed_s: 150 }));
@@ -169,7 +169,7 @@ test('report view: other shapes, and the last score fills the gaps', () => {
   assert.equal(v.points, '0');
   assert.deepEqual(v.penalties.map((p) => [p.label, p.count, p.pointsText]), [['Slack cables', 3, '−15'], ['Overloads', 1, '']]);
   v = reportView({}, last);
-  assert.deepEqual(v.penalties.map((p) => p.count), [1, 0, 0, 0, 0], 'counts from the score');
+  assert.deepEqual(v.penalties.map((p) => p.count), [1, 0, 0, 0, 0, 0, 0], 'counts from the score');
   assert.deepEqual(v.timeline, []);
   v = reportView('not json', null);
   assert.equal(v.raw, 'not json');
@@ -204,4 +204,54 @@ test('contact badge: without the server\'s rule it names no number', async () =>
   assert.doesNotMatch(contactWarning('touching', null).title, /m\/s/);
   assert.deepEqual(hitRuleOf({ hit_speed_m_per_s: 0.2, penalties: { rack_gate_hit_points: 10 } }), { speed_m_per_s: 0.2, points: 10 });
   assert.equal(hitRuleOf(null), null);
+});
+
+test('score view: the load moment penalties and a tip-over instead of "Timed out"', () => {
+  const v = scoreView(score({ lmi_warnings: 2, lmi_cutouts: 1 }));
+  assert.deepEqual(v.penalties.slice(-2).map((p) => [p.key, p.label, p.count]),
+    [['lmi_warnings', 'LMI warnings', 2], ['lmi_cutouts', 'LMI cut-outs', 1]]);
+  const tipped = scoreView(score({ finished: true, running: false, tipped_over: true, elapsed_s: 120 }));
+  assert.equal(tipped.status, 'tipped');
+  assert.equal(tipped.statusText, 'Tipped over');
+  assert.equal(scoreView(score({ finished: true, running: false, elapsed_s: 450 })).statusText, 'Timed out');
+});
+
+test('warnings: the limiter\'s cut-out and a tip-over come first, red; the warning level amber', () => {
+  const tr = makeWarningTracker();
+  tr.update(frame(), { now: 0 });
+  let w = tr.update(frame({ lmi: 'warning', load_moment_pct: 91 }), { now: 50 });
+  assert.deepEqual(w.map((x) => [x.id, x.level]), [['lmi', 'warn']]);
+  w = tr.update(frame({ lmi: 'cutout', load_moment_pct: 100.4, events: { clam_rack_gate_hits: 0, slack_cable_events: 0, overload_events: 1 } }), { now: 100 });
+  assert.deepEqual(w.map((x) => [x.id, x.level]), [['lmi', 'danger'], ['overload', 'danger']]);
+  assert.match(w[0].text, /^Load moment limit: hoist up, telescope out and boom down stopped — lower the load or bring the boom in$/);
+  w = tr.update(frame({ tipped_over: true, lmi: 'cutout' }), { now: 200, restartKey: 'R' });
+  assert.deepEqual(w.map((x) => [x.id, x.level, x.text]).slice(0, 1), [['tipped', 'danger', 'The crane has tipped over — press R to restart']]);
+  assert.ok(!w.some((x) => x.id === 'lmi'), 'the cut-out no longer matters');
+  assert.doesNotMatch(tr.update(frame({ tipped_over: true }), { now: 300, restartKey: null })[0].text, /press/);
+  assert.deepEqual(tr.update(frame({ lmi: 'ok', load_moment_pct: 40 }), { now: 1e5 }), []);
+});
+
+test('report view: tipped over, the load moment penalties and the timeline in words', () => {
+  const r = {
+    schema: 'clamsim-report/1', outcome: 'tipped over', elapsed_s: 130, optimum_s: 300, limit_s: 450, delivered: 1, required: 3,
+    penalties: { rack_gate_hit: { count: 0, points_each: 10, points: 0 }, lmi_warning: { count: 1, points_each: 5, points: 5 },
+      lmi_cutout: { count: 1, points_each: 10, points: 10 } },
+    timeline: [
+      { task_time_s: 100, kind: 'lmi_warning', points: 5, driver: 'trainee' },
+      { task_time_s: 110, kind: 'lmi_cutout', points: 10, driver: 'trainee' },
+      { task_time_s: 130, kind: 'tip_over', detail: 'over the left outriggers', by: 'trainee' },
+    ],
+  };
+  const v = reportView(r, null, { warning_pct: 90, cutout_pct: 100 });
+  assert.equal(v.outcome, 'Tipped over');
+  assert.equal(v.level, 'danger');
+  assert.deepEqual(v.penalties.map((p) => [p.label, p.count, p.pointsText]),
+    [['Rack / gate hits', 0, '0'], ['LMI warnings', 1, '−5'], ['LMI cut-outs', 1, '−10']]);
+  assert.deepEqual(v.timeline.map((e) => [e.time, e.text, e.points]), [
+    ['1:40', 'Load moment warning (90 %)', '−5'],
+    ['1:50', 'Load moment cut-out (100 %)', '−10'],
+    ['2:10', 'Tipped over (over the left outriggers)', ''],
+  ]);
+  // without the hello's levels no percentage is made up
+  assert.equal(reportView(r).timeline[0].text, 'Load moment warning');
 });
