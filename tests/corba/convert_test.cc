@@ -214,8 +214,8 @@ TEST(Convert, EveryIdlEventAndScoreFieldComesFromItsNamesake) {
   session::Frame frame;
   std::uint64_t v = 3;
   for (const auto& f : core::kWorldEventFields) frame.outputs.events.*f.member = v++;
-  frame.score = {true, true, true, true, false, 1.5, 2.5, 3.5, 4, 5, 6.5, 7.5, 8.5, 9, 10, 11,
-                 12, 13};
+  frame.score = {true, true, true, true, false, true, 1.5, 2.5, 3.5, 4, 5, 6.5, 7.5, 8.5, 9, 10,
+                 11, 12, 13, 14, 15};
   CLAMX::Frame f;
   to_frame(frame, f, nullptr);
   for (const auto& wire : kIdlEventFields) {

@@ -236,7 +236,7 @@ TEST(Stability, TipsOverOnceItsOwnWeightPassesTheSideAndLandsIfTheLoadGoes) {
 // over answers nothing.
 MachineParams heavy_grab() {
   MachineParams m = testing::shipped_machine();
-  m.clam.link2_mass_kg = 1000.0;   // 2.25 t of grab
+  m.clam.link2_mass_kg = 1500.0;   // 3.1 t of grab
   return m;
 }
 

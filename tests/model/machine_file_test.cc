@@ -84,7 +84,7 @@ TEST(MachineFile, ShippedFileLoadsWithUnitsConverted) {
   EXPECT_DOUBLE_EQ(m.clam.link1_length_m, 1.37);
   EXPECT_DOUBLE_EQ(m.clam.theta2_open_rad, 20.0 * kDeg);
   EXPECT_DOUBLE_EQ(m.clam.theta2_closed_rad, 65.0 * kDeg);
-  EXPECT_DOUBLE_EQ(m.clam.max_load_kg, 25000.0);
+  EXPECT_DOUBLE_EQ(m.clam.max_load_kg, 2000.0);
   EXPECT_DOUBLE_EQ(m.crane.boom_min_rad, 0.0);
   EXPECT_DOUBLE_EQ(m.crane.boom_max_rad, 50.0 * kDeg);
   EXPECT_DOUBLE_EQ(m.crane.telescope_max_m, 24.4);
