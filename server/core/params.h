@@ -213,7 +213,6 @@ struct LoadMomentParams {
   double load_filter_s = 0.0;            // the load signal's time constant
   double warning_pct = 90.0;             // warn from here
   double cutout_pct = 100.0;             // cut out the motions that raise the moment from here
-  double reset_pct = 98.0;               // the cut-out lifts again below this
 };
 
 struct IntegratorParams {

@@ -266,7 +266,6 @@ core::CapacityChart read_chart(Section s, const core::CraneParams& crane) {
   using Chart = core::CapacityChart;
   core::CapacityChart c;
   s.note();
-  if (s.has("source")) s.text("source");
   const std::vector<double> lengths =
       s.numbers("boom_length_m", 1, Chart::kMaxLengths, unit::one, B::positive());
   const std::vector<double> radii = s.numbers("radius_m", 1, Chart::kMaxRadii, unit::one, B::positive());

@@ -88,7 +88,7 @@ TEST(MachineFile, ShippedFileLoadsWithUnitsConverted) {
   EXPECT_DOUBLE_EQ(m.crane.boom_min_rad, 0.0);
   EXPECT_DOUBLE_EQ(m.crane.boom_max_rad, 50.0 * kDeg);
   EXPECT_DOUBLE_EQ(m.crane.telescope_max_m, 24.4);
-  EXPECT_DOUBLE_EQ(m.crane.links[0].mass_kg, 1621.0);
+  EXPECT_DOUBLE_EQ(m.crane.links[0].mass_kg, 5621.0);   // the cab and its counterweight
   EXPECT_DOUBLE_EQ(m.crane.links[1].inertia_kgm2[2], 140.4);
   EXPECT_DOUBLE_EQ(m.crane.links[2].com_m[2], -4.85);
   EXPECT_DOUBLE_EQ(m.crane.gravity_m_per_s2, 9.81);
@@ -104,7 +104,14 @@ TEST(MachineFile, ShippedFileLoadsWithUnitsConverted) {
   EXPECT_DOUBLE_EQ(m.hydraulics.swing_motor.displacement_m3_per_rad,
                    160e-6 / (2.0 * 3.14159265358979323846));
   EXPECT_DOUBLE_EQ(m.hydraulics.boom_cylinders.rod_area_m2, 0.0438);
-  EXPECT_DOUBLE_EQ(m.hydraulics.boom_geometry.delta_rad, 150.0 * kDeg);
+  EXPECT_DOUBLE_EQ(m.hydraulics.boom_geometry.delta_rad, 144.0 * kDeg);
+  EXPECT_DOUBLE_EQ(m.carrier.half_span_m, 3.15);
+  EXPECT_DOUBLE_EQ(m.load_moment.warning_pct, 90.0);
+  ASSERT_EQ(m.load_moment.chart.lengths, 6);
+  ASSERT_EQ(m.load_moment.chart.radii, 14);
+  EXPECT_DOUBLE_EQ(m.load_moment.chart.boom_length_m[5], 24.4);
+  EXPECT_DOUBLE_EQ(m.load_moment.chart.radius_m[13], 23.4);
+  EXPECT_DOUBLE_EQ(m.load_moment.chart.rated_kg[0][0], 25000.0);
   EXPECT_DOUBLE_EQ(m.hydraulics.winches[0].motor.gear_ratio, 100.0);
   EXPECT_DOUBLE_EQ(m.hydraulics.winches[1].motor.gear_ratio, 80.0);
   EXPECT_DOUBLE_EQ(m.hydraulics.winches[1].drum_inertia_kgm2, 50.0);
@@ -135,8 +142,9 @@ TEST(MachineFile, EveryShippedValueNamesItsSource) {
 constexpr std::size_t kSlots = sizeof(core::MachineParams) / sizeof(double);
 
 // The slots of m the file does not set, by design: each line's vapour floor (a constant of the
-// oil, core/params.h), the slot holding each load-holding valve's `fitted` flag, and the
-// whole valve of a channel the file fits none to (docs/model.md, "Load-holding valves").
+// oil, core/params.h), the slot holding each load-holding valve's `fitted` flag, the whole
+// valve of a channel the file fits none to (docs/model.md, "Load-holding valves"), and the
+// load chart's sizes (the arrays' lengths, not a number in them) and the room beyond them.
 std::vector<bool> not_from_the_file(const core::MachineParams& m) {
   std::vector<bool> out(kSlots, false);
   const char* base = reinterpret_cast<const char*>(&m);
@@ -148,6 +156,17 @@ std::vector<bool> not_from_the_file(const core::MachineParams& m) {
     mark(&ch.lines.floor_Pa, sizeof ch.lines.floor_Pa);
     mark(&ch.counterbalance.fitted, sizeof ch.counterbalance.fitted);
     if (!ch.counterbalance.fitted) mark(&ch.counterbalance, sizeof ch.counterbalance);
+  }
+  const core::CapacityChart& c = m.load_moment.chart;
+  mark(&c.lengths, sizeof c.lengths);
+  mark(&c.radii, sizeof c.radii);
+  for (std::size_t i = static_cast<std::size_t>(c.lengths); i < c.boom_length_m.size(); ++i) {
+    mark(&c.boom_length_m[i], sizeof(double));
+    mark(&c.rated_kg[i], sizeof c.rated_kg[i]);
+  }
+  for (std::size_t j = static_cast<std::size_t>(c.radii); j < c.radius_m.size(); ++j) {
+    mark(&c.radius_m[j], sizeof(double));
+    for (auto& row : c.rated_kg) mark(&row[j], sizeof(double));
   }
   return out;
 }
@@ -170,13 +189,14 @@ TEST(MachineFile, EveryFieldComesFromTheFile) {
     if (leaf.path.rfind("initial.", 0) == 0) continue;  // not part of MachineParams
     const json& v = shipped()[leaf.ptr];
     const json::json_pointer value_ptr = v.is_object() ? leaf.ptr / "value" : leaf.ptr;
-    const json& value = shipped()[value_ptr];
+    // every number of the leaf: a number, an array (com_m), or a table (the load chart)
     std::vector<json::json_pointer> numbers;
-    if (value.is_array()) {
-      for (std::size_t i = 0; i < value.size(); ++i) numbers.push_back(value_ptr / i);
-    } else {
-      numbers.push_back(value_ptr);
-    }
+    const std::function<void(const json::json_pointer&)> collect = [&](const json::json_pointer& p) {
+      const json& here = shipped()[p];
+      if (!here.is_array()) return numbers.push_back(p);
+      for (std::size_t i = 0; i < here.size(); ++i) collect(p / i);
+    };
+    collect(value_ptr);
     for (const auto& ptr : numbers) {
       const double x = shipped()[ptr].get<double>();
       bool changed_any = false;
