@@ -64,7 +64,9 @@ function loadMomentGauge() {
   };
 }
 
-export function createHud(container, banner) {
+// gaugeParent: where the load moment gauge goes (the trainee's page puts it on the stage,
+// beside the view, so the HUD's column keeps its height); the HUD itself without one.
+export function createHud(container, banner, gaugeParent = null) {
   const cells = {};
   const gauge = loadMomentGauge();
   const row = (id, label, unit) => {
@@ -125,7 +127,12 @@ export function createHud(container, banner) {
     }));
   cells.source = el('div', { class: 'hud-source', id: 'hud-source' }, '–');
 
-  container.replaceChildren(gauge.box, display, machine, controls, cells.source, link);
+  if (gaugeParent) {
+    gaugeParent.replaceChildren(gauge.box);
+    container.replaceChildren(display, machine, controls, cells.source, link);
+  } else {
+    container.replaceChildren(gauge.box, display, machine, controls, cells.source, link);
+  }
 
   const set = (id, text) => {
     const c = cells[id];

@@ -79,7 +79,8 @@ const renderer = new THREE.WebGLRenderer({ canvas, antialias: !software && param
   preserveDrawingBuffer: params.has('screenshots') });
 renderer.setPixelRatio(software ? 1 : Math.min(window.devicePixelRatio, 2));
 
-const hud = createHud(document.getElementById('hud'), document.getElementById('banner'));
+const hud = createHud(document.getElementById('hud'), document.getElementById('banner'),
+  document.getElementById('lmi'));
 const observerUi = observeId === null ? null
   : createObserverUi({ panel: document.getElementById('observer'), banner: document.getElementById('observer-banner') });
 // the instructor's desk (observer mode): take or share the controls, message the trainee
