@@ -69,6 +69,7 @@ SideCoords side_coords(const EdgeLine& e, const Vec3& p) {
 
 // s' = s cos(tilt) + h sin(tilt), h' = h cos(tilt) - s sin(tilt): turned outward about the side.
 SideCoords tilt_coords(const SideCoords& a, double tilt_rad) {
+  if (tilt_rad == 0.0) return a;   // on its pads, as nearly always: no trigonometry
   const double c = std::cos(tilt_rad), s = std::sin(tilt_rad);
   return {a.s * c + a.h * s, a.h * c - a.s * s};
 }
