@@ -81,7 +81,7 @@ struct StabilityState {
   int edge = -1;               // the side of the pads it has lifted about (TipEdge), -1 none
   double tilt_rad = 0.0;       // turned outward about that side
   double tilt_rate = 0.0;
-  bool tipped_over = false;    // its own centre of gravity passed the side: lost
+  bool tipped_over = false;    // turned past kLostTiltDeg or its own CoG past the side: lost
 };
 
 struct State {
