@@ -4,7 +4,6 @@
 // (hello.machine.load_moment), so nothing here is a threshold of the browser's. Pure: no DOM.
 
 // level: as task.js WARNING_LEVELS ('ok' green, 'warn' amber, 'danger' red)
-const RANK = { ok: 0, warn: 1, danger: 2 };
 const STATE_LEVEL = { ok: 'ok', warning: 'warn', cutout: 'danger' };
 
 // The gauge's bar is full at this multiple of the cut-out level, so the cut-out mark sits
@@ -17,28 +16,12 @@ export function loadMomentLevels(machine) {
   return l && Number.isFinite(l.warning_pct) && Number.isFinite(l.cutout_pct) ? l : null;
 }
 
-// A reading against the server's levels: 'danger' from cutout_pct, 'warn' from warning_pct,
-// else 'ok'; null without levels (no colour of our own is guessed).
-export function loadMomentLevel(pct, levels) {
-  if (!levels || !Number.isFinite(pct)) return null;
-  if (pct >= levels.cutout_pct) return 'danger';
-  return pct >= levels.warning_pct ? 'warn' : 'ok';
-}
-
-// the worse of two levels; null counts as none
-function worse(a, b) {
-  if (!a) return b ?? 'ok';
-  if (!b) return a;
-  return RANK[b] > RANK[a] ? b : a;
-}
-
 const fin = (v) => typeof v === 'number' && Number.isFinite(v);
 const tonnes = (kg) => (fin(kg) ? `${(kg / 1000).toFixed(1)} t` : '– t');
 
 // What the gauge shows for a frame: {visible, level, pctText, text, fraction, warningAt,
-// cutoutAt} (fractions 0..1 of the bar). The colour is the worse of the reading against the
-// levels and the server's own state, so a limiter that has cut out (it lets go 5 points
-// lower) never shows green.
+// cutoutAt} (fractions 0..1 of the bar). The colour is the server's own state (`lmi`, which
+// keeps its hysteresis: a cut-out lets go 5 points lower); the levels only place the marks.
 export function loadMomentView(frame, levels) {
   const pct = frame?.load_moment_pct;
   if (!fin(pct)) return { visible: false };
@@ -47,7 +30,7 @@ export function loadMomentView(frame, levels) {
   const rated = fin(frame.rated_kg) && frame.rated_kg > 0 ? `of ${tonnes(frame.rated_kg)}` : '(no rating here)';
   return {
     visible: true,
-    level: worse(loadMomentLevel(pct, levels), STATE_LEVEL[frame.lmi]),
+    level: STATE_LEVEL[frame.lmi] ?? 'ok',
     pctText: `${Math.round(pct)} %`,
     text: `${tonnes(frame.hook_load_kg)} ${rated} at ${fin(frame.radius_m) ? frame.radius_m.toFixed(1) : '–'} m`,
     fraction: at(pct),

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
-  loadMomentLevels, loadMomentLevel, loadMomentView, loadMomentWarnings, tippedText, CUTOUT_TEXT,
+  loadMomentLevels, loadMomentView, loadMomentWarnings, tippedText, CUTOUT_TEXT,
 } from '../js/load-moment.js';
 import { parseServerMessage } from '../js/protocol.js';
 
@@ -18,21 +18,6 @@ test('levels come from the hello, as the server sends them', () => {
   assert.deepEqual(loadMomentLevels(hello.machine), { warning_pct: 90, cutout_pct: 100 });
   assert.equal(loadMomentLevels({ load_moment: null }), null);
   assert.equal(loadMomentLevels(undefined), null);
-});
-
-test('a reading against the levels: green below warning, amber from it, red from the cut-out', () => {
-  assert.equal(loadMomentLevel(72, LEVELS), 'ok');
-  assert.equal(loadMomentLevel(89.9, LEVELS), 'ok');
-  assert.equal(loadMomentLevel(90, LEVELS), 'warn');
-  assert.equal(loadMomentLevel(99.9, LEVELS), 'warn');
-  assert.equal(loadMomentLevel(100, LEVELS), 'danger');
-  assert.equal(loadMomentLevel(999, LEVELS), 'danger');
-  // other levels from another machine file: the browser follows them, not 90/100
-  const other = { warning_pct: 75, cutout_pct: 85 };
-  assert.equal(loadMomentLevel(80, other), 'warn');
-  assert.equal(loadMomentLevel(86, other), 'danger');
-  assert.equal(loadMomentLevel(80, null), null, 'no levels: no colour guessed');
-  assert.equal(loadMomentLevel(undefined, LEVELS), null);
 });
 
 test('the gauge: "72 %", "1.3 t of 3.0 t at 12.4 m", the bar and its marks', () => {
@@ -52,7 +37,7 @@ test('the gauge: "72 %", "1.3 t of 3.0 t at 12.4 m", the bar and its marks', () 
   assert.equal(loadMomentView(frame({ rated_kg: 0 }), LEVELS).text, '1.3 t (no rating here) at 12.4 m');
 });
 
-test("the gauge never shows green while the server's limiter has cut out", () => {
+test("the gauge's colour is the server's state, never a threshold of the browser's", () => {
   // the limiter lets go 5 points below where it set: 97 % is still a cut-out
   assert.equal(loadMomentView(frame({ load_moment_pct: 97, lmi: 'cutout' }), LEVELS).level, 'danger');
   assert.equal(loadMomentView(frame({ load_moment_pct: 87, lmi: 'warning' }), LEVELS).level, 'warn');
