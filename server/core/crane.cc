@@ -195,6 +195,18 @@ double boom_cylinder_lever(const BoomGeometry& g, double boom_angle_rad) {
   return g.lp_m * g.lr_m * std::sin(psi) / boom_cylinder_length(g, boom_angle_rad);
 }
 
+BoomLinkage boom_linkage(const BoomGeometry& g) {
+  return {g.lp_m * g.lr_m, g.lp_m * g.lp_m + g.lr_m * g.lr_m, std::sin(g.delta_rad),
+          std::cos(g.delta_rad)};
+}
+
+double boom_cylinder_lever(const BoomLinkage& b, const JointTrig& t) {
+  // boom angle = theta2 - 90 deg: its sine is -cos(theta2), its cosine sin(theta2)
+  const double sin_psi = b.sin_delta * t.s2 + b.cos_delta * t.c2;
+  const double cos_psi = b.cos_delta * t.s2 - b.sin_delta * t.c2;
+  return b.lp_lr * sin_psi / std::sqrt(b.sum_sq + 2.0 * b.lp_lr * cos_psi);   // eqs 2.17, 2.19
+}
+
 double crane_kinetic_energy(const CraneParams& c, const Vec3& q, const Vec3& qd,
                             double carried_mass_kg) {
   return 0.5 * qd.dot(crane_dynamics(c, q, qd, carried_mass_kg).mass * qd);

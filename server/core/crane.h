@@ -79,6 +79,17 @@ Eigen::Matrix<double, 2, 3> tip_horizontal_jacobian(const CraneParams& c, const 
 double boom_cylinder_length(const BoomGeometry& g, double boom_angle_rad);
 double boom_cylinder_lever(const BoomGeometry& g, double boom_angle_rad);
 
+// The linkage's constants for the lever at a pose whose trigonometry is already known (the
+// derivative's JointTrig): psi = delta - (theta2 - 90 deg) by the angle-sum identities, so
+// no sine or cosine per evaluation. Built once per model (boom_linkage).
+struct BoomLinkage {
+  double lp_lr = 0.0;                     // lp * lr
+  double sum_sq = 0.0;                    // lp^2 + lr^2
+  double sin_delta = 0.0, cos_delta = 1.0;
+};
+BoomLinkage boom_linkage(const BoomGeometry& g);
+double boom_cylinder_lever(const BoomLinkage& b, const JointTrig& t);
+
 // Kinetic and potential energy of links + horizontally carried mass [J].
 double crane_kinetic_energy(const CraneParams& c, const Vec3& q, const Vec3& qd,
                             double carried_mass_kg);

@@ -48,12 +48,22 @@ FaultLeaks fault_leaks(const MachineParams& m, const Faults& faults, int ch, dou
   return l;
 }
 
-// Stage 3: one valve channel feeding two lines, given the actuator's flow out of line A
-// into line B (cylinders: cap and rod displacement; motors: D_m * speed) and the faults'.
-void line_rates(const ActuatorChannel& ch, double spool, double pa, double pb,
+// The integrator's decay rates of a channel's two lines (decay_rates), from the valve's flows
+// at these pressures.
+void line_decay_rates(const ActuatorChannel& ch, double spool, double pa, double pb,
+                      const ValveFlows& f, const FaultLeaks& leak, double* decay) {
+  const LineConductances g = channel_conductances(ch, spool, pa, pb, f);
+  const double c = line_compliance(ch.lines);
+  decay[0] = (g.a + line_protection_conductance(ch.valve, pa) + leak.g_a) / c;
+  decay[1] = (g.b + line_protection_conductance(ch.valve, pb) + leak.g_b) / c;
+}
+
+// Stage 3: one valve channel feeding two lines, given the valve's flows, the actuator's flow
+// out of line A into line B (cylinders: cap and rod displacement; motors: D_m * speed) and
+// the faults'.
+void line_rates(const ActuatorChannel& ch, double pa, double pb, const ValveFlows& f,
                 double drawn_from_a, double returned_to_b, const FaultLeaks& leak,
                 double& pa_dot, double& pb_dot) {
-  const ValveFlows f = channel_valve(ch, spool, pa, pb);
   // eq 2.24
   pa_dot = line_pressure_rate(
       ch.lines, pa, f.into_a + line_protection_flow(ch.valve, pa) - drawn_from_a - leak.a);
@@ -126,34 +136,56 @@ ClamSolution clam_solution(const MachineParams& m, const ClamContext& c, const C
   return clam_locked(m.clam, c.kin, t1, t2, g, mode.load_mass_kg, stop_sign(mode), lift_N);
 }
 
+DerivedModel derived_model(const MachineParams& m) {
+  return {crane_inertia(m.crane), boom_linkage(m.hydraulics.boom_geometry)};
+}
+
 HydraulicStage hydraulic_stage(const MachineParams& m, const StateVector& x, const Spools& spool,
                                const Faults& faults) {
+  return hydraulic_stage(m, boom_linkage(m.hydraulics.boom_geometry), joint_trig(joints(x)), x,
+                         spool, faults, false);
+}
+
+namespace {
+
+// hydraulic_stage, compiled with and without the decay rates so that the stages that do not
+// need them pay nothing for them.
+template <bool kWithDecay>
+HydraulicStage hydraulic_stage_of(const MachineParams& m, const BoomLinkage& boom,
+                                  const JointTrig& trig, const StateVector& x,
+                                  const Spools& spool, const Faults& faults) {
   const HydraulicsParams& hy = m.hydraulics;
   const Vec3 qd = joint_rates(x);
   HydraulicStage out;
   auto p = [&](int i) { return x(ix::p + i); };
-  auto rate = [&](int i) -> double& { return out.pressure_rate[static_cast<std::size_t>(i)]; };
-  auto leak = [&](int ch) { return fault_leaks(m, faults, ch, p(2 * ch), p(2 * ch + 1)); };
+  // One channel's lines, given the actuator's flows out of line A and into line B.
+  auto channel = [&](int ch, double drawn_from_a, double returned_to_b) {
+    const auto c = static_cast<std::size_t>(ch);
+    const double pa = p(2 * ch), pb = p(2 * ch + 1);
+    const FaultLeaks leak = fault_leaks(m, faults, ch, pa, pb);
+    const ValveFlows f = channel_valve(hy.channels[c], spool[c], pa, pb);
+    line_rates(hy.channels[c], pa, pb, f, drawn_from_a, returned_to_b, leak,
+               out.pressure_rate[2 * c], out.pressure_rate[2 * c + 1]);
+    if constexpr (kWithDecay)
+      line_decay_rates(hy.channels[c], spool[c], pa, pb, f, leak, &out.decay_rate[2 * c]);
+  };
 
   // Swing motor through its gear train (eq 2.26).
   out.joint(0) = motor_output_torque(hy.swing_motor, p(0), p(1), qd(0));
   const double swing_flow = motor_flow(hy.swing_motor, qd(0));
-  line_rates(hy.channels[kSwing], spool[kSwing], p(0), p(1), swing_flow, swing_flow,
-             leak(kSwing), rate(0), rate(1));
+  channel(kSwing, swing_flow, swing_flow);
 
   // Boom cylinders through the linkage of Fig. 2.8 (eqs 2.16-2.20).
-  const double lever = boom_cylinder_lever(hy.boom_geometry, x(ix::q + 1) - kHalfPi);
+  const double lever = boom_cylinder_lever(boom, trig);
   const double boom_v = lever * qd(1);
   const CylinderParams& bc = hy.boom_cylinders;
   out.joint(1) = cylinder_force(bc, p(2), p(3), boom_v) * lever;
-  line_rates(hy.channels[kBoom], spool[kBoom], p(2), p(3), bc.cap_area_m2 * boom_v,
-             bc.rod_area_m2 * boom_v, leak(kBoom), rate(2), rate(3));
+  channel(kBoom, bc.cap_area_m2 * boom_v, bc.rod_area_m2 * boom_v);
 
   // Telescope cylinder acts along d3 directly (eq 2.25).
   const CylinderParams& tc = hy.telescope_cylinder;
   out.joint(2) = cylinder_force(tc, p(4), p(5), qd(2));
-  line_rates(hy.channels[kTelescope], spool[kTelescope], p(4), p(5), tc.cap_area_m2 * qd(2),
-             tc.rod_area_m2 * qd(2), leak(kTelescope), rate(4), rate(5));
+  channel(kTelescope, tc.cap_area_m2 * qd(2), tc.rod_area_m2 * qd(2));
 
   // Winches: positive pressure difference reels in (rope length shrinks).
   for (int i = 0; i < 2; ++i) {
@@ -162,11 +194,19 @@ HydraulicStage hydraulic_stage(const MachineParams& m, const StateVector& x, con
     const double reel_in = -x(ix::lend + i) / w.drum_radius_m;
     const double torque = motor_output_torque(w.motor, p(2 * ch), p(2 * ch + 1), reel_in);
     const double flow = motor_flow(w.motor, reel_in);
-    line_rates(hy.channels[ch], spool[ch], p(2 * ch), p(2 * ch + 1), flow, flow, leak(ch),
-               rate(2 * ch), rate(2 * ch + 1));
+    channel(ch, flow, flow);
     out.drum_pull_N[static_cast<std::size_t>(i)] = torque / w.drum_radius_m;
   }
   return out;
+}
+
+}  // namespace
+
+HydraulicStage hydraulic_stage(const MachineParams& m, const BoomLinkage& boom,
+                               const JointTrig& trig, const StateVector& x, const Spools& spool,
+                               const Faults& faults, bool with_decay) {
+  return with_decay ? hydraulic_stage_of<true>(m, boom, trig, x, spool, faults)
+                    : hydraulic_stage_of<false>(m, boom, trig, x, spool, faults);
 }
 
 ForceStage force_stage(const MachineParams& m, const StateVector& x, const ClamContext& c,
@@ -206,25 +246,34 @@ StateVector decay_rates(const MachineParams& m, const StateVector& x, const Spoo
   StateVector rate = StateVector::Zero();
   for (int ch = 0; ch < 5; ++ch) {
     const ActuatorChannel& chan = m.hydraulics.channels[ch];
-    const ValveParams& v = chan.valve;
     const double pa = x(ix::p + 2 * ch), pb = x(ix::p + 2 * ch + 1);
-    const LineConductances g =
-        channel_conductances(chan, spool[ch], pa, pb, channel_valve(chan, spool[ch], pa, pb));
-    const double c = line_compliance(chan.lines);
-    const FaultLeaks leak = fault_leaks(m, faults, ch, pa, pb);
-    rate(ix::p + 2 * ch) = (g.a + line_protection_conductance(v, pa) + leak.g_a) / c;
-    rate(ix::p + 2 * ch + 1) = (g.b + line_protection_conductance(v, pb) + leak.g_b) / c;
+    double decay[2];
+    line_decay_rates(chan, spool[ch], pa, pb, channel_valve(chan, spool[ch], pa, pb),
+                     fault_leaks(m, faults, ch, pa, pb), decay);
+    rate(ix::p + 2 * ch) = decay[0];
+    rate(ix::p + 2 * ch + 1) = decay[1];
   }
   return rate;
 }
 
-StateVector derivative(const MachineParams& m, const CraneInertia& inertia, const StateVector& x,
+StateVector derivative(const MachineParams& m, const DerivedModel& model, const StateVector& x,
                        const ClamMode& mode, const Spools& spool, const Faults& faults,
                        const Vec3& world_force, int* singular) {
+  return derivative(m, model, x, clam_context(m, x), mode, spool, faults, world_force,
+                    singular);
+}
+
+StateVector derivative(const MachineParams& m, const DerivedModel& model, const StateVector& x,
+                       const ClamContext& c, const ClamMode& mode, const Spools& spool,
+                       const Faults& faults, const Vec3& world_force, int* singular,
+                       StateVector* decay) {
   const Vec3 q = joints(x), qd = joint_rates(x);
-  const JointTrig trig = joint_trig(q);
-  const ClamContext c = clam_context(m, x, trig);
-  const HydraulicStage hy = hydraulic_stage(m, x, spool, faults);
+  const JointTrig& trig = c.trig;
+  const HydraulicStage hy = hydraulic_stage(m, model.boom, trig, x, spool, faults, decay != nullptr);
+  if (decay) {
+    decay->setZero();
+    for (int i = 0; i < 10; ++i) (*decay)(ix::p + i) = hy.decay_rate[static_cast<std::size_t>(i)];
+  }
   const ForceStage f = force_stage(m, x, c, hy, world_force);
 
   // Stage 5: accelerations. The clam is its own body: the crane carries it only through the
@@ -237,7 +286,7 @@ StateVector derivative(const MachineParams& m, const CraneInertia& inertia, cons
     dx(ix::lend + i) = f.drum_N[static_cast<std::size_t>(i)] * w.drum_radius_m * w.drum_radius_m /
                        w.drum_inertia_kgm2;
   }
-  const CraneDynamics dyn = crane_dynamics(m.crane, inertia, q, trig, qd, 0.0);
+  const CraneDynamics dyn = crane_dynamics(m.crane, model.inertia, q, trig, qd, 0.0);
   dx.segment<3>(ix::q) = qd;
   dx.segment<3>(ix::qd) = dyn.mass.ldlt().solve(f.joint - dyn.velocity - dyn.gravity);
 

@@ -81,7 +81,20 @@ struct HydraulicStage {
   Vec3 joint = Vec3::Zero();
   std::array<double, 2> drum_pull_N{};
   std::array<double, 10> pressure_rate{};
+  std::array<double, 10> decay_rate{};   // decay_rates' lines, when asked for (with_decay)
 };
+// What derivative() needs of the model that no state changes: built once per advance.
+struct DerivedModel {
+  CraneInertia inertia;   // eq 2.12's links (crane_inertia)
+  BoomLinkage boom;       // eqs 2.17-2.19's constants (boom_linkage)
+};
+DerivedModel derived_model(const MachineParams& m);
+
+// With the model's derived constants and the joints' trigonometry already built (the
+// derivative's); the short form derives both itself.
+HydraulicStage hydraulic_stage(const MachineParams& m, const BoomLinkage& boom,
+                               const JointTrig& trig, const StateVector& x, const Spools& spool,
+                               const Faults& faults, bool with_decay);
 HydraulicStage hydraulic_stage(const MachineParams& m, const StateVector& x, const Spools& spool,
                                const Faults& faults);
 
@@ -102,11 +115,18 @@ ForceStage force_stage(const MachineParams& m, const StateVector& x, const ClamC
 StateVector decay_rates(const MachineParams& m, const StateVector& x, const Spools& spool,
                         const Faults& faults);
 
-// Stage 5 and the whole: dx/dt. `inertia` is derived from m.crane once per advance
-// (crane_inertia); `world_force` is the world's push on the clam (contacts, water), held over
+// Stage 5 and the whole: dx/dt. `model` is derived from m once per advance
+// (derived_model); `world_force` is the world's push on the clam (contacts, water), held over
 // the step; singular solves of the clam's equations are counted in *singular.
-StateVector derivative(const MachineParams& m, const CraneInertia& inertia, const StateVector& x,
+StateVector derivative(const MachineParams& m, const DerivedModel& model, const StateVector& x,
                        const ClamMode& mode, const Spools& spool, const Faults& faults,
                        const Vec3& world_force, int* singular);
+// The same with x's clam context already built (clam_context(m, x)): the step's first stage
+// is where the previous step ended, whose context the events already needed. With `decay`,
+// also decay_rates(x) from the same valve flows (the first stage's, the integrator's lambda).
+StateVector derivative(const MachineParams& m, const DerivedModel& model, const StateVector& x,
+                       const ClamContext& c, const ClamMode& mode, const Spools& spool,
+                       const Faults& faults, const Vec3& world_force, int* singular,
+                       StateVector* decay = nullptr);
 
 }  // namespace clamsim::core

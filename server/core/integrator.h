@@ -73,9 +73,9 @@ inline EtdWeights etd_weights(double h, double lambda) {
 // with f = 0 stays exactly where it is.
 //
 // lambda holds the decay rates (>= 0) at x; f(x) returns dx/dt.
+// k1 = f(x) when the caller has it already (it was built with lambda).
 template <typename Vec, typename Derivative>
-void etd_rk4_step(Vec& x, double h, const Vec& lambda, Derivative&& f) {
-  const Vec k1 = f(x);
+void etd_rk4_step(Vec& x, double h, const Vec& lambda, const Vec& k1, Derivative&& f) {
   // RK4's weights everywhere, replaced where a component decays
   Vec half = Vec::Constant(0.5 * h);
   Vec w1 = Vec::Constant(h / 6.0);
@@ -98,6 +98,11 @@ void etd_rk4_step(Vec& x, double h, const Vec& lambda, Derivative&& f) {
       w1.cwiseProduct(k1) + 2.0 * w2.cwiseProduct(k2 + k3) + w3.cwiseProduct(k4) +
       lambda.cwiseProduct(2.0 * w2.cwiseProduct(a + b - 2.0 * x) + w3.cwiseProduct(c - x));
   x += dx;
+}
+
+template <typename Vec, typename Derivative>
+void etd_rk4_step(Vec& x, double h, const Vec& lambda, Derivative&& f) {
+  etd_rk4_step(x, h, lambda, f(x), f);
 }
 
 }  // namespace clamsim::core

@@ -33,6 +33,40 @@ constexpr double kTwoBlockReset_m = 0.1;
 // does not drop it, an operator opening the jaws does.
 constexpr double kSlipTime_s = 0.1;
 
+// The clam's stop distances s(theta2) at its closed and open stops (Table 2.5's Close and
+// Open): constant for a model, so built once with the crane's inertia, not every step.
+struct ClamStops {
+  double closed_m = 0.0, open_m = 0.0;
+};
+ClamStops clam_stops(const ClamParams& cp) {
+  return {clam_distance_at(cp, cp.theta2_closed_rad), clam_distance_at(cp, cp.theta2_open_rad)};
+}
+
+// What a step needs of the model beyond its parameters; advance_to builds it once.
+struct StepModel {
+  DerivedModel derived;
+  ClamStops stops;
+};
+StepModel step_model(const MachineParams& m) { return {derived_model(m), clam_stops(m.clam)}; }
+
+// The clam context of the state it was built from. A step ends where the next begins: the
+// context its events and stability used is the next step's first stage's (about 1000 of
+// the step's 25000 instructions, docs/model.md Performance), and the events' is the end's
+// unless an event moved the state.
+struct ContextAt {
+  bool valid = false;
+  StateVector x;
+  ClamContext c;
+};
+const ClamContext& context_of(const MachineParams& m, const StateVector& x, ContextAt& at) {
+  if (!at.valid || at.x != x) {
+    at.x = x;
+    at.c = clam_context(m, x);
+    at.valid = true;
+  }
+  return at.c;
+}
+
 // Bits of the hard stops in contact, to count new hits. The ropes' stops act on the hanging
 // length (the winch state less the reeved path), which the step's context already holds.
 std::uint8_t engaged_stops(const MachineParams& m, const StateVector& x, const ClamContext& c) {
@@ -48,10 +82,10 @@ std::uint8_t engaged_stops(const MachineParams& m, const StateVector& x, const C
   return bits;
 }
 
-GeoStatus geo_of(const ClamParams& cp, double s) {
+GeoStatus geo_of(const ClamStops& stops, double s) {
   constexpr double tol = 1e-9;
-  if (s <= clam_distance_at(cp, cp.theta2_closed_rad) + tol) return GeoStatus::Close;
-  if (s >= clam_distance_at(cp, cp.theta2_open_rad) - tol) return GeoStatus::Open;
+  if (s <= stops.closed_m + tol) return GeoStatus::Close;
+  if (s >= stops.open_m - tol) return GeoStatus::Open;
   return GeoStatus::InRange;
 }
 
@@ -76,16 +110,17 @@ void lock_at(const MachineParams& m, State& st, const ClamKinematics& k, double 
 enum class JawEvent { None, Gripped, Released };
 
 // Working-state changes allowed by Table 2.3, with the conditions of Table 2.5.
-JawEvent clam_events(const MachineParams& m, State& st, const JawObject& obj, double lift_N) {
+// c is st.x's context on entry.
+JawEvent clam_events(const MachineParams& m, const ClamStops& stops, State& st,
+                     const ClamContext& c, const JawObject& obj, double lift_N) {
   JawEvent event = JawEvent::None;
   const ClamParams& cp = m.clam;
   ClamMode& mode = st.clam;
-  const ClamContext c = clam_context(m, st.x);
   const ClamKinematics& k = c.kin;
 
   if (mode.working == WorkingState::Free) {
-    const double s_closed = clam_distance_at(cp, cp.theta2_closed_rad);
-    const double s_open = clam_distance_at(cp, cp.theta2_open_rad);
+    const double s_closed = stops.closed_m;
+    const double s_open = stops.open_m;
     if (obj.present && k.s_dot < 0.0 && clam_jaw_gap(cp, k.theta2) <= obj.width_m) {
       // Table 2.5: contact with an object while closing from Free -> With-load, Distributed.
       mode.load = LoadStatus::WithLoad;
@@ -121,7 +156,7 @@ JawEvent clam_events(const MachineParams& m, State& st, const JawObject& obj, do
       }
     } else {
       // The ropes pull the links away from the stop, or a released load left them mid-range.
-      leave = sol.stop_force_N < -kStopRelease_N || geo_of(cp, k.s) == GeoStatus::InRange;
+      leave = sol.stop_force_N < -kStopRelease_N || geo_of(stops, k.s) == GeoStatus::InRange;
     }
     if (leave) {
       set_working(st, was_full ? WorkingState::Distributed : WorkingState::Free);  // Table 2.3
@@ -131,7 +166,7 @@ JawEvent clam_events(const MachineParams& m, State& st, const JawObject& obj, do
     }
   }
   mode.geo = mode.load == LoadStatus::WithLoad ? GeoStatus::InRange
-                                               : geo_of(cp, st.x(ix::yC) - st.x(ix::yA));
+                                               : geo_of(stops, st.x(ix::yC) - st.x(ix::yA));
   return event;
 }
 
@@ -208,7 +243,7 @@ State initial_state(const MachineParams& m, const InitialConditions& init) {
   x(ix::hx) = tip(0);   // hanging still, straight under the tip
   x(ix::hy) = tip(1);
   x(ix::yC) = x(ix::yA) + s;
-  st.clam.geo = geo_of(m.clam, s);
+  st.clam.geo = geo_of(clam_stops(m.clam), s);
   st.clam.working =
       st.clam.geo == GeoStatus::InRange ? WorkingState::Free : WorkingState::Distributed;
 
@@ -262,9 +297,11 @@ State initial_state(const MachineParams& m, const InitialConditions& init) {
 
 namespace {
 
-// One step with the model's derived inertia already built (advance_to builds it once).
-void step_with(const MachineParams& m, const CraneInertia& inertia, State& st, const Control& u,
-               const Environment& env) {
+// One step with the model's derived parts already built (advance_to builds them once) and
+// the context of the state the last step ended with, if it is still st.x's.
+void step_with(const MachineParams& m, const StepModel& sm, State& st, const Control& u,
+               const Environment& env, ContextAt& context) {
+  const DerivedModel& model = sm.derived;
   const double h = m.integrator.step_s;
   const Control allowed = load_moment_cutout(st, anti_two_block_cutout(st, u, env.faults), env.faults);
   const Spools spool = spools_for(m, allowed, env.faults);
@@ -283,9 +320,14 @@ void step_with(const MachineParams& m, const CraneInertia& inertia, State& st, c
     between_jaws = find_jaw_object(m, *env.world, st.world, pose, &jaw_load);
   }
 
+  // The first stage is at st.x itself: its context is the last step's end's, and its valve
+  // flows give the lines' decay rates.
   int singular = 0;
-  etd_rk4_step(st.x, h, decay_rates(m, st.x, spool, env.faults), [&](const StateVector& x) {
-    return derivative(m, inertia, x, st.clam, spool, env.faults, world.force_N, &singular);
+  StateVector lambda;
+  const StateVector k1 = derivative(m, model, st.x, context_of(m, st.x, context), st.clam, spool,
+                                    env.faults, world.force_N, &singular, &lambda);
+  etd_rk4_step(st.x, h, lambda, k1, [&](const StateVector& x) {
+    return derivative(m, model, x, st.clam, spool, env.faults, world.force_N, &singular);
   });
   st.health.singular_solves += static_cast<std::uint64_t>(singular);
   // a step's last stage may overshoot the vapour floor the lines' rates stop at
@@ -303,7 +345,8 @@ void step_with(const MachineParams& m, const CraneInertia& inertia, State& st, c
     ++st.health.nonfinite_resets;
   }
   const double mass_before = clam_mass(m.clam, st.clam.load_mass_kg);
-  const JawEvent jaw = clam_events(m, st, between_jaws, world.force_N(2));
+  const JawEvent jaw =
+      clam_events(m, sm.stops, st, context_of(m, st.x, context), between_jaws, world.force_N(2));
   if (env.world) {
     const ClamPose pose = clam_pose(m, st.x);
     if (jaw == JawEvent::Gripped && jaw_load >= 0) {
@@ -328,7 +371,7 @@ void step_with(const MachineParams& m, const CraneInertia& inertia, State& st, c
     st.world.clam_contact_N = world.contact_N;
     st.world.clam_submerged = world.submerged;
   }
-  const ClamContext after = clam_context(m, st.x);
+  const ClamContext& after = context_of(m, st.x, context);
   rope_events(m, st, after);
   stability_step(m, st, after, h);
   const std::uint8_t engaged = engaged_stops(m, st.x, after);
@@ -341,15 +384,17 @@ void step_with(const MachineParams& m, const CraneInertia& inertia, State& st, c
 }  // namespace
 
 void step(const MachineParams& m, State& st, const Control& u, const Environment& env) {
-  step_with(m, crane_inertia(m.crane), st, u, env);
+  ContextAt context;
+  step_with(m, step_model(m), st, u, env, context);
 }
 
 void advance_to(const MachineParams& m, State& st, const Control& u, const Environment& env,
                 double t_end_s) {
   const double h = m.integrator.step_s;
   const double n = std::floor((t_end_s - st.time_s) / h + 0.5);
-  const CraneInertia inertia = crane_inertia(m.crane);
-  for (long i = 0; i < static_cast<long>(n); ++i) step_with(m, inertia, st, u, env);
+  const StepModel sm = step_model(m);
+  ContextAt context;
+  for (long i = 0; i < static_cast<long>(n); ++i) step_with(m, sm, st, u, env, context);
 }
 
 Outputs outputs(const MachineParams& m, const State& st, const Environment& env) {

@@ -188,5 +188,17 @@ TEST(BoomCylinder, LeverIsTheDerivativeOfLength) {
   }
 }
 
+// The derivative's form (the linkage's constants and the joint's trigonometry, by the
+// angle-sum identities) is the same lever as eq 2.19's, over the whole boom range and beyond.
+TEST(BoomCylinder, TheLinkageFormIsEquationTwoNineteen) {
+  const BoomGeometry g = testing::shipped_machine().hydraulics.boom_geometry;
+  const BoomLinkage linkage = boom_linkage(g);
+  for (double b = -10.0; b <= 80.0; b += 2.5) {
+    const double a = testing::deg(b);
+    const JointTrig t = joint_trig(Vec3(0.3, a + kHalfPi, 12.0));
+    EXPECT_NEAR(boom_cylinder_lever(linkage, t), boom_cylinder_lever(g, a), 1e-12) << b << " deg";
+  }
+}
+
 }  // namespace
 }  // namespace clamsim::core

@@ -34,7 +34,7 @@ TEST(Derivative, EveryStageBalancesAtTheStartPose) {
   for (int i = 0; i < 2; ++i) EXPECT_NEAR(f.drum_N[i], 0.0, 1e-6) << "drum " << i;
   EXPECT_LT(f.clam_horizontal.norm(), 1e-9);
 
-  const StateVector dx = derivative(m, crane_inertia(m.crane), st.x, st.clam, centred, {},
+  const StateVector dx = derivative(m, derived_model(m), st.x, st.clam, centred, {},
                                     Vec3::Zero(), nullptr);
   EXPECT_LT(dx.segment<3>(ix::qd).norm(), 1e-9);
 }
@@ -50,9 +50,25 @@ TEST(Derivative, TheHydraulicStageFeedsTheLinesTheValveOpens) {
   EXPECT_GT(hy.pressure_rate[2], 1e6) << "cap line, Pa/s";
   EXPECT_LE(hy.pressure_rate[3], 0.0) << "rod line";
   for (int i : {0, 1, 4, 5, 6, 7, 8, 9}) EXPECT_NEAR(hy.pressure_rate[i], 0.0, 1.0) << "line " << i;
-  const StateVector dx = derivative(m, crane_inertia(m.crane), st.x, st.clam, up, {},
+  const StateVector dx = derivative(m, derived_model(m), st.x, st.clam, up, {},
                                     Vec3::Zero(), nullptr);
   for (int i = 0; i < 10; ++i) EXPECT_EQ(dx(ix::p + i), hy.pressure_rate[i]) << "line " << i;
+}
+
+// The step's first stage hands the integrator its decay rates from the same valve flows:
+// they are decay_rates' for every line, and zero for the mechanical states.
+TEST(Derivative, TheFirstStageGivesTheIntegratorsDecayRates) {
+  const MachineParams m = testing::shipped_machine();
+  State st = initial_state(m, default_pose());
+  st.x(ix::p + 2) = 9e6;   // a loaded cap line: conductances off their idle values
+  const Spools spool = spools_for(m, volts(1, 5, -3, 2, -4), {});
+  StateVector decay;
+  const StateVector dx = derivative(m, derived_model(m), st.x, clam_context(m, st.x), st.clam,
+                                    spool, {}, Vec3::Zero(), nullptr, &decay);
+  const StateVector expected = decay_rates(m, st.x, spool, {});
+  for (int i = 0; i < StateVector::RowsAtCompileTime; ++i) EXPECT_EQ(decay(i), expected(i)) << i;
+  EXPECT_GT(expected.segment<10>(ix::p).maxCoeff(), 1.0) << "1/s: the lines are stiff";
+  EXPECT_EQ(dx, derivative(m, derived_model(m), st.x, st.clam, spool, {}, Vec3::Zero(), nullptr));
 }
 
 // Stage 4 alone: the ropes' pull on the crane does the virtual work of lowering the tip and
