@@ -9,8 +9,8 @@ namespace clamsim::core {
 namespace {
 
 constexpr double kDegToRad = 0.017453292519943295;
-// The indicator's warning and cut-out reset this far below where they set, so a load
-// swinging on its ropes does not chatter them.
+// The indicator's warning resets this far below where it set, so a load swinging on its
+// ropes does not chatter it. The cut-out resets only below the warning level.
 constexpr double kLmiHysteresisPct = 5.0;
 // Past this tilt the machine is lost: the pads on the other side are some 1 m off the deck
 // (5.2 to 6.3 m away), the hanging load swings further out with every degree, and the
@@ -243,7 +243,12 @@ void indicator_step(const MachineParams& m, State& st, const ClamContext& c, dou
   if (!s.cut_out && s.pct >= p.cutout_pct) {
     s.cut_out = true;
     ++ev.lmi_cutouts;
-  } else if (s.cut_out && s.pct < p.cutout_pct - kLmiHysteresisPct) {
+  } else if (s.cut_out && s.pct < p.warning_pct) {
+    // As moment limiters do: "you will not be able to clear the stop until you have reduced
+    // the load factor to the safety area with a load factor of less than 90 %" (Maeda
+    // MC285C-3 operator's manual, section 4, Recovery Operation after Auto-Stop). With only
+    // a few points of hysteresis, the bounce of a grab stopped by the cut-out let the reading
+    // dip under the reset and the cut motion restart in pulses (docs/model.md, Stability).
     s.cut_out = false;
   }
 }

@@ -90,7 +90,7 @@ TEST(MachineFile, ShippedFileLoadsWithUnitsConverted) {
   EXPECT_DOUBLE_EQ(m.crane.telescope_max_m, 24.4);
   EXPECT_DOUBLE_EQ(m.crane.links[0].mass_kg, 5621.0);   // the cab and its counterweight
   EXPECT_DOUBLE_EQ(m.crane.links[1].inertia_kgm2[2], 140.4);
-  EXPECT_DOUBLE_EQ(m.crane.links[2].com_m[2], -4.85);
+  EXPECT_DOUBLE_EQ(m.crane.links[2].com_m[2], -4.34);   // tip section and half the mid (docs/model.md, Crane)
   EXPECT_DOUBLE_EQ(m.crane.gravity_m_per_s2, 9.81);
   // channel order is ControlSignal's: [1] is the boom
   EXPECT_DOUBLE_EQ(m.hydraulics.channels[1].valve.pump_flow_m3_per_s, 0.003);
