@@ -426,15 +426,18 @@ TEST_F(SimBatch, TwentyRowSweepRunsAndMerges) {
     return std::stod(cells.at(static_cast<std::size_t>(at)));
   };
   // The whole reeved rope (~13 m along the boom + 8 m hanging) makes EA/L 0.38 of the hanging
-  // rope's, and the winch's oil and the boom's support are a spring in series with it: the
-  // snatch part of the peak grows 2.6x over the sweep (a rope-only spring: sqrt(20) = 4.5x),
-  // the peak 1.66x (13.3 to 22.1 kN). Row to row the peaks scatter by up to 1 kN (the clam is
-  // still bouncing when the winch reverses), so compare the stiffest five with the softest five.
-  double soft = 0.0, stiff = 1e30;
-  for (int i = 1; i <= 5; ++i) soft = std::max(soft, column(rows[static_cast<std::size_t>(i)], "T1_N_max"));
-  for (int i = 16; i <= 20; ++i) stiff = std::min(stiff, column(rows[static_cast<std::size_t>(i)], "T1_N_max"));
-  EXPECT_LT(soft * 1.2, stiff);
-  EXPECT_LT(column(rows[1], "T1_N_max") * 1.5, column(rows[20], "T1_N_max"));
+  // rope's, and the winch's oil and the telescope's support are springs in series with it (the
+  // telescope's oil along d3, through the three-section boom's 2:1 cable, a quarter as stiff as
+  // a direct cylinder's): the snatch part of the peak grows about 1.9x over the sweep (a
+  // rope-only spring: sqrt(20) = 4.5x), the peak 1.4x (13.3 to 18.6 kN, docs/scaling.md). Row
+  // to row the peaks scatter by up to 3 kN (the clam is still bouncing from the earlier steps
+  // when the winch reverses, and the telescope's mode joins in), so compare the means of the
+  // softest five and the stiffest five, and the two ends.
+  double soft = 0.0, stiff = 0.0;
+  for (int i = 1; i <= 5; ++i) soft += column(rows[static_cast<std::size_t>(i)], "T1_N_max") / 5;
+  for (int i = 16; i <= 20; ++i) stiff += column(rows[static_cast<std::size_t>(i)], "T1_N_max") / 5;
+  EXPECT_LT(soft * 1.1, stiff);
+  EXPECT_LT(column(rows[1], "T1_N_max") * 1.3, column(rows[20], "T1_N_max"));
   if (gnuplot_installed()) {
     EXPECT_TRUE(fs::exists(out + "/summary.png"));
   }
