@@ -213,6 +213,11 @@ std::size_t SessionRegistry::size() const {
   return sessions_.size();
 }
 
+bool SessionRegistry::all_stopped() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return sessions_.empty() && stopping_.empty();
+}
+
 CounterSnapshot SessionRegistry::totals() const {
   std::lock_guard<std::mutex> lock(mutex_);
   CounterSnapshot t = retired_;

@@ -89,7 +89,11 @@ class SessionRegistry {
   std::map<std::string, std::size_t> sessions_by_transport() const;
   const ServerWide& wide() const { return wide_; }
 
-  std::size_t size() const;
+  std::size_t size() const;   // live sessions (one that is stopping no longer counts)
+  // No session live or still stopping: every thread joined, every recording closed. A
+  // session leaves size() before its thread is joined (remove), so a recording may still
+  // be being finished while size() is already 0.
+  bool all_stopped() const;
   std::size_t capacity() const { return options_.max_sessions; }
   const std::string& report_dir() const { return options_.report_dir; }
   const RecordingOptions& recording() const { return options_.recording; }

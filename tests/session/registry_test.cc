@@ -226,6 +226,30 @@ TEST(Registry, StalledSessionsAreTheOnesStuckInTheirSink) {
   EXPECT_TRUE(r.stalled_sessions(limit).empty()) << "moving again";
 }
 
+// A removed session leaves size() at once but is not stopped until its thread has finished
+// (and with it its recording): all_stopped() waits for that.
+TEST(Registry, AllStoppedOnlyOnceTheRemovedSessionsThreadHasFinished) {
+  SteadyClock clock;
+  SessionRegistry r(RegistryOptions{}, clock);
+  EXPECT_TRUE(r.all_stopped()) << "nothing ever ran";
+  std::string why;
+  auto sink = std::make_shared<BlockingSink>();
+  auto stuck = r.create(testing::shipped_setup(), sink, 0, {}, &why);
+  ASSERT_NE(stuck, nullptr);
+  sink->wait_entered();
+  EXPECT_FALSE(r.all_stopped());
+  std::thread remover([&] { r.remove(stuck->id()); });   // joins the thread stuck in its sink
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (r.size() > 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  EXPECT_EQ(r.size(), 0u) << "no longer live";
+  EXPECT_FALSE(r.all_stopped()) << "its thread is still in deliver()";
+  sink->release();
+  remover.join();
+  EXPECT_TRUE(r.all_stopped());
+  EXPECT_FALSE(stuck->running());
+}
+
 TEST(Registry, SessionsByTransportAndTheLogOfTheirLives) {
   SteadyClock clock;
   char* text = nullptr;
