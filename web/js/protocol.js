@@ -348,6 +348,40 @@ function scene(h, warnings) {
   };
 }
 
+// hello.parts: the names of the moving parts, in the order every display's `parts` gives
+// their poses (a malformed list is null and named in the hello's warnings).
+function partNames(h, warnings) {
+  const v = h.parts;
+  if (v === undefined || v === null) return null;
+  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string' && x) || new Set(v).size !== v.length) {
+    warnings.push('hello.parts: expected a list of distinct part names');
+    return null;
+  }
+  return v.slice();
+}
+
+// hello.limits: what the server allows a connection (docs/websocket-protocol.md "Limits").
+function limits(h, warnings) {
+  const v = h.limits;
+  if (v === undefined || v === null) return null;
+  return softly(() => {
+    if (!isObject(v)) fail('hello.limits', 'expected an object');
+    const out = {};
+    for (const k of ['max_message_bytes', 'max_messages_per_s']) {
+      const x = optNum(v, k, 'hello.limits');
+      if (x !== undefined && !(x > 0)) fail(`hello.limits.${k}`, 'must be > 0');
+      out[k] = x ?? null;
+    }
+    return out;
+  }, warnings);
+}
+
+// hello.frame_rates_hz: the frame rates this server grants (?rate=), [] when it names none.
+function frameRates(h) {
+  const v = h.frame_rates_hz;
+  return Array.isArray(v) ? v.filter((x) => typeof x === 'number' && Number.isFinite(x) && x > 0) : [];
+}
+
 function hello(h) {
   if (h.protocol !== PROTOCOL_VERSION) {
     fail('hello.protocol', `this client speaks version ${PROTOCOL_VERSION}, the server ${JSON.stringify(h.protocol)}`);
@@ -360,6 +394,9 @@ function hello(h) {
     server: typeof h.server === 'string' ? h.server : '',
     model: typeof h.model === 'string' ? h.model : '',
     frame_period_s: num(h, 'frame_period_s', 'hello'),
+    frame_rates_hz: frameRates(h),
+    limits: limits(h, warnings),
+    parts: partNames(h, warnings),
     machine: machine(h, warnings),
     scene: scene(h, warnings),
     observing: h.observing === undefined ? null : observing(h.observing),
@@ -540,6 +577,46 @@ function lessonProgress(d, path) {
   return out;
 }
 
+// A pose [x, y, z, qw, qx, qy, qz] in the base frame: metres, then a unit quaternion
+// (normalised here).
+function pose7(v, path) {
+  if (!Array.isArray(v) || v.length !== 7 || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+    fail(path, 'expected [x, y, z, qw, qx, qy, qz], 7 finite numbers');
+  }
+  const n = Math.hypot(v[3], v[4], v[5], v[6]);
+  if (!(n > 0.5 && n < 1.5)) fail(path, 'expected a unit quaternion in [3..6]');
+  return [v[0], v[1], v[2], v[3] / n, v[4] / n, v[5] / n, v[6] / n];
+}
+
+// display.parts: one pose per name of hello.parts, in its order.
+function parts(d, path) {
+  const v = d.parts;
+  if (v === undefined) return undefined;
+  if (!Array.isArray(v)) fail(`${path}.parts`, 'expected an array of poses');
+  return v.map((x, i) => pose7(x, `${path}.parts[${i}]`));
+}
+
+// display.flags: the server's own states (with its hysteresis): a slack rope each, the
+// overload, the anti-two-block stop.
+function flags(d, path) {
+  const v = d.flags;
+  if (v === undefined || v === null) return undefined;
+  const p = `${path}.flags`;
+  if (!isObject(v)) fail(p, 'expected {slack, overload, two_block}');
+  const slack = v.slack;
+  if (!Array.isArray(slack) || slack.length !== 2 || !slack.every((x) => typeof x === 'boolean')) {
+    fail(`${p}.slack`, 'expected [bool, bool], one per rope');
+  }
+  return { slack: slack.slice(), overload: bool(v, 'overload', p), two_block: bool(v, 'two_block', p) };
+}
+
+function optCount(o, key, path) {
+  const v = o[key];
+  if (v === undefined) return undefined;
+  if (!Number.isInteger(v) || v < 0) fail(`${path}.${key}`, 'expected an integer >= 0');
+  return v;
+}
+
 // Table 4.1's values, seq and t are required; a malformed extended field is dropped and
 // named in `warnings`, so one bad optional field does not cost the frame.
 function display(d) {
@@ -591,6 +668,11 @@ function display(d) {
     held_load: soft(() => optIndex(d, 'held_load', p, nLoads)) ?? null,
     contacts: soft(() => list(d, 'contacts', p, (c, cp) => contact(c, cp, nLoads))) ?? [],
     ...stability(d, p, soft),
+    parts: soft(() => parts(d, p)),
+    flags: soft(() => flags(d, p)),
+    // how many `control` messages this connection had sent when the server took this
+    // frame's inputs (the latency probe's match)
+    control_seq: soft(() => optCount(d, 'control_seq', p)),
     events: soft(() => counters(d, 'events', p)),
     score: soft(() => score(d, p)),
     lesson: soft(() => lessonProgress(d, p)),
@@ -719,4 +801,23 @@ export function parseClientConfig(body) {
   // the keyboard layout, as the server read it (keyboard.js parses it); null: none
   return { classCodeRequired: body.class_code_required, instructorLoginRequired: body.instructor_login_required,
     keyboard: body.keyboard ?? null };
+}
+
+// ?rate=HZ on the page's own URL (20, 30 or 60 frames per second, as the server offers in
+// hello.frame_rates_hz): passed on to its live WebSocket; null when the page has none.
+export function frameRateParam(search) {
+  const v = new URLSearchParams(search).get('rate');
+  return v ? v : null;
+}
+
+export function withFrameRate(wsUrl, rate) {
+  if (!rate) return wsUrl;
+  const u = new URL(wsUrl);
+  u.searchParams.set('rate', String(rate));
+  return u.toString();
+}
+
+// The server's reason when it refused the rate asked for (close 1008 "rate: ..."), else null.
+export function frameRateRefusal(code, rawReason) {
+  return code === 1008 && typeof rawReason === 'string' && rawReason.startsWith('rate') ? rawReason : null;
 }

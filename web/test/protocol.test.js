@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   parseServerMessage, controlMessage, pingMessage, restartMessage, clampVolts, DISPLAY_FIELDS, SIGNALS, PROTOCOL_VERSION,
+  frameRateParam, withFrameRate, frameRateRefusal,
 } from '../js/protocol.js';
 import { readFileSync } from 'node:fs';
 
@@ -20,7 +21,7 @@ test('a valid display keeps Table 4.1 in order and the extended fields', () => {
   assert.deepEqual(r.msg.tension_N, [2342, 5261]);
   assert.equal(r.msg.working, 'Free');
   assert.equal(r.msg.theta2_deg, 40);
-  assert.deepEqual(r.msg.point_c_m, [10.4, 0, -2.4]);
+  assert.deepEqual(r.msg.point_c_m, [9.160734, 2.086076, -1.63013]);
   assert.equal(r.msg.loads.length, 2);
   assert.deepEqual(r.msg.warnings, []);
 });
@@ -344,4 +345,75 @@ test('display: stability fields are optional; malformed ones are dropped and nam
   assert.match(w, /display\.load_moment_pct/);
   assert.match(w, /display\.tipped_over/);
   assert.match(w, /display\.tilt_axis\.direction: expected a non-zero vector/);
+});
+
+test('display: the parts\' poses, the server\'s flags and control_seq', () => {
+  const r = parse(displayObject());
+  assert.equal(r.ok, true, r.error);
+  const f = r.msg;
+  assert.equal(f.parts.length, 9);
+  for (const p of f.parts) {
+    assert.equal(p.length, 7);
+    assert.ok(Math.abs(Math.hypot(p[3], p[4], p[5], p[6]) - 1) < 1e-12, 'normalised');
+  }
+  assert.deepEqual(f.parts[0], [0, 0, 0, 1, 0, 0, 0]);
+  assert.deepEqual(f.flags, { slack: [false, true], overload: false, two_block: false });
+  assert.equal(f.control_seq, 17);
+  // all optional: a frame without them has none
+  const bare = parse({ type: 'display', seq: 0, t: 0, display: [0, 30, 12, 8, 50, 8, 10, 0] }).msg;
+  assert.equal(bare.parts, undefined);
+  assert.equal(bare.flags, undefined);
+  assert.equal(bare.control_seq, undefined);
+});
+
+test('display: malformed parts, flags or control_seq are dropped and named, the frame kept', () => {
+  const cases = [
+    [{ parts: [[0, 0, 0, 1, 0, 0]] }, 'parts', /display\.parts\[0\]: expected \[x, y, z, qw, qx, qy, qz\]/],
+    [{ parts: [[0, 0, 0, 0, 0, 0, 0]] }, 'parts', /display\.parts\[0\]: expected a unit quaternion/],
+    [{ parts: 'x' }, 'parts', /display\.parts: expected an array/],
+    [{ flags: { slack: [true], overload: false, two_block: false } }, 'flags', /display\.flags\.slack/],
+    [{ flags: { slack: [true, false], overload: 1, two_block: false } }, 'flags', /display\.flags\.overload/],
+    [{ control_seq: -1 }, 'control_seq', /display\.control_seq/],
+    [{ control_seq: 2.5 }, 'control_seq', /display\.control_seq/],
+  ];
+  for (const [patch, key, re] of cases) {
+    const r = parse({ ...displayObject(), ...patch });
+    assert.equal(r.ok, true, JSON.stringify(patch));
+    assert.equal(r.msg[key], undefined);
+    assert.match(r.msg.warnings[0], re);
+  }
+});
+
+test('hello: the parts\' names, the frame rates offered and the limits', () => {
+  const h = parse(helloObject()).msg;
+  assert.deepEqual(h.parts, ['carrier', 'superstructure', 'boom_base', 'fly', 'clam_head', 'arm_right', 'arm_left',
+    'shell_right', 'shell_left']);
+  assert.deepEqual(h.frame_rates_hz, [20, 30, 60]);
+  assert.deepEqual(h.limits, { max_message_bytes: 4096, max_messages_per_s: 200 });
+  assert.deepEqual(h.warnings, []);
+  const bare = helloObject();
+  delete bare.parts;
+  delete bare.frame_rates_hz;
+  delete bare.limits;
+  const b = parse(bare).msg;
+  assert.equal(b.parts, null);
+  assert.deepEqual(b.frame_rates_hz, []);
+  assert.equal(b.limits, null);
+  const bad = parse({ ...helloObject(), parts: ['fly', 'fly'], limits: { max_messages_per_s: -1 } });
+  assert.equal(bad.ok, true);
+  assert.equal(bad.msg.parts, null);
+  assert.equal(bad.msg.limits, null);
+  assert.equal(bad.msg.warnings.length, 2);
+});
+
+test('?rate=: from the page\'s URL to its WebSocket; a refusal is recognised', () => {
+  assert.equal(frameRateParam('?rate=60&view=top'), '60');
+  assert.equal(frameRateParam('?view=top'), null);
+  assert.equal(frameRateParam('?rate='), null);
+  assert.equal(withFrameRate('ws://h:1/ws?scenario=x', '60'), 'ws://h:1/ws?scenario=x&rate=60');
+  assert.equal(withFrameRate('ws://h:1/ws', null), 'ws://h:1/ws');
+  assert.equal(frameRateRefusal(1008, "rate: '45' is not a frame rate this server offers; choose one of 20, 30, 60 (frames per second)"),
+    "rate: '45' is not a frame rate this server offers; choose one of 20, 30, 60 (frames per second)");
+  assert.equal(frameRateRefusal(1008, 'class code: wrong'), null);
+  assert.equal(frameRateRefusal(1006, 'rate: x'), null);
 });
