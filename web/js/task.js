@@ -79,14 +79,14 @@ export function scoreView(score, task = null) {
 // ---- warnings -------------------------------------------------------------------------
 
 export const WARN = Object.freeze({
-  holdMs: 2500,          // an event (hit, slack, overload) stays on screen this long
-  slackM: 0.3,           // drawn slack above this is a slack cable too
+  holdMs: 2500,          // an event (hit, slack, overload, two-block) stays on screen this long
   submergedMin: 0.02,    // fraction of the clam below the water
 });
 
 // level: 'danger' (red), 'warn' (amber), 'ok' (green), 'info' (blue)
 export const WARNING_LEVELS = Object.freeze({
-  tipped: 'danger', lmi: 'danger', contact: 'danger', overload: 'danger', slack: 'warn', load: 'ok', water: 'info',
+  tipped: 'danger', lmi: 'danger', contact: 'danger', overload: 'danger', two_block: 'danger', slack: 'warn', load: 'ok',
+  water: 'info',
 });
 
 // Is a contact the clam (or the load in its jaws) against the trash rack or the gate?
@@ -117,21 +117,33 @@ export function hitRuleOf(task) {
   return { speed_m_per_s: task.hit_speed_m_per_s ?? null, points: Number.isFinite(points) ? points : null };
 }
 
+// "Slack cable 2", "Slack cables 1 and 2" from display.flags.slack; null when both are taut
+export function slackText(slack) {
+  const which = [0, 1].filter((i) => slack?.[i]).map((i) => i + 1);
+  if (!which.length) return null;
+  return which.length === 1 ? `Slack cable ${which[0]}` : 'Slack cables 1 and 2';
+}
+
 // Keeps the event counters between frames, so an event shows for holdMs even if it lasted
 // one frame. A counter that goes down (the task restarted) is taken as the new baseline.
+// Slack, overload and two-block are the server's own states (display.flags, with its
+// hysteresis); the page derives none of them.
 export function makeWarningTracker({ holdMs = WARN.holdMs } = {}) {
   let last = null;
-  const until = { contact: -Infinity, slack: -Infinity, overload: -Infinity };
-  const COUNTERS = { contact: 'clam_rack_gate_hits', slack: 'slack_cable_events', overload: 'overload_events' };
+  const until = { contact: -Infinity, slack: -Infinity, overload: -Infinity, two_block: -Infinity };
+  const COUNTERS = { contact: 'clam_rack_gate_hits', slack: 'slack_cable_events', overload: 'overload_events',
+    two_block: 'two_block_events' };
+  let lastSlack = null;   // the text of the last slack shown, held with it
   return {
     reset() {
       last = null;
+      lastSlack = null;
       for (const k of Object.keys(until)) until[k] = -Infinity;
     },
-    // frame: a parsed display; opts: {now (ms), slack: [m, m] drawn, maxLoadKg, loadMassKg(i),
+    // frame: a parsed display; opts: {now (ms), loadMassKg(i),
     // hitRule: {speed_m_per_s, points} of hello.scene.task (the server's rule), or null,
     // restartKey: the restart key's label, null where this page cannot restart}
-    update(frame, { now, slack = [0, 0], maxLoadKg = Infinity, loadMassKg = () => 0, hitRule = null, restartKey = 'R' } = {}) {
+    update(frame, { now, loadMassKg = () => 0, hitRule = null, restartKey = 'R' } = {}) {
       const ev = frame.events;
       if (ev) {
         for (const [k, counter] of Object.entries(COUNTERS)) {
@@ -148,8 +160,12 @@ export function makeWarningTracker({ holdMs = WARN.holdMs } = {}) {
       if (now < until.contact) out.push(contactWarning('hit', hitRule));
       else if (touching) out.push(contactWarning('touching', hitRule));
       const mass = frame.display?.[7] > 0 ? frame.display[7] : held !== null ? loadMassKg(held) : 0;
-      if (now < until.overload || mass > maxLoadKg) out.push({ id: 'overload', text: 'Overload' });
-      if (now < until.slack || Math.max(...slack) > WARN.slackM) out.push({ id: 'slack', text: 'Slack cable' });
+      const flags = frame.flags;
+      if (now < until.overload || flags?.overload) out.push({ id: 'overload', text: 'Overload' });
+      if (now < until.two_block || flags?.two_block) out.push({ id: 'two_block', text: 'Anti-two-block: hoisting stopped' });
+      const slack = slackText(flags?.slack);
+      if (slack) lastSlack = slack;
+      if (slack || now < until.slack) out.push({ id: 'slack', text: slack ?? lastSlack ?? 'Slack cable' });
       if (held !== null || mass > 0) out.push({ id: 'load', text: `Load held: ${formatKg(mass)} kg` });
       if ((frame.clam_submerged ?? 0) > WARN.submergedMin) out.push({ id: 'water', text: 'Clam under water' });
       return out.map((w) => ({ level: WARNING_LEVELS[w.id], ...w }));

@@ -94,22 +94,39 @@ test('warnings: a held load against the gate counts, a loose one on the floor do
   assert.equal(rackOrGateContact({ ...held, pair: 'clam-load', solid: null }, 2), false);
 });
 
-test('warnings: slack cable, overload, load held, under water', () => {
+test('warnings: slack cable, overload, two-block, load held, under water', () => {
   const tr = makeWarningTracker();
   tr.update(frame(), { now: 0 });
   let w = tr.update(frame({ events: { slack_cable_events: 1, overload_events: 1, clam_rack_gate_hits: 0 } }), { now: 50 });
   assert.deepEqual(ids(w), ['overload', 'slack']);
   assert.deepEqual(w.map((x) => x.level), ['danger', 'warn']);
-  w = tr.update(frame(), { now: 100 + WARN.holdMs * 2, slack: [0, WARN.slackM + 0.1] });
-  assert.deepEqual(ids(w), ['slack'], 'a visibly slack rope warns by itself');
+  // the server's flags: each rope's own slack, the overload, the anti-two-block stop
+  const flags = (slack, overload = false, twoBlock = false) => ({ slack, overload, two_block: twoBlock });
+  w = tr.update(frame({ flags: flags([false, true]) }), { now: 100 + WARN.holdMs * 2 });
+  assert.deepEqual(ids(w), ['slack'], 'a slack rope warns while the server says so');
+  assert.equal(w[0].text, 'Slack cable 2');
+  assert.equal(tr.update(frame({ flags: flags([true, true]) }), { now: 1e4 })[0].text, 'Slack cables 1 and 2');
+  assert.deepEqual(ids(tr.update(frame({ flags: flags([false, false]) }), { now: 1e4 + 1 })), [],
+    'taut again: gone (no event was counted, nothing to hold)');
+  w = tr.update(frame({ flags: flags([false, false], true, true) }), { now: 2e4 });
+  assert.deepEqual(ids(w), ['overload', 'two_block']);
+  assert.deepEqual(w.map((x) => x.level), ['danger', 'danger']);
+  // a counted two-block stop stays on screen for holdMs after the flag drops
+  const ev = (n) => ({ clam_rack_gate_hits: 0, slack_cable_events: 0, overload_events: 0, two_block_events: n });
+  tr.update(frame({ events: ev(0) }), { now: 3e4 });
+  tr.update(frame({ events: ev(1), flags: flags([false, false], false, true) }), { now: 3e4 + 50 });
+  assert.deepEqual(ids(tr.update(frame({ events: ev(1) }), { now: 3e4 + 100 })), ['two_block']);
+  assert.deepEqual(ids(tr.update(frame({ events: ev(1) }), { now: 3e4 + 100 + WARN.holdMs })), []);
   w = tr.update(frame({ held_load: 1, display: [0, 0, 0, 0, 0, 0, 0, 2350], clam_submerged: 0.4 }), { now: 1e5 });
   assert.deepEqual(ids(w), ['load', 'water']);
   assert.equal(w[0].text, 'Load held: 2\u2009350 kg');
   assert.equal(w[1].text, 'Clam under water');
-  // mass from the scene when DisplayData[7] is 0; more than the clam carries is an overload
-  w = tr.update(frame({ held_load: 0 }), { now: 1e5, loadMassKg: () => 30000, maxLoadKg: 25000 });
-  assert.deepEqual(ids(w), ['overload', 'load']);
-  assert.equal(w[1].text, 'Load held: 30\u2009000 kg');
+  // mass from the scene when DisplayData[7] is 0; whether it is too much is the server's word
+  w = tr.update(frame({ held_load: 0 }), { now: 1e5, loadMassKg: () => 30000 });
+  assert.deepEqual(ids(w), ['load']);
+  assert.equal(w[0].text, 'Load held: 30\u2009000 kg');
+  assert.deepEqual(ids(tr.update(frame({ held_load: 0, flags: flags([false, false], true) }), { now: 1e5, loadMassKg: () => 30000 })),
+    ['overload', 'load']);
 });
 
 test('report view: outcome, time, points, penalties with counts and points, timeline', () => {
