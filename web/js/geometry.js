@@ -1,84 +1,9 @@
-// Where things are, from the hello's machine and a display frame: D-H frames of the crane
-// (Table 2.7, as server/core/crane.cc), the clam's kite A-B-C (section 2.1) and the cable
-// curves. Base frame: origin on the swing axis at the swing base, z up, metres.
+// Where things are, from the server's part poses (display.parts): points of a part, its
+// axes, and the cable curves and their tubes. Base frame: origin on the swing axis at the
+// swing base, z up, metres. The server computes every pose; nothing here is kinematics.
 // Plain arrays, no three.js, so the node tests run it.
 
 export const DEG = Math.PI / 180;
-
-// Row-major 4x4 (the order THREE.Matrix4.set takes).
-export function dh(theta, d, a, alpha) {
-  const ct = Math.cos(theta), st = Math.sin(theta), ca = Math.cos(alpha), sa = Math.sin(alpha);
-  return [ct, -st * ca, st * sa, a * ct,
-    st, ct * ca, -ct * sa, a * st,
-    0, sa, ca, d,
-    0, 0, 0, 1];
-}
-
-export function mul(A, B) {
-  const C = new Array(16).fill(0);
-  for (let r = 0; r < 4; r++) {
-    for (let c = 0; c < 4; c++) {
-      let s = 0;
-      for (let k = 0; k < 4; k++) s += A[r * 4 + k] * B[k * 4 + c];
-      C[r * 4 + c] = s;
-    }
-  }
-  return C;
-}
-
-export function transformPoint(T, p) {
-  return [0, 1, 2].map((r) => T[r * 4] * p[0] + T[r * 4 + 1] * p[1] + T[r * 4 + 2] * p[2] + T[r * 4 + 3]);
-}
-
-// Frames 1..3 in the base frame. Table 2.7: (theta1, d1, -a1, 90), (theta2, 0, 0, 90),
-// (0, d3, 0, 0); the D-H boom angle is the display's boom angle + 90 deg (90 = level).
-export function craneFrames(crane, swingDeg, boomDeg, telescopeM) {
-  const t1 = dh(swingDeg * DEG, crane.d1_m, -crane.a1_m, Math.PI / 2);
-  const t2 = mul(t1, dh((boomDeg + 90) * DEG, 0, 0, Math.PI / 2));
-  const t3 = mul(t2, dh(0, telescopeM, 0, 0));
-  return [t1, t2, t3];
-}
-
-// The machine tipping (display.tilt_axis, tilt_deg): a right-hand rotation by `deg` about
-// the unit `direction` through `point_m`, as a row-major 4x4 (Rodrigues' formula); the
-// identity when the machine stands on its pads (axis null).
-export function tiltMatrix(axis, deg) {
-  if (!axis || !Number.isFinite(deg) || deg === 0) return [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
-  const [x, y, z] = axis.direction, p = axis.point_m;
-  const c = Math.cos(deg * DEG), s = Math.sin(deg * DEG), t = 1 - c;
-  const R = [t * x * x + c, t * x * y - s * z, t * x * z + s * y,
-    t * x * y + s * z, t * y * y + c, t * y * z - s * x,
-    t * x * z - s * y, t * y * z + s * x, t * z * z + c];
-  // the line stays where it is: translation p - R p
-  const o = [0, 1, 2].map((r) => p[r] - (R[r * 3] * p[0] + R[r * 3 + 1] * p[1] + R[r * 3 + 2] * p[2]));
-  return [R[0], R[1], R[2], o[0], R[3], R[4], R[5], o[1], R[6], R[7], R[8], o[2], 0, 0, 0, 1];
-}
-
-// Closed form of frame 3's origin (server/core/crane.cc tip_position).
-export function tipPosition(crane, swingDeg, boomDeg, telescopeM) {
-  const b = boomDeg * DEG, s = swingDeg * DEG;
-  const rho = telescopeM * Math.cos(b) - crane.a1_m;
-  return [rho * Math.cos(s), rho * Math.sin(s), crane.d1_m + telescopeM * Math.sin(b)];
-}
-
-// Table 4.1's opening angle is 2 (theta2_closed - theta2) (server/core/machine.cc).
-export function theta2FromOpening(clam, openingDeg) {
-  return clam.theta2_closed_deg - openingDeg / 2;
-}
-
-// The kite in the clam's plane, A at the origin, u towards the right hinge B, w up.
-// l1 sin th1 = l2 sin th2 (section 2.1); the lip leaves C at phi = th_closed - th2 from
-// the downward vertical, so the lips meet on the axis when closed (jaw gap 2 L sin phi).
-export function clamShape(clam, theta2Deg) {
-  const l1 = clam.link1_length_m, l2 = clam.link2_length_m;
-  const th2 = theta2Deg * DEG;
-  const th1 = Math.asin(Math.max(-1, Math.min(1, (l2 * Math.sin(th2)) / l1)));
-  const b = [l1 * Math.sin(th1), -l1 * Math.cos(th1)];
-  const c = [0, b[1] - l2 * Math.cos(th2)];
-  const phi = (clam.theta2_closed_deg - theta2Deg) * DEG;
-  const lip = [c[0] + clam.lip_length_m * Math.sin(phi), c[1] - clam.lip_length_m * Math.cos(phi)];
-  return { theta1: th1, theta2: th2, phi, b, c, lip, span: -c[1] };
-}
 
 function sub(a, b) { return [a[0] - b[0], a[1] - b[1], a[2] - b[2]]; }
 function add(a, b) { return [a[0] + b[0], a[1] + b[1], a[2] + b[2]]; }
@@ -106,35 +31,26 @@ export function rotateByQuat(q, v) {
   return [v[0] + w * tx + (y * tz - z * ty), v[1] + w * ty + (z * tx - x * tz), v[2] + w * tz + (x * ty - y * tx)];
 }
 
-// The clam's axes in the base frame from clam_orientation (clam frame: x across the jaws,
-// the way they open; z up the clam's axis, from C towards A): u = R x, w = R z.
-export function clamAxesFromQuat(q) {
-  return { u: rotateByQuat(q, [1, 0, 0]), w: rotateByQuat(q, [0, 0, 1]) };
+// ---- poses [x, y, z, qw, qx, qy, qz] (display.parts) ---------------------------------
+
+// The point at `local` in the part's frame, in the base frame.
+export function posePoint(pose, local, out = [0, 0, 0]) {
+  const r = rotateByQuat([pose[3], pose[4], pose[5], pose[6]], local);
+  out[0] = pose[0] + r[0];
+  out[1] = pose[1] + r[1];
+  out[2] = pose[2] + r[2];
+  return out;
 }
 
-// Everything the drawing needs for one frame: tip, A, C, the clam's axes and shape.
-// The clam hangs along its ropes (thesis 3.4.2): its axes come from clam_orientation when
-// the frame has it, else from the points A, B, C; without those, from Table 4.1 alone,
-// hanging straight down, as a 2001 receiver would draw it.
-export function pose(machine, frame) {
-  const [swing, boom, tele, clamToTip, opening] = frame.display;
-  const crane = machine.crane;
-  const tip = frame.tip_m ?? tipPosition(crane, swing, boom, tele);
-  const theta2 = frame.theta2_deg ?? theta2FromOpening(machine.clam, opening);
-  const shape = clamShape(machine.clam, theta2);
-  const heading = [Math.cos(swing * DEG), Math.sin(swing * DEG), 0];
-  const a = frame.point_a_m ?? [tip[0], tip[1], tip[2] - clamToTip];
-  const c = frame.point_c_m ?? add(a, [0, 0, -shape.span]);
-  let u, w;
-  if (frame.clam_orientation) {
-    ({ u, w } = clamAxesFromQuat(frame.clam_orientation));
-  } else {
-    // w from C up to A, u towards B (or the boom's heading), made perpendicular
-    w = unit(sub(a, c), [0, 0, 1]);
-    const towardsB = frame.point_b_m ? sub(frame.point_b_m, a) : heading;
-    u = unit(sub(towardsB, scale(w, dot(towardsB, w))), heading);
-  }
-  return { swing, boom, tele, tip, a, c, u, w, heading, theta2, shape };
+// The part's axis k (0 x, 1 y, 2 z) in the base frame.
+export function poseAxis(pose, k) {
+  return rotateByQuat([pose[3], pose[4], pose[5], pose[6]], [k === 0 ? 1 : 0, k === 1 ? 1 : 0, k === 2 ? 1 : 0]);
+}
+
+// {name: index} from hello.parts; null when the hello names no parts.
+export function partIndex(names) {
+  if (!Array.isArray(names)) return null;
+  return Object.fromEntries(names.map((n, i) => [n, i]));
 }
 
 // Slack of a cable of unstretched length L hung between p0 and p1: L minus the straight
@@ -173,6 +89,64 @@ export function cableCurve(p0, p1, length, side, { sagPerSlack = 1, segments = 1
     points.push([0, 1, 2].map((k) => s * s * p0[k] + 2 * s * t * ctrl[k] + t * t * p1[k]));
   }
   return { points, slack, sag, ctrl };
+}
+
+// ---- a tube along a polyline, rewritten in place ---------------------------------------
+// A cable's mesh keeps one vertex layout for its life: one ring of `radial` vertices per
+// point of its curve. tubeIndices gives the triangles once; writeTube rewrites the
+// positions and normals at every draw (no new geometry, nothing for the GC).
+
+export function tubeIndices(rings, radial) {
+  const idx = new (rings * radial > 65535 ? Uint32Array : Uint16Array)((rings - 1) * radial * 6);
+  let n = 0;
+  for (let i = 0; i < rings - 1; i++) {
+    for (let j = 0; j < radial; j++) {
+      const a = i * radial + j, b = i * radial + ((j + 1) % radial), c = a + radial, d = b + radial;
+      // counter-clockwise seen from outside the tube
+      idx[n++] = a; idx[n++] = b; idx[n++] = c;
+      idx[n++] = b; idx[n++] = d; idx[n++] = c;
+    }
+  }
+  return idx;
+}
+
+// Rings around each point, turned by parallel transport (each ring's normal is the last
+// one's with its part along the new tangent removed), so the tube does not twist.
+export function writeTube(points, radius, radial, positions, normals) {
+  const n = points.length;
+  let nx = 0, ny = 0, nz = 0;
+  for (let i = 0; i < n; i++) {
+    const p = points[i], a = points[i > 0 ? i - 1 : 0], b = points[i < n - 1 ? i + 1 : n - 1];
+    let tx = b[0] - a[0], ty = b[1] - a[1], tz = b[2] - a[2];
+    const tl = Math.hypot(tx, ty, tz);
+    if (tl > 1e-12) { tx /= tl; ty /= tl; tz /= tl; } else { tx = 0; ty = 0; tz = -1; }
+    // the previous normal made perpendicular to this tangent; a fresh one at the start
+    let d = nx * tx + ny * ty + nz * tz;
+    let mx = nx - d * tx, my = ny - d * ty, mz = nz - d * tz;
+    let ml = Math.hypot(mx, my, mz);
+    if (!(ml > 1e-6)) {
+      // any perpendicular: the axis the tangent has least of, minus its part along it
+      const ax = Math.abs(tx), ay = Math.abs(ty), az = Math.abs(tz);
+      const e = ax <= ay && ax <= az ? [1, 0, 0] : ay <= az ? [0, 1, 0] : [0, 0, 1];
+      d = e[0] * tx + e[1] * ty + e[2] * tz;
+      mx = e[0] - d * tx; my = e[1] - d * ty; mz = e[2] - d * tz;
+      ml = Math.hypot(mx, my, mz);
+    }
+    nx = mx / ml; ny = my / ml; nz = mz / ml;
+    // binormal t x n
+    const bx = ty * nz - tz * ny, by = tz * nx - tx * nz, bz = tx * ny - ty * nx;
+    for (let j = 0; j < radial; j++) {
+      const ang = (2 * Math.PI * j) / radial, c = Math.cos(ang), s = Math.sin(ang);
+      const ox = c * nx + s * bx, oy = c * ny + s * by, oz = c * nz + s * bz;
+      const k = (i * radial + j) * 3;
+      positions[k] = p[0] + radius * ox;
+      positions[k + 1] = p[1] + radius * oy;
+      positions[k + 2] = p[2] + radius * oz;
+      normals[k] = ox;
+      normals[k + 1] = oy;
+      normals[k + 2] = oz;
+    }
+  }
 }
 
 // Axis-aligned extent (in x and y) of everything worth looking at: the crane's reach and

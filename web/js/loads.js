@@ -99,6 +99,7 @@ export function buildLoads(root, sceneLoads) {
   const texture = ringTexture();
   const sprites = [];
   let liveMarkers = 0;
+  const slots = [];   // the last frame's loads, in its order: their objects' indices
 
   function sprite(i) {
     while (sprites.length <= i) {
@@ -115,8 +116,10 @@ export function buildLoads(root, sceneLoads) {
     // frame.loads: [{id, position_m, orientation [w,x,y,z], held, ...}]; heldIndex from frame.held_load
     update(frameLoads, heldIndex) {
       held = null;
+      slots.length = 0;
       (frameLoads ?? []).forEach((l, i) => {
         const k = byId.get(String(l.id)) ?? (i < objects.length ? i : -1);
+        slots.push(k);
         if (k < 0) return;
         const o = objects[k];
         o.visible = true;
@@ -126,6 +129,15 @@ export function buildLoads(root, sceneLoads) {
         setHeld(o, isHeld);
         if (isHeld) held = k;
       });
+    },
+    // between frames: the last frame's loads at poses [x, y, z, qw, qx, qy, qz] (motion.js)
+    place(poses) {
+      for (let i = 0; i < slots.length && i < poses.length; i++) {
+        const o = objects[slots[i]], p = poses[i];
+        if (!o) continue;
+        o.position.set(p[0], p[1], p[2]);
+        o.quaternion.set(p[4], p[5], p[6], p[3]);
+      }
     },
     // markers from markers.updateMarkers; now in ms
     updateMarkers(markers, now) {

@@ -82,11 +82,11 @@ export function occluders(eye, targets, boxes, { direction = null, margin = GHOS
 }
 
 // The points of the work a camera must see, in the base frame: A, C and their middle, the
-// two hinges B and the two lip tips (geometry.pose: the kite in the plane of u and w), and
-// the centre of the held load when there is one. Written into `out` (arrays of 3, reused);
-// returns how many.
+// two hinges B and the two lip tips (scene.js takes them from the parts' poses), and the
+// centre of the held load when there is one. p: {a, c, hinges: [right, left], lips: [right,
+// left]}. Written into `out` (arrays of 3, reused); returns how many.
 export function clamTargets(p, held, out) {
-  const { a, c, u, w, shape } = p;
+  const { a, c } = p;
   let n = 0;
   const put = (x, y, z) => {
     const o = out[n] ?? (out[n] = [0, 0, 0]);
@@ -96,12 +96,7 @@ export function clamTargets(p, held, out) {
   put(a[0], a[1], a[2]);
   put(c[0], c[1], c[2]);
   put((a[0] + c[0]) / 2, (a[1] + c[1]) / 2, (a[2] + c[2]) / 2);
-  for (const pt of [shape.b, shape.lip]) {
-    for (const side of [1, -1]) {
-      const x = side * pt[0], y = pt[1];
-      put(a[0] + u[0] * x + w[0] * y, a[1] + u[1] * x + w[1] * y, a[2] + u[2] * x + w[2] * y);
-    }
-  }
+  for (const pt of [...p.hinges, ...p.lips]) put(pt[0], pt[1], pt[2]);
   if (held) put(held[0], held[1], held[2]);
   return n;
 }

@@ -1,14 +1,16 @@
-// The three.js world built from the server's hello: crane links as the model's boxes in
-// their D-H frames, the clam's kite, the two cables, the water and the dam intake.
-// Everything sits under `root`, which turns the base frame (z up) into three.js's y up,
-// so positions from the server and geometry.js are used as they are.
+// The three.js world built from the server's hello: the carrier, the crane's links as the
+// model's boxes, the clam's head, arms and buckets, the two cables, the water and the dam
+// intake. Every moving part is placed by the pose the server sends for it (display.parts,
+// in hello.parts' order); the page computes no kinematics. Everything sits under `root`,
+// which turns the base frame (z up) into three.js's y up, so positions from the server are
+// used as they are.
 //
 // Sizes the model does not carry are drawn in proportion to ones it does, and say so
 // where they are chosen (VISUAL_*): they change nothing but the look.
 
 import { waterLook, CLEAR } from './water-look.js';
 import * as THREE from 'three';
-import { craneFrames, pose, cableCurve, workArea, tiltMatrix, transformPoint, mul, DEG } from './geometry.js';
+import { cableCurve, workArea, posePoint, poseAxis, partIndex, tubeIndices, writeTube, DEG } from './geometry.js';
 import { buildLoads } from './loads.js';
 import { sceneBoxToOriented, clamTargets } from './occlusion.js';
 
@@ -22,10 +24,11 @@ const VISUAL = {
   outriggerBeamPerCabWidth: 0.12,    // outrigger beam's square section
   padSidePerCabWidth: 0.25,          // a pad's side (~0.6 m for a 2.4 m cab)
   jackHeightPerCabWidth: 0.25,       // the beam this far above its pads
-  flyOverlapPerBase: 0.1,            // fly section stays 10 % inside the base section
   rackBarWidthPerSpacing: 0.3,
   loadDensity_kg_m3: 600,            // wood: a held load without a shape is drawn as a ball
   sagPerSlack: 1.0,                  // 1 m of sideways bow per metre of slack (thesis 3.2.4)
+  cableRings: 25,                    // points along a drawn cable
+  cableSides: 6,                     // vertices around it
 };
 
 const COLORS = {
@@ -51,9 +54,21 @@ function sceneBox(b, material) {
   return m;
 }
 
-function setFromRowMajor(m4, T) {
-  m4.set(...T);
-  return m4;
+// the parts every frame places (hello.parts names them; these are the ones drawn)
+export const PARTS = ['carrier', 'superstructure', 'boom_base', 'fly', 'clam_head', 'arm_right', 'arm_left',
+  'shell_right', 'shell_left'];
+
+// A group placed by a pose [x, y, z, qw, qx, qy, qz]: its matrix set, not its position.
+function partGroup(parent) {
+  const g = new THREE.Group();
+  g.matrixAutoUpdate = false;
+  parent.add(g);
+  return g;
+}
+const tmpV = new THREE.Vector3(), tmpQ = new THREE.Quaternion(), ONE = new THREE.Vector3(1, 1, 1);
+function place(group, pose) {
+  group.matrix.compose(tmpV.set(pose[0], pose[1], pose[2]), tmpQ.set(pose[4], pose[5], pose[6], pose[3]), ONE);
+  group.matrixWorldNeedsUpdate = true;
 }
 
 // Vertical bars along the rack's longer horizontal side, with a beam at top and bottom.
@@ -86,77 +101,79 @@ function trashRack(rack, steel, barMat) {
   return g;
 }
 
-// One half of the clam in its own plane (x towards its hinge B, y up, z across):
-// link 1 as two arms A-B, the bucket (link 2) as a rigid shell pivoting at C.
-function clamHalf(clam, materials) {
+// The clam in its parts' frames (docs/websocket-protocol.md "Parts"): the head at A; each
+// arm (link 1) along its frame's -z from A to the hinge B, one bar at each side of the
+// bucket; each bucket (link 2) in its closed-pose shape in its frame's x-z plane, pivot C at
+// the origin. The left half is the right's mirror image in x.
+function buildClam(clam, materials, root) {
   const l1 = clam.link1_length_m, l2 = clam.link2_length_m, L = clam.lip_length_m;
   const width = l2 * VISUAL.bucketWidthPerLink2;
   const t = l1 * VISUAL.armThicknessPerLink1;
-  const half = new THREE.Group();
-  const arms = [];
-  for (const z of [-(width / 2 - t), width / 2 - t]) {
-    const arm = boxMesh([t, l1, t], materials.clam);
-    arm.position.z = z;
-    half.add(arm);
-    arms.push(arm);
-  }
-  // bucket outline at the closed pose, pivot C at the origin: C -> B along link 2,
-  // the rounded back from B down to the lip tip, the lip back up to C on the axis
+  const armBar = new THREE.BoxGeometry(t, t, l1);
+  // bucket outline at the closed pose, in (x, z): C -> B along link 2, the rounded back from
+  // B down to the lip tip, the lip back up to C on the axis; extruded across the width (y)
   const tc = clam.theta2_closed_deg * DEG;
-  const bx = l2 * Math.sin(tc), by = l2 * Math.cos(tc);
+  const bx = l2 * Math.sin(tc), bz = l2 * Math.cos(tc);
   const shape = new THREE.Shape();
   shape.moveTo(0, 0);
-  shape.lineTo(bx, by);
+  shape.lineTo(bx, bz);
   shape.quadraticCurveTo(bx, -L, 0, -L);
   shape.lineTo(0, 0);
-  const geo = new THREE.ExtrudeGeometry(shape, { depth: width, bevelEnabled: false, curveSegments: 10 });
-  geo.translate(0, 0, -width / 2);
-  const bucket = new THREE.Mesh(geo, materials.bucket);
-  half.add(bucket);
-  return { half, arms, bucket };
-}
+  const bucketGeo = new THREE.ExtrudeGeometry(shape, { depth: width, bevelEnabled: false, curveSegments: 10 });
+  bucketGeo.translate(0, 0, -width / 2);
+  bucketGeo.rotateX(Math.PI / 2);  // the shape's (x, y) to the part's (x, z), the depth along y
 
-function buildClam(clam, materials) {
-  const group = new THREE.Group();
-  group.matrixAutoUpdate = false;
-  const right = clamHalf(clam, materials);
-  const left = clamHalf(clam, materials);
-  left.half.scale.x = -1;  // mirror; three flips the face winding for a negative determinant
-  group.add(right.half, left.half);
-  const width = clam.link2_length_m * VISUAL.bucketWidthPerLink2;
-  const r = clam.link2_length_m * VISUAL.pulleyRadiusPerLink2;
-  const pulley = new THREE.Mesh(new THREE.CylinderGeometry(r, r, width * 1.05, 16), materials.clam);
-  pulley.rotation.x = Math.PI / 2;
-  const head = boxMesh([r * 2.5, r * 2, width * 0.9], materials.clam);
-  group.add(pulley, head);
-  const halves = [right, left];
-  return {
-    group,
-    // shape from geometry.clamShape, in the clam's own plane (A at the origin)
-    update(shape) {
-      for (const h of halves) {
-        h.arms.forEach((arm) => {
-          arm.position.x = shape.b[0] / 2;
-          arm.position.y = shape.b[1] / 2;
-          arm.rotation.z = shape.theta1;
-        });
-        h.bucket.position.set(shape.c[0], shape.c[1], 0);
-        h.bucket.rotation.z = clam.theta2_closed_deg * DEG - shape.theta2;
-      }
-      pulley.position.set(0, shape.c[1], 0);
-    },
+  const half = (mirror) => {
+    const arm = new THREE.Group();
+    for (const y of [-(width / 2 - t), width / 2 - t]) {
+      const bar = new THREE.Mesh(armBar, materials.clam);
+      bar.position.set(0, y, -l1 / 2);
+      arm.add(bar);
+    }
+    const bucket = new THREE.Mesh(bucketGeo, materials.bucket);
+    // mirrored: three flips the face winding for a negative determinant
+    if (mirror) {
+      arm.scale.x = -1;
+      bucket.scale.x = -1;
+    }
+    return { arm, bucket };
   };
+  const groups = Object.fromEntries(['clam_head', 'arm_right', 'arm_left', 'shell_right', 'shell_left']
+    .map((n) => [n, partGroup(root)]));
+  const right = half(false), left = half(true);
+  groups.arm_right.add(right.arm);
+  groups.arm_left.add(left.arm);
+  groups.shell_right.add(right.bucket);
+  groups.shell_left.add(left.bucket);
+  // the pulley at C (its axle along y, the buckets' width) and the head block at A
+  const r = l2 * VISUAL.pulleyRadiusPerLink2;
+  groups.shell_right.add(new THREE.Mesh(new THREE.CylinderGeometry(r, r, width * 1.05, 16), materials.clam));
+  groups.clam_head.add(boxMesh([r * 2.5, width * 0.9, r * 2], materials.clam));
+  return groups;
 }
 
-// A cable as a tube along the sagging curve; rebuilt per frame (a few hundred vertices).
-function makeCable(radius, material) {
-  const mesh = new THREE.Mesh(new THREE.BufferGeometry(), material);
+// A cable as a tube of a fixed layout (geometry.writeTube): built once, its positions and
+// normals rewritten in place at every draw.
+function makeCable(radius, material, rings = VISUAL.cableRings, sides = VISUAL.cableSides) {
+  const positions = new Float32Array(rings * sides * 3), normals = new Float32Array(rings * sides * 3);
+  const geometry = new THREE.BufferGeometry();
+  const pos = new THREE.BufferAttribute(positions, 3).setUsage(THREE.DynamicDrawUsage);
+  const nor = new THREE.BufferAttribute(normals, 3).setUsage(THREE.DynamicDrawUsage);
+  geometry.setAttribute('position', pos);
+  geometry.setAttribute('normal', nor);
+  geometry.setIndex(new THREE.BufferAttribute(tubeIndices(rings, sides), 1));
+  const mesh = new THREE.Mesh(geometry, material);
+  mesh.frustumCulled = false;   // its bounds change every draw; it is always near the work
+  mesh.visible = false;
   return {
     mesh,
+    segments: rings - 1,
+    // points: `rings` points along the cable
     update(points) {
-      const curve = new THREE.CatmullRomCurve3(points.map((p) => new THREE.Vector3(...p)));
-      mesh.geometry.dispose();
-      mesh.geometry = new THREE.TubeGeometry(curve, points.length * 2, radius, 6, false);
+      writeTube(points, radius, sides, positions, normals);
+      pos.needsUpdate = true;
+      nor.needsUpdate = true;
+      mesh.visible = true;
     },
   };
 }
@@ -268,101 +285,101 @@ export function buildWorld(hello) {
   const onDeck = deck && Math.abs(deck.center_m[0]) <= deck.size_m[0] / 2 && Math.abs(deck.center_m[1]) <= deck.size_m[1] / 2;
   const ground = onDeck ? deck.center_m[2] + deck.size_m[2] / 2 : Math.min(0, cabFloor - 1);
   const carrierTop = Math.max(cabFloor, ground + 0.2);
-  // the whole machine (carrier, superstructure, boom) in one group, which the frame's tilt
-  // turns about the side it tips over; the ropes and the clam are drawn from the server's
-  // points (tip_m already tilted), so they stay outside it
-  const craneGroup = new THREE.Group();
-  craneGroup.matrixAutoUpdate = false;
-  root.add(craneGroup);
-  craneGroup.add(carrier(machine.carrier, { ground, carrierTop, cabBox, materials }));
+  // the machine, each part in its own frame, placed by the frame's pose for it: the
+  // carrier (with its ring and outriggers) turned by the tilt, the links in D-H frames 1-3
+  const group = Object.fromEntries(['carrier', 'superstructure', 'boom_base', 'fly'].map((n) => [n, partGroup(root)]));
+  group.carrier.add(carrier(machine.carrier, { ground, carrierTop, cabBox, materials }));
   const ringR = Math.min(cabBox[0], cabBox[2]) / 2;
   const ring = new THREE.Mesh(new THREE.CylinderGeometry(ringR, ringR, 0.2, 24), materials.steel);
   ring.rotation.x = Math.PI / 2;
   ring.position.z = carrierTop;
-  craneGroup.add(ring);
-
-  // crane links: each model box at its CoG in its D-H frame
-  const frames = [0, 1, 2].map(() => {
-    const g = new THREE.Group();
-    g.matrixAutoUpdate = false;
-    craneGroup.add(g);
-    return g;
-  });
+  group.carrier.add(ring);
+  // crane links: each model box at its CoG in its frame; the fly a box of its own length
+  // that slides out of the base, the tip sheave at its origin (axle along its y, across)
   const cab = boxMesh(cabBox, materials.cab);
-  cab.position.set(...crane.links.swing_cab.com_m);
-  frames[0].add(cab);
+  cab.position.set(...cabLink.com_m);
+  group.superstructure.add(cab);
   const base = crane.links.boom_base;
   const baseMesh = boxMesh(base.box_m, materials.boom);
   baseMesh.position.set(...base.com_m);
-  frames[1].add(baseMesh);
+  group.boom_base.add(baseMesh);
   const fly = crane.links.telescopic;
-  const flyMesh = boxMesh([fly.box_m[0], fly.box_m[1], 1], materials.fly);
-  frames[1].add(flyMesh);  // placed in frame 2 so its length can follow d3
-  const baseEnd = base.com_m[2] + base.box_m[2] / 2;
-  const flyStartMax = baseEnd - base.box_m[2] * VISUAL.flyOverlapPerBase;
+  const flyMesh = boxMesh(fly.box_m, materials.fly);
+  flyMesh.position.set(...fly.com_m);
+  group.fly.add(flyMesh);
   const sheaveR = Math.max(...machine.cables.map((c) => c.drum_radius_m));
   const sheave = new THREE.Mesh(new THREE.CylinderGeometry(sheaveR, sheaveR, fly.box_m[1] * 1.2, 20), materials.steel);
-  frames[2].add(sheave);  // axis along frame 3's y, across the boom
+  group.fly.add(sheave);
+  Object.assign(group, buildClam(clam, materials, root));
 
   // cables: leave the tip on either side of the boom, bow to opposite sides when slack
   const ropeR = sheaveR * VISUAL.ropeRadiusPerDrumRadius;
   const cables = [makeCable(ropeR, materials.cable1), makeCable(ropeR, materials.cable2)];
   for (const c of cables) root.add(c.mesh);
 
-  const clamModel = buildClam(clam, materials);
-  root.add(clamModel.group);
   const load = heldLoad(materials);
   root.add(load);
   const loads = buildLoads(root, sc.loads);
 
-  const m4 = new THREE.Matrix4();
-  const state = { pose: null, frame: null, slack: [0, 0], sag: [0, 0], water: waterLook(0), tilt: tiltMatrix(null, 0), tiltDeg: 0 };
+  // each drawn part's index in display.parts (hello.parts' order); the machine is not
+  // drawn without them all
+  const at = partIndex(hello.parts);
+  const missing = at ? PARTS.filter((n) => at[n] === undefined) : PARTS;
+  const nParts = hello.parts?.length ?? 0;
+  for (const g of Object.values(group)) g.visible = false;
+  const state = { frame: null, slack: [0, 0], sag: [0, 0], water: waterLook(0), tiltDeg: 0,
+    parts: null, tip: null, a: null, c: null, u: null, w: null, heading: [1, 0, 0] };
   // points of the clam and its load the cameras must see (occlusion.js), in three's frame
   const targets = { points: [], count: 0 };
+  const clamPoints = { a: null, c: null, hinges: [[0, 0, 0], [0, 0, 0]], lips: [[0, 0, 0], [0, 0, 0]] };
+  const { link1_length_m: l1, lip_length_m: lip } = clam;
 
+  // A frame arrived: what is not a pose (the water, the loads' states, the tilt's reading).
+  // Returns whether it carries a pose for every part (else the machine stays where it was).
   function update(frame) {
-    const p = pose(machine, frame);
     // murky water (an instructor's condition): the surface hides what is under it
     if (frame.turbidity !== state.water.turbidity) {
       state.water = waterLook(frame.turbidity);
       water.material.opacity = state.water.surfaceOpacity;
       water.material.color.setHex(state.water.surfaceColor);
     }
-    const T = craneFrames(crane, p.swing, p.boom, p.tele);
-    T.forEach((t, i) => setFromRowMajor(frames[i].matrix, t));
-    frames.forEach((f) => f.matrixWorldNeedsUpdate = true);
-    // the server's tilt, as it sends it: a turn about the line, no statics of our own
-    state.tilt = tiltMatrix(frame.tilt_axis, frame.tilt_deg);
     state.tiltDeg = frame.tilt_axis ? frame.tilt_deg : 0;
-    setFromRowMajor(craneGroup.matrix, state.tilt);
-    craneGroup.matrixWorldNeedsUpdate = true;
-    const flyStart = Math.min(p.tele - fly.box_m[2], flyStartMax);
-    flyMesh.scale.z = Math.max(0.01, p.tele - flyStart);
-    flyMesh.position.set(fly.com_m[0], fly.com_m[1], (p.tele + flyStart) / 2);
+    loads.update(frame.loads, frame.held_load ?? null);
+    state.frame = frame;
+    return missing.length === 0 && frame.parts?.length === nParts;
+  }
 
-    // clam frame: origin A, x towards B, y up the clam's axis, z across
-    const u = new THREE.Vector3(...p.u), w = new THREE.Vector3(...p.w);
-    const n = new THREE.Vector3().crossVectors(u, w);
-    m4.makeBasis(u, w, n).setPosition(...p.a);
-    clamModel.group.matrix.copy(m4);
-    clamModel.group.matrixWorldNeedsUpdate = true;
-    clamModel.update(p.shape);
+  // Draw the machine at sampled poses: motion.js's sample of [...parts, ...loads] and the
+  // ropes' lengths (the last frame's, carried on between frames).
+  function placeAll(poses, ropeLengths) {
+    const frame = state.frame;
+    if (!frame || missing.length) return;
+    const P = (name) => poses[at[name]];
+    for (const [name, g] of Object.entries(group)) {
+      place(g, P(name));
+      g.visible = true;
+    }
+    loads.place(poses.slice(nParts));
+    const tip = P('fly'), head = P('clam_head');
+    const a = head.slice(0, 3), c = P('shell_right').slice(0, 3);
+    const u = poseAxis(head, 0), w = poseAxis(head, 2);
+    const heading = poseAxis(P('superstructure'), 0);
+    Object.assign(state, { parts: poses, tip: tip.slice(0, 3), a, c, u, w, heading });
 
-    // cable exits at the tip, offset across the boom (frame 3's y axis, tilted with the boom)
-    const Tt = state.tilt;
-    const across = [0, 4, 8].map((r) => Tt[r] * T[2][1] + Tt[r + 1] * T[2][5] + Tt[r + 2] * T[2][9]);
+    // cable exits at the tip, offset across the boom (the fly's y axis)
+    const across = poseAxis(tip, 1);
     const off = fly.box_m[1] * 0.35;
-    const ends = [p.a, p.c];
-    const lengths = [frame.display[5], frame.display[6]];
-    const sides = [p.heading, p.heading.map((x) => -x)];
+    const ends = [a, c];
+    const sides = [heading, heading.map((x) => -x)];
     for (let i = 0; i < 2; i++) {
       const sgn = i === 0 ? 1 : -1;
-      const top = p.tip.map((x, k) => x + sgn * off * across[k]);
+      const top = [0, 1, 2].map((k) => tip[k] + sgn * off * across[k]);
       const bottom = ends[i].map((x, k) => x + sgn * off * 0.3 * across[k]);
-      const c = cableCurve(top, bottom, lengths[i], sides[i], { sagPerSlack: VISUAL.sagPerSlack, segments: 12 });
-      cables[i].update(c.points);
-      state.slack[i] = c.slack;
-      state.sag[i] = c.sag;
+      const curve = cableCurve(top, bottom, ropeLengths[i], sides[i],
+        { sagPerSlack: VISUAL.sagPerSlack, segments: cables[i].segments });
+      cables[i].update(curve.points);
+      state.slack[i] = curve.slack;
+      state.sag[i] = curve.sag;
     }
 
     // a held load the world does not report (a 2001-style frame): a ball of wood between the jaws
@@ -371,19 +388,23 @@ export function buildWorld(hello) {
     if (load.visible) {
       const r = Math.cbrt((3 * mass) / (4 * Math.PI * VISUAL.loadDensity_kg_m3));
       load.scale.setScalar(r);
-      load.position.set(...p.c.map((x, k) => x - p.w[k] * r * 0.8));
+      load.position.set(...c.map((x, k) => x - w[k] * r * 0.8));
     }
-    loads.update(frame.loads, frame.held_load ?? null);
-    const held = frame.loads[frame.held_load ?? -1]?.position_m
-      ?? (load.visible ? [load.position.x, load.position.y, load.position.z] : null);
-    targets.count = clamTargets(p, held, targets.points);
+    const heldPose = poses[nParts + (frame.held_load ?? -1)];
+    const held = frame.held_load !== null && heldPose ? heldPose.slice(0, 3)
+      : (load.visible ? [load.position.x, load.position.y, load.position.z] : null);
+    clamPoints.a = a;
+    clamPoints.c = c;
+    posePoint(P('arm_right'), [0, 0, -l1], clamPoints.hinges[0]);
+    posePoint(P('arm_left'), [0, 0, -l1], clamPoints.hinges[1]);
+    posePoint(P('shell_right'), [0, 0, -lip], clamPoints.lips[0]);
+    posePoint(P('shell_left'), [0, 0, -lip], clamPoints.lips[1]);
+    targets.count = clamTargets(clamPoints, held, targets.points);
     for (let i = 0; i < targets.count; i++) {
       const t = targets.points[i], y = t[1];
       t[1] = t[2];
       t[2] = -y;
     }
-    state.pose = p;
-    state.frame = frame;
   }
 
   // positions in three's frame for the cameras
@@ -394,8 +415,10 @@ export function buildWorld(hello) {
     crane.links.swing_cab.com_m[2] + cabBox[2] * 0.3,
   ];
   return {
-    scene, root, water, area, machine, sceneInfo: sc, state, update,
+    scene, root, water, area, machine, sceneInfo: sc, state, update, place: placeAll,
     structures, targets,
+    // the parts this world draws that hello.parts does not name (none: all drawn)
+    missingParts: missing,
     // contact markers (markers.js) at `now` [ms]; the number drawn
     updateMarkers: (markers, now) => loads.updateMarkers(markers, now),
     counts: () => loads.counts(),
@@ -404,28 +427,27 @@ export function buildWorld(hello) {
     toThree,
     colors: COLORS,
     clamSize: clam.link1_length_m + clam.link2_length_m + clam.lip_length_m,
-    // operator's eye: front right of the cab, under its roof, in frame 1 (y up, z right)
+    // operator's eye: front right of the cab, under its roof, in the superstructure's frame
+    // (which tips with the machine)
     eye() {
-      if (!state.pose) return null;
-      // the cab tips with the machine: the operator's eye with it
-      const T = mul(state.tilt, craneFrames(crane, state.pose.swing, state.pose.boom, state.pose.tele)[0]);
-      return toThree(transformPoint(T, eyeLocal));
+      if (!state.parts) return null;
+      return toThree(posePoint(state.parts[at.superstructure], eyeLocal));
     },
     clamCenter() {
-      if (!state.pose) return null;
-      const { a, c } = state.pose;
+      if (!state.a) return null;
+      const { a, c } = state;
       return toThree(a.map((x, k) => (x + c[k]) / 2));
     },
+    // across the clam's plane (minus its y, the buckets' width)
     clamAcross() {
-      if (!state.pose) return new THREE.Vector3(0, 0, 1);
-      const { u, w } = state.pose;
-      return toThree([u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]]);
+      if (!state.parts) return new THREE.Vector3(0, 0, 1);
+      return toThree(poseAxis(state.parts[at.clam_head], 1).map((x) => -x));
     },
     heading() {
-      return state.pose ? toThree(state.pose.heading) : new THREE.Vector3(1, 0, 0);
+      return toThree(state.heading);
     },
     tip() {
-      return state.pose ? toThree(state.pose.tip) : null;
+      return state.tip ? toThree(state.tip) : null;
     },
     dispose() {
       scene.traverse((o) => {

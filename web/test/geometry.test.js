@@ -2,70 +2,20 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
-  craneFrames, tipPosition, transformPoint, clamShape, theta2FromOpening, pose, cableSlack,
-  cableSag, cableCurve, sagDirection, distance, workArea, quatToThree, rotateByQuat, clamAxesFromQuat, tiltMatrix, mul,
+  cableSlack, cableSag, cableCurve, sagDirection, distance, workArea, quatToThree, rotateByQuat, posePoint, poseAxis,
+  partIndex, tubeIndices, writeTube,
 } from '../js/geometry.js';
 import { parseServerMessage } from '../js/protocol.js';
 
 const fixture = (name) => readFileSync(new URL(`fixtures/${name}.json`, import.meta.url), 'utf8');
 const hello = parseServerMessage(fixture('hello')).msg;
 const { machine, scene } = hello;
-const crane = machine.crane, clam = machine.clam;
+const display = parseServerMessage(fixture('display')).msg;
 
 const near = (a, b, eps = 1e-9) => {
   if (Array.isArray(a)) a.forEach((x, i) => near(x, b[i], eps));
   else assert.ok(Math.abs(a - b) < eps, `${a} != ${b}`);
 };
-
-test('tip: closed form against the D-H chain, and known poses', () => {
-  for (const [s, b, d] of [[0, 0, 10], [37, 12, 15.5], [200, 50, 24.4], [-90, 3, 9.7]]) {
-    const T3 = craneFrames(crane, s, b, d)[2];
-    near(transformPoint(T3, [0, 0, 0]), tipPosition(crane, s, b, d), 1e-9);
-  }
-  near(tipPosition(crane, 0, 0, 10), [9, 0, 2.4]);         // level boom: d3 - a1 ahead, at d1
-  near(tipPosition(crane, 0, 90, 10), [-1, 0, 12.4], 1e-9); // vertical boom over the pivot
-  near(tipPosition(crane, 90, 0, 10), [0, 9, 2.4], 1e-9);   // positive swing: counter-clockwise
-});
-
-test('frame 1 carries the cab: y up, x along the boom, z along the pivot axis', () => {
-  const T1 = craneFrames(crane, 0, 30, 12)[0];
-  near(transformPoint(T1, crane.links.swing_cab.com_m), [-0.5, 0, 1.2], 1e-12);
-  // the boom's base box centre lies on the boom line, 4.85 m from the pivot
-  const T2 = craneFrames(crane, 0, 30, 12)[1];
-  const c = transformPoint(T2, crane.links.boom_base.com_m);
-  near(c, [-1 + 4.85 * Math.cos(Math.PI / 6), 0, 2.4 + 4.85 * Math.sin(Math.PI / 6)], 1e-9);
-});
-
-test('clam kite: l1 sin th1 = l2 sin th2, lips meet on the axis when closed', () => {
-  for (const th2 of [20, 40, 65]) {
-    const k = clamShape(clam, th2);
-    near(clam.link1_length_m * Math.sin(k.theta1), clam.link2_length_m * Math.sin(k.theta2), 1e-12);
-    near(k.c[0], 0);
-    // B is l2 from C
-    near(Math.hypot(k.b[0] - k.c[0], k.b[1] - k.c[1]), clam.link2_length_m, 1e-12);
-    // jaw gap 2 L sin(th_closed - th2), as server/core/clam.cc
-    near(2 * k.lip[0], 2 * clam.lip_length_m * Math.sin((65 - th2) * Math.PI / 180), 1e-12);
-  }
-  const closed = clamShape(clam, 65);
-  near(closed.lip, [0, closed.c[1] - clam.lip_length_m], 1e-12);
-  // more open (smaller theta2) swings the lip outwards
-  assert.ok(clamShape(clam, 20).lip[0] > clamShape(clam, 40).lip[0]);
-  near(theta2FromOpening(clam, 50), 40);
-});
-
-test('pose from Table 4.1 alone agrees with the extended points', () => {
-  const display = [30, 20, 14, 6, 40, 6, 8.5, 0];
-  const bare = pose(machine, { display });
-  const tip = tipPosition(crane, 30, 20, 14);
-  near(bare.tip, tip);
-  near(bare.a, [tip[0], tip[1], tip[2] - 6]);
-  near(bare.theta2, 45);
-  near(bare.c[2], bare.a[2] - bare.shape.span, 1e-12);
-  const rich = pose(machine, { display, tip_m: tip, point_a_m: bare.a, point_c_m: bare.c, theta2_deg: 45,
-    point_b_m: [bare.a[0] + bare.shape.b[0] * bare.heading[0], bare.a[1] + bare.shape.b[0] * bare.heading[1], bare.a[2] + bare.shape.b[1]] });
-  near(rich.u, bare.u, 1e-9);
-  near(rich.w, [0, 0, 1], 1e-12);
-});
 
 test('cable slack: length minus the straight distance, never negative', () => {
   assert.equal(cableSlack([0, 0, 10], [0, 0, 2], 9), 1);
@@ -142,38 +92,74 @@ test('quaternions: [w, x, y, z] from the server to three.js (x, y, z, w), and ro
   near(rotateByQuat(ab, [0.3, -1, 2]), rotateByQuat(a, rotateByQuat(b, [0.3, -1, 2])), 1e-12);
 });
 
-test('the clam hangs along its ropes: axes from clam_orientation', () => {
-  // identity: x across the jaws along the base x, z up
-  const id = clamAxesFromQuat([1, 0, 0, 0]);
-  near(id.u, [1, 0, 0]);
-  near(id.w, [0, 0, 1]);
-  // swung 10 deg out along the boom (about the base y axis): the axis leans, u stays perpendicular
-  const q = quat([0, 1, 0], 10);
-  const f = { display: [0, 20, 14, 6, 40, 6, 8.5, 0], clam_orientation: q };
-  const p = pose(machine, f);
-  near(p.w, [Math.sin(10 * Math.PI / 180), 0, Math.cos(10 * Math.PI / 180)], 1e-12);
-  near(p.u[0] * p.w[0] + p.u[1] * p.w[1] + p.u[2] * p.w[2], 0, 1e-12);
-  // without it, the points decide (a 2001-style frame hangs straight down)
-  near(pose(machine, { display: f.display }).w, [0, 0, 1], 1e-12);
+test('poses: points and axes of a part from its position and quaternion', () => {
+  const pose = [1, 2, 3, ...quat([0, 0, 1], 90)];
+  near(posePoint(pose, [0, 0, 0]), [1, 2, 3], 1e-12);
+  near(posePoint(pose, [1, 0, 0]), [1, 3, 3], 1e-12);   // local x is base y
+  near(poseAxis(pose, 0), [0, 1, 0], 1e-12);
+  near(poseAxis(pose, 1), [-1, 0, 0], 1e-12);
+  near(poseAxis(pose, 2), [0, 0, 1], 1e-12);
+  const out = [0, 0, 0];
+  assert.equal(posePoint(pose, [0, 0, 1], out), out, 'written into out');
+  near(out, [1, 2, 4], 1e-12);
 });
 
-test('tilt: a right-hand turn about the line the server names; upright without one', () => {
-  const identity = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
-  assert.deepEqual(tiltMatrix(null, 5), identity);
-  assert.deepEqual(tiltMatrix({ point_m: [0, 3.15, 0], direction: [-1, 0, 0] }, 0), identity);
-  // over the left pads (y = +3.15; direction z x n = -x): the swing axis rises and moves out
-  const left = { point_m: [0, 3.15, 0], direction: [-1, 0, 0] };
-  const a = 10 * Math.PI / 180;
-  const T = tiltMatrix(left, 10);
-  near(transformPoint(T, [0, 0, 0]), [0, 3.15 - 3.15 * Math.cos(a), 3.15 * Math.sin(a)]);
-  near(transformPoint(T, [7, 3.15, 0]), [7, 3.15, 0], 1e-12);   // a point on the line stays
-  // a tip out past the side goes down
-  const tip = transformPoint(T, [0, 10, 4]);
-  assert.ok(tip[2] < 4 && tip[1] > 3.15);
-  near(distance(tip, [0, 3.15, 0]), distance([0, 10, 4], [0, 3.15, 0]), 1e-12);
-  // over the front pads (x = +2.6, direction z x x = +y): the rear lifts
-  const front = tiltMatrix({ point_m: [2.6, 0, 0], direction: [0, 1, 0] }, 5);
-  assert.ok(transformPoint(front, [-2.6, 0, 0])[2] > 0);
-  // turning back by the same angle is upright again
-  near(mul(tiltMatrix(left, -10), T), identity, 1e-12);
+test('parts: indexed by hello.parts\' names; the fixture\'s poses put the arms\' hinges and the buckets where the frame\'s points are', () => {
+  const at = partIndex(hello.parts);
+  assert.equal(at.carrier, 0);
+  assert.equal(at.shell_left, 8);
+  assert.equal(partIndex(null), null);
+  const P = (name) => display.parts[at[name]];
+  const { link1_length_m: l1, link2_length_m: l2, theta2_closed_deg: tc } = machine.clam;
+  // the tip sheave at the fly's origin, A at the clam head's and the arms', C at the shells'
+  near(P('fly').slice(0, 3), display.tip_m, 1e-5);
+  near(P('clam_head').slice(0, 3), display.point_a_m, 1e-5);
+  near(P('arm_left').slice(0, 3), display.point_a_m, 1e-5);
+  near(P('shell_right').slice(0, 3), display.point_c_m, 1e-5);
+  // hinge B: the end of link 1 (local -z) and the closed-pose B of the bucket, turned open
+  const bArm = posePoint(P('arm_right'), [0, 0, -l1]);
+  const bShell = posePoint(P('shell_right'), [l2 * Math.sin(tc * Math.PI / 180), 0, l2 * Math.cos(tc * Math.PI / 180)]);
+  near(bArm, display.point_b_m, 1e-4);
+  near(bShell, display.point_b_m, 1e-4);
+  // the left half is the mirror image about the clam's y-z plane
+  const u = poseAxis(P('clam_head'), 0);
+  const bLeft = posePoint(P('arm_left'), [0, 0, -l1]);
+  const a = display.point_a_m;
+  const across = (p) => (p[0] - a[0]) * u[0] + (p[1] - a[1]) * u[1] + (p[2] - a[2]) * u[2];
+  near(across(bLeft), -across(bArm), 1e-5);
+  // the superstructure's x axis is the boom's heading (swing 12.5 deg, on its pads)
+  near(poseAxis(P('superstructure'), 0), [Math.cos(12.5 * Math.PI / 180), Math.sin(12.5 * Math.PI / 180), 0], 1e-5);
+});
+
+test('tube: one ring per point, normals outward and unit, faces wound outward; rewritten in place', () => {
+  const points = [[0, 0, 10], [0.5, 0, 5], [0, 0, 0]];
+  const radial = 6, r = 0.05;
+  const idx = tubeIndices(points.length, radial);
+  assert.equal(idx.length, (points.length - 1) * radial * 6);
+  assert.ok(Math.max(...idx) === points.length * radial - 1);
+  const pos = new Float32Array(points.length * radial * 3), nor = new Float32Array(pos.length);
+  writeTube(points, r, radial, pos, nor);
+  const v = (arr, i) => [arr[i * 3], arr[i * 3 + 1], arr[i * 3 + 2]];
+  for (let i = 0; i < points.length; i++) {
+    for (let j = 0; j < radial; j++) {
+      const k = i * radial + j;
+      near(distance(v(pos, k), points[i]), r, 1e-6);
+      near(Math.hypot(...v(nor, k)), 1, 1e-6);
+      // the normal points from the curve to the vertex
+      near(v(pos, k).map((x, m) => (x - points[i][m]) / r), v(nor, k), 1e-5);
+    }
+  }
+  for (let f = 0; f < idx.length; f += 3) {
+    const [a, b, c] = [idx[f], idx[f + 1], idx[f + 2]].map((i) => v(pos, i));
+    const e1 = b.map((x, m) => x - a[m]), e2 = c.map((x, m) => x - a[m]);
+    const n = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]];
+    const vn = v(nor, idx[f]);
+    assert.ok(n[0] * vn[0] + n[1] * vn[1] + n[2] * vn[2] > 0, `face ${f / 3} faces outward`);
+  }
+  // a straight cable: every ring perpendicular to it, none twisted against the one before
+  const straight = [[0, 0, 4], [0, 0, 2], [0, 0, 0]];
+  writeTube(straight, r, radial, pos, nor);
+  for (let i = 0; i < 3; i++) near(nor[(i * radial) * 3 + 2], 0, 1e-12);
+  near(v(nor, 0), v(nor, radial), 1e-12);
+  near(v(nor, 2 * radial), v(nor, radial), 1e-12);
 });
