@@ -113,7 +113,8 @@ export function createHud(container, banner, gaugeParent = null) {
       row('connection', 'Server', ''), row('session', 'Session', ''),
       row('frames', 'Frames', ''), row('dropped', 'Dropped', ''),
       row('rate', 'Server frames', 'Hz'), row('fps', 'Render rate', 'fps'),
-      row('latency', 'Round trip', 'ms'), row('note', 'Last message', '')));
+      row('latency', 'Round trip', 'ms'),
+      row('input', 'Control to screen (median)', 'ms'), row('note', 'Last message', '')));
   link.open = !globalThis.matchMedia?.(SHORT_SCREEN).matches;
 
   const bars = {};
@@ -160,14 +161,17 @@ export function createHud(container, banner, gaugeParent = null) {
       set('submerged', fmt(f.clam_submerged * 100, 0));
       set('time', fmt(f.t, 2));
     },
-    link({ frames, dropped, rateHz, fps, latencyMs, session }) {
+    // inputMs: the latency probe's median, a control change to its frame on the screen
+    link({ frames, dropped, rateHz, fps, latencyMs, session, inputMs = NaN }) {
       set('frames', String(frames));
       set('dropped', String(dropped));
       set('rate', fmt(rateHz, 1));
       set('fps', fmt(fps, 0));
       set('latency', fmt(latencyMs, 1));
+      set('input', fmt(inputMs, 0));
       set('session', session ?? '–');
-      const summary = `${cells.connection.textContent} · ${fmt(rateHz, 0)} Hz · ${fmt(latencyMs, 0)} ms`;
+      const input = Number.isFinite(inputMs) ? ` · input ${fmt(inputMs, 0)} ms` : '';
+      const summary = `${cells.connection.textContent} · ${fmt(rateHz, 0)} Hz · ${fmt(latencyMs, 0)} ms${input}`;
       if (linkSummary.textContent !== summary) linkSummary.textContent = summary;
     },
     note(text) {

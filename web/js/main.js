@@ -1,10 +1,16 @@
 // clamsim browser client: connect, build the scene from the hello, draw display frames,
-// send the operator's five volts at 20 Hz. Straight-line setup; messages go through one
-// dispatch table; the canvas is redrawn only when something changed.
+// send the operator's five volts when they change and at a steady 20 Hz. Straight-line
+// setup; messages go through one dispatch table. The canvas is redrawn at the display's
+// rate while the machine moves (each pose carried on between frames, motion.js), and only
+// when something changed while it stands still.
 
 import * as THREE from 'three';
 import { parseServerMessage, parseClientConfig, controlMessage, pingMessage, restartMessage, ZERO_VOLTS,
-  takeControlMessage, releaseControlMessage, instructorTextMessage, faultMessage, clearFaultMessage } from './protocol.js';
+  takeControlMessage, releaseControlMessage, instructorTextMessage, faultMessage, clearFaultMessage,
+  frameRateParam, withFrameRate, frameRateRefusal } from './protocol.js';
+import { makeMotion } from './motion.js';
+import { makeControlSender } from './control-send.js';
+import { makeLatencyProbe } from './latency.js';
 import { Connection } from './connection.js';
 import { buildWorld } from './scene.js';
 import { createViews, VIEWS } from './views.js';
@@ -51,8 +57,11 @@ if (observeId !== null) document.body.dataset.observing = 'true';
 // starts where a replay stood (the ticket is good for the first connection only).
 const replayRequest = replayParam(location.search);
 let takeoverTicket = takeoverParam(location.search);
+// ?rate=20|30|60: frames per second asked of the server (hello.frame_period_s is what it grants)
+const frameRate = frameRateParam(location.search);
+let rateRefused = null;     // the server's reason when it refused that rate
 const liveUrl = () => {
-  const url = scenarioUrl(classCode ? withClassCode(wsUrl, classCode) : wsUrl, scenarioName);
+  const url = withFrameRate(scenarioUrl(classCode ? withClassCode(wsUrl, classCode) : wsUrl, scenarioName), frameRate);
   return takeoverTicket ? takeoverUrl(url, takeoverTicket) : url;
 };
 const connectUrl = () => (replayRequest ? replayUrl(wsUrl, replayRequest)
@@ -129,7 +138,18 @@ let worldKey = '';
 let dirty = true;
 let view = VIEWS.includes(params.get('view')) ? params.get('view') : 'full';
 const stats = { frames: 0, dropped: 0, lastSeq: -1, session: null, arrivals: [], renders: [],
-  latencyMs: NaN, pingId: 0, renderMs: 0, connections: 0 };
+  latencyMs: NaN, pingId: 0, renderMs: 0, connections: 0, draws: 0, framesSeen: 0, controlsSent: 0 };
+// between frames each pose is carried on from the last two (motion.js)
+const motion = makeMotion();
+let periodMs = 50;          // hello.frame_period_s, the period granted
+let drawnAhead = -1;        // how far past the newest frame the last drawing was (periods)
+// controls: sent when they change (polled every animation frame) and at a steady 20 Hz;
+// numbered per connection, so a frame's control_seq says which it reflects (latency.js)
+const controlSender = makeControlSender();
+const probe = makeLatencyProbe();
+let controlCount = 0;       // controls sent on this connection since its hello
+let helloSeen = false;      // this connection's hello has come: its count starts at 0
+let partsNote = null;       // why frames do not place the machine (hello.parts missing...)
 let lastFrame = null;
 let interlock = { on: true, why: 'connecting' };  // zero until the controls are at neutral
 let lostDevice = null;
@@ -185,7 +205,6 @@ const mappingScreen = createMappingScreen({ dialog: document.getElementById('map
 
 // the working world and the training task
 let sceneInfo = null;         // hello.scene (loads, task)
-let maxLoadKg = Infinity;
 let lmiLevels = null;         // hello.machine.load_moment: the indicator's levels, the server's
 let markers = [];             // contact markers (markers.js)
 let warnings = [];
@@ -315,7 +334,6 @@ const handlers = {
     else lessonUi.hide();
     offeredLesson = sceneInfo.lesson || watchOnly ? null : lessonOffer(sceneInfo, window.localStorage);
     lessonUi.offer(offeredLesson);
-    maxLoadKg = msg.machine.clam.max_load_kg ?? Infinity;
     lmiLevels = loadMomentLevels(msg.machine);
     hud.loadMomentLevels(lmiLevels);
     sound.hello(msg.machine);
@@ -328,7 +346,17 @@ const handlers = {
     if (msg.warnings.length) hud.note(`hello: ignored ${msg.warnings.join('; ')}`);
     stats.session = `${msg.session} (${msg.model || 'model'}, ${msg.server || 'server'})`;
     sessionId = msg.session;
-    hud.note(`hello: protocol ${msg.protocol}, frame ${Math.round(msg.frame_period_s * 1000)} ms`);
+    hud.note(`hello: protocol ${msg.protocol}, frame ${+(msg.frame_period_s * 1000).toFixed(1)} ms`);
+    // a fresh session: its frames start over, and so does the count of controls
+    periodMs = msg.frame_period_s * 1000;
+    motion.reset();
+    motion.configure({ periodMs, stepsPerPeriod: 1 });
+    partsNote = world.missingParts.length ? `hello.parts does not name ${world.missingParts.join(', ')}: the machine is not drawn` : null;
+    if (partsNote) hud.note(partsNote);
+    controlCount = 0;
+    helloSeen = true;
+    controlSender.reset(msg.limits?.max_messages_per_s ?? null);
+    probe.reset();
     notices.reset();
     if (msg.taken_over) notices.message(takenOverNotice(msg.taken_over, msg.frame_period_s));
     takeoverTicket = null;   // a reconnect is a fresh session, not the take-over again
@@ -343,6 +371,8 @@ const handlers = {
       deskUi?.faults([]);
       return;   // the machine is the trainee's: no name, no controls from here
     }
+    // the controls at zero from the start (counted: the server counts them too)
+    sendVolts(ZERO_VOLTS, performance.now(), false);
     // a fresh session knows no name: tell it
     const told = trainee.hello();
     if (told) connection.send(told);
@@ -355,12 +385,25 @@ const handlers = {
     stats.lastSeq = f.seq;
     stats.frames += 1;
     stats.arrivals.push(performance.now());
+    stats.framesSeen += 1;
     if (f.warnings.length) hud.note(`frame ${f.seq}: ignored ${f.warnings.join('; ')}`);
-    world.update(f);
     const now = performance.now();
+    probe.frame(f.control_seq, now);
+    if (world.update(f)) {
+      // a replay at 4x shows every 4th frame once a period; at 0.5x one frame in two periods
+      if (replay) {
+        const speed = replay.state?.speed ?? 1;
+        motion.configure({ periodMs: periodMs / Math.min(1, speed), stepsPerPeriod: Math.max(1, speed) });
+      }
+      motion.push(f.seq, now, [...f.parts, ...f.loads.map((l) => [...l.position_m, ...l.orientation])],
+        [f.display[5], f.display[6]]);
+    } else if (!partsNote) {
+      partsNote = `frame ${f.seq}: no pose for every part (display.parts): the machine is not moved`;
+      hud.note(partsNote);
+    }
     markers = updateMarkers(markers, f.contacts, now);
     world.updateMarkers(markers, now);
-    warnings = warningTracker.update(f, { now, slack: world.state.slack, maxLoadKg, hitRule: hitRuleOf(sceneInfo?.task),
+    warnings = warningTracker.update(f, { now, hitRule: hitRuleOf(sceneInfo?.task),
       loadMassKg: (i) => sceneInfo?.loads?.find((l) => l.index === i)?.mass_kg ?? 0,
       // the tip-over banner names the key only where this page can restart
       restartKey: watchOnly ? null : keyboardLayout()?.actions.restart.label ?? 'R' });
@@ -395,6 +438,7 @@ const handlers = {
     markers = [];
     warningTracker.reset();
     rumbleTracker.reset();
+    motion.reset();   // the world is put back: its next frame is drawn as it is
     hud.note('task restarted');
   },
   pong(m) {
@@ -469,7 +513,8 @@ function onMessage(text) {
 
 function showStats(now = performance.now()) {
   hud.link({ frames: stats.frames, dropped: stats.dropped, rateHz: rate(stats.arrivals, now),
-    fps: rate(stats.renders, now), latencyMs: stats.latencyMs, session: stats.session });
+    fps: rate(stats.renders, now), latencyMs: stats.latencyMs, session: stats.session,
+    inputMs: probe.summary().toDraw.p50 });
 }
 
 function onOpen() {
@@ -478,12 +523,14 @@ function onOpen() {
   stats.connections += 1;
   showStats();
   interlock = { on: true, why: 'new session' };
-  if (!watchOnly) connection.send(controlMessage(ZERO_VOLTS));
+  // no controls until this connection's hello: the server counts them from there
+  helloSeen = false;
 }
 
 function describeLink() {
   const s = linkState;
   if (observeEnded) return ['not watching', 'error', `Not watching: ${observeEnded}. Choose a live session on the instructor page.`];
+  if (rateRefused) return ['frame rate refused', 'error', `The server refused the frame rate asked for (?rate=${frameRate}): ${rateRefused}`];
   if (takeoverRefused) return ['take-over refused', 'error', `Take-over refused: ${takeoverRefused}. Go back to the replay and take over again.`];
   if (drainNotice && s.status === 'connected')
     return [`server stopping in ${drainNotice.secondsLeft} s`, 'warn', drainNotice.message];
@@ -539,6 +586,14 @@ const connection = new Connection({
       connection.stop();
       return;
     }
+    // a frame rate the server does not offer: say so (its reason names the choices)
+    const badRate = frameRateRefusal(s.code, s.rawReason);
+    if (badRate) {
+      rateRefused = badRate;
+      connection.stop();
+      showLink();
+      return;
+    }
     const refused = classCodeRefusal(s.code, s.rawReason);
     if (refused) {
       // no retry with a refused code: ask again (stop() reports the link as closed)
@@ -558,12 +613,27 @@ const connection = new Connection({
   },
 });
 
-// controls: a steady 20 Hz, drift-corrected; zero while hidden, after a (re)connect until
+// controls: sent at once when they change (pollControls, every animation frame) and at a
+// steady 20 Hz, drift-corrected (heartbeat); zero while hidden, after a (re)connect until
 // the controls are back at neutral, and when the joystick goes away
 let nextSend = performance.now();
 // a trainee's page always drives; an observer's only while its instructor holds control
 function sendsControls() { return !replay && (observeId === null || instructorDrives(desk)); }
-function sendControls() {
+
+// one `control` out, counted (the server counts them too: display.control_seq); change:
+// sent because the volts changed, so the latency probe follows it
+function sendVolts(volts, now, change) {
+  if (!connection.isOpen || !helloSeen || !sendsControls()) return false;
+  if (!connection.send(controlMessage(volts))) return false;
+  controlCount += 1;
+  stats.controlsSent += 1;
+  controlSender.sent(volts, now, change);
+  if (change) probe.sent(controlCount, now);
+  return true;
+}
+
+// What the operator's controls say now, and what the page makes of it.
+function readControls() {
   const p = input.poll();
   if (p.nextView) setView(views ? views.next() : view);
   if (p.restart && !mappingScreen.isOpen) restartPressed('joystick');
@@ -603,20 +673,35 @@ function sendControls() {
   } else if (!connection.isOpen) {
     source = `Not connected: controls not sent. ${source}`;
     level = 'error';
-  } else {
-    connection.send(controlMessage(volts));
+  } else if (observeId === null && notices.state.mode === 'exclusive') {
     // an instructor holds the controls: what this page sends is ignored, and it says so
-    if (observeId === null && notices.state.mode === 'exclusive') {
-      source = `Ignored: ${notices.state.text}`;
-      level = 'warn';
-    }
+    source = `Ignored: ${notices.state.text}`;
+    level = 'warn';
   }
-  drivingVolts = watching ? ZERO_VOLTS : volts;
-  hud.controls(volts, source, level);
+  return { volts, source, level, watching };
+}
+
+function showControls(c) {
+  drivingVolts = c.watching ? ZERO_VOLTS : c.volts;
+  hud.controls(c.volts, c.source, c.level);
+}
+
+// every animation frame: a change goes out at once (at most one per ~16 ms, within the
+// server's message allowance)
+function pollControls(now) {
+  const c = readControls();
+  if (!c.watching && controlSender.shouldSend(c.volts, now) && sendVolts(c.volts, now, true)) showControls(c);
+}
+
+// the steady 20 Hz, whether or not anything changed
+function heartbeat() {
+  const c = readControls();
   const now = performance.now();
+  if (!c.watching) sendVolts(c.volts, now, false);
+  showControls(c);
   nextSend += CONTROL_PERIOD_MS;
   if (nextSend < now - CONTROL_PERIOD_MS) nextSend = now + CONTROL_PERIOD_MS;  // after a stall
-  setTimeout(sendControls, Math.max(0, nextSend - now));
+  setTimeout(heartbeat, Math.max(0, nextSend - now));
 }
 
 setInterval(() => {
@@ -627,7 +712,7 @@ setInterval(() => {
 window.addEventListener('gamepaddisconnected', (ev) => {
   lostDevice = ev.gamepad.id;
   interlock = { on: true, why: 'joystick disconnected' };
-  if (connection.isOpen && sendsControls()) connection.send(controlMessage(ZERO_VOLTS));
+  sendVolts(ZERO_VOLTS, performance.now(), false);
   if (mappingScreen.isOpen) mappingScreen.open();
 });
 window.addEventListener('gamepadconnected', () => {
@@ -636,7 +721,7 @@ window.addEventListener('gamepadconnected', () => {
   if (mappingScreen.isOpen) mappingScreen.open();
 });
 document.addEventListener('visibilitychange', () => {
-  if (document.hidden && connection.isOpen && sendsControls()) connection.send(controlMessage(ZERO_VOLTS));
+  if (document.hidden) sendVolts(ZERO_VOLTS, performance.now(), false);
 });
 window.addEventListener('blur', () => input.clearKeys());
 
@@ -665,19 +750,33 @@ function rate(list, now, windowMs = 2000) {
 }
 
 let lastHud = 0;
-renderer.setAnimationLoop((now) => {
+// Once per display frame: the controls polled (a change goes out at once), and the view
+// drawn when something changed, or while the machine moves (its poses carried on from the
+// last two frames, at most one frame period past the newest).
+renderer.setAnimationLoop((rafNow) => {
   if (mappingScreen.isOpen) mappingScreen.tick();
-  if (world && (dirty || continuous)) {
+  const now = performance.now();
+  pollControls(now);
+  const sample = world ? motion.sample(now) : null;
+  const moving = Boolean(sample?.moving) && sample.ahead !== drawnAhead;
+  if (world && (dirty || continuous || moving)) {
     dirty = false;
     const t0 = performance.now();
+    if (sample) {
+      world.place(sample.poses, sample.scalars);
+      drawnAhead = sample.ahead;
+    }
     views.render(now);
     if (views.fading) dirty = true;
-    stats.renderMs = 0.9 * stats.renderMs + 0.1 * (performance.now() - t0);
-    stats.renders.push(now);
+    const t1 = performance.now();
+    stats.renderMs = 0.9 * stats.renderMs + 0.1 * (t1 - t0);
+    stats.renders.push(rafNow);
+    stats.draws += 1;
+    probe.drawn(t1);
   }
   if (now - lastHud > 250) {
     lastHud = now;
-    showStats(now);
+    showStats(rafNow);
   }
 });
 
@@ -736,6 +835,15 @@ window.clamsim = {
   },
   software,
   setContinuous(on) { continuous = Boolean(on); },
+  // control -> frame and control -> draw of the changes sent on this page, in ms over the
+  // last ~500: {count, toFrame: {n, p50, p99}, toDraw: {n, p50, p99}} (latency.js)
+  latency: () => probe.summary(),
+  clearLatency: () => probe.clear(),
+  // the frame period granted (ms) and the rate asked for (?rate=), null if none
+  get framePeriodMs() { return periodMs; },
+  // whether the last two frames differ (the page then draws at the display's rate)
+  get moving() { return motion.moving; },
+  get frameRate() { return frameRate; },
   // the machine's sound: started (after a gesture), settings, band energy for the tests
   sound,
 };
@@ -762,4 +870,4 @@ async function startConnection() {
 
 setView(view);
 startConnection();
-sendControls();
+heartbeat();
