@@ -59,8 +59,9 @@ export const PARTS = ['carrier', 'superstructure', 'boom_base', 'fly', 'clam_hea
   'shell_right', 'shell_left'];
 
 // A group placed by a pose [x, y, z, qw, qx, qy, qz]: its matrix set, not its position.
-function partGroup(parent) {
+function partGroup(parent, name) {
   const g = new THREE.Group();
+  g.name = name;
   g.matrixAutoUpdate = false;
   parent.add(g);
   return g;
@@ -131,6 +132,7 @@ function buildClam(clam, materials, root) {
       arm.add(bar);
     }
     const bucket = new THREE.Mesh(bucketGeo, materials.bucket);
+    bucket.name = 'bucket';
     // mirrored: three flips the face winding for a negative determinant
     if (mirror) {
       arm.scale.x = -1;
@@ -139,7 +141,7 @@ function buildClam(clam, materials, root) {
     return { arm, bucket };
   };
   const groups = Object.fromEntries(['clam_head', 'arm_right', 'arm_left', 'shell_right', 'shell_left']
-    .map((n) => [n, partGroup(root)]));
+    .map((n) => [n, partGroup(root, n)]));
   const right = half(false), left = half(true);
   groups.arm_right.add(right.arm);
   groups.arm_left.add(left.arm);
@@ -287,7 +289,7 @@ export function buildWorld(hello) {
   const carrierTop = Math.max(cabFloor, ground + 0.2);
   // the machine, each part in its own frame, placed by the frame's pose for it: the
   // carrier (with its ring and outriggers) turned by the tilt, the links in D-H frames 1-3
-  const group = Object.fromEntries(['carrier', 'superstructure', 'boom_base', 'fly'].map((n) => [n, partGroup(root)]));
+  const group = Object.fromEntries(['carrier', 'superstructure', 'boom_base', 'fly'].map((n) => [n, partGroup(root, n)]));
   group.carrier.add(carrier(machine.carrier, { ground, carrierTop, cabBox, materials }));
   const ringR = Math.min(cabBox[0], cabBox[2]) / 2;
   const ring = new THREE.Mesh(new THREE.CylinderGeometry(ringR, ringR, 0.2, 24), materials.steel);
@@ -315,7 +317,10 @@ export function buildWorld(hello) {
   // cables: leave the tip on either side of the boom, bow to opposite sides when slack
   const ropeR = sheaveR * VISUAL.ropeRadiusPerDrumRadius;
   const cables = [makeCable(ropeR, materials.cable1), makeCable(ropeR, materials.cable2)];
-  for (const c of cables) root.add(c.mesh);
+  cables.forEach((c, i) => {
+    c.mesh.name = `cable ${i + 1}`;
+    root.add(c.mesh);
+  });
 
   const load = heldLoad(materials);
   root.add(load);

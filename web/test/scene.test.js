@@ -1,0 +1,121 @@
+// The three.js world placed by the server's part poses (no WebGL: matrices and vertices).
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { parseServerMessage } from '../js/protocol.js';
+import { posePoint, partIndex } from '../js/geometry.js';
+
+const fixture = (name) => readFileSync(new URL(`fixtures/${name}.json`, import.meta.url), 'utf8');
+const hello = parseServerMessage(fixture('hello')).msg;
+const display = parseServerMessage(fixture('display')).msg;
+const at = partIndex(hello.parts);
+const P = (n) => display.parts[at[n]];
+const near = (a, b, eps) => a.forEach((x, i) => assert.ok(Math.abs(x - b[i]) < eps, `${a} != ${b}`));
+
+let THREE, buildWorld;
+before(async () => {
+  // the contact markers' ring texture is drawn on a canvas: a stand-in is enough here
+  const ctx2d = { createRadialGradient: () => ({ addColorStop() {} }), fillRect() {}, fillStyle: null };
+  globalThis.document ??= { createElement: () => ({ getContext: () => ctx2d }) };
+  THREE = await import('three');
+  ({ buildWorld } = await import('../js/scene.js'));
+});
+
+// a point of the base frame (z up) in three's frame, as the root group turns it
+const toThree = (p) => [p[0], p[2], -p[1]];
+const worldOf = (obj, local) => {
+  const v = new THREE.Vector3(...local).applyMatrix4(obj.matrixWorld);
+  return [v.x, v.y, v.z];
+};
+const poses = () => [...display.parts, ...display.loads.map((l) => [...l.position_m, ...l.orientation])];
+
+test('scene: every part drawn where its pose puts it; nothing drawn before a frame', () => {
+  const world = buildWorld(hello);
+  assert.deepEqual(world.missingParts, []);
+  const fly = world.scene.getObjectByName('fly');
+  assert.equal(fly.visible, false, 'no frame yet: the machine is not drawn');
+  assert.equal(world.update(display), true);
+  world.place(poses(), [display.display[5], display.display[6]]);
+  world.scene.updateMatrixWorld(true);
+  for (const name of hello.parts) {
+    const g = world.scene.getObjectByName(name);
+    assert.equal(g.visible, true, name);
+    near(worldOf(g, [0, 0, 0]), toThree(P(name)), 1e-6);
+    near(worldOf(g, [0, 0, 1]), toThree(posePoint(P(name), [0, 0, 1])), 1e-6);
+  }
+  // the tip sheave at the fly's origin (tip_m), A and C where the frame says
+  near(worldOf(fly, [0, 0, 0]), toThree(display.tip_m), 1e-5);
+  near(world.clamCenter().toArray(), toThree(display.point_a_m.map((x, k) => (x + display.point_c_m[k]) / 2)), 1e-5);
+  // the operator's eye turns with the superstructure
+  const eye = world.eye().toArray();
+  const ss = world.scene.getObjectByName('superstructure');
+  const cab = hello.machine.crane.links.swing_cab;
+  near(eye, worldOf(ss, [0, 1, 2].map((k) => cab.com_m[k] + cab.box_m[k] * [0.3, 0.45, 0.3][k])), 1e-6);
+  // the camera targets: A, C, their middle, two hinges, two lips and the held load
+  assert.equal(world.targets.count, 8);
+  near(world.targets.points[0], toThree(display.point_a_m), 1e-5);
+});
+
+test('scene: each bucket\'s closed-pose shape meets its hinge B; the left is the mirror image', () => {
+  const world = buildWorld(hello);
+  world.update(display);
+  world.place(poses(), [display.display[5], display.display[6]]);
+  world.scene.updateMatrixWorld(true);
+  const { link2_length_m: l2, theta2_closed_deg: tc } = hello.machine.clam;
+  const b = [l2 * Math.sin((tc * Math.PI) / 180), 0, l2 * Math.cos((tc * Math.PI) / 180)];
+  for (const [name, sign] of [['shell_right', 1], ['shell_left', -1]]) {
+    const mesh = world.scene.getObjectByName(name).getObjectByName('bucket');
+    // the extruded outline's hinge corner, at both ends of its width: its middle is B
+    const pos = mesh.geometry.getAttribute('position');
+    const corner = [];
+    for (let i = 0; i < pos.count; i++) {
+      if (Math.abs(pos.getX(i) - b[0]) < 1e-6 && Math.abs(pos.getZ(i) - b[2]) < 1e-6) corner.push(pos.getY(i));
+    }
+    assert.ok(corner.length >= 2, `${name}: the outline's corner at B in the x-z plane`);
+    const mid = (Math.min(...corner) + Math.max(...corner)) / 2;
+    const hinge = worldOf(mesh, [b[0], mid, b[2]]);
+    // where the arm of that side ends
+    const arm = posePoint(P(sign > 0 ? 'arm_right' : 'arm_left'), [0, 0, -hello.machine.clam.link1_length_m]);
+    near(hinge, toThree(arm), 1e-4);
+  }
+  near(toThree(posePoint(P('arm_right'), [0, 0, -hello.machine.clam.link1_length_m])), toThree(display.point_b_m), 1e-4);
+});
+
+test('scene: a cable is one geometry, rewritten in place from the tip to its end', () => {
+  const world = buildWorld(hello);
+  world.update(display);
+  const cable = world.scene.getObjectByName('cable 1');
+  const geometry = cable.geometry;
+  const pos = geometry.getAttribute('position');
+  world.place(poses(), [display.display[5], display.display[6]]);
+  const v0 = pos.version;
+  // the ends: the first ring around a point by the tip, the last by A (three's frame)
+  const ring = (r) => {
+    const sides = pos.count / 25;
+    const c = [0, 0, 0];
+    for (let j = 0; j < sides; j++) for (let k = 0; k < 3; k++) c[k] += pos.array[(r * sides + j) * 3 + k] / sides;
+    return c;
+  };
+  assert.ok(Math.hypot(...ring(0).map((x, k) => x - display.tip_m[k])) < 0.5, 'cable 1 leaves the tip');
+  assert.ok(Math.hypot(...ring(24).map((x, k) => x - display.point_a_m[k])) < 0.5, 'and ends at A');
+  // the next draw: the same geometry and buffer, its contents rewritten
+  const moved = poses();
+  moved[at.clam_head] = [...moved[at.clam_head]];
+  moved[at.clam_head][2] -= 1;
+  const array = pos.array;
+  world.place(moved, [display.display[5] + 1, display.display[6]]);
+  assert.equal(cable.geometry, geometry);
+  assert.equal(pos.array, array);
+  assert.ok(pos.version > v0, 'marked for upload');
+  assert.ok(Math.abs(ring(24)[2] - (display.point_a_m[2] - 1)) < 0.5);
+  assert.ok(world.state.slack[0] >= 0);
+});
+
+test('scene: a frame without a pose for every part moves nothing', () => {
+  const world = buildWorld(hello);
+  assert.equal(world.update({ ...display, parts: display.parts.slice(0, 4) }), false);
+  assert.equal(world.update({ ...display, parts: undefined }), false);
+  const bare = buildWorld({ ...hello, parts: null });
+  assert.equal(bare.missingParts.length, 9);
+  assert.equal(bare.update(display), false);
+});
