@@ -166,6 +166,8 @@ function machine(h, warnings) {
   if (!(crane.telescope_min_m > 0 && crane.telescope_min_m < crane.telescope_max_m)) {
     fail(`${cp}.telescope_min_m`, 'expected 0 < telescope_min_m < telescope_max_m');
   }
+  // the boom cylinder, for drawing the parts boom_cylinder and boom_rod (null: not sent)
+  crane.boom_cylinder = softly(() => boomCylinder(cr, cp), warnings);
   const cl = obj(m, 'clam', p);
   const clp = `${p}.clam`;
   const clam = {
@@ -179,6 +181,17 @@ function machine(h, warnings) {
   }
   return { crane, clam, cables: cables(m, p), carrier: softly(() => carrier(m, p), warnings),
     load_moment: softly(() => loadMoment(m, p), warnings), hydraulics: hydraulics(m, p) };
+}
+
+// {retracted_m, extended_m, bore_m}: the cylinder's pivot-to-pivot length at the lowest and
+// highest boom angle and its bore, all > 0; null when the server sends none.
+function boomCylinder(cr, cp) {
+  if (cr.boom_cylinder === undefined || cr.boom_cylinder === null) return null;
+  const c = obj(cr, 'boom_cylinder', cp);
+  const p = `${cp}.boom_cylinder`;
+  const out = { retracted_m: num(c, 'retracted_m', p), extended_m: num(c, 'extended_m', p), bore_m: num(c, 'bore_m', p) };
+  for (const k of Object.keys(out)) if (!(out[k] > 0)) fail(`${p}.${k}`, 'must be > 0');
+  return out;
 }
 
 // An optional part of the hello: a malformed one is null and named in the hello's warnings,

@@ -27,6 +27,8 @@ const VISUAL = {
   rackBarWidthPerSpacing: 0.3,
   loadDensity_kg_m3: 600,            // wood: a held load without a shape is drawn as a ball
   sagPerSlack: 1.0,                  // 1 m of sideways bow per metre of slack (thesis 3.2.4)
+  barrelPerBore: 1.25,               // the boom cylinder's barrel around its bore
+  rodPerBore: 0.55,                  // its rod (110 mm on a 200 mm bore, models/t250.json)
   cableRings: 25,                    // points along a drawn cable
   cableSides: 6,                     // vertices around it
 };
@@ -35,7 +37,7 @@ const COLORS = {
   sky: 0xb8d4e8, underwater: CLEAR.deep, water: CLEAR.surface, concrete: 0xa8a49c, steel: 0x55606a,
   rackBar: 0x39424a, gate: 0xc9a227, truck: 0x9b3b2a, carrier: 0x3d4a57, cab: 0xe0b020,
   boom: 0xe8c02a, fly: 0xd9d4c4, clam: 0x4a5560, bucket: 0x6b7780, cable1: 0x202020,
-  cable2: 0x8a2be2, bottom: 0x4d4536, load: 0x7a5533,
+  cable2: 0x8a2be2, bottom: 0x4d4536, load: 0x7a5533, rod: 0xc8ccd0,
 };
 
 function mat(color, extra = {}) {
@@ -236,7 +238,7 @@ export function buildWorld(hello) {
     gate: mat(COLORS.gate), truck: mat(COLORS.truck), carrier: mat(COLORS.carrier),
     cab: mat(COLORS.cab), boom: mat(COLORS.boom), fly: mat(COLORS.fly), clam: mat(COLORS.clam),
     bucket: mat(COLORS.bucket, { side: THREE.DoubleSide }), load: mat(COLORS.load),
-    cable1: mat(COLORS.cable1), cable2: mat(COLORS.cable2), bottom: mat(COLORS.bottom),
+    cable1: mat(COLORS.cable1), cable2: mat(COLORS.cable2), bottom: mat(COLORS.bottom), rod: mat(COLORS.rod),
   };
 
   // dam intake; each piece is a structure that turns see-through when it hides the work
@@ -313,6 +315,23 @@ export function buildWorld(hello) {
   const sheave = new THREE.Mesh(new THREE.CylinderGeometry(sheaveR, sheaveR, fly.box_m[1] * 1.2, 20), materials.steel);
   group.fly.add(sheave);
   Object.assign(group, buildClam(clam, materials, root));
+  // the boom cylinder, when the server sends it (hello.machine.crane.boom_cylinder and the
+  // parts boom_cylinder, boom_rod): a barrel from the base pivot and a rod from the rod eye,
+  // each along its frame's +z towards the other pivot, each as long as the cylinder at its
+  // shortest, so they overlap at every boom angle
+  const cyl = crane.boom_cylinder;
+  if (cyl && hello.parts?.includes('boom_cylinder') && hello.parts.includes('boom_rod')) {
+    const along = (r, length, material) => {
+      const geo = new THREE.CylinderGeometry(r, r, length, 16);
+      geo.rotateX(Math.PI / 2);          // its axis from y to z
+      geo.translate(0, 0, length / 2);   // from the pivot on
+      return new THREE.Mesh(geo, material);
+    };
+    group.boom_cylinder = partGroup(root, 'boom_cylinder');
+    group.boom_cylinder.add(along(cyl.bore_m * VISUAL.barrelPerBore / 2, cyl.retracted_m, materials.steel));
+    group.boom_rod = partGroup(root, 'boom_rod');
+    group.boom_rod.add(along(cyl.bore_m * VISUAL.rodPerBore / 2, cyl.retracted_m, materials.rod));
+  }
 
   // cables: leave the tip on either side of the boom, bow to opposite sides when slack
   const ropeR = sheaveR * VISUAL.ropeRadiusPerDrumRadius;

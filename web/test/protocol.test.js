@@ -417,3 +417,16 @@ test('?rate=: from the page\'s URL to its WebSocket; a refusal is recognised', (
   assert.equal(frameRateRefusal(1008, 'class code: wrong'), null);
   assert.equal(frameRateRefusal(1006, 'rate: x'), null);
 });
+
+test('hello: the boom cylinder is optional; a malformed one is null and named', () => {
+  assert.deepEqual(parse(helloObject()).msg.machine.crane.boom_cylinder, { retracted_m: 2.0358, extended_m: 3.3879, bore_m: 0.2828 });
+  const none = helloObject();
+  delete none.machine.crane.boom_cylinder;
+  assert.equal(parse(none).msg.machine.crane.boom_cylinder, null);
+  const bad = helloObject();
+  bad.machine.crane.boom_cylinder.bore_m = 0;
+  const r = parse(bad);
+  assert.equal(r.ok, true);
+  assert.equal(r.msg.machine.crane.boom_cylinder, null);
+  assert.match(r.msg.warnings[0], /hello\.machine\.crane\.boom_cylinder\.bore_m/);
+});
