@@ -471,6 +471,12 @@ const std::vector<Setting>& settings() {
        "arrived (0 = it\nwakes for every message; docs/wsload.md)",
        false, [](O& o, S n, S v) { o.web.io_tick_us = static_cast<int>(integer(n, v, 0, 20000)); },
        [](const O& o) { return std::to_string(o.web.io_tick_us); }},
+      {"--web-max-frame-rate", "web_max_frame_rate", "HZ",
+       "the most frames per second a browser may ask for\n(/ws?rate=20|30|60; 20 is always "
+       "offered)",
+       false,
+       [](O& o, S n, S v) { o.web.max_frame_rate_hz = static_cast<double>(integer(n, v, 20, 60)); },
+       [](const O& o) { return std::to_string(static_cast<int>(o.web.max_frame_rate_hz)); }},
       {"--http-timeout-s", "http_timeout_s", "S",
        "an HTTP request or WebSocket handshake must arrive\nwithin S seconds of the "
        "connection or the last answer",

@@ -7,6 +7,7 @@
 #include "core/cable.h"
 #include "core/clam.h"
 #include "core/clam_pose.h"
+#include "core/part_poses.h"
 #include "core/crane.h"
 #include "core/derivative.h"
 #include "core/faults.h"
@@ -463,7 +464,11 @@ Outputs outputs(const MachineParams& m, const State& st, const Environment& env)
   o.contact_count = w.marker_count;
   o.contacts = w.markers;
   o.events = w.events;
+  o.rope_slack = w.rope_slack;
+  o.overloaded = w.overloaded;
+  o.two_blocked = w.two_blocked;
   stability_outputs(m, st, o);
+  o.parts = part_poses(m, st, pose);
   return o;
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "faults.h"
+#include "parts.h"
 #include "world.h"
 
 namespace clamsim::core {
@@ -196,6 +197,13 @@ struct Outputs {
   std::array<double, 3> tilt_axis_direction{}; // the side's direction: tipping is a positive
                                                // turn about it (right hand)
   bool tipped_over = false;
+
+  // What a viewer draws (issue 14): every part's pose (parts.h), and the rope and load states
+  // the world keeps with hysteresis, so no client re-derives them with thresholds of its own.
+  PartPoses parts{};
+  std::array<bool, 2> rope_slack{};        // a slack loop on cable 1, cable 2
+  bool overloaded = false;                 // rope pull above rating, or load above the clam's
+  bool two_blocked = false;                // the anti-two-block switch is tripped
 };
 
 }  // namespace clamsim::core

@@ -14,6 +14,9 @@ namespace clamsim::session {
 
 struct Frame {
   std::uint64_t seq = 0;          // 0, 1, 2, ... within the session
+  // How many controls the session had received when it took this frame's inputs: a client
+  // that counts what it sent sees which of its controls a frame reflects (its latency).
+  std::uint64_t control_seq = 0;
   core::Outputs outputs;          // display values and the extended fields
   training::TaskScore score;                // the training task, live (enabled = false without one)
   training::LessonProgress lesson;          // the first lesson, live (enabled = false without one)

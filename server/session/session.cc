@@ -52,13 +52,14 @@ void Session::stop() {
 
 ControlVerdict Session::accept(ControlVerdict v) {
   counters_.controls_received.fetch_add(1, std::memory_order_relaxed);
+  std::lock_guard<std::mutex> lock(control_mutex_);
+  ++control_seq_;  // a rejected control is answered too: the one in force stays
   if (v.kind == ControlVerdict::Kind::Rejected) {
     counters_.controls_rejected.fetch_add(1, std::memory_order_relaxed);
-    return v;  // the previous control stays in force
+    return v;
   }
   if (v.kind == ControlVerdict::Kind::Clamped)
     counters_.controls_clamped.fetch_add(1, std::memory_order_relaxed);
-  std::lock_guard<std::mutex> lock(control_mutex_);
   control_ = v.control;
   return v;
 }
@@ -208,9 +209,15 @@ void Session::run() {
       publish_report(with_recording(stepper.lesson().report(label(), report_versions(), trainee())));
   };
   // Frame k carries the state at k periods and is due at t0 + k periods: an absolute
-  // schedule, so sleeping late never accumulates into drift.
+  // schedule, so sleeping late never accumulates into drift. It is computed at its due time
+  // from the controls in force then, and sent at once: a control reaches the next frame
+  // after half a period on average (computing ahead and holding the frame to its due time
+  // added a whole period; issue 14, "Smooth and responsive").
   std::uint64_t k = 1;
   for (; !stop_requested_; ++k) {
+    const Instant due = t0 + static_cast<Duration::rep>(k) * period;
+    while (!stop_requested_ && clock_.now() < due) clock_.sleep_until(due, alarm_);
+    if (stop_requested_) break;
     const bool restarted = restart_requested_.exchange(false);
     if (restarted) {
       stepper.restart(k);
@@ -219,9 +226,11 @@ void Session::run() {
     }
     const Instant computing = clock_.now();
     core::Control trainee_u;
+    std::uint64_t control_seq = 0;
     {
       std::lock_guard<std::mutex> lock(control_mutex_);
       trainee_u = control_;
+      control_seq = control_seq_;
     }
     // the instructors' inputs take effect here, at the frame boundary (instructor_desk.h)
     FrameInputs in = desk_.begin_frame(trainee_u, static_cast<double>(k) * options_.frame_period_s);
@@ -231,6 +240,7 @@ void Session::run() {
     Frame frame;
     frame.notices = std::move(in.notices);
     frame.seq = seq++;
+    frame.control_seq = control_seq;
     frame.outputs = stepper.step(k, &step_in);
     report_finished();
     frame.score = stepper.scorer().score();
@@ -256,10 +266,7 @@ void Session::run() {
     }
     mark_progress(computed);
 
-    const Instant due = t0 + static_cast<Duration::rep>(k) * period;
-    while (!stop_requested_ && clock_.now() < due) clock_.sleep_until(due, alarm_);
-    if (stop_requested_) break;
-    const Instant sent_at = clock_.now();
+    const Instant sent_at = computed;
     if (sent_at - due > period) counters_.late_frames.fetch_add(1, std::memory_order_relaxed);
     if (options_.wide) options_.wide->lateness_s.observe(seconds(sent_at - due));
 

@@ -152,6 +152,7 @@ class Session {
 
   mutable std::mutex control_mutex_;
   core::Control control_;                 // the mailbox
+  std::uint64_t control_seq_ = 0;         // controls received so far; control_mutex_ too
 
   std::atomic<bool> stop_requested_{false};
   Alarm alarm_;                           // rung by request_stop(): cuts this thread's sleep short

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/crane.h"
 #include "core/stability.h"
 #include "session/server_wide.h"
 #include "web/field_json.h"
@@ -79,6 +80,13 @@ ojson machine_json(const core::MachineParams& p) {
   crane["links"]["swing_cab"] = link_json(c.links[0]);
   crane["links"]["boom_base"] = link_json(c.links[1]);
   crane["links"]["telescopic"] = link_json(c.links[2]);
+  // the boom cylinder as drawn (parts boom_cylinder and boom_rod): eq 2.17's length at the
+  // boom's lowest and highest angles, and the bore of one cylinder with the model's area
+  const core::BoomGeometry& g = p.hydraulics.boom_geometry;
+  crane["boom_cylinder"] = {
+      {"retracted_m", r(core::boom_cylinder_length(g, c.boom_min_rad), 4)},
+      {"extended_m", r(core::boom_cylinder_length(g, c.boom_max_rad), 4)},
+      {"bore_m", r(std::sqrt(4.0 * p.hydraulics.boom_cylinders.cap_area_m2 / 3.14159265358979323846), 4)}};
 
   const core::ClamParams& k = p.clam;
   ojson clam;
@@ -122,6 +130,7 @@ std::string hello_json(const HelloInfo& info, const core::MachineParams& machine
   j["session"] = info.session;
   j["server"] = info.server;
   j["frame_period_s"] = info.frame_period_s;
+  j["frame_rates_hz"] = info.frame_rates_hz;
   j["model"] = info.model;
   j["scenario"] = info.scenario;
   if (!info.observing.is_null()) j["observing"] = info.observing;
@@ -132,6 +141,8 @@ std::string hello_json(const HelloInfo& info, const core::MachineParams& machine
   j["display_fields"] = {"swing_deg", "boom_deg", "telescope_m", "clam_to_tip_m",
                          "opening_deg", "cable1_m", "cable2_m", "load_kg"};
   j["machine"] = machine_json(machine);
+  // the order of every display frame's `parts` (core/parts.h)
+  j["parts"] = core::kPartNames;
   j["scene"] = scene;
   return dump(j);
 }
@@ -209,6 +220,33 @@ void write_contacts(JsonWriter& w, const core::Outputs& o, int n_loads) {
   w.end_array();
 }
 
+// display.parts: each part's pose, [x, y, z, qw, qx, qy, qz], in hello.parts' order
+void write_parts(JsonWriter& w, const core::PartPoses& parts) {
+  w.begin_array();
+  for (const core::PartPose& p : parts) {
+    w.begin_array();
+    for (double x : p.position_m) w.number(r(x, 4));
+    for (double x : p.orientation) w.number(r(x, 5));
+    w.end_array();
+  }
+  w.end_array();
+}
+
+// display.flags: the world's own states (hysteresis), which the browser shows as they are
+void write_flags(JsonWriter& w, const core::Outputs& o) {
+  w.begin_object();
+  w.key("slack");
+  w.begin_array();
+  w.boolean(o.rope_slack[0]);
+  w.boolean(o.rope_slack[1]);
+  w.end_array();
+  w.key("overload");
+  w.boolean(o.overloaded);
+  w.key("two_block");
+  w.boolean(o.two_blocked);
+  w.end_object();
+}
+
 void write_score(JsonWriter& w, const training::TaskScore& s) {
   if (s.enabled) {
     write_fields(w, training::kTaskScoreFields, s);
@@ -242,6 +280,7 @@ void DisplayEncoder::encode(const session::Frame& frame, std::string& out) const
   w.string("display");
   w.field("seq", frame.seq);
   w.field("t", r(o.time_s, 4));
+  w.field("control_seq", frame.control_seq);
   // Table 4.1: swing deg, boom deg, telescope m, clam-to-tip m, opening deg, cable 1 m,
   // cable 2 m, load kg
   const auto& d = o.display;
@@ -283,6 +322,10 @@ void DisplayEncoder::encode(const session::Frame& frame, std::string& out) const
   write_array(w, o.cable_rates_m_per_s, mm);
   w.key("clam_vel_m_s");
   write_array(w, o.clam_vel_m_per_s, mm);
+  w.key("parts");
+  write_parts(w, o.parts);
+  w.key("flags");
+  write_flags(w, o);
 
   // the working world (issue 5)
   w.key("clam_swing_deg");

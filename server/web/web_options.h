@@ -87,6 +87,8 @@ struct WebOptions {
 
   // Sessions.
   double frame_period_s = 0.05;         // passed to the registry (20 Hz, section 4.3)
+  // The most frames per second a browser may ask for with /ws?rate= (frame_rate.h).
+  double max_frame_rate_hz = 60.0;
   // Debrief replays at once (issue 12): each has a thread and the run's checkpoints.
   std::size_t max_replays = 8;
   std::size_t max_connections = 1024;   // open TCP connections, HTTP and WebSocket together

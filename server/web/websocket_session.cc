@@ -9,6 +9,7 @@
 #include "training/trainee_name.h"
 #include "web/client_message.h"
 #include "web/frame_json.h"
+#include "web/frame_rate.h"
 #include "web/instructor_json.h"
 #include "web/origin.h"
 #include "web/replay_json.h"
@@ -207,6 +208,18 @@ bool WebSocketSession::start_session() {
   }
   auto params = setup.params;
   const std::string model_name = setup.name;
+  // a browser may ask for more frames per second than the thesis's 20 (issue 14)
+  const std::vector<int> rates = offered_frame_rates(o.max_frame_rate_hz);
+  double period = o.frame_period_s;
+  if (const auto rate = query_value(query, "rate")) {
+    const std::optional<int> hz = parse_frame_rate(*rate, rates, &why);
+    if (!hz) {
+      c.ws_closed_policy.fetch_add(1);
+      close_with(websocket::close_code::policy_error, why);
+      return false;
+    }
+    period = frame_period_for(*hz, params->integrator.step_s);
+  }
   // the browser draws the world this session works in: the server's (WebOptions::scene)
   // unless the connection chose another world scenario
   world_ = setup.scenario;
@@ -222,7 +235,7 @@ bool WebSocketSession::start_session() {
       if (auto s = weak.lock()) s->on_reaped();
     });
   };
-  session_ = state_->registry().create(std::move(setup), sink_, o.frame_period_s,
+  session_ = state_->registry().create(std::move(setup), sink_, period,
                                        std::move(on_reap), &why);
   if (!session_) {
     c.ws_closed_full.fetch_add(1);
@@ -235,7 +248,8 @@ bool WebSocketSession::start_session() {
   HelloInfo hello;
   hello.session = session_->id();
   hello.server = state_->server_name();
-  hello.frame_period_s = o.frame_period_s;
+  hello.frame_period_s = period;
+  hello.frame_rates_hz = rates;
   hello.model = model_name;
   hello.scenario = scenario;
   hello.max_message_bytes = o.max_message_bytes;

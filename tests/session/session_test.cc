@@ -97,6 +97,31 @@ TEST(Session, RealClockKeepsAnAbsoluteFiftyMillisecondSchedule) {
   EXPECT_GE(elapsed, std::chrono::milliseconds(999));
 }
 
+// Issue 14: a frame is computed at its due time from the controls in force then, so a
+// control that arrives just after a frame goes out is in the very next frame (computing
+// ahead, as the session once did, put it in the one after). Each frame says how many
+// controls it reflects (control_seq). Ten tries, one control each, on the real clock; a
+// try fails only if the test thread took a whole period to answer a frame.
+TEST(Session, AControlSentBetweenFramesIsInTheNextFrame) {
+  SteadyClock clock;
+  auto sink = std::make_shared<RecordingSink>();
+  Session s(1, testing::shipped_setup(), sink, SessionOptions{}, clock);
+  s.start();
+  int next_frame = 0;
+  for (std::uint64_t sent = 1; sent <= 10; ++sent) {
+    const std::size_t after = sink->wait_for(sent * 3).size();
+    const double volts[5] = {static_cast<double>(sent % 2), 0, 0, 0, 0};
+    s.submit_control(volts, 5);
+    const auto frames = sink->wait_for(after + 2, std::chrono::seconds(10));
+    ASSERT_GE(frames.size(), after + 2);
+    EXPECT_EQ(frames[after - 1].control_seq, sent - 1) << "the frame before it was sent";
+    if (frames[after].control_seq == sent) ++next_frame;
+    EXPECT_EQ(frames[after + 1].control_seq, sent) << "in the frame after next at the latest";
+  }
+  s.stop();
+  EXPECT_GE(next_frame, 8) << "of 10 controls, in the next frame";
+}
+
 TEST(Session, StopIsPromptAndIdempotent) {
   SteadyClock clock;
   auto sink = std::make_shared<RecordingSink>();

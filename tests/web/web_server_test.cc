@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/parts.h"
 #include "session/clock.h"
 #include "test_client.h"
 #include "web/shared_state.h"
@@ -497,6 +498,67 @@ TEST(WebServer, ControlSwingsTheCrane) {
   const auto totals = h.registry.totals();
   EXPECT_EQ(totals.controls_received, 1u);
   EXPECT_EQ(totals.controls_rejected, 0u);
+}
+
+// Issue 14: the frame carries what the browser draws (every part's pose, in the hello's
+// order, and the world's flags) and which of the browser's controls it reflects.
+TEST(WebServer, FramesCarryThePartsTheFlagsAndTheControlsTheyReflect) {
+  Harness h;
+  WsClient c;
+  const nlohmann::json hello = open_session(c, h.port());
+  ASSERT_EQ(hello["parts"].size(), static_cast<std::size_t>(core::kParts));
+  EXPECT_EQ(hello["parts"][0], "carrier");
+  EXPECT_EQ(hello["frame_rates_hz"], nlohmann::json::parse("[20, 30, 60]"));
+  const auto first = c.read_type("display");
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ((*first)["control_seq"], 0u);
+  ASSERT_EQ((*first)["parts"].size(), static_cast<std::size_t>(core::kParts));
+  for (const auto& p : (*first)["parts"]) ASSERT_EQ(p.size(), 7u) << "x, y, z, qw, qx, qy, qz";
+  // the fly's origin is the tip (to the 0.1 mm the frame rounds to)
+  for (int k = 0; k < 3; ++k)
+    EXPECT_NEAR((*first)["parts"][3][k].get<double>(), (*first)["tip_m"][k].get<double>(), 1e-4);
+  const auto& flags = (*first)["flags"];
+  EXPECT_EQ(flags["slack"].size(), 2u);
+  EXPECT_TRUE(flags["overload"].is_boolean());
+  EXPECT_TRUE(flags["two_block"].is_boolean());
+  // two controls: a frame computed after both reflects both
+  ASSERT_TRUE(c.write(R"({"type":"control","volts":[1,0,0,0,0]})"));
+  ASSERT_TRUE(c.write(R"({"type":"control","volts":[2,0,0,0,0]})"));
+  std::uint64_t seen = 0;
+  for (int i = 0; i < 40 && seen < 2; ++i) {
+    const auto d = c.read_type("display");
+    ASSERT_TRUE(d.has_value());
+    const auto seq = (*d)["control_seq"].get<std::uint64_t>();
+    EXPECT_GE(seq, seen) << "never goes back";
+    seen = seq;
+  }
+  EXPECT_EQ(seen, 2u);
+}
+
+// /ws?rate=: 20, 30 or 60 frames per second within the server's limit, in whole model steps
+// rounded up; anything else is refused with the choices.
+TEST(WebServer, ABrowserMayAskForAFasterFrameRateWithinTheServersLimit) {
+  Harness h(16, [](WebOptions& o) { o.max_frame_rate_hz = 30; });
+  WsClient fast;
+  ASSERT_TRUE(fast.connect(h.port(), "/ws?rate=30"));
+  const auto hello = fast.read_json(Seconds(3));
+  ASSERT_TRUE(hello.has_value());
+  EXPECT_NEAR((*hello)["frame_period_s"].get<double>(), 0.035, 1e-12)
+      << "1/30 s is 13.3 steps of 2.5 ms: 14 steps";
+  EXPECT_EQ((*hello)["frame_rates_hz"], nlohmann::json::parse("[20, 30]"));
+  const auto a = fast.read_type("display");
+  const auto b = fast.read_type("display");
+  ASSERT_TRUE(a && b);
+  EXPECT_NEAR((*b)["t"].get<double>() - (*a)["t"].get<double>(), 0.035, 1e-9);
+
+  for (const char* bad : {"60", "25", "fast", ""}) {
+    WsClient c;
+    ASSERT_TRUE(c.connect(h.port(), std::string("/ws?rate=") + bad));
+    EXPECT_EQ(c.read_until_closed(), 1008) << bad;
+    EXPECT_NE(c.close_reason().find("choose one of 20, 30"), std::string::npos)
+        << c.close_reason();
+  }
+  EXPECT_EQ(h.registry.size(), 1u) << "no session for a refused rate";
 }
 
 TEST(WebServer, MalformedMessagesGetAnErrorAndTheSessionKeepsSending) {

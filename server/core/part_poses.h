@@ -1,0 +1,26 @@
+// Where each drawn part of the machine is (parts.h), as a pose in the base frame: what a
+// viewer needs to place its meshes without kinematics of its own.
+#pragma once
+
+#include "clam_pose.h"
+#include "params.h"
+#include "parts.h"
+#include "state.h"
+
+namespace clamsim::core {
+
+// Where Fig. 2.8's triangle puts the boom cylinder's pivots, in the base frame without the
+// tilt: the rod eye on the boom's axis lr from the boom pivot, the base lp from it at
+// pi - delta below the boom's horizontal heading, so their distance is eq 2.17's X. Only
+// delta = delta1 + delta2 is in the model; putting the rod eye on the axis (delta2 = 0) is
+// a drawing choice that changes neither X nor the lever.
+struct BoomCylinderPivots {
+  Vec3d base = Vec3d::Zero();
+  Vec3d rod_eye = Vec3d::Zero();
+};
+BoomCylinderPivots boom_cylinder_pivots(const MachineParams& m, const Vec3d& q);
+
+// The poses at state st. pose is clam_pose(m, st.x) (the caller has it already).
+PartPoses part_poses(const MachineParams& m, const State& st, const ClamPose& pose);
+
+}  // namespace clamsim::core
