@@ -84,6 +84,11 @@ function softwareGL() {
   }
 }
 const software = softwareGL();
+// ?smooth=1 draws between frames (each pose carried on, motion.js), ?smooth=0 draws each
+// frame as it comes. By default only where WebGL has a GPU: in software every drawing takes
+// CPU the page needs for frames and controls, and on the 2-core test machine drawing between
+// frames tripled the control-to-screen time (docs/web-client.md, "Smooth motion")
+const smooth = params.has('smooth') ? params.get('smooth') !== '0' : !software;
 const renderer = new THREE.WebGLRenderer({ canvas, antialias: !software && params.get('aa') !== '0',
   preserveDrawingBuffer: params.has('screenshots') });
 renderer.setPixelRatio(software ? 1 : Math.min(window.devicePixelRatio, 2));
@@ -138,11 +143,12 @@ let worldKey = '';
 let dirty = true;
 let view = VIEWS.includes(params.get('view')) ? params.get('view') : 'full';
 const stats = { frames: 0, dropped: 0, lastSeq: -1, session: null, arrivals: [], renders: [],
-  latencyMs: NaN, pingId: 0, renderMs: 0, connections: 0, draws: 0, framesSeen: 0, controlsSent: 0 };
+  latencyMs: NaN, pingId: 0, renderMs: 0, connections: 0, draws: 0, drawsBetween: 0, framesSeen: 0, controlsSent: 0 };
 // between frames each pose is carried on from the last two (motion.js)
 const motion = makeMotion();
 let periodMs = 50;          // hello.frame_period_s, the period granted
 let drawnAhead = -1;        // how far past the newest frame the last drawing was (periods)
+let frameSinceDraw = false; // a frame arrived since the last drawing
 // controls: sent when they change (polled every animation frame) and at a steady 20 Hz;
 // numbered per connection, so a frame's control_seq says which it reflects (latency.js)
 const controlSender = makeControlSender();
@@ -386,6 +392,7 @@ const handlers = {
     stats.frames += 1;
     stats.arrivals.push(performance.now());
     stats.framesSeen += 1;
+    frameSinceDraw = true;
     if (f.warnings.length) hud.note(`frame ${f.seq}: ignored ${f.warnings.join('; ')}`);
     const now = performance.now();
     probe.frame(f.control_seq, now);
@@ -757,9 +764,11 @@ renderer.setAnimationLoop((rafNow) => {
   if (mappingScreen.isOpen) mappingScreen.tick();
   const now = performance.now();
   pollControls(now);
-  const sample = world ? motion.sample(now) : null;
-  const moving = Boolean(sample?.moving) && sample.ahead !== drawnAhead;
+  const sample = world ? motion.sample(smooth ? now : -Infinity) : null;
+  const moving = smooth && Boolean(sample?.moving) && sample.ahead !== drawnAhead;
   if (world && (dirty || continuous || moving)) {
+    if (!frameSinceDraw) stats.drawsBetween += 1;   // no new frame since the last drawing
+    frameSinceDraw = false;
     dirty = false;
     const t0 = performance.now();
     if (sample) {
@@ -843,6 +852,8 @@ window.clamsim = {
   get framePeriodMs() { return periodMs; },
   // whether the last two frames differ (the page then draws at the display's rate)
   get moving() { return motion.moving; },
+  // whether it draws between frames (?smooth, else a GPU)
+  smooth,
   get frameRate() { return frameRate; },
   // the machine's sound: started (after a gesture), settings, band energy for the tests
   sound,

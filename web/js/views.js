@@ -66,7 +66,13 @@ export function createViews({ renderer, world, labels, onChange }) {
 
   const cameras = { full, top, window: win, focus };
   const controls = { full: fullControls, top: topControls, focus: focusControls };
-  for (const c of Object.values(controls)) c.addEventListener('change', onChange);
+  // a camera the trainee moved asks for a drawing; one moved by follow(), inside a drawing,
+  // does not (it would ask for a second drawing of the same frame)
+  let following = false;
+  const changed = () => {
+    if (!following) onChange();
+  };
+  for (const c of Object.values(controls)) c.addEventListener('change', changed);
 
   // under water: exponential fog that keeps the clam readable at the focus distance
   // (exp(-(d r)^2) = 0.8 at r = focusDist) and hides what is three times as far
@@ -151,7 +157,9 @@ export function createViews({ renderer, world, labels, onChange }) {
       focusControls.target.add(d);
     }
     focusAnchor = clam.clone();
+    following = true;
     focusControls.update();
+    following = false;
     focus.near = Math.max(0.05, focus.position.distanceTo(focusControls.target) - world.clamSize * 0.8);
   }
 
@@ -211,7 +219,10 @@ export function createViews({ renderer, world, labels, onChange }) {
   function dispose() {
     dom.removeEventListener('pointerdown', pickQuadrant, { capture: true });
     dom.removeEventListener('wheel', pickQuadrant, { capture: true });
-    for (const c of Object.values(controls)) c.dispose();
+    for (const c of Object.values(controls)) {
+      c.removeEventListener('change', changed);
+      c.dispose();
+    }
     ghosting.dispose();
     for (const g of [fine, coarse]) {
       world.scene.remove(g);
