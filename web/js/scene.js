@@ -13,6 +13,12 @@ import * as THREE from 'three';
 import { cableCurve, workArea, posePoint, poseAxis, partIndex, tubeIndices, writeTube, DEG } from './geometry.js';
 import { buildLoads } from './loads.js';
 import { sceneBoxToOriented, clamTargets } from './occlusion.js';
+import { buildCrane } from './models/crane-model.js';
+import { pierMesh, deckMesh, gateMesh, truckMesh } from './models/dam-model.js';
+import { modelMaterial } from './models/merge.js';
+
+// ?models=0 draws the earlier flat boxes instead of web/js/models/ (to compare frame rates)
+const boxesOnly = () => new URLSearchParams(globalThis.location?.search ?? '').get('models') === '0';
 
 const VISUAL = {
   ropeRadiusPerDrumRadius: 1 / 15,   // rope diameter ~ drum diameter / 15
@@ -211,13 +217,38 @@ function carrier(c, { ground, carrierTop, cabBox, materials }) {
   return g;
 }
 
+// The flat boxes drawn before web/js/models/ (?models=0): the carrier, the cab box, the
+// links' boxes at their CoG, a sheave at the fly's origin.
+function oldBoxes({ machine, group, ground, carrierTop, sheaveR, materials }) {
+  const { swing_cab: cabLink, boom_base: base, telescopic: fly } = machine.crane.links;
+  const cabBox = cabLink.box_m;
+  group.carrier.add(carrier(machine.carrier, { ground, carrierTop, cabBox, materials }));
+  const ringR = Math.min(cabBox[0], cabBox[2]) / 2;
+  const ring = new THREE.Mesh(new THREE.CylinderGeometry(ringR, ringR, 0.2, 24), materials.steel);
+  ring.rotation.x = Math.PI / 2;
+  ring.position.z = carrierTop;
+  group.carrier.add(ring);
+  const cab = boxMesh(cabBox, materials.cab);
+  cab.position.set(...cabLink.com_m);
+  group.superstructure.add(cab);
+  const baseMesh = boxMesh(base.box_m, materials.boom);
+  baseMesh.position.set(...base.com_m);
+  group.boom_base.add(baseMesh);
+  const flyMesh = boxMesh(fly.box_m, materials.fly);
+  flyMesh.position.set(...fly.com_m);
+  group.fly.add(flyMesh);
+  const sheave = new THREE.Mesh(new THREE.CylinderGeometry(sheaveR, sheaveR, fly.box_m[1] * 1.2, 20), materials.steel);
+  group.fly.add(sheave);
+}
+
 function heldLoad(materials) {
   const mesh = new THREE.Mesh(new THREE.SphereGeometry(1, 16, 12), materials.load);
   mesh.visible = false;
   return mesh;
 }
 
-export function buildWorld(hello) {
+// options.models: draw web/js/models/ (default: unless the page's URL says ?models=0)
+export function buildWorld(hello, { models = !boxesOnly() } = {}) {
   const { machine, scene: sc } = hello;
   const crane = machine.crane, clam = machine.clam;
   const area = workArea(machine, sc);
@@ -239,6 +270,9 @@ export function buildWorld(hello) {
     cab: mat(COLORS.cab), boom: mat(COLORS.boom), fly: mat(COLORS.fly), clam: mat(COLORS.clam),
     bucket: mat(COLORS.bucket, { side: THREE.DoubleSide }), load: mat(COLORS.load),
     cable1: mat(COLORS.cable1), cable2: mat(COLORS.cable2), bottom: mat(COLORS.bottom), rod: mat(COLORS.rod),
+    // web/js/models/: colours per vertex, one draw call per part; both sides only for the
+    // piers and the deck, which the focus view cuts through
+    model: modelMaterial(), damModel: modelMaterial({ side: THREE.DoubleSide }),
   };
 
   // dam intake; each piece is a structure that turns see-through when it hides the work
@@ -250,11 +284,22 @@ export function buildWorld(hello) {
     root.add(obj);
     structures.push({ name, box: sceneBoxToOriented(box, baseToThree), objects: [obj] });
   };
-  sc.intake_walls.forEach((w, i) => structure(`intake wall ${i + 1}`, w, sceneBox(w, materials.concrete)));
-  if (sc.deck) structure('deck', sc.deck, sceneBox(sc.deck, materials.concrete));
+  // piers' noses point at the reservoir; the deck's kerb leaves the bay between the piers open
+  const upstream = (w) => Math.sign((sc.reservoir?.center_m[0] ?? 1e9) - w.center_m[0]) || 1;
+  const wallsY = sc.intake_walls.flatMap((w) => [w.center_m[1] - w.size_m[1] / 2, w.center_m[1] + w.size_m[1] / 2]);
+  const bay = sc.deck && wallsY.length ? [Math.min(...wallsY) - sc.deck.center_m[1], Math.max(...wallsY) - sc.deck.center_m[1]] : null;
+  const dm = materials.damModel;
+  const deckTop = sc.deck ? sc.deck.center_m[2] + sc.deck.size_m[2] / 2 : 0;
+  sc.intake_walls.forEach((w, i) => structure(`intake wall ${i + 1}`, w,
+    models ? pierMesh(w, dm, upstream(w)) : sceneBox(w, materials.concrete)));
+  if (sc.deck) structure('deck', sc.deck, models ? deckMesh(sc.deck, dm, bay) : sceneBox(sc.deck, materials.concrete));
   if (sc.intake_floor) structure('intake floor', sc.intake_floor, sceneBox(sc.intake_floor, materials.concrete));
-  if (sc.gate) structure('gate', sc.gate, sceneBox(sc.gate, materials.gate));
-  if (sc.truck_bed) structure('truck', sc.truck_bed, sceneBox(sc.truck_bed, materials.truck));
+  if (sc.gate) structure('gate', sc.gate, models ? gateMesh(sc.gate, materials.model) : sceneBox(sc.gate, materials.gate));
+  if (sc.truck_bed) {
+    const bedBottom = sc.truck_bed.center_m[2] - sc.truck_bed.size_m[2] / 2;
+    const under = sc.deck && bedBottom >= deckTop ? deckTop : bedBottom - 1;
+    structure('truck', sc.truck_bed, models ? truckMesh(sc.truck_bed, under, materials.model) : sceneBox(sc.truck_bed, materials.truck));
+  }
   if (sc.trash_rack) structure('trash rack', sc.trash_rack, trashRack(sc.trash_rack, materials.steel, materials.rackBar));
 
   // water surface: the reservoir's top face if the scene has one, else around the work
@@ -292,28 +337,24 @@ export function buildWorld(hello) {
   // the machine, each part in its own frame, placed by the frame's pose for it: the
   // carrier (with its ring and outriggers) turned by the tilt, the links in D-H frames 1-3
   const group = Object.fromEntries(['carrier', 'superstructure', 'boom_base', 'fly'].map((n) => [n, partGroup(root, n)]));
-  group.carrier.add(carrier(machine.carrier, { ground, carrierTop, cabBox, materials }));
-  const ringR = Math.min(cabBox[0], cabBox[2]) / 2;
-  const ring = new THREE.Mesh(new THREE.CylinderGeometry(ringR, ringR, 0.2, 24), materials.steel);
-  ring.rotation.x = Math.PI / 2;
-  ring.position.z = carrierTop;
-  group.carrier.add(ring);
-  // crane links: each model box at its CoG in its frame; the fly a box of its own length
-  // that slides out of the base, the tip sheave at its origin (axle along its y, across)
-  const cab = boxMesh(cabBox, materials.cab);
-  cab.position.set(...cabLink.com_m);
-  group.superstructure.add(cab);
   const base = crane.links.boom_base;
-  const baseMesh = boxMesh(base.box_m, materials.boom);
-  baseMesh.position.set(...base.com_m);
-  group.boom_base.add(baseMesh);
   const fly = crane.links.telescopic;
-  const flyMesh = boxMesh(fly.box_m, materials.fly);
-  flyMesh.position.set(...fly.com_m);
-  group.fly.add(flyMesh);
   const sheaveR = Math.max(...machine.cables.map((c) => c.drum_radius_m));
-  const sheave = new THREE.Mesh(new THREE.CylinderGeometry(sheaveR, sheaveR, fly.box_m[1] * 1.2, 20), materials.steel);
-  group.fly.add(sheave);
+  // operator's eye: front right of the cab, under its roof, in the superstructure's frame
+  const eyeLocal = [
+    cabLink.com_m[0] + cabBox[0] * 0.3,
+    cabLink.com_m[1] + cabBox[1] * 0.45,
+    cabLink.com_m[2] + cabBox[2] * 0.3,
+  ];
+  if (models) {
+    const m = buildCrane(machine, { ground, carrierTop, material: materials.model, eyeLocal });
+    group.carrier.add(m.carrier);
+    group.superstructure.add(m.superstructure);
+    group.boom_base.add(m.boomBase);
+    group.fly.add(m.fly);
+  } else {
+    oldBoxes({ machine, group, ground, carrierTop, sheaveR, materials });
+  }
   Object.assign(group, buildClam(clam, materials, root));
   // the boom cylinder, when the server sends it (hello.machine.crane.boom_cylinder and the
   // parts boom_cylinder, boom_rod): a barrel from the base pivot and a rod from the rod eye,
@@ -433,11 +474,6 @@ export function buildWorld(hello) {
 
   // positions in three's frame for the cameras
   const toThree = (p) => new THREE.Vector3(p[0], p[2], -p[1]);
-  const eyeLocal = [
-    crane.links.swing_cab.com_m[0] + cabBox[0] * 0.3,
-    crane.links.swing_cab.com_m[1] + cabBox[1] * 0.45,
-    crane.links.swing_cab.com_m[2] + cabBox[2] * 0.3,
-  ];
   return {
     scene, root, water, area, machine, sceneInfo: sc, state, update, place: placeAll,
     structures, targets,

@@ -1,0 +1,183 @@
+// The truck crane, one merged mesh per part, each in its part's own frame
+// (docs/websocket-protocol.md "Parts"):
+// - carrier (base frame, z up, x forward): chassis, tyres on the deck, a driver's cab over
+//   the front wheels, the slew ring, and the outriggers on their pads (hello.machine.carrier);
+// - superstructure (D-H frame 1: origin at the boom pivot, x forward, y up, z to the right;
+//   the swing axis at x = a1): the turntable deck, the engine house, the counterweight at the
+//   rear, the operator's cab at the front right around the eye (scene.js eye()), the boom foot;
+// - boom_base (frame 2: along z from the pivot, x on the boom's upper side): the base section;
+// - fly (frame 3: origin at the tip sheave): the fly section ending at the origin, so it
+//   lies inside the base section when retracted, and the two tip sheaves (axle along y).
+// Sizes the model does not give are VISUAL choices; they change nothing but the look.
+
+import { pieces } from './merge.js';
+
+export const VISUAL = {
+  wheelRadius_m: 0.45,            // a 14.00R20-class crane tyre is ~1.2 m across; smaller to fit the low carrier
+  tyreWidth_m: 0.35,
+  wheelSegments: 12,
+  axleX_m: [3.7, 3.2, -3.2, -3.7],// two front and two rear axles, outside the outriggers
+  chassisDepth_m: 0.3,
+  railHalfWidth_m: 0.5,           // the frame rails between the wheels
+  carrierLengthPerPadSpan: 1.6,   // the carrier is longer than its pads are apart
+  driverCab_m: { x: [3.1, 4.16], y: [0.1, 1.25], z: [1.0, 2.05] },  // over the front wheels, left side
+  beamPerWidth: 0.12,             // outrigger beam's square section per carrier width
+  padSide_m: 0.6,
+  padThick_m: 0.08,
+  counterweightLength_m: 0.8,     // behind the superstructure's box
+  houseWidth_m: 1.2,              // engine house on the left of the boom
+  opCab: { length_m: 1.5, width_m: 1.1, sillBelowEye_m: 0.5, roofAboveEye_m: 0.55, pillar_m: 0.06 },
+  footPlate_m: 0.1,               // boom foot brackets' thickness
+  pinRadius_m: 0.1,
+  headCollar_m: 0.4,              // boom base's head, a little wider than the section
+  sheaveWidth_m: 0.08,
+  sheaveSegments: 16,
+};
+
+export const COLORS = {
+  carrier: 0x3d4a57, tyre: 0x1e1e1e, hub: 0x9aa0a6, steel: 0x55606a, pad: 0x444a50,
+  driverCab: 0xd8d8d0, glass: 0x24323f, superstructure: 0xe0b020, counterweight: 0x3a3f44,
+  opCab: 0xe8c44a, pillar: 0x2b2f33, boom: 0xe8c02a, fly: 0xd9d4c4, sheave: 0x6f777f,
+};
+
+// machine: hello.machine; ground: the deck's top [m, base z]; carrierTop: the swing base's
+// plane (the cab's floor). Returns { carrier, superstructure, boomBase, fly } meshes.
+export function buildCrane(machine, { ground, carrierTop, material, eyeLocal }) {
+  const crane = machine.crane;
+  return {
+    carrier: carrierMesh(machine.carrier, crane, ground, carrierTop, material),
+    superstructure: superstructureMesh(crane, carrierTop, material, eyeLocal),
+    boomBase: boomBaseMesh(crane.links.boom_base, material),
+    fly: flyMesh(crane.links.telescopic, machine.cables, material),
+  };
+}
+
+function carrierMesh(c, crane, ground, top, material) {
+  const p = pieces();
+  const cab = crane.links.swing_cab.box_m;
+  const width = cab[2] * 1.05;
+  const front = c?.outrigger_front_m ?? 2.6, rear = c?.outrigger_rear_m ?? 2.6;
+  const half = c?.outrigger_half_span_m ?? width / 2;
+  const length = (front + rear) * VISUAL.carrierLengthPerPadSpan;
+  const x0 = (front - rear) / 2 - length / 2, x1 = x0 + length;
+  const r = Math.min(VISUAL.wheelRadius_m, Math.max(0.2, (top - ground) * 0.9));
+  const railBottom = Math.max(ground + r * 0.6, top - VISUAL.chassisDepth_m);
+  // frame rails, the deck plate under the turntable, the slew ring
+  p.span([x0, -VISUAL.railHalfWidth_m, railBottom], [x1, VISUAL.railHalfWidth_m, top], COLORS.carrier);
+  p.span([-front + 0.2, -width / 2, top - 0.12], [front - 0.2, width / 2, top], COLORS.carrier);
+  const ringR = Math.min(cab[0], cab[2]) / 2;
+  p.cylinder(ringR, 0.2, 'z', COLORS.steel, [0, 0, top], 24);
+  // tyres and hubs, a fender over each pair of axles
+  const tw = VISUAL.tyreWidth_m, wy = width / 2 - tw / 2;
+  const axles = VISUAL.axleX_m.map((x) => x * length / 8.32);
+  for (const x of axles) {
+    for (const y of [wy, -wy]) {
+      p.cylinder(r, tw, 'y', COLORS.tyre, [x, y, ground + r], VISUAL.wheelSegments);
+      p.cylinder(r * 0.5, tw + 0.04, 'y', COLORS.hub, [x, y, ground + r], VISUAL.wheelSegments);
+    }
+  }
+  for (const pair of [axles.slice(0, 2), axles.slice(2)]) {
+    const xs = [Math.min(...pair) - r - 0.05, Math.max(...pair) + r + 0.05];
+    for (const s of [1, -1]) {
+      p.span([xs[0], s > 0 ? width / 2 - tw - 0.04 : -width / 2, ground + 2 * r + 0.05],
+        [xs[1], s > 0 ? width / 2 : -width / 2 + tw + 0.04, ground + 2 * r + 0.1], COLORS.carrier);
+    }
+  }
+  // the driver's cab over the front wheels, its windscreen and side window
+  const dc = VISUAL.driverCab_m, sx = length / 8.32;
+  const cx = [x1 - (dc.x[1] - dc.x[0]) * sx, x1];
+  const cz = [ground + 2 * r + 0.1, ground + dc.z[1]];
+  p.span([cx[0], dc.y[0], cz[0]], [cx[1], dc.y[1], cz[1]], COLORS.driverCab);
+  p.span([cx[1] - 0.02, dc.y[0] + 0.1, cz[1] - 0.55], [cx[1] + 0.02, dc.y[1] - 0.1, cz[1] - 0.1], COLORS.glass);
+  p.span([cx[0] + 0.15, dc.y[1] - 0.02, cz[1] - 0.55], [cx[1] - 0.1, dc.y[1] + 0.02, cz[1] - 0.1], COLORS.glass);
+  // outriggers: a beam across at each pair of pads, a jack down to each pad
+  const beam = width * VISUAL.beamPerWidth;
+  const beamZ = top - beam / 2 - 0.02;
+  const pads = c?.pad_height_m ?? ground;
+  if (c) {
+    for (const x of [front, -rear]) {
+      p.box([beam, 2 * half, beam], COLORS.steel, [x, 0, beamZ]);
+      for (const y of [half, -half]) {
+        const jackTop = beamZ - beam / 2, jackBottom = pads + VISUAL.padThick_m;
+        if (jackTop > jackBottom) p.span([x - beam * 0.3, y - beam * 0.3, jackBottom], [x + beam * 0.3, y + beam * 0.3, beamZ + beam / 2], COLORS.steel);
+        p.box([VISUAL.padSide_m, VISUAL.padSide_m, VISUAL.padThick_m], COLORS.pad, [x, y, pads + VISUAL.padThick_m / 2]);
+      }
+    }
+  }
+  const mesh = p.mesh(material);
+  mesh.name = 'carrier model';
+  mesh.userData = { wheelRadius: r, axles, wheelY: wy, driverCab: { x: cx, y: dc.y, z: cz } };
+  return mesh;
+}
+
+// frame 1: x forward, y up, z to the right; the swing base at y = carrierTop - d1
+function superstructureMesh(crane, carrierTop, material, eyeLocal) {
+  const p = pieces();
+  const link = crane.links.swing_cab;
+  const [bx, by, bz] = link.box_m;
+  const c = link.com_m;
+  const xr = c[0] - bx / 2, xf = c[0] + bx / 2;            // rear and front of the model's box
+  const floor = carrierTop - crane.d1_m, top = c[1] + by / 2;
+  const zl = c[2] - bz / 2, zr = c[2] + bz / 2;            // left and right sides
+  const deckTop = floor + 0.25;
+  p.span([xr, floor, zl], [xf, deckTop, zr], COLORS.superstructure);
+  // engine house on the left, the counterweight across the rear
+  p.span([xr, deckTop, zl], [xf - VISUAL.opCab.length_m - 0.1, top, zl + VISUAL.houseWidth_m], COLORS.superstructure);
+  const cw = VISUAL.counterweightLength_m;
+  p.span([xr - cw, floor + 0.1, zl + 0.05], [xr, top - 0.1, zr - 0.05], COLORS.counterweight);
+  // the boom foot: two plates up to the pivot at the origin, and its pin
+  const t = VISUAL.footPlate_m, w = crane.links.boom_base.box_m[1] / 2 + 0.02;
+  for (const s of [1, -1]) {
+    p.span([-0.4, deckTop, s > 0 ? w : -w - t], [0.4, 0.25, s > 0 ? w + t : -w], COLORS.superstructure);
+  }
+  p.cylinder(VISUAL.pinRadius_m, 2 * (w + t) + 0.1, 'z', COLORS.steel, [0, 0, 0], 12);
+  // the operator's cab at the front right, around the eye: a body up to the sill, four
+  // pillars and a roof (open between them: the Window view looks out through it)
+  const oc = VISUAL.opCab;
+  const eye = eyeLocal ?? [xf - 0.8, top - 0.07, zr - 0.5];
+  const cx = [xf - oc.length_m, xf], cz = [zr - oc.width_m, zr];
+  const sill = eye[1] - oc.sillBelowEye_m, roof = eye[1] + oc.roofAboveEye_m;
+  p.span([cx[0], deckTop, cz[0]], [cx[1], sill, cz[1]], COLORS.opCab);
+  p.span([cx[0], roof, cz[0]], [cx[1], roof + 0.08, cz[1]], COLORS.opCab);
+  const pl = oc.pillar_m;
+  for (const x of [cx[0], cx[1] - pl]) {
+    for (const z of [cz[0], cz[1] - pl]) p.span([x, sill, z], [x + pl, roof, z + pl], COLORS.pillar);
+  }
+  p.span([cx[0], sill, cz[0]], [cx[0] + 0.04, roof, cz[1]], COLORS.opCab);  // rear wall
+  const mesh = p.mesh(material);
+  mesh.name = 'superstructure model';
+  mesh.userData = { swingAxisX: crane.a1_m, counterweight: { x: [xr - cw, xr] }, opCab: { x: cx, y: [sill, roof], z: cz } };
+  return mesh;
+}
+
+// frame 2: the base section from the pivot along +z for its box's length, a collar at its head
+function boomBaseMesh(base, material) {
+  const p = pieces();
+  const [sx, sy, sz] = base.box_m;
+  const z0 = base.com_m[2] - sz / 2, z1 = base.com_m[2] + sz / 2;
+  p.span([-sx / 2, -sy / 2, z0], [sx / 2, sy / 2, z1], COLORS.boom);
+  const k = VISUAL.headCollar_m;
+  p.span([-sx / 2 - 0.04, -sy / 2 - 0.04, z1 - k], [sx / 2 + 0.04, sy / 2 + 0.04, z1], COLORS.steel);
+  p.cylinder(VISUAL.pinRadius_m * 1.3, sy + 0.05, 'y', COLORS.steel, [0, 0, Math.max(z0, 0) + 0.15], 12);
+  const mesh = p.mesh(material);
+  mesh.name = 'boom base model';
+  return mesh;
+}
+
+// frame 3: the fly section from -length to the origin, the sheaves at the origin
+function flyMesh(fly, cables, material) {
+  const p = pieces();
+  const [sx, sy, sz] = fly.box_m;
+  p.span([-sx / 2, -sy / 2, -sz], [sx / 2, sy / 2, 0], COLORS.fly);
+  const r = Math.max(...cables.map((c) => c.drum_radius_m));
+  const off = sy * 0.35;  // where scene.js lets the cables leave the tip
+  for (const y of [off, -off]) p.cylinder(r, VISUAL.sheaveWidth_m, 'y', COLORS.sheave, [0, y, 0], VISUAL.sheaveSegments);
+  p.cylinder(r * 0.2, sy + 0.12, 'y', COLORS.steel, [0, 0, 0], 8);
+  for (const y of [sy / 2 + 0.03, -sy / 2 - 0.03]) {
+    p.span([-sx / 2 - 0.05, y - 0.015, -r * 1.5], [sx / 2 + 0.05, y + 0.015, 0], COLORS.steel);
+  }
+  const mesh = p.mesh(material);
+  mesh.name = 'fly model';
+  mesh.userData = { sheaveRadius: r, length: sz };
+  return mesh;
+}
