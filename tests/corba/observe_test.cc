@@ -199,7 +199,9 @@ TEST(CorbaObserve, AnInstructorsReceiverSeesTheTraineesFramesVoltsAndEvents) {
         return instructor->volts_[1] == 2.5f && instructor->volts_[3] == -1.0f;
       },
       Ms(10000)));
-  // the same numbered frames as the trainee's, in order
+  // the same numbered frames as the trainee's, in order (a control is in the next frame, so
+  // the first observed frame may already carry it: wait for a second)
+  ASSERT_TRUE(instructor->wait([&] { return instructor->seqs_.size() >= 2; }, Ms(10000)));
   const auto seqs = instructor->seqs();
   ASSERT_GE(seqs.size(), 2u);
   for (std::size_t i = 1; i < seqs.size(); ++i) ASSERT_GT(seqs[i], seqs[i - 1]);
