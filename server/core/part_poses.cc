@@ -59,6 +59,29 @@ BoomCylinderPivots boom_cylinder_pivots(const MachineParams& m, const Vec3d& q) 
   return p;
 }
 
+std::array<RopeAnchor, 3> rope_anchors(const CraneParams& c, const ReevingParams& r) {
+  // Any pose will do, since each point is rigid in its part; this one has the boom off the
+  // vertical so that its heading is defined.
+  const Vec3d q(0.0, 0.5, c.telescope_min_m);
+  const std::array<Mat4, 3> dh = dh_base_transforms(c, q);
+  const Vec3d up = Vec3d::UnitZ();
+  const Vec3d pivot = dh[1].block<3, 1>(0, 3);
+  const Vec3d u = dh[1].block<3, 1>(0, 2);  // along the boom (frame 2's z)
+  const Vec3d heading = Vec3d(u.x(), u.y(), 0.0).normalized();
+  // reeving.cc's plane: radial along the heading from the swing axis, and up; the boom's
+  // upward normal n = (c2, s2) when u = (s2, -c2)
+  const Vec3d n = -u.z() * heading + u.dot(heading) * up;
+  // the swing axis is the base frame's z (frame 1's origin, the pivot, sits a1 behind it)
+  const Vec3d drum = r.drum_radial_m * heading + r.drum_height_m * up;
+  const Vec3d foot = pivot + r.foot_along_m * u + r.foot_above_m * n;
+  const auto local = [&](int frame, const Vec3d& p) {
+    const Eigen::Isometry3d f(dh[static_cast<std::size_t>(frame)]);
+    return Vec3d(f.inverse() * p);
+  };
+  return {RopeAnchor{Part::Superstructure, local(0, drum)},
+          RopeAnchor{Part::BoomBase, local(1, foot)}, RopeAnchor{Part::Fly, Vec3d::Zero()}};
+}
+
 PartPoses part_poses(const MachineParams& m, const State& st, const ClamPose& pose) {
   PartPoses out;
   const Eigen::Isometry3d tilt = tilt_motion(m, st.stability);

@@ -20,6 +20,16 @@ struct BoomCylinderPivots {
 };
 BoomCylinderPivots boom_cylinder_pivots(const MachineParams& m, const Vec3d& q);
 
+// Where a rope is reeved (reeving.h), as points fixed in the drawn parts: its drum on the
+// superstructure, the foot sheave on the boom's base section, the tip sheave at the fly's
+// origin. Placed by a frame's part poses they give reeved_path's polyline at every pose, so
+// a viewer draws the rope along the boom without the reeving's geometry of its own.
+struct RopeAnchor {
+  Part part = Part::Superstructure;
+  Vec3d at = Vec3d::Zero();  // in the part's local frame
+};
+std::array<RopeAnchor, 3> rope_anchors(const CraneParams& c, const ReevingParams& r);
+
 // The poses at state st. pose is clam_pose(m, st.x) (the caller has it already).
 PartPoses part_poses(const MachineParams& m, const State& st, const ClamPose& pose);
 

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/crane.h"
+#include "core/part_poses.h"
 #include "core/stability.h"
 #include "session/server_wide.h"
 #include "web/field_json.h"
@@ -47,11 +48,19 @@ ojson link_json(const core::LinkParams& l) {
   return j;
 }
 
-ojson cable_json(const core::WinchParams& w) {
+// the rope's limits, its drum, and where it is reeved: the drum, foot and tip sheaves as
+// points in the parts the frame places (core::rope_anchors), so the browser draws the rope
+// along the boom from the parts' poses
+ojson cable_json(const core::CraneParams& c, const core::WinchParams& w) {
   ojson j;
   j["min_length_m"] = w.min_length_m;
   j["max_length_m"] = w.max_length_m;
   j["drum_radius_m"] = w.drum_radius_m;
+  ojson reeving = ojson::array();
+  for (const core::RopeAnchor& a : core::rope_anchors(c, w.reeving))
+    reeving.push_back({{"part", core::kPartNames[static_cast<std::size_t>(a.part)]},
+                       {"at", {r(a.at.x(), 4), r(a.at.y(), 4), r(a.at.z(), 4)}}});
+  j["reeving"] = std::move(reeving);
   return j;
 }
 
@@ -93,6 +102,7 @@ ojson machine_json(const core::MachineParams& p) {
   clam["link1_length_m"] = k.link1_length_m;
   clam["link2_length_m"] = k.link2_length_m;
   clam["lip_length_m"] = k.lip_length_m;
+  clam["bucket_width_m"] = k.bucket_width_m;
   clam["theta2_open_deg"] = r(k.theta2_open_rad * kDeg, 6);
   clam["theta2_closed_deg"] = r(k.theta2_closed_rad * kDeg, 6);
   // two top links, two buckets, one pulley
@@ -102,8 +112,8 @@ ojson machine_json(const core::MachineParams& p) {
   ojson m;
   m["crane"] = std::move(crane);
   m["clam"] = std::move(clam);
-  m["cables"] = ojson::array({cable_json(p.hydraulics.winches[0]),
-                              cable_json(p.hydraulics.winches[1])});
+  m["cables"] = ojson::array({cable_json(c, p.hydraulics.winches[0]),
+                              cable_json(c, p.hydraulics.winches[1])});
   // each channel's relief setting, ControlSignal order: a line at it is a relief valve
   // blowing, which the browser hears (web/js/sound-model.js)
   ojson relief = ojson::array();

@@ -9,6 +9,7 @@
 #include <Eigen/Geometry>
 
 #include "core/crane.h"
+#include "core/reeving.h"
 #include "core/stability.h"
 #include "test_model.h"
 
@@ -120,6 +121,29 @@ TEST_P(PartPosesAt, TheBoomCylinderSpansEquationTwoSeventeensLength) {
   expect_near(in(dh[0], barrel.translation()), in(dh2[0], moved.base), 1e-9, "base on frame 1");
   expect_near(in(dh[1], rod.translation()), in(dh2[1], moved.rod_eye), 1e-9, "eye on frame 2");
   EXPECT_LT(barrel.translation().z(), dh[1](2, 3)) << "the base is below the boom pivot";
+}
+
+// Each rope's anchors, placed by the poses, are reeving.cc's planar path: the same length
+// drum -> foot -> tip, the tip at the fly's origin, and every point in the boom's plane.
+TEST_P(PartPosesAt, RopeAnchorsPlacedByThePosesGiveTheReevedPath) {
+  const MachineParams m = testing::shipped_machine();
+  const State st = state_at(m, GetParam());
+  const Vec3 q = st.x.segment<3>(ix::q);
+  const PartPoses p = part_poses(m, st, clam_pose(m, st.x));
+  const Vec3d tip = motion(part(p, Part::Fly)).translation();
+  const Vec3d boom = motion(part(p, Part::BoomBase)).linear().col(2);
+  const Vec3d plane_normal = Vec3d::UnitZ().cross(boom).normalized();
+  for (const WinchParams& w : m.hydraulics.winches) {
+    const std::array<RopeAnchor, 3> a = rope_anchors(m.crane, w.reeving);
+    std::array<Vec3d, 3> at;
+    for (std::size_t i = 0; i < 3; ++i) at[i] = motion(part(p, a[i].part)) * a[i].at;
+    EXPECT_NEAR((at[1] - at[0]).norm() + (at[2] - at[1]).norm(),
+                reeved_path(m.crane, w.reeving, q).length_m, 1e-9);
+    expect_near(at[2], tip, 1e-9, "tip sheave");
+    for (std::size_t i = 0; i < 3; ++i)
+      EXPECT_NEAR((at[i] - tip).dot(plane_normal), 0.0, 1e-9) << "anchor " << i << " off the boom's plane";
+    EXPECT_LT(at[0].z(), at[1].z()) << "the drum sits below the foot sheave";
+  }
 }
 
 TEST_P(PartPosesAt, OrientationsAreUnitQuaternionsWithNonNegativeW) {

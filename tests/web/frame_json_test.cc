@@ -59,6 +59,17 @@ TEST(FrameJson, HelloCarriesTheShippedMachine) {
   EXPECT_DOUBLE_EQ(clam["mass_kg"].get<double>(), 2 * 25 + 2 * 350 + 25);
   EXPECT_DOUBLE_EQ(clam["theta2_open_deg"].get<double>(), 20.0);
   EXPECT_DOUBLE_EQ(j["machine"]["cables"][0]["drum_radius_m"].get<double>(), 0.3);
+  EXPECT_DOUBLE_EQ(clam["bucket_width_m"].get<double>(), 1.2);
+  // each rope reeved drum -> foot sheave -> tip sheave, as points in the parts that carry
+  // them (core::rope_anchors; part_poses_test checks the points against the reeved path)
+  for (const auto& cable : j["machine"]["cables"]) {
+    const auto& reeving = cable["reeving"];
+    ASSERT_EQ(reeving.size(), 3u);
+    EXPECT_EQ(reeving[0]["part"], "superstructure");
+    EXPECT_EQ(reeving[1]["part"], "boom_base");
+    EXPECT_EQ(reeving[2]["part"], "fly");
+    EXPECT_EQ(reeving[2]["at"], nlohmann::json::array({0, 0, 0}));
+  }
   // every channel's relief setting from the model file (28 MPa), ControlSignal order
   EXPECT_EQ(j["machine"]["hydraulics"]["relief_MPa"], nlohmann::json::array({28, 28, 28, 28, 28}));
   EXPECT_EQ(j["scene"]["water_level_m"], -2.5);
