@@ -70,6 +70,8 @@ std::string TlsClient::connect(std::uint16_t port, const std::string& name) {
   return ec ? "handshake: " + ec.message() : "";
 }
 
+// Computed here with OpenSSL directly, not by the server's tls_context.cc, so that the
+// fingerprint the server logs is checked against an independent calculation.
 std::string TlsClient::peer_fingerprint() {
   X509* cert = SSL_get1_peer_certificate(impl_->ws->next_layer().native_handle());
   if (!cert) return "";
