@@ -57,7 +57,8 @@ function table(rows) {
 
 // dialog: the <dialog>; button: the header's ? button; input: input.js's (resolved());
 // layout(): the keyboard layout now; shortcuts(): the page's buttons with a key.
-export function createHelp({ dialog, button, input, layout, shortcuts, layoutError }) {
+// quality(): a line on the drawing quality (quality.js), or nothing
+export function createHelp({ dialog, button, input, layout, shortcuts, layoutError, quality = () => null }) {
   function render() {
     const body = [el('div', { class: 'help-head' }, el('h2', {}, 'Controls'),
       el('button', { type: 'button', class: 'help-close', onclick: close }, 'Close'))];
@@ -70,7 +71,9 @@ export function createHelp({ dialog, button, input, layout, shortcuts, layoutErr
       body.push(el('h3', {}, `Joystick: ${device}`),
         rows.length ? table(rows) : el('p', { class: 'help-note' }, 'Nothing mapped: Joystick… (M) sets it.'));
     }
-    body.push(el('h3', {}, 'Screen'), table(pageRows(shortcuts())),
+    body.push(el('h3', {}, 'Screen'), table(pageRows(shortcuts())));
+    if (quality()) body.push(el('p', { class: 'help-note help-quality' }, quality()));
+    body.push(
       el('p', { class: 'help-note' }, `Esc or ${layout()?.actions.help.label ?? '?'} closes this.`));
     dialog.replaceChildren(...body);
   }

@@ -6,6 +6,7 @@
 import * as THREE from 'three';
 import { quatToThree } from './geometry.js';
 import { markerLook } from './markers.js';
+import { surfaceMaterial } from './materials.js';
 
 const LOOK = {
   bark: 0x5b3a22, endGrain: 0xc89f6a, stump: 0x6e4a2c, boulder: 0x7d7a74, crate: 0xb08850,
@@ -17,14 +18,15 @@ function sphereVolume(r) {
   return (4 / 3) * Math.PI * r ** 3;
 }
 
-// One mesh (or group) per load definition, its local x the cylinder's axis.
-function loadObject(def) {
+// One mesh (or group) per load definition, its local x the cylinder's axis; materials of
+// the page's quality (look: quality.js's settings), wood, or rough stone for a boulder.
+function loadObject(def, look) {
   const group = new THREE.Group();
   group.name = `load:${def.id}`;
   group.visible = false;  // until a frame poses it
   const materials = [];
-  const m = (color, extra = {}) => {
-    const mat = new THREE.MeshLambertMaterial({ color, ...extra });
+  const m = (color, extra = {}, kind = 'wood') => {
+    const mat = surfaceMaterial(kind, look, { color, ...extra });
     materials.push(mat);
     return mat;
   };
@@ -35,7 +37,8 @@ function loadObject(def) {
   } else if (def.shape === 'sphere') {
     const rock = def.mass_kg / sphereVolume(def.radius_m) > LOOK.rockDensity;
     const geo = rock ? new THREE.IcosahedronGeometry(def.radius_m, 1) : new THREE.SphereGeometry(def.radius_m, 16, 12);
-    group.add(new THREE.Mesh(geo, m(rock ? LOOK.boulder : LOOK.stump, { flatShading: rock })));
+    if (rock) geo.computeVertexNormals();   // one normal per face: faceted at either quality
+    group.add(new THREE.Mesh(geo, rock ? m(LOOK.boulder, look?.pbr ? { flatShading: true } : {}, 'concrete') : m(LOOK.stump)));
     group.userData.kind = rock ? 'boulder' : 'stump';
   } else {
     const geo = new THREE.BoxGeometry(...def.size_m);
@@ -78,13 +81,13 @@ function ringTexture() {
   return t;
 }
 
-export function buildLoads(root, sceneLoads) {
+export function buildLoads(root, sceneLoads, look = null) {
   const group = new THREE.Group();
   group.name = 'loads';
   root.add(group);
   const defs = sceneLoads ?? [];
   const objects = defs.map((def) => {
-    const o = loadObject(def);
+    const o = loadObject(def, look);
     group.add(o);
     return o;
   });

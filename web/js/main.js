@@ -12,7 +12,8 @@ import { makeMotion } from './motion.js';
 import { makeControlSender } from './control-send.js';
 import { makeLatencyProbe } from './latency.js';
 import { Connection } from './connection.js';
-import { buildWorld } from './scene.js';
+import { buildWorld, configureRenderer } from './scene.js';
+import { decideQuality, probeRenderer, qualitySettings } from './quality.js';
 import { createViews, VIEWS } from './views.js';
 import { createHud } from './hud.js';
 import { createInput, isTypingTarget, setKeyboardLayout, keyboardLayout } from './input.js';
@@ -70,28 +71,23 @@ const watchOnly = observeId !== null || replayRequest !== null;
 
 const stage = document.getElementById('stage');
 const canvas = document.getElementById('view');
-// A software rasteriser (SwiftShader, llvmpipe) spends most of its time on multisampling
-// and extra pixels: draw plainer there.
-function softwareGL() {
-  try {
-    const gl = document.createElement('canvas').getContext('webgl2');
-    const ext = gl?.getExtension('WEBGL_debug_renderer_info');
-    const name = gl ? String(gl.getParameter(ext ? ext.UNMASKED_RENDERER_WEBGL : gl.RENDERER)) : '';
-    gl?.getExtension('WEBGL_lose_context')?.loseContext();
-    return /swiftshader|llvmpipe|softpipe|software/i.test(name);
-  } catch {
-    return false;
-  }
-}
-const software = softwareGL();
+// The drawing quality (quality.js): low where WebGL runs in software (SwiftShader, llvmpipe),
+// which spends most of its time per pixel and on multisampling; high on a GPU; ?quality=
+// overrides it.
+const rendererName = probeRenderer();
+const qualityChoice = decideQuality({ rendererName, param: params.get('quality') });
+if (qualityChoice.warning) console.warn(`clamsim: ${qualityChoice.warning}`);
+const look = qualitySettings(qualityChoice.quality);
+const software = qualityChoice.software;
 // ?smooth=1 draws between frames (each pose carried on, motion.js), ?smooth=0 draws each
 // frame as it comes. By default only where WebGL has a GPU: in software every drawing takes
 // CPU the page needs for frames and controls, and on the 2-core test machine drawing between
 // frames tripled the control-to-screen time (docs/web-client.md, "Smooth motion")
 const smooth = params.has('smooth') ? params.get('smooth') !== '0' : !software;
-const renderer = new THREE.WebGLRenderer({ canvas, antialias: !software && params.get('aa') !== '0',
+const renderer = new THREE.WebGLRenderer({ canvas, antialias: look.antialias && params.get('aa') !== '0',
   preserveDrawingBuffer: params.has('screenshots') });
-renderer.setPixelRatio(software ? 1 : Math.min(window.devicePixelRatio, 2));
+renderer.setPixelRatio(Math.min(window.devicePixelRatio, look.maxPixelRatio));
+configureRenderer(renderer, look);
 
 const hud = createHud(document.getElementById('hud'), document.getElementById('banner'),
   document.getElementById('lmi'));
@@ -182,7 +178,9 @@ function keyboardUnavailable(why) {
 }
 const help = createHelp({ dialog: document.getElementById('help'), button: document.getElementById('open-help'),
   input, layout: keyboardLayout, layoutError: () => keyboardError,
-  shortcuts: () => document.querySelectorAll('#view-buttons [data-view], #open-mapping') });
+  shortcuts: () => document.querySelectorAll('#view-buttons [data-view], #open-mapping'),
+  quality: () => `Drawing quality: ${look.quality} (${qualityChoice.reason}). Add ?quality=low or ?quality=high to the page's address to choose.` });
+hud.note(`drawing quality: ${look.quality} (${qualityChoice.reason})`);
 
 // haptic feedback: the sticks driving the crane rumble when an event counter rises
 const rumbleTracker = makeRumbleTracker();
@@ -327,7 +325,7 @@ const handlers = {
     if (key !== worldKey) {
       views?.dispose();
       world?.dispose();
-      world = buildWorld(msg);
+      world = buildWorld(msg, { look });
       views = createViews({ renderer, world, labels: document.getElementById('labels'), onChange: markDirty });
       worldKey = key;
       resize();
@@ -843,6 +841,10 @@ window.clamsim = {
     return r;
   },
   software,
+  // the drawing quality: 'low' or 'high', why (automatic from the renderer, or ?quality=)
+  get quality() { return { quality: look.quality, reason: qualityChoice.reason, renderer: rendererName }; },
+  // the last drawing's draw calls and triangles (all viewports)
+  get drawn() { return { calls: renderer.info.render.calls, triangles: renderer.info.render.triangles }; },
   setContinuous(on) { continuous = Boolean(on); },
   // control -> frame and control -> draw of the changes sent on this page, in ms over the
   // last ~500: {count, toFrame: {n, p50, p99}, toDraw: {n, p50, p99}} (latency.js)

@@ -132,16 +132,20 @@ export function createGhosting(structures, opts = {}) {
     const meshes = [];
     for (const obj of s.objects) obj.traverse((m) => { if (m.isMesh) meshes.push(m); });
     const ghostOf = new Map();
-    for (const m of meshes) {
-      if (ghostOf.has(m.material)) continue;
-      const g = m.material.clone();
-      g.transparent = true;
-      g.depthWrite = false;
-      g.name = `${s.name} (see-through)`;
-      ghostOf.set(m.material, g);
-    }
+    const ghost = (mat) => {
+      if (!ghostOf.has(mat)) {
+        const g = mat.clone();
+        g.transparent = true;
+        g.depthWrite = false;
+        g.name = `${s.name} (see-through)`;
+        ghostOf.set(mat, g);
+      }
+      return ghostOf.get(mat);
+    };
+    // a mesh drawn in groups has one material per group (high quality: one per kind of surface)
+    const ghosts = meshes.map((m) => (Array.isArray(m.material) ? m.material.map(ghost) : ghost(m.material)));
     return { name: s.name, meshes, originals: meshes.map((m) => m.material),
-      ghosts: meshes.map((m) => ghostOf.get(m.material)), ghostSet: [...ghostOf.values()], shown: 0 };
+      ghosts, ghostSet: [...ghostOf.values()], shown: 0 };
   });
   const boxes = structures.map((s) => s.box);
   const perView = new Map();  // view name -> { fade: 0..1 per structure, last: ms, occluding: [bool] }
@@ -157,7 +161,9 @@ export function createGhosting(structures, opts = {}) {
       if (fade === 0) m.material = u.originals[i];
       else {
         m.material = u.ghosts[i];
-        m.material.opacity = u.originals[i].opacity * (1 - (1 - o.opacity) * fade);
+        const f = 1 - (1 - o.opacity) * fade;
+        if (Array.isArray(m.material)) m.material.forEach((g, k) => { g.opacity = u.originals[i][k].opacity * f; });
+        else m.material.opacity = u.originals[i].opacity * f;
       }
     }
   }

@@ -113,25 +113,38 @@ function link(links, name, path) {
   return out;
 }
 
-function cable(c, path) {
+function cable(c, path, warnings) {
   if (!isObject(c)) fail(path, 'expected an object');
   return { min_length_m: num(c, 'min_length_m', path), max_length_m: num(c, 'max_length_m', path),
-    drum_radius_m: num(c, 'drum_radius_m', path) };
+    drum_radius_m: num(c, 'drum_radius_m', path), reeving: softly(() => reeving(c, path), warnings) };
+}
+
+// Where a rope is reeved along the boom: [{part, at: [x, y, z]}, ...], drum first, tip
+// sheave last, each `at` in that part's frame (web/js/rope-path.js); null when not sent.
+function reeving(c, path) {
+  const v = c.reeving;
+  if (v === undefined || v === null) return null;
+  const p = `${path}.reeving`;
+  if (!Array.isArray(v) || v.length < 2) fail(p, 'expected an array of at least two anchors');
+  return v.map((a, i) => {
+    if (!isObject(a) || typeof a.part !== 'string' || a.part === '') fail(`${p}[${i}].part`, 'expected a part\'s name');
+    return { part: a.part, at: vec(a, 'at', `${p}[${i}]`) };
+  });
 }
 
 // `cables` may come as [c1, c2] or {cable1, cable2} (or main_hoist/aux_hoist); normalised to [c1, c2].
-function cables(m, path) {
+function cables(m, path, warnings) {
   const v = m.cables;
   const p = `${path}.cables`;
   if (Array.isArray(v)) {
     if (v.length !== 2) fail(p, 'expected two cables');
-    return v.map((c, i) => cable(c, `${p}[${i}]`));
+    return v.map((c, i) => cable(c, `${p}[${i}]`, warnings));
   }
   if (!isObject(v)) fail(p, v === undefined ? 'missing' : 'expected two cables');
   const names = [['cable1', 'cable2'], ['main_hoist', 'aux_hoist'], ['1', '2']]
     .find(([a, b]) => isObject(v[a]) && isObject(v[b]));
   if (!names) fail(p, 'expected cable1 and cable2');
-  return names.map((n) => cable(v[n], `${p}.${n}`));
+  return names.map((n) => cable(v[n], `${p}.${n}`, warnings));
 }
 
 // Each channel's relief pressure, ControlSignal order (swing, boom, telescope, main hoist,
@@ -174,12 +187,13 @@ function machine(h, warnings) {
     link1_length_m: num(cl, 'link1_length_m', clp), link2_length_m: num(cl, 'link2_length_m', clp),
     lip_length_m: num(cl, 'lip_length_m', clp), theta2_open_deg: num(cl, 'theta2_open_deg', clp),
     theta2_closed_deg: num(cl, 'theta2_closed_deg', clp), mass_kg: num(cl, 'mass_kg', clp),
-    max_load_kg: optNum(cl, 'max_load_kg', clp),
+    max_load_kg: optNum(cl, 'max_load_kg', clp), bucket_width_m: optNum(cl, 'bucket_width_m', clp),
   };
   for (const k of ['link1_length_m', 'link2_length_m', 'lip_length_m']) {
     if (!(clam[k] > 0)) fail(`${clp}.${k}`, 'must be > 0');
   }
-  return { crane, clam, cables: cables(m, p), carrier: softly(() => carrier(m, p), warnings),
+  if (clam.bucket_width_m !== undefined && !(clam.bucket_width_m > 0)) fail(`${clp}.bucket_width_m`, 'must be > 0');
+  return { crane, clam, cables: cables(m, p, warnings), carrier: softly(() => carrier(m, p), warnings),
     load_moment: softly(() => loadMoment(m, p), warnings), hydraulics: hydraulics(m, p) };
 }
 

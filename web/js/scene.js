@@ -1,6 +1,7 @@
 // The three.js world built from the server's hello: the carrier, the crane's links as the
-// model's boxes, the clam's head, arms and buckets, the two cables, the water and the dam
-// intake. Every moving part is placed by the pose the server sends for it (display.parts,
+// model's boxes, the clam's head, arms and buckets, the two ropes (from their drums along the
+// boom, where the hello reeves them, and down to the clam), the water and the dam intake.
+// Every moving part is placed by the pose the server sends for it (display.parts,
 // in hello.parts' order); the page computes no kinematics. Everything sits under `root`,
 // which turns the base frame (z up) into three.js's y up, so positions from the server are
 // used as they are.
@@ -15,7 +16,12 @@ import { buildLoads } from './loads.js';
 import { sceneBoxToOriented, clamTargets } from './occlusion.js';
 import { buildCrane } from './models/crane-model.js';
 import { pierMesh, deckMesh, gateMesh, truckMesh } from './models/dam-model.js';
+import { buildClamModel } from './models/clam-model.js';
+import { reevings, ropeAnchors, ropeRoute, routeLength, spreadAnchors, SHEAVES } from './rope-path.js';
 import { modelMaterial } from './models/merge.js';
+import { qualitySettings } from './quality.js';
+import { surfaceMaterial, setLights } from './materials.js';
+import { createSky, createWater } from './environment.js';
 
 // ?models=0 draws the earlier flat boxes instead of web/js/models/ (to compare frame rates)
 const boxesOnly = () => new URLSearchParams(globalThis.location?.search ?? '').get('models') === '0';
@@ -35,7 +41,7 @@ const VISUAL = {
   sagPerSlack: 1.0,                  // 1 m of sideways bow per metre of slack (thesis 3.2.4)
   barrelPerBore: 1.25,               // the boom cylinder's barrel around its bore
   rodPerBore: 0.55,                  // its rod (110 mm on a 200 mm bore, models/t250.json)
-  cableRings: 25,                    // points along a drawn cable
+  cableRings: 25,                    // points along a drawn cable's hanging part
   cableSides: 6,                     // vertices around it
 };
 
@@ -46,9 +52,24 @@ const COLORS = {
   cable2: 0x8a2be2, bottom: 0x4d4536, load: 0x7a5533, rod: 0xc8ccd0,
 };
 
-function mat(color, extra = {}) {
-  return new THREE.MeshLambertMaterial({ color, ...extra });
+// a material of one colour for a kind of surface (materials.js) at the page's quality
+function mat(look, color, kind = 'paint', extra = {}) {
+  return surfaceMaterial(kind, look, { color, ...extra });
 }
+
+// The renderer's part of the quality (quality.js): shadow maps and tone mapping at high.
+// Shadows are drawn once per drawing (views.js asks), not once per viewport of Total; the
+// draw-call counters add up over the viewports (views.js resets them).
+export function configureRenderer(renderer, look) {
+  renderer.shadowMap.enabled = look.shadows;
+  renderer.shadowMap.type = THREE.PCFShadowMap;
+  renderer.shadowMap.autoUpdate = false;
+  renderer.toneMapping = look.pbr ? THREE.NeutralToneMapping : THREE.NoToneMapping;
+  renderer.info.autoReset = false;
+}
+
+// the sun: its direction (towards it, three's frame: y up), the shadow map's texels
+const SUN = { direction: [40, 60, -25], shadowMapSize: 2048, shadowMargin_m: 3 };
 
 function boxMesh(size, material) {
   return new THREE.Mesh(new THREE.BoxGeometry(size[0], size[1], size[2]), material);
@@ -110,13 +131,26 @@ function trashRack(rack, steel, barMat) {
   return g;
 }
 
-// The clam in its parts' frames (docs/websocket-protocol.md "Parts"): the head at A; each
-// arm (link 1) along its frame's -z from A to the hinge B, one bar at each side of the
-// bucket; each bucket (link 2) in its closed-pose shape in its frame's x-z plane, pivot C at
-// the origin. The left half is the right's mirror image in x.
+// The clam in its parts' frames (docs/websocket-protocol.md "Parts"), as
+// models/clam-model.js draws it: one merged mesh per part.
+function clamModel(clam, materials, root) {
+  const m = buildClamModel(clam, materials.model);
+  const meshes = { clam_head: m.head, arm_right: m.armRight, arm_left: m.armLeft, shell_right: m.shellRight,
+    shell_left: m.shellLeft };
+  return Object.fromEntries(Object.entries(meshes).map(([n, mesh]) => {
+    const g = partGroup(root, n);
+    g.add(mesh);
+    return [n, g];
+  }));
+}
+
+// The earlier flat clam (?models=0): the head at A; each arm (link 1) along its frame's -z
+// from A to the hinge B, one bar at each side of the bucket; each bucket (link 2) in its
+// closed-pose shape in its frame's x-z plane, pivot C at the origin. The left half is the
+// right's mirror image in x.
 function buildClam(clam, materials, root) {
   const l1 = clam.link1_length_m, l2 = clam.link2_length_m, L = clam.lip_length_m;
-  const width = l2 * VISUAL.bucketWidthPerLink2;
+  const width = clam.bucket_width_m ?? l2 * VISUAL.bucketWidthPerLink2;
   const t = l1 * VISUAL.armThicknessPerLink1;
   const armBar = new THREE.BoxGeometry(t, t, l1);
   // bucket outline at the closed pose, in (x, z): C -> B along link 2, the rounded back from
@@ -177,7 +211,6 @@ function makeCable(radius, material, rings = VISUAL.cableRings, sides = VISUAL.c
   mesh.visible = false;
   return {
     mesh,
-    segments: rings - 1,
     // points: `rings` points along the cable
     update(points) {
       writeTube(points, radius, sides, positions, normals);
@@ -241,6 +274,26 @@ function oldBoxes({ machine, group, ground, carrierTop, sheaveR, materials }) {
   group.fly.add(sheave);
 }
 
+// ?models=0: the ropes' drums and the foot sheave as plain cylinders where the hello
+// reeves them (models/crane-model.js draws them into the superstructure and boom base)
+function oldReevingGear({ machine, group, materials, reeving, groove }) {
+  const seen = new Set();
+  reeving.forEach((r, i) => {
+    for (const a of r ?? []) {
+      const key = `${a.part} ${a.at.join(',')}`;
+      if (seen.has(key) || (a.part !== 'superstructure' && a.part !== 'boom_base')) continue;
+      seen.add(key);
+      const drum = a.part === 'superstructure';
+      const radius = machine.cables[i].drum_radius_m * (drum ? 1 : SHEAVES.footPerDrum);
+      const m = new THREE.Mesh(new THREE.CylinderGeometry(radius, radius, drum ? radius * 2.2 : 2 * groove + 0.1, 16),
+        materials.steel);
+      if (drum) m.rotation.x = Math.PI / 2;  // frame 1: the axle along z; frame 2: along y
+      m.position.set(...a.at);
+      group[a.part].add(m);
+    }
+  });
+}
+
 function heldLoad(materials) {
   const mesh = new THREE.Mesh(new THREE.SphereGeometry(1, 16, 12), materials.load);
   mesh.visible = false;
@@ -248,7 +301,54 @@ function heldLoad(materials) {
 }
 
 // options.models: draw web/js/models/ (default: unless the page's URL says ?models=0)
-export function buildWorld(hello, { models = !boxesOnly() } = {}) {
+// Shadows at high quality: every mesh of the machine, the clam, the loads and the dam casts
+// and receives, but not the water; the sun's shadow camera just holds the work area (the
+// crane's reach and the structures, from the lowest to the boom's highest point) so its
+// texels stay small.
+function castShadows({ root, sun, area, water, baseToThree }) {
+  root.traverse((o) => {
+    if (!o.isMesh || o === water) return;
+    o.castShadow = true;
+    o.receiveShadow = true;
+  });
+  const m = SUN.shadowMargin_m;
+  const cam = sun.shadow.camera;
+  cam.position.copy(sun.position);
+  cam.lookAt(sun.target.position);
+  cam.updateMatrixWorld();
+  const lo = new THREE.Vector3(Infinity, Infinity, Infinity), hi = lo.clone().negate(), p = new THREE.Vector3();
+  for (const x of [area.min[0] - m, area.max[0] + m]) {
+    for (const y of [area.min[1] - m, area.max[1] + m]) {
+      for (const z of [area.zMin - m, area.zMax + m]) {
+        p.set(...baseToThree([x, y, z])).applyMatrix4(cam.matrixWorldInverse);
+        lo.min(p);
+        hi.max(p);
+      }
+    }
+  }
+  Object.assign(cam, { left: lo.x, right: hi.x, bottom: lo.y, top: hi.y, near: Math.max(0.1, -hi.z), far: -lo.z });
+  cam.updateProjectionMatrix();
+  sun.castShadow = true;
+  sun.shadow.mapSize.set(SUN.shadowMapSize, SUN.shadowMapSize);
+  sun.shadow.bias = -0.0005;
+  sun.shadow.normalBias = 0.03;
+}
+
+// The sky as an environment map for the PBR materials (high quality): the dome rendered
+// into a cube and prefiltered by roughness, once, by the renderer that draws the world.
+function skyEnvironment(renderer, sky) {
+  const pmrem = new THREE.PMREMGenerator(renderer);
+  const s = new THREE.Scene();
+  const dome = new THREE.Mesh(sky.geometry, sky.material.clone());
+  s.add(dome);
+  const target = pmrem.fromScene(s, 0, 0.1, 100);
+  pmrem.dispose();
+  dome.material.dispose();
+  return target.texture;
+}
+
+// options.look: quality.js's qualitySettings (default: low)
+export function buildWorld(hello, { models = !boxesOnly(), look = qualitySettings('low') } = {}) {
   const { machine, scene: sc } = hello;
   const crane = machine.crane, clam = machine.clam;
   const area = workArea(machine, sc);
@@ -258,21 +358,34 @@ export function buildWorld(hello, { models = !boxesOnly() } = {}) {
   root.rotation.x = -Math.PI / 2;  // base (x, y, z) -> three (x, z, -y)
   scene.add(root);
 
-  scene.add(new THREE.HemisphereLight(0xeef4ff, 0x4a4238, 2.2));
-  const sun = new THREE.DirectionalLight(0xffffff, 1.8);
-  sun.position.set(40, 60, -25);
-  scene.add(sun);
+  // sky light and sun; at high quality the sky's reflections (scene.environment) take part
+  // of the hemisphere's share. The sun aims at the work area, its shadow camera fitted below.
+  const hemi = new THREE.HemisphereLight(0xeef4ff, 0x4a4238, look.pbr ? 0.9 : 2.2);
+  scene.add(hemi);
+  const sun = new THREE.DirectionalLight(0xfff6e8, look.pbr ? 2.2 : 1.8);
+  const sunDir = new THREE.Vector3(...SUN.direction).normalize();
+  sun.target.position.set(area.center[0], 0, -area.center[1]);
+  sun.position.copy(sun.target.position).addScaledVector(sunDir, 100);
+  scene.add(sun, sun.target);
+  sun.updateMatrixWorld();
+  setLights(hemi, sun);
+  // the shaded sky (high quality); low keeps the plain background colour
+  const sky = look.skyDome ? createSky(sunDir) : null;
+  if (sky) scene.add(sky);
 
   const materials = {
     // both sides: the focus view cuts through piers and the deck, which then look solid
-    concrete: mat(COLORS.concrete, { side: THREE.DoubleSide }), steel: mat(COLORS.steel), rackBar: mat(COLORS.rackBar),
-    gate: mat(COLORS.gate), truck: mat(COLORS.truck), carrier: mat(COLORS.carrier),
-    cab: mat(COLORS.cab), boom: mat(COLORS.boom), fly: mat(COLORS.fly), clam: mat(COLORS.clam),
-    bucket: mat(COLORS.bucket, { side: THREE.DoubleSide }), load: mat(COLORS.load),
-    cable1: mat(COLORS.cable1), cable2: mat(COLORS.cable2), bottom: mat(COLORS.bottom), rod: mat(COLORS.rod),
-    // web/js/models/: colours per vertex, one draw call per part; both sides only for the
-    // piers and the deck, which the focus view cuts through
-    model: modelMaterial(), damModel: modelMaterial({ side: THREE.DoubleSide }),
+    // (kinds of surface: materials.js; one material each, shared by every mesh of the kind)
+    concrete: mat(look, COLORS.concrete, 'concrete', { side: THREE.DoubleSide }), steel: mat(look, COLORS.steel, 'steel'),
+    rackBar: mat(look, COLORS.rackBar, 'steel'), gate: mat(look, COLORS.gate), truck: mat(look, COLORS.truck),
+    carrier: mat(look, COLORS.carrier), cab: mat(look, COLORS.cab), boom: mat(look, COLORS.boom), fly: mat(look, COLORS.fly),
+    clam: mat(look, COLORS.clam), bucket: mat(look, COLORS.bucket, 'paint', { side: THREE.DoubleSide }),
+    load: mat(look, COLORS.load, 'wood'), cable1: mat(look, COLORS.cable1, 'steel'), cable2: mat(look, COLORS.cable2),
+    bottom: mat(look, COLORS.bottom, 'concrete'), rod: mat(look, COLORS.rod, 'steel'),
+    // web/js/models/: colours per vertex, one draw call per part (low) or per kind of surface
+    // in the part (high); both sides only for the piers and the deck, which the focus view
+    // cuts through
+    model: modelMaterial({}, look), damModel: modelMaterial({ side: THREE.DoubleSide }, look),
   };
 
   // dam intake; each piece is a structure that turns see-through when it hides the work
@@ -308,13 +421,13 @@ export function buildWorld(hello, { models = !boxesOnly() } = {}) {
   const waterSize = res ? [res.size_m[0], res.size_m[1]] : [area.size[0] * 1.6, area.size[1] * 1.6];
   const waterAt = res ? res.center_m : [area.center[0], area.center[1]];
   const wet = sc.water_level_m !== null;  // an empty scene has no water
-  const water = new THREE.Mesh(new THREE.PlaneGeometry(...waterSize),
-    new THREE.MeshPhongMaterial({ color: COLORS.water, transparent: true, opacity: 0.5,
-      side: THREE.DoubleSide, depthWrite: false, shininess: 80 }));
+  // translucent and moving (environment.js), tinted by the turbidity (water-look.js)
+  const surface = createWater(waterSize, look);
+  surface.setLook(waterLook(0));
+  const water = surface.mesh;
   water.position.set(waterAt[0], waterAt[1], sc.water_level_m ?? 0);
   water.visible = wet;
   water.rotation.z = res ? res.yaw_deg * DEG : 0;
-  water.renderOrder = 2;
   root.add(water);
   const bedZ = res ? res.center_m[2] - res.size_m[2] / 2 : area.zMin - 0.01;
   if (wet && bedZ < sc.water_level_m) {
@@ -355,7 +468,7 @@ export function buildWorld(hello, { models = !boxesOnly() } = {}) {
   } else {
     oldBoxes({ machine, group, ground, carrierTop, sheaveR, materials });
   }
-  Object.assign(group, buildClam(clam, materials, root));
+  Object.assign(group, (models ? clamModel : buildClam)(clam, materials, root));
   // the boom cylinder, when the server sends it (hello.machine.crane.boom_cylinder and the
   // parts boom_cylinder, boom_rod): a barrel from the base pivot and a rod from the rod eye,
   // each along its frame's +z towards the other pivot, each as long as the cylinder at its
@@ -374,9 +487,19 @@ export function buildWorld(hello, { models = !boxesOnly() } = {}) {
     group.boom_rod.add(along(cyl.bore_m * VISUAL.rodPerBore / 2, cyl.retracted_m, materials.rod));
   }
 
-  // cables: leave the tip on either side of the boom, bow to opposite sides when slack
+  // cables: from the drum over the foot sheave along the boom and round the tip sheave
+  // (where the hello reeves them: rope-path.js; an older hello, from the tip only), leaving
+  // the tip either side of the boom and hanging to A (cable 1) and C (cable 2), bowing to
+  // opposite sides when slack; one tube each for the whole rope
   const ropeR = sheaveR * VISUAL.ropeRadiusPerDrumRadius;
-  const cables = [makeCable(ropeR, materials.cable1), makeCable(ropeR, materials.cable2)];
+  const reeving = reevings(machine, hello.parts).slice(0, 2);
+  const reeved = [0, 1].map((i) => (reeving[i] ? routeLength(reeving[i].length, SHEAVES.arcPoints) - 1 : 0));
+  const cables = [0, 1].map((i) => makeCable(ropeR, materials[`cable${i + 1}`], VISUAL.cableRings + reeved[i]));
+  const ropeRadii = {
+    drum: machine.cables.map((c) => c.drum_radius_m),
+    foot: machine.cables.map((c) => c.drum_radius_m * SHEAVES.footPerDrum),  // as crane-model.js draws it
+  };
+  if (!models) oldReevingGear({ machine, group, materials, reeving, groove: fly.box_m[1] * SHEAVES.groovePerFlyWidth });
   cables.forEach((c, i) => {
     c.mesh.name = `cable ${i + 1}`;
     root.add(c.mesh);
@@ -384,7 +507,8 @@ export function buildWorld(hello, { models = !boxesOnly() } = {}) {
 
   const load = heldLoad(materials);
   root.add(load);
-  const loads = buildLoads(root, sc.loads);
+  const loads = buildLoads(root, sc.loads, look);
+  if (look.shadows) castShadows({ root, sun, area, water, baseToThree });
 
   // each drawn part's index in display.parts (hello.parts' order); the machine is not
   // drawn without them all
@@ -405,8 +529,7 @@ export function buildWorld(hello, { models = !boxesOnly() } = {}) {
     // murky water (an instructor's condition): the surface hides what is under it
     if (frame.turbidity !== state.water.turbidity) {
       state.water = waterLook(frame.turbidity);
-      water.material.opacity = state.water.surfaceOpacity;
-      water.material.color.setHex(state.water.surfaceColor);
+      surface.setLook(state.water);
     }
     state.tiltDeg = frame.tilt_axis ? frame.tilt_deg : 0;
     loads.update(frame.loads, frame.held_load ?? null);
@@ -431,18 +554,22 @@ export function buildWorld(hello, { models = !boxesOnly() } = {}) {
     const heading = poseAxis(P('superstructure'), 0);
     Object.assign(state, { parts: poses, tip: tip.slice(0, 3), a, c, u, w, heading });
 
-    // cable exits at the tip, offset across the boom (the fly's y axis)
+    // cable exits at the tip, offset across the boom (the fly's y axis); a reeved rope runs
+    // in that groove from its drum, over the foot sheave and round the tip sheave
     const across = poseAxis(tip, 1);
-    const off = fly.box_m[1] * 0.35;
+    const off = fly.box_m[1] * SHEAVES.groovePerFlyWidth;
     const ends = [a, c];
     const sides = [heading, heading.map((x) => -x)];
+    const anchors = spreadAnchors(ropeAnchors(reeving, poses, at), across, [off, -off]);
     for (let i = 0; i < 2; i++) {
       const sgn = i === 0 ? 1 : -1;
-      const top = [0, 1, 2].map((k) => tip[k] + sgn * off * across[k]);
       const bottom = ends[i].map((x, k) => x + sgn * off * 0.3 * across[k]);
+      const route = anchors[i] && ropeRoute(anchors[i], bottom, { drumRadius: ropeRadii.drum[i],
+        sheaveRadius: ropeRadii.foot[i], tipRadius: sheaveR, arcPoints: SHEAVES.arcPoints });
+      const top = route ? route[route.length - 1] : [0, 1, 2].map((k) => tip[k] + sgn * off * across[k]);
       const curve = cableCurve(top, bottom, ropeLengths[i], sides[i],
-        { sagPerSlack: VISUAL.sagPerSlack, segments: cables[i].segments });
-      cables[i].update(curve.points);
+        { sagPerSlack: VISUAL.sagPerSlack, segments: VISUAL.cableRings - 1 });
+      cables[i].update(route ? route.concat(curve.points.slice(1)) : curve.points);
       state.slack[i] = curve.slack;
       state.sag[i] = curve.sag;
     }
@@ -476,6 +603,18 @@ export function buildWorld(hello, { models = !boxesOnly() } = {}) {
   const toThree = (p) => new THREE.Vector3(p[0], p[2], -p[1]);
   return {
     scene, root, water, area, machine, sceneInfo: sc, state, update, place: placeAll,
+    // the sky dome, or null (views.js hides it for the top view and under water), the quality drawn
+    sky, look,
+    // the water's waves at time t [s]
+    animate: (t) => surface.animate(t),
+    // before the first drawing, with the renderer: at high quality the sky lights the PBR
+    // surfaces and is mirrored by them (scene.environment)
+    prepare(renderer) {
+      if (look.pbr && sky && !scene.environment) {
+        scene.environment = skyEnvironment(renderer, sky);
+        scene.environmentIntensity = 0.6;
+      }
+    },
     structures, targets,
     // the parts this world draws that hello.parts does not name (none: all drawn)
     missingParts: missing,
@@ -513,8 +652,11 @@ export function buildWorld(hello, { models = !boxesOnly() } = {}) {
       scene.traverse((o) => {
         o.geometry?.dispose?.();
       });
-      for (const m of Object.values(materials)) m.dispose();
-      water.material.dispose();
+      for (const m of Object.values(materials)) for (const x of m.isMaterial ? [m] : Object.values(m)) x.dispose();
+      surface.dispose();
+      sky?.geometry.dispose();
+      sky?.material.dispose();
+      scene.environment?.dispose();
       loads.dispose();
     },
   };

@@ -15,6 +15,7 @@ const WINDOW_MAX_DOWN = (20 * Math.PI) / 180;
 
 export function createViews({ renderer, world, labels, onChange }) {
   const dom = renderer.domElement;
+  world.prepare?.(renderer);
   const { area, waterLevel: wl } = world;
   const span = Math.max(area.size[0], area.size[1]);
   const center = new THREE.Vector3(area.center[0], wl, -area.center[1]);
@@ -174,6 +175,9 @@ export function createViews({ renderer, world, labels, onChange }) {
     }
     world.scene.fog = under ? underwaterFog : null;
     world.scene.background = under ? deep : sky;
+    // the sky dome around a perspective camera above the water; the top view looks down
+    // onto its plain colour
+    if (world.sky) world.sky.visible = !under && camera.isPerspectiveCamera;
     return under;
   }
 
@@ -204,6 +208,10 @@ export function createViews({ renderer, world, labels, onChange }) {
   function render(now = performance.now()) {
     follow();
     fading = false;
+    world.animate?.(now / 1000);
+    // one shadow map for all the viewports of a drawing; counters over all of them
+    renderer.shadowMap.needsUpdate = renderer.shadowMap.enabled;
+    renderer.info.reset();
     const underwater = {};
     for (const vp of viewports()) underwater[vp.name] = renderOne(vp, cameras[vp.name], now);
     return underwater;

@@ -430,3 +430,29 @@ test('hello: the boom cylinder is optional; a malformed one is null and named', 
   assert.equal(r.msg.machine.crane.boom_cylinder, null);
   assert.match(r.msg.warnings[0], /hello\.machine\.crane\.boom_cylinder\.bore_m/);
 });
+
+test('hello: the ropes\' reeving and the bucket width are optional; a malformed reeving is null and named', () => {
+  // the fixture predates them: the hanging part only, a bucket as wide as link 2 (scene.js)
+  const old = parse(helloObject()).msg.machine;
+  assert.deepEqual(old.cables.map((c) => c.reeving), [null, null]);
+  assert.equal(old.clam.bucket_width_m, undefined);
+  const h = helloObject();
+  const anchors = [{ part: 'superstructure', at: [-1.2, -0.5, 0] }, { part: 'boom_base', at: [0.5, 0, 0.6] },
+    { part: 'fly', at: [0, 0, 0] }];
+  h.machine.cables.forEach((c) => { c.reeving = anchors; });
+  h.machine.clam.bucket_width_m = 1.2;
+  const r = parse(h);
+  assert.equal(r.ok, true, r.error);
+  assert.deepEqual(r.msg.machine.cables[0].reeving, anchors);
+  assert.equal(r.msg.machine.clam.bucket_width_m, 1.2);
+  assert.deepEqual(r.msg.warnings, []);
+  const bad = helloObject();
+  bad.machine.cables[1].reeving = [{ part: 'superstructure', at: [0, 0] }, { part: 'fly', at: [0, 0, 0] }];
+  const b = parse(bad);
+  assert.equal(b.ok, true);
+  assert.equal(b.msg.machine.cables[1].reeving, null);
+  assert.match(b.msg.warnings[0], /hello\.machine\.cables\[1\]\.reeving\[0\]\.at/);
+  const narrow = helloObject();
+  narrow.machine.clam.bucket_width_m = 0;
+  assert.match(parse(narrow).error, /hello\.machine\.clam\.bucket_width_m: must be > 0/);
+});

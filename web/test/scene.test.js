@@ -56,7 +56,7 @@ test('scene: every part drawn where its pose puts it; nothing drawn before a fra
   near(world.targets.points[0], toThree(display.point_a_m), 1e-5);
 });
 
-test('scene: each bucket\'s closed-pose shape meets its hinge B; the left is the mirror image', () => {
+test('scene: each bucket\'s hinge B (the middle of its bosses) meets its arm\'s end; the left is the mirror image', () => {
   const world = buildWorld(hello);
   world.update(display);
   world.place(poses(), [display.display[5], display.display[6]]);
@@ -65,18 +65,14 @@ test('scene: each bucket\'s closed-pose shape meets its hinge B; the left is the
   const b = [l2 * Math.sin((tc * Math.PI) / 180), 0, l2 * Math.cos((tc * Math.PI) / 180)];
   for (const [name, sign] of [['shell_right', 1], ['shell_left', -1]]) {
     const mesh = world.scene.getObjectByName(name).getObjectByName('bucket');
-    // the extruded outline's hinge corner, at both ends of its width: its middle is B
-    const pos = mesh.geometry.getAttribute('position');
-    const corner = [];
-    for (let i = 0; i < pos.count; i++) {
-      if (Math.abs(pos.getX(i) - b[0]) < 1e-6 && Math.abs(pos.getZ(i) - b[2]) < 1e-6) corner.push(pos.getY(i));
-    }
-    assert.ok(corner.length >= 2, `${name}: the outline's corner at B in the x-z plane`);
-    const mid = (Math.min(...corner) + Math.max(...corner)) / 2;
-    const hinge = worldOf(mesh, [b[0], mid, b[2]]);
+    // the middle of the hinge bosses' boxes (a boss at each end of the width)
+    const bosses = mesh.userData.pieces.filter((p) => p.name === 'hinge boss');
+    assert.equal(bosses.length, 2, `${name}: hinge bosses`);
+    const local = [0, 1, 2].map((k) => bosses.reduce((sum, p) => sum + (p.min[k] + p.max[k]) / 4, 0));
+    near(local, [sign * b[0], 0, b[2]], 1e-5);
     // where the arm of that side ends
     const arm = posePoint(P(sign > 0 ? 'arm_right' : 'arm_left'), [0, 0, -hello.machine.clam.link1_length_m]);
-    near(hinge, toThree(arm), 1e-4);
+    near(worldOf(mesh, local), toThree(arm), 1e-4);
   }
   near(toThree(posePoint(P('arm_right'), [0, 0, -hello.machine.clam.link1_length_m])), toThree(display.point_b_m), 1e-4);
 });
@@ -142,4 +138,44 @@ test('scene: the boom cylinder\'s barrel and rod, when the server sends their po
   const mesh = barrel.children[0];
   mesh.geometry.computeBoundingBox();
   near([mesh.geometry.boundingBox.min.z, mesh.geometry.boundingBox.max.z], [0, 2.0358], 1e-6);  // float32 vertices
+});
+
+test('scene: a reeved rope is one tube from its drum over the foot sheave and round the tip sheave to the clam', () => {
+  // the hello's reeving (docs/websocket-protocol.md): drum, foot sheave, tip sheave
+  const reeving = (drumX) => [{ part: 'superstructure', at: [drumX, -0.5, 0] }, { part: 'boom_base', at: [0.5, 0, 0.6] },
+    { part: 'fly', at: [0, 0, 0] }];
+  const machine = { ...hello.machine, cables: hello.machine.cables.map((c, i) => ({ ...c, reeving: reeving(i ? -1.9 : -1.2) })) };
+  const world = buildWorld({ ...hello, machine });
+  world.update(display);
+  world.place(poses(), [display.display[5], display.display[6]]);
+  const cable = world.scene.getObjectByName('cable 1');
+  const pos = cable.geometry.getAttribute('position');
+  const rings = 25 + 2 * 4;                  // the hanging part, and 4 points round each sheave
+  const sides = pos.count / rings;
+  assert.equal(sides, 6);
+  const ring = (r) => {
+    const c = [0, 0, 0];
+    for (let j = 0; j < sides; j++) for (let k = 0; k < 3; k++) c[k] += pos.array[(r * sides + j) * 3 + k] / sides;
+    return c;
+  };
+  const drum = posePoint(P('superstructure'), [-1.2, -0.5, 0]);
+  const foot = posePoint(P('boom_base'), [0.5, 0, 0.6]);
+  const r = hello.machine.cables[0].drum_radius_m;
+  const off = hello.machine.crane.links.telescopic.box_m[1] * 0.35;   // its groove, across the boom
+  assert.ok(Math.abs(Math.hypot(...ring(0).map((x, k) => x - drum[k])) - Math.hypot(r, off)) < 0.02, 'leaves its drum');
+  for (let i = 1; i <= 4; i++) assert.ok(Math.hypot(...ring(i).map((x, k) => x - foot[k])) < 0.7 * r + off + 0.01, 'over the foot sheave');
+  for (let i = 5; i <= 8; i++) assert.ok(Math.hypot(...ring(i).map((x, k) => x - display.tip_m[k])) < r + off + 0.01, 'round the tip sheave');
+  assert.ok(Math.hypot(...ring(rings - 1).map((x, k) => x - display.point_a_m[k])) < 0.5, 'and ends at A');
+  // the drums on the superstructure and the foot sheave on the boom base, in their one mesh each
+  const ss = world.scene.getObjectByName('superstructure').children;
+  assert.equal(ss.length, 1);
+  assert.equal(ss[0].userData.drums.length, 2);
+  assert.deepEqual(ss[0].userData.drums.map((d) => d.radius), [r, r]);
+  const base = world.scene.getObjectByName('boom_base').children;
+  assert.equal(base.length, 1);
+  assert.equal(base[0].userData.footSheaves.length, 1);
+  // without the models (?models=0) the drums and the sheave are cylinders of their own
+  const boxes = buildWorld({ ...hello, machine }, { models: false });
+  assert.equal(boxes.scene.getObjectByName('superstructure').children.length, 1 + 2);
+  assert.equal(boxes.scene.getObjectByName('boom_base').children.length, 1 + 1);
 });

@@ -4,13 +4,16 @@
 //   the front wheels, the slew ring, and the outriggers on their pads (hello.machine.carrier);
 // - superstructure (D-H frame 1: origin at the boom pivot, x forward, y up, z to the right;
 //   the swing axis at x = a1): the turntable deck, the engine house, the counterweight at the
-//   rear, the operator's cab at the front right around the eye (scene.js eye()), the boom foot;
-// - boom_base (frame 2: along z from the pivot, x on the boom's upper side): the base section;
+//   rear, the operator's cab at the front right around the eye (scene.js eye()), the boom foot,
+//   the ropes' winch drums where the hello reeves them (machine.cables[i].reeving);
+// - boom_base (frame 2: along z from the pivot, x on the boom's upper side): the base section
+//   and the ropes' foot sheave;
 // - fly (frame 3: origin at the tip sheave): the fly section ending at the origin, so it
 //   lies inside the base section when retracted, and the two tip sheaves (axle along y).
 // Sizes the model does not give are VISUAL choices; they change nothing but the look.
 
-import { pieces } from './merge.js';
+import { pieces, surfaceKinds } from './merge.js';
+import { SHEAVES } from '../rope-path.js';
 
 export const VISUAL = {
   wheelRadius_m: 0.45,            // a 14.00R20-class crane tyre is ~1.2 m across; smaller to fit the low carrier
@@ -32,13 +35,18 @@ export const VISUAL = {
   headCollar_m: 0.4,              // boom base's head, a little wider than the section
   sheaveWidth_m: 0.08,
   sheaveSegments: 16,
+  drumLengthPerRadius: 2.2,       // a winch drum's length per its radius (the hello gives the radius)
 };
 
 export const COLORS = {
   carrier: 0x3d4a57, tyre: 0x1e1e1e, hub: 0x9aa0a6, steel: 0x55606a, pad: 0x444a50,
   driverCab: 0xd8d8d0, glass: 0x24323f, superstructure: 0xe0b020, counterweight: 0x3a3f44,
   opCab: 0xe8c44a, pillar: 0x2b2f33, boom: 0xe8c02a, fly: 0xd9d4c4, sheave: 0x6f777f,
+  drum: 0x4f565d, woundRope: 0x2a2c2e,
 };
+// kinds of surface (materials.js) other than painted steel
+const SURFACE = surfaceKinds(COLORS, { tyre: 'rubber', hub: 'steel', steel: 'steel', pad: 'steel', glass: 'glass', sheave: 'steel',
+  drum: 'steel', woundRope: 'steel' });
 
 // machine: hello.machine; ground: the deck's top [m, base z]; carrierTop: the swing base's
 // plane (the cab's floor). Returns { carrier, superstructure, boomBase, fly } meshes.
@@ -46,14 +54,14 @@ export function buildCrane(machine, { ground, carrierTop, material, eyeLocal }) 
   const crane = machine.crane;
   return {
     carrier: carrierMesh(machine.carrier, crane, ground, carrierTop, material),
-    superstructure: superstructureMesh(crane, carrierTop, material, eyeLocal),
-    boomBase: boomBaseMesh(crane.links.boom_base, material),
+    superstructure: superstructureMesh(crane, carrierTop, material, eyeLocal, machine.cables),
+    boomBase: boomBaseMesh(crane.links.boom_base, material, machine.cables, crane.links.telescopic),
     fly: flyMesh(crane.links.telescopic, machine.cables, material),
   };
 }
 
 function carrierMesh(c, crane, ground, top, material) {
-  const p = pieces();
+  const p = pieces(SURFACE);
   const cab = crane.links.swing_cab.box_m;
   const width = cab[2] * 1.05;
   const front = c?.outrigger_front_m ?? 2.6, rear = c?.outrigger_rear_m ?? 2.6;
@@ -111,8 +119,8 @@ function carrierMesh(c, crane, ground, top, material) {
 }
 
 // frame 1: x forward, y up, z to the right; the swing base at y = carrierTop - d1
-function superstructureMesh(crane, carrierTop, material, eyeLocal) {
-  const p = pieces();
+function superstructureMesh(crane, carrierTop, material, eyeLocal, cables = []) {
+  const p = pieces(SURFACE);
   const link = crane.links.swing_cab;
   const [bx, by, bz] = link.box_m;
   const c = link.com_m;
@@ -144,33 +152,36 @@ function superstructureMesh(crane, carrierTop, material, eyeLocal) {
     for (const z of [cz[0], cz[1] - pl]) p.span([x, sill, z], [x + pl, roof, z + pl], COLORS.pillar);
   }
   p.span([cx[0], sill, cz[0]], [cx[0] + 0.04, roof, cz[1]], COLORS.opCab);  // rear wall
+  const drums = winchDrums(p, cables, deckTop);
   const mesh = p.mesh(material);
   mesh.name = 'superstructure model';
-  mesh.userData = { swingAxisX: crane.a1_m, counterweight: { x: [xr - cw, xr] }, opCab: { x: cx, y: [sill, roof], z: cz } };
+  mesh.userData = { swingAxisX: crane.a1_m, counterweight: { x: [xr - cw, xr] }, opCab: { x: cx, y: [sill, roof], z: cz }, drums };
   return mesh;
 }
 
 // frame 2: the base section from the pivot along +z for its box's length, a collar at its head
-function boomBaseMesh(base, material) {
-  const p = pieces();
+function boomBaseMesh(base, material, cables = [], fly = null) {
+  const p = pieces(SURFACE);
   const [sx, sy, sz] = base.box_m;
   const z0 = base.com_m[2] - sz / 2, z1 = base.com_m[2] + sz / 2;
   p.span([-sx / 2, -sy / 2, z0], [sx / 2, sy / 2, z1], COLORS.boom);
   const k = VISUAL.headCollar_m;
   p.span([-sx / 2 - 0.04, -sy / 2 - 0.04, z1 - k], [sx / 2 + 0.04, sy / 2 + 0.04, z1], COLORS.steel);
   p.cylinder(VISUAL.pinRadius_m * 1.3, sy + 0.05, 'y', COLORS.steel, [0, 0, Math.max(z0, 0) + 0.15], 12);
+  const feet = footSheaves(p, cables, sx, (fly ?? base).box_m[1] * SHEAVES.groovePerFlyWidth);
   const mesh = p.mesh(material);
   mesh.name = 'boom base model';
+  mesh.userData = { footSheaves: feet };
   return mesh;
 }
 
 // frame 3: the fly section from -length to the origin, the sheaves at the origin
 function flyMesh(fly, cables, material) {
-  const p = pieces();
+  const p = pieces(SURFACE);
   const [sx, sy, sz] = fly.box_m;
   p.span([-sx / 2, -sy / 2, -sz], [sx / 2, sy / 2, 0], COLORS.fly);
   const r = Math.max(...cables.map((c) => c.drum_radius_m));
-  const off = sy * 0.35;  // where scene.js lets the cables leave the tip
+  const off = sy * SHEAVES.groovePerFlyWidth;  // where scene.js lets the cables leave the tip
   for (const y of [off, -off]) p.cylinder(r, VISUAL.sheaveWidth_m, 'y', COLORS.sheave, [0, y, 0], VISUAL.sheaveSegments);
   p.cylinder(r * 0.2, sy + 0.12, 'y', COLORS.steel, [0, 0, 0], 8);
   for (const y of [sy / 2 + 0.03, -sy / 2 - 0.03]) {
@@ -180,4 +191,56 @@ function flyMesh(fly, cables, material) {
   mesh.name = 'fly model';
   mesh.userData = { sheaveRadius: r, length: sz };
   return mesh;
+}
+
+// Where the hello reeves each rope (machine.cables[i].reeving: rope-path.js), the parts that
+// carry it: its drum on the superstructure, the foot sheave on the boom's base section (the
+// tip sheaves are the fly's, above). Both axles run across the boom: frame 1's z, frame 2's y.
+
+// frame 1: a drum of the rope's drum_radius_m at each superstructure anchor, the rope wound
+// on it, flanges, and a bracket at each end down to the deck. Returns the drums' centres.
+function winchDrums(p, cables, deckTop) {
+  const out = [];
+  for (const c of cables) {
+    const a = c.reeving?.find((x) => x.part === 'superstructure');
+    if (!a || !(c.drum_radius_m > 0)) continue;
+    const r = c.drum_radius_m, at = a.at;
+    const length = r * VISUAL.drumLengthPerRadius;
+    p.cylinder(r * 0.92, length, 'z', COLORS.drum, at, VISUAL.sheaveSegments);
+    p.cylinder(r, length * 0.9, 'z', COLORS.woundRope, at, VISUAL.sheaveSegments);
+    for (const s of [1, -1]) {
+      p.cylinder(r * 1.3, 0.04, 'z', COLORS.drum, [at[0], at[1], at[2] + s * (length / 2 + 0.02)], VISUAL.sheaveSegments);
+      const z = at[2] + s * (length / 2 + 0.07);
+      if (at[1] > deckTop) p.span([at[0] - r * 0.5, deckTop, z - 0.03], [at[0] + r * 0.5, at[1], z + 0.03], COLORS.steel);
+    }
+    p.cylinder(r * 0.2, length + 0.3, 'z', COLORS.steel, at, 8);
+    out.push({ at: [...at], radius: r, length });
+  }
+  return out;
+}
+
+// frame 2: the foot sheave at the boom_base anchor, a groove for each rope either side of
+// the middle (as at the tip), on an axle carried by two plates up from the section's top.
+function footSheaves(p, cables, depth, groove) {
+  const out = [];
+  const seen = new Set();
+  for (const c of cables) {
+    const a = c.reeving?.find((x) => x.part === 'boom_base');
+    if (!a || !(c.drum_radius_m > 0)) continue;
+    const key = a.at.join(',');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const r = c.drum_radius_m * SHEAVES.footPerDrum, at = a.at;
+    for (const y of [groove, -groove]) {
+      p.cylinder(r, VISUAL.sheaveWidth_m, 'y', COLORS.sheave, [at[0], at[1] + y, at[2]], VISUAL.sheaveSegments);
+    }
+    const half = groove + VISUAL.sheaveWidth_m;
+    p.cylinder(r * 0.2, 2 * half + 0.1, 'y', COLORS.steel, at, 8);
+    for (const s of [1, -1]) {
+      p.span([Math.min(depth / 2, at[0]) - 0.02, at[1] + s * half - 0.015, at[2] - r * 0.5],
+        [at[0] + r * 0.3, at[1] + s * half + 0.015, at[2] + r * 0.5], COLORS.steel);
+    }
+    out.push({ at: [...at], radius: r });
+  }
+  return out;
 }

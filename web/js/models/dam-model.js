@@ -5,7 +5,7 @@
 // The trash rack's bars stay in scene.js (one instanced mesh). Sizes the scene does not
 // give are VISUAL choices; they change nothing but the look (nor what the clam hits).
 
-import { pieces } from './merge.js';
+import { pieces, surfaceKinds } from './merge.js';
 import { DEG } from '../geometry.js';
 
 export const VISUAL = {
@@ -25,6 +25,9 @@ export const COLORS = {
   concrete: 0xa8a49c, pierNose: 0x9c988f, kerb: 0xbdb8ae, gate: 0xc9a227, gateRib: 0x9a7c1c,
   bed: 0x9b3b2a, truckCab: 0x2f5d8a, glass: 0x24323f, tyre: 0x1e1e1e, hub: 0x9aa0a6, chassis: 0x2a2a2a,
 };
+// kinds of surface (materials.js) other than painted steel
+const SURFACE = surfaceKinds(COLORS, { concrete: 'concrete', pierNose: 'concrete', kerb: 'concrete', glass: 'glass',
+  tyre: 'rubber', hub: 'steel' });
 
 // a piece list placed and turned like the scene box b (its centre, yaw about z)
 function placed(mesh, b) {
@@ -35,7 +38,7 @@ function placed(mesh, b) {
 
 // A pier: the wall box, a half-round nose on its end towards `upstream` (+1: +x local).
 export function pierMesh(wall, material, upstream = 1) {
-  const p = pieces();
+  const p = pieces(SURFACE);
   const [sx, sy, sz] = wall.size_m;
   p.box([sx, sy, sz], COLORS.concrete, [0, 0, 0]);
   const alongX = sx >= sy;
@@ -47,7 +50,7 @@ export function pierMesh(wall, material, upstream = 1) {
 
 // The deck, with a kerb along its +x edge (towards the water) except where the intake bay is.
 export function deckMesh(deck, material, bay = null) {
-  const p = pieces();
+  const p = pieces(SURFACE);
   const [sx, sy, sz] = deck.size_m;
   p.box([sx, sy, sz], COLORS.concrete, [0, 0, 0]);
   const [kw, kh] = VISUAL.kerb_m;
@@ -59,7 +62,7 @@ export function deckMesh(deck, material, bay = null) {
 }
 
 export function gateMesh(gate, material) {
-  const p = pieces();
+  const p = pieces(SURFACE);
   const [sx, sy, sz] = gate.size_m;
   p.box([sx, sy, sz], COLORS.gate, [0, 0, 0]);
   const n = VISUAL.gateRibs, t = Math.min(0.15, sz / (4 * n));
@@ -74,7 +77,7 @@ export function gateMesh(gate, material) {
 // The truck in the bed's frame: the bed box (an open tray), a chassis under it, a cab in
 // front of it (+x, or +y when the bed is longer in y) and wheels down to `ground` (base z).
 export function truckMesh(bed, ground, material) {
-  const p = pieces();
+  const p = pieces(SURFACE);
   const [sx, sy, sz] = bed.size_m;
   const alongX = sx >= sy;
   const L = alongX ? sx : sy, W = alongX ? sy : sx;

@@ -1,27 +1,44 @@
 // Pieces of a model merged into one mesh: each piece a primitive placed in the part's frame
 // and painted by a vertex colour, so a part with many pieces is one draw call with one
-// material (software GL pays per draw call, not per triangle at these counts).
+// material (software GL pays per pixel and per draw call, not per triangle at these counts).
+// Each piece is of a kind of surface (materials.js: paint, steel, concrete, rubber, glass,
+// wood): given one material per kind (high quality) the mesh draws one group per kind
+// present; given a single material (low quality) it draws in one call.
 
 import * as THREE from 'three';
 import { mergeGeometries } from 'three/addons/utils/BufferGeometryUtils.js';
+import { GouraudMaterial, surfaceMaterial, KINDS } from '../materials.js';
+
+// The kind of surface of each colour of a model's COLORS: names -> kind, 'paint' for the rest.
+export function surfaceKinds(colors, kinds) {
+  const m = new Map();
+  for (const [name, hex] of Object.entries(colors)) m.set(hex, kinds[name] ?? 'paint');
+  return m;
+}
+
+// Every vertex of geometry g painted the colour hex (a merged mesh's vertex colours).
+export function paintVertices(g, hex) {
+  const color = new THREE.Color(hex);
+  const c = new Float32Array(g.getAttribute('position').count * 3);
+  for (let i = 0; i < c.length; i += 3) {
+    c[i] = color.r;
+    c[i + 1] = color.g;
+    c[i + 2] = color.b;
+  }
+  g.setAttribute('color', new THREE.BufferAttribute(c, 3));
+}
 
 // Collects pieces; mesh(material) merges them. Positions are in the part's frame.
-export function pieces() {
+// kindOf: a piece's colour -> its kind of surface (surfaceKinds), 'paint' when absent.
+export function pieces(kindOf = null) {
   const list = [];
-  const color = new THREE.Color();
   const add = (geometry, hex, at = [0, 0, 0], rotate = null) => {
     if (rotate) rotate(geometry);
     geometry.translate(at[0], at[1], at[2]);
     const g = geometry;  // indexed, as three builds its primitives: fewer vertices to shade
     g.deleteAttribute('uv');
-    color.setHex(hex);
-    const c = new Float32Array(g.getAttribute('position').count * 3);
-    for (let i = 0; i < c.length; i += 3) {
-      c[i] = color.r;
-      c[i + 1] = color.g;
-      c[i + 2] = color.b;
-    }
-    g.setAttribute('color', new THREE.BufferAttribute(c, 3));
+    paintVertices(g, hex);
+    g.userData.kind = kindOf?.get(hex) ?? 'paint';
     list.push(g);
     return g;
   };
@@ -43,17 +60,39 @@ export function pieces() {
     get count() {
       return list.length;
     },
+    // material: one Material for every piece, or {kind: Material} with one per kind present
     mesh(material) {
-      const geometry = mergeGeometries(list, false);
+      const perKind = !material.isMaterial;
+      // the pieces of one kind next to each other, in KINDS' order
+      const sorted = perKind ? [...list].sort((a, b) => KINDS.indexOf(a.userData.kind) - KINDS.indexOf(b.userData.kind)) : list;
+      const geometry = mergeGeometries(sorted, false);
+      const used = [];
+      if (perKind) {
+        let start = 0;
+        for (const g of sorted) {
+          const n = (g.index ?? g.getAttribute('position')).count, kind = g.userData.kind;
+          if (used.at(-1) !== kind) {
+            used.push(kind);
+            geometry.addGroup(start, 0, used.length - 1);
+          }
+          geometry.groups.at(-1).count += n;
+          start += n;
+        }
+      }
       for (const g of list) g.dispose();
       geometry.computeBoundingBox();
       geometry.computeBoundingSphere();
-      return new THREE.Mesh(geometry, material);
+      if (perKind && used.length === 1) geometry.clearGroups();
+      const mats = perKind ? used.map((k) => material[k] ?? material.paint) : material;
+      return new THREE.Mesh(geometry, perKind && mats.length === 1 ? mats[0] : mats);
     },
   };
 }
 
-// One material for every merged model: Lambert (cheap in software GL), colours per vertex.
-export function modelMaterial(extra = {}) {
-  return new THREE.MeshLambertMaterial({ vertexColors: true, ...extra });
+// One material for every merged model, colours per vertex: at low quality (or without a
+// look) lit per vertex; at high quality one MeshStandardMaterial per kind of surface.
+// extra: more options for each (e.g. side).
+export function modelMaterial(extra = {}, look = null) {
+  if (!look?.pbr) return new GouraudMaterial({ vertexColors: true, ...extra });
+  return Object.fromEntries(KINDS.map((k) => [k, surfaceMaterial(k, look, { vertexColors: true, ...extra })]));
 }
