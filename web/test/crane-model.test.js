@@ -44,7 +44,7 @@ test('crane model: each part is one mesh (one draw call), colours per vertex', (
   }
 });
 
-test('crane model: the tyres stand on the ground, the pads on pad_height, the driver\'s cab above the tyres', () => {
+test('crane model: the tyres stand on the ground, the pads on pad_height, the driver\'s cab ahead of the tyres', () => {
   const m = build();
   const tyres = verticesOf(m.carrier, COLORS.tyre);
   assert.ok(tyres.length > 0);
@@ -60,8 +60,76 @@ test('crane model: the tyres stand on the ground, the pads on pad_height, the dr
   assert.ok(Math.abs(range(pads, 1)[1] - (c.outrigger_half_span_m + 0.3)) < 1e-6);
   assert.ok(range(pads, 0)[1] > c.outrigger_front_m && range(pads, 0)[0] < -c.outrigger_rear_m);
   const cab = verticesOf(m.carrier, COLORS.driverCab);
-  assert.ok(range(cab, 2)[0] >= range(tyres, 2)[1], 'the driver\'s cab sits above the tyres');
+  assert.ok(range(cab, 0)[0] > range(tyres, 0)[1], 'the driver\'s cab ahead of the front tyres');
+  assert.ok(range(cab, 2)[0] > ground, 'the cab off the ground');
 });
+
+test('crane model: each wheel a tyre with a rim and a hub standing proud of its outer face', () => {
+  const m = build();
+  const { wheelRadius: r, axles, wheelY } = m.carrier.userData;
+  // the front half of the front left wheel (no other wheel reaches past its axle)
+  const front = Math.max(...axles);
+  const near = (vs) => vs.filter((v) => v[0] >= front - 1e-6 && v[1] > 0 && v[0] < front + r + 1e-6);
+  const tyre = near(verticesOf(m.carrier, COLORS.tyre));
+  const rim = near(verticesOf(m.carrier, COLORS.rim));
+  const hub = near(verticesOf(m.carrier, COLORS.hub));
+  assert.ok(rim.length > 0 && hub.length > 0);
+  const reach = (vs) => range(vs, 0)[1] - front;
+  assert.ok(Math.abs(reach(tyre) - r) < 1e-5, 'the tyre as big as the wheel');
+  assert.ok(reach(rim) < 0.7 * r && reach(rim) > 0.4 * r && reach(hub) < 0.5 * reach(rim), 'rim inside the tyre, hub inside the rim');
+  assert.ok(range(rim, 1)[1] > range(tyre, 1)[1] && range(hub, 1)[1] > range(rim, 1)[1], 'proud of the outer face');
+  assert.ok(Math.abs((range(tyre, 1)[0] + range(tyre, 1)[1]) / 2 - wheelY) < 1e-5);
+  // kept cheap: 16 wheels of three cylinders of at most 12 segments
+  assert.ok(m.carrier.geometry.index.count / 3 < 16 * 3 * 4 * 12 + 600, `${m.carrier.geometry.index.count / 3} triangles`);
+});
+
+// The superstructure turns about the swing axis (frame 1: x = a1, z = 0, y up; base z = y + d1)
+// over the carrier. A point at horizontal radius rho from the axis passes over the driver's
+// cab's footprint at some slew iff rho reaches the footprint's nearest radius; every such
+// point must clear the cab's roof. Checked for the fixture's superstructure (the cab's box)
+// and the shipped t250's (its box includes the counterweight: 4.1 m behind the axis, with
+// the ropes' drums).
+const t250 = structuredClone(machine);
+t250.crane.links.swing_cab = { mass_kg: 5621, com_m: [-1.066, -1.058, 0], box_m: [4.122, 1.173, 2.4] };
+t250.cables = t250.cables.map((c, i) => ({ ...c, reeving: [{ part: 'superstructure', at: [i ? -1.9 : -1.2, -0.5, 0] },
+  { part: 'boom_base', at: [0.5, 0, 0.6] }, { part: 'fly', at: [0, 0, 0] }] }));
+const cabFloor = (mc) => mc.crane.d1_m + mc.crane.links.swing_cab.com_m[1] - mc.crane.links.swing_cab.box_m[1] / 2;
+
+for (const [name, mc] of [['fixture', machine], ['t250', t250]]) {
+  test(`crane model (${name}): no superstructure piece meets the driver's cab at any slew`, () => {
+    const top = Math.max(cabFloor(mc), ground + 0.2);  // scene.js's carrierTop
+    const m = buildCrane(mc, { ground, carrierTop: top, material: modelMaterial(), eyeLocal });
+    const cab = [...verticesOf(m.carrier, COLORS.driverCab), ...verticesOf(m.carrier, COLORS.glass)];
+    const [x0, x1] = range(cab, 0), [y0, y1] = range(cab, 1), roof = range(cab, 2)[1];
+    const clamp = (v, a, b) => Math.min(b, Math.max(a, v));
+    const nearest = Math.hypot(clamp(0, x0, x1), clamp(0, y0, y1));
+    const { a1_m: a1, d1_m: d1 } = mc.crane;
+    const pos = m.superstructure.geometry.getAttribute('position');
+    let clearance = Infinity, over = 0;
+    for (let i = 0; i < pos.count; i++) {
+      const rho = Math.hypot(pos.getX(i) - a1, pos.getZ(i));
+      if (rho < nearest) continue;
+      over++;
+      clearance = Math.min(clearance, pos.getY(i) + d1 - roof);
+    }
+    assert.ok(clearance >= 0.1, `${name}: ${clearance.toFixed(3)} m over the cab's roof`);
+    // the counterweight, turned in 5 degree steps: its box never meets the cab's
+    const cw = verticesOf(m.superstructure, COLORS.counterweight);
+    const [cx0, cx1] = range(cw, 0), [cz0, cz1] = range(cw, 2), bottom = range(cw, 1)[0] + d1;
+    for (let deg = 0; deg < 360; deg += 5) {
+      const c = Math.cos(deg * Math.PI / 180), s = Math.sin(deg * Math.PI / 180);
+      // frame 1 (x, z) about the axis -> base (x, y): x forward, z to the right (base -y)
+      const corners = [cx0, cx1].flatMap((x) => [cz0, cz1].map((z) => [(x - a1) * c + z * s, (x - a1) * s - z * c]));
+      const bx = range(corners, 0), by = range(corners, 1);
+      const apart = bx[1] < x0 || bx[0] > x1 || by[1] < y0 || by[0] > y1 || bottom > roof;
+      assert.ok(apart, `${name}: the counterweight meets the cab at slew ${deg}`);
+    }
+    if (name === 't250') {
+      assert.ok(over > 0 && Math.hypot(cx0 - a1, cz1) > nearest, 'the counterweight swings over the cab');
+      assert.ok(bottom - roof >= 0.15, `the counterweight ${(bottom - roof).toFixed(3)} m over the cab's roof`);
+    }
+  });
+}
 
 test('crane model: the counterweight is behind the swing axis, the operator\'s cab around the eye', () => {
   const m = build();

@@ -53,6 +53,24 @@ test('dam model: the truck\'s bed fills hello.scene.truck_bed; its cab and wheel
   assert.ok(range(tyres, 0)[1] > bed.center_m[0] + bed.size_m[0] / 2, 'a front axle under the cab');
 });
 
+test('dam model: the truck\'s wheels: a tyre with a rim and a hub standing proud of its outer face', () => {
+  const bed = sc.truck_bed;
+  const truck = dam.truckMesh(bed, deckTop, modelMaterial());
+  const r = truck.userData.wheelRadius;
+  // the front (cab's) axle, its left wheel: the part of it in front of the axle
+  const tyres = verticesOf(truck, dam.COLORS.tyre);
+  const front = range(tyres, 0)[1] - r;
+  const near = (hex) => verticesOf(truck, hex).filter((p) => p[0] >= front - 1e-6 && p[1] > bed.center_m[1]);
+  const tyre = near(dam.COLORS.tyre), rim = near(dam.COLORS.rim), hub = near(dam.COLORS.hub);
+  assert.ok(rim.length > 0 && hub.length > 0);
+  const reach = (vs) => range(vs, 0)[1] - front;
+  assert.ok(Math.abs(reach(tyre) - r) < 1e-5);
+  assert.ok(reach(rim) < 0.7 * r && reach(rim) > 0.4 * r && reach(hub) < 0.5 * reach(rim), 'rim inside the tyre, hub inside the rim');
+  assert.ok(range(rim, 1)[1] > range(tyre, 1)[1] && range(hub, 1)[1] > range(rim, 1)[1], 'proud of the outer face');
+  // the rim and hub at the wheel's centre height
+  near(range(rim, 2), [deckTop + r - 0.62 * r, deckTop + r + 0.62 * r], 1e-3);
+});
+
 test('dam model: piers fill their walls with a nose upstream; the deck keeps its box and a kerb outside the bay', () => {
   const wall = sc.intake_walls[0];
   const pier = dam.pierMesh(wall, modelMaterial(), 1);

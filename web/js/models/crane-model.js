@@ -1,11 +1,13 @@
 // The truck crane, one merged mesh per part, each in its part's own frame
 // (docs/websocket-protocol.md "Parts"):
-// - carrier (base frame, z up, x forward): chassis, tyres on the deck, a driver's cab over
-//   the front wheels, the slew ring, and the outriggers on their pads (hello.machine.carrier);
+// - carrier (base frame, z up, x forward): chassis, wheels on the deck, a low driver's cab
+//   ahead of the front wheels, the slew ring, and the outriggers on their pads
+//   (hello.machine.carrier);
 // - superstructure (D-H frame 1: origin at the boom pivot, x forward, y up, z to the right;
-//   the swing axis at x = a1): the turntable deck, the engine house, the counterweight at the
-//   rear, the operator's cab at the front right around the eye (scene.js eye()), the boom foot,
-//   the ropes' winch drums where the hello reeves them (machine.cables[i].reeving);
+//   the swing axis at x = a1): the turntable deck, the engine house, the counterweight hung
+//   at the rear above the driver's cab's roof, the operator's cab at the front right around
+//   the eye (scene.js eye()), the boom foot, the ropes' winch drums where the hello reeves
+//   them (machine.cables[i].reeving);
 // - boom_base (frame 2: along z from the pivot, x on the boom's upper side): the base section
 //   and the ropes' foot sheave;
 // - fly (frame 3: origin at the tip sheave): the fly section ending at the origin, so it
@@ -23,11 +25,17 @@ export const VISUAL = {
   chassisDepth_m: 0.3,
   railHalfWidth_m: 0.5,           // the frame rails between the wheels
   carrierLengthPerPadSpan: 1.6,   // the carrier is longer than its pads are apart
-  driverCab_m: { x: [3.1, 4.16], y: [0.1, 1.25], z: [1.0, 2.05] },  // over the front wheels, left side
+  // the driver's cab, left side, low ahead of the front wheels (floor and roof above the
+  // ground), outside the circle the superstructure's low pieces sweep
+  driverCab_m: { length: 1.1, y: [0.1, 1.25], z: [0.3, 1.3], gapToTyres: 0.1 },
+  // the counterweight hangs from the rear this far above the driver's cab's roof, so that it
+  // swings over it (as on truck cranes), and the low pieces keep this far out of its way
+  cabClearance_m: 0.2,
   beamPerWidth: 0.12,             // outrigger beam's square section per carrier width
   padSide_m: 0.6,
   padThick_m: 0.08,
   counterweightLength_m: 0.8,     // behind the superstructure's box
+  counterweightHeight_m: 0.6,     // at least; up to the house's top
   houseWidth_m: 1.2,              // engine house on the left of the boom
   opCab: { length_m: 1.5, width_m: 1.1, sillBelowEye_m: 0.5, roofAboveEye_m: 0.55, pillar_m: 0.06 },
   footPlate_m: 0.1,               // boom foot brackets' thickness
@@ -39,7 +47,7 @@ export const VISUAL = {
 };
 
 export const COLORS = {
-  carrier: 0x3d4a57, tyre: 0x1e1e1e, hub: 0x9aa0a6, steel: 0x55606a, pad: 0x444a50,
+  carrier: 0x3d4a57, tyre: 0x1e1e1e, rim: 0xc4c7c9, hub: 0x9aa0a6, steel: 0x55606a, pad: 0x444a50,
   driverCab: 0xd8d8d0, glass: 0x24323f, superstructure: 0xe0b020, counterweight: 0x3a3f44,
   opCab: 0xe8c44a, pillar: 0x2b2f33, boom: 0xe8c02a, fly: 0xd9d4c4, sheave: 0x6f777f,
   drum: 0x4f565d, woundRope: 0x2a2c2e,
@@ -52,15 +60,30 @@ const SURFACE = surfaceKinds(COLORS, { tyre: 'rubber', hub: 'steel', steel: 'ste
 // plane (the cab's floor). Returns { carrier, superstructure, boomBase, fly } meshes.
 export function buildCrane(machine, { ground, carrierTop, material, eyeLocal }) {
   const crane = machine.crane;
+  // the counterweight's underside above the driver's cab's roof; the cab outside the circle
+  // swept by every superstructure piece lower than that (the deck, the engine house, ...)
+  const over = ground + VISUAL.driverCab_m.z[1] + VISUAL.cabClearance_m;
+  const superstructure = superstructureMesh(crane, carrierTop, material, eyeLocal, machine.cables, over);
+  const low = superstructure.userData.sweep.filter((s) => s.bottom < over - 1e-4);
+  const cabFrom = Math.max(0, ...low.map((s) => s.reach)) + VISUAL.cabClearance_m;
   return {
-    carrier: carrierMesh(machine.carrier, crane, ground, carrierTop, material),
-    superstructure: superstructureMesh(crane, carrierTop, material, eyeLocal, machine.cables),
+    carrier: carrierMesh(machine.carrier, crane, ground, carrierTop, material, cabFrom),
+    superstructure,
     boomBase: boomBaseMesh(crane.links.boom_base, material, machine.cables, crane.links.telescopic),
     fly: flyMesh(crane.links.telescopic, machine.cables, material),
   };
 }
 
-function carrierMesh(c, crane, ground, top, material) {
+// a wheel, its axle along `axis`: the tyre, a painted rim and the hub's cap standing proud
+// of its faces, so that from the side it reads as a wheel
+function wheel(p, r, width, axis, at, segments) {
+  p.cylinder(r, width, axis, COLORS.tyre, at, segments);
+  p.cylinder(r * 0.62, width + 0.03, axis, COLORS.rim, at, segments);
+  p.cylinder(r * 0.22, width + 0.09, axis, COLORS.hub, at, 8);
+}
+
+// cabFrom: the driver's cab's nearest x to the swing axis (base frame's origin)
+function carrierMesh(c, crane, ground, top, material, cabFrom = 0) {
   const p = pieces(SURFACE);
   const cab = crane.links.swing_cab.box_m;
   const width = cab[2] * 1.05;
@@ -70,19 +93,22 @@ function carrierMesh(c, crane, ground, top, material) {
   const x0 = (front - rear) / 2 - length / 2, x1 = x0 + length;
   const r = Math.min(VISUAL.wheelRadius_m, Math.max(0.2, (top - ground) * 0.9));
   const railBottom = Math.max(ground + r * 0.6, top - VISUAL.chassisDepth_m);
-  // frame rails, the deck plate under the turntable, the slew ring
-  p.span([x0, -VISUAL.railHalfWidth_m, railBottom], [x1, VISUAL.railHalfWidth_m, top], COLORS.carrier);
+  const axles = VISUAL.axleX_m.map((x) => x * length / 8.32);
+  // the driver's cab ahead of the front tyres and outside the superstructure's low sweep
+  const dc = VISUAL.driverCab_m;
+  const cx = [Math.max(Math.max(...axles) + r + dc.gapToTyres, cabFrom)];
+  cx.push(cx[0] + dc.length);
+  const cz = [ground + dc.z[0], ground + dc.z[1]];
+  const nose = Math.max(x1, cx[1] + 0.05);
+  // frame rails (on to the cab), the deck plate under the turntable, the slew ring
+  p.span([x0, -VISUAL.railHalfWidth_m, railBottom], [nose, VISUAL.railHalfWidth_m, top], COLORS.carrier);
   p.span([-front + 0.2, -width / 2, top - 0.12], [front - 0.2, width / 2, top], COLORS.carrier);
   const ringR = Math.min(cab[0], cab[2]) / 2;
   p.cylinder(ringR, 0.2, 'z', COLORS.steel, [0, 0, top], 24);
-  // tyres and hubs, a fender over each pair of axles
+  // the wheels, a fender over each pair of axles
   const tw = VISUAL.tyreWidth_m, wy = width / 2 - tw / 2;
-  const axles = VISUAL.axleX_m.map((x) => x * length / 8.32);
   for (const x of axles) {
-    for (const y of [wy, -wy]) {
-      p.cylinder(r, tw, 'y', COLORS.tyre, [x, y, ground + r], VISUAL.wheelSegments);
-      p.cylinder(r * 0.5, tw + 0.04, 'y', COLORS.hub, [x, y, ground + r], VISUAL.wheelSegments);
-    }
+    for (const y of [wy, -wy]) wheel(p, r, tw, 'y', [x, y, ground + r], VISUAL.wheelSegments);
   }
   for (const pair of [axles.slice(0, 2), axles.slice(2)]) {
     const xs = [Math.min(...pair) - r - 0.05, Math.max(...pair) + r + 0.05];
@@ -91,10 +117,7 @@ function carrierMesh(c, crane, ground, top, material) {
         [xs[1], s > 0 ? width / 2 : -width / 2 + tw + 0.04, ground + 2 * r + 0.1], COLORS.carrier);
     }
   }
-  // the driver's cab over the front wheels, its windscreen and side window
-  const dc = VISUAL.driverCab_m, sx = length / 8.32;
-  const cx = [x1 - (dc.x[1] - dc.x[0]) * sx, x1];
-  const cz = [ground + 2 * r + 0.1, ground + dc.z[1]];
+  // the driver's cab, its windscreen and side window
   p.span([cx[0], dc.y[0], cz[0]], [cx[1], dc.y[1], cz[1]], COLORS.driverCab);
   p.span([cx[1] - 0.02, dc.y[0] + 0.1, cz[1] - 0.55], [cx[1] + 0.02, dc.y[1] - 0.1, cz[1] - 0.1], COLORS.glass);
   p.span([cx[0] + 0.15, dc.y[1] - 0.02, cz[1] - 0.55], [cx[1] - 0.1, dc.y[1] + 0.02, cz[1] - 0.1], COLORS.glass);
@@ -118,9 +141,26 @@ function carrierMesh(c, crane, ground, top, material) {
   return mesh;
 }
 
-// frame 1: x forward, y up, z to the right; the swing base at y = carrierTop - d1
-function superstructureMesh(crane, carrierTop, material, eyeLocal, cables = []) {
-  const p = pieces(SURFACE);
+// pieces() that also keeps each piece's bounding box (in the part's frame)
+function tracked(kindOf) {
+  const p = pieces(kindOf), boxes = [];
+  for (const k of ['box', 'span', 'cylinder']) {
+    const make = p[k];
+    p[k] = (...args) => {
+      const g = make(...args);
+      g.computeBoundingBox();
+      boxes.push(g.boundingBox.clone());
+      return g;
+    };
+  }
+  return { p, boxes };
+}
+
+// frame 1: x forward, y up, z to the right; the swing base at y = carrierTop - d1.
+// cwUnderside: the counterweight's lowest point [m, base z]. userData.sweep: per piece, its
+// lowest point [m, base z] and its farthest reach from the swing axis [m], over all slews.
+function superstructureMesh(crane, carrierTop, material, eyeLocal, cables = [], cwUnderside = -Infinity) {
+  const { p, boxes } = tracked(SURFACE);
   const link = crane.links.swing_cab;
   const [bx, by, bz] = link.box_m;
   const c = link.com_m;
@@ -129,10 +169,13 @@ function superstructureMesh(crane, carrierTop, material, eyeLocal, cables = []) 
   const zl = c[2] - bz / 2, zr = c[2] + bz / 2;            // left and right sides
   const deckTop = floor + 0.25;
   p.span([xr, floor, zl], [xf, deckTop, zr], COLORS.superstructure);
-  // engine house on the left, the counterweight across the rear
+  // engine house on the left, the counterweight across the rear, hung high enough to swing
+  // over the driver's cab
   p.span([xr, deckTop, zl], [xf - VISUAL.opCab.length_m - 0.1, top, zl + VISUAL.houseWidth_m], COLORS.superstructure);
   const cw = VISUAL.counterweightLength_m;
-  p.span([xr - cw, floor + 0.1, zl + 0.05], [xr, top - 0.1, zr - 0.05], COLORS.counterweight);
+  const cwBottom = Math.max(floor + 0.1, cwUnderside - crane.d1_m);
+  const cwTop = Math.max(top - 0.1, cwBottom + VISUAL.counterweightHeight_m);
+  p.span([xr - cw, cwBottom, zl + 0.05], [xr, cwTop, zr - 0.05], COLORS.counterweight);
   // the boom foot: two plates up to the pivot at the origin, and its pin
   const t = VISUAL.footPlate_m, w = crane.links.boom_base.box_m[1] / 2 + 0.02;
   for (const s of [1, -1]) {
@@ -155,7 +198,12 @@ function superstructureMesh(crane, carrierTop, material, eyeLocal, cables = []) 
   const drums = winchDrums(p, cables, deckTop);
   const mesh = p.mesh(material);
   mesh.name = 'superstructure model';
-  mesh.userData = { swingAxisX: crane.a1_m, counterweight: { x: [xr - cw, xr] }, opCab: { x: cx, y: [sill, roof], z: cz }, drums };
+  const sweep = boxes.map((b) => ({
+    bottom: b.min.y + crane.d1_m,
+    reach: Math.max(...[b.min.x, b.max.x].flatMap((x) => [b.min.z, b.max.z].map((z) => Math.hypot(x - crane.a1_m, z)))),
+  }));
+  mesh.userData = { swingAxisX: crane.a1_m, counterweight: { x: [xr - cw, xr], y: [cwBottom, cwTop] },
+    opCab: { x: cx, y: [sill, roof], z: cz }, drums, sweep };
   return mesh;
 }
 

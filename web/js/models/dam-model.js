@@ -23,7 +23,7 @@ export const VISUAL = {
 
 export const COLORS = {
   concrete: 0xa8a49c, pierNose: 0x9c988f, kerb: 0xbdb8ae, gate: 0xc9a227, gateRib: 0x9a7c1c,
-  bed: 0x9b3b2a, truckCab: 0x2f5d8a, glass: 0x24323f, tyre: 0x1e1e1e, hub: 0x9aa0a6, chassis: 0x2a2a2a,
+  bed: 0x9b3b2a, truckCab: 0x2f5d8a, glass: 0x24323f, tyre: 0x1e1e1e, rim: 0xd2d4d6, hub: 0x9aa0a6, chassis: 0x2a2a2a,
 };
 // kinds of surface (materials.js) other than painted steel
 const SURFACE = surfaceKinds(COLORS, { concrete: 'concrete', pierNose: 'concrete', kerb: 'concrete', glass: 'glass',
@@ -104,11 +104,14 @@ export function truckMesh(bed, ground, material) {
   span([-L / 2 + 0.3, -W * 0.25, g + r * 0.8], [cabU[1], W * 0.25, chassisTop], COLORS.chassis);
   const tw = VISUAL.tyreWidth_m, wv = W / 2 - tw / 2;
   const axles = [-L / 2 + r + 0.4, -L / 2 + 3 * r + 0.5, (cabU[0] + cabU[1]) / 2];
+  // each wheel a tyre, a painted rim and the hub's cap standing proud of its faces
+  const axis = alongX ? 'y' : 'x';
   for (const u of axles) {
     for (const v of [wv, -wv]) {
-      const [x, y] = pt(u, v, 0);
-      p.cylinder(r, tw, alongX ? 'y' : 'x', COLORS.tyre, [x, y, g + r], VISUAL.wheelSegments);
-      p.cylinder(r * 0.5, tw + 0.04, alongX ? 'y' : 'x', COLORS.hub, [x, y, g + r], VISUAL.wheelSegments);
+      const [x, y] = pt(u, v, 0), at = [x, y, g + r];
+      p.cylinder(r, tw, axis, COLORS.tyre, at, VISUAL.wheelSegments);
+      p.cylinder(r * 0.62, tw + 0.03, axis, COLORS.rim, at, VISUAL.wheelSegments);
+      p.cylinder(r * 0.22, tw + 0.09, axis, COLORS.hub, at, 8);
     }
   }
   // the cab: from over its wheels up, a windscreen and side windows
