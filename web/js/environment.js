@@ -7,7 +7,7 @@
 //   cost software WebGL about 15 % of the Full view's drawing time.
 // - Water: translucent, its colour and opacity from water-look.js (the turbidity). High: a
 //   glossy PBR surface whose normal map drifts (small waves that catch the sun); low: a
-//   grid lit per vertex whose brightness ripples with time, computed per vertex.
+//   coarse grid lit per vertex whose brightness ripples slowly with time (RIPPLE).
 
 import * as THREE from 'three';
 import { GouraudMaterial } from './materials.js';
@@ -92,6 +92,21 @@ function waveNormals(size = 128) {
   return t;
 }
 
+// The low quality's ripples: three waves of brightness, k in rad/m along three's (x, z), w in
+// rad/s. Their wavelengths (2 pi / |k|, 14-21 m) are at least twice the grid's vertex
+// spacing (RIPPLE.spacing_m), so the grid samples them without aliasing: a finer grid cost
+// software WebGL a fifth of the Total view's drawing time (the surface is drawn in each of its
+// four viewports).
+export const RIPPLE = {
+  k: [[0.3, 0.17], [-0.12, 0.33], [0.36, -0.26]],
+  w: [0.9, 1.2, 1.6],
+  spacing_m: 6,
+  maxCells: 16,
+};
+
+// a number as a GLSL float literal (always with a decimal point)
+const glsl = (x) => Number(x).toFixed(4);
+
 // Water lit per vertex (GouraudMaterial) whose brightness ripples with `time` [s].
 class RippleWaterMaterial extends GouraudMaterial {
   constructor(params) {
@@ -106,8 +121,9 @@ class RippleWaterMaterial extends GouraudMaterial {
       .replace('#include <common>', '#include <common>\nuniform float time;\nvarying float vRipple;')
       .replace('#include <fog_vertex>', `#include <fog_vertex>
 vec4 wp = modelMatrix * vec4( position, 1.0 );
-vRipple = 0.5 * sin( 0.9 * wp.x + 0.5 * wp.z + 1.3 * time ) + 0.35 * sin( -0.4 * wp.x + 1.1 * wp.z + 1.7 * time )
-  + 0.15 * sin( 1.1 * wp.x - 0.8 * wp.z + 2.3 * time );`);
+vRipple = 0.5 * sin( ${glsl(RIPPLE.k[0][0])} * wp.x + ${glsl(RIPPLE.k[0][1])} * wp.z + ${glsl(RIPPLE.w[0])} * time )
+  + 0.35 * sin( ${glsl(RIPPLE.k[1][0])} * wp.x + ${glsl(RIPPLE.k[1][1])} * wp.z + ${glsl(RIPPLE.w[1])} * time )
+  + 0.15 * sin( ${glsl(RIPPLE.k[2][0])} * wp.x + ${glsl(RIPPLE.k[2][1])} * wp.z + ${glsl(RIPPLE.w[2])} * time );`);
     shader.fragmentShader = shader.fragmentShader
       .replace('#include <common>', '#include <common>\nvarying float vRipple;')
       .replace('#include <opaque_fragment>', 'outgoingLight *= 1.0 + 0.12 * vRipple;\n#include <opaque_fragment>');
@@ -134,9 +150,8 @@ export function createWater(size, look) {
     return water(mesh, animate);
   }
   material = new RippleWaterMaterial(common);
-  // a vertex every 2 m, at most 40 x 40 cells: the ripples (4.5 m and longer) are computed
-  // per vertex, and in Total the grid is drawn four times
-  const cells = (s) => Math.max(1, Math.min(40, Math.round(s / 2)));
+  // a vertex every RIPPLE.spacing_m, at most maxCells a side: the ripples are computed per vertex
+  const cells = (s) => Math.max(1, Math.min(RIPPLE.maxCells, Math.round(s / RIPPLE.spacing_m)));
   const mesh = new THREE.Mesh(new THREE.PlaneGeometry(size[0], size[1], cells(size[0]), cells(size[1])), material);
   animate = (t) => { material.time.value = t % 1000; };
   return water(mesh, animate);
