@@ -25,12 +25,3 @@ test('water: the low quality grid has a vertex every spacing at most, and at mos
     if (size[0] <= 100) assert.ok(spacing <= longest / 2, `${spacing} m between vertices on ${size} m`);
   }
 });
-
-test('water: the high quality is one quad with a drifting wave map', () => {
-  const w = createWater([80, 70], { waterWaves: true });
-  assert.equal(w.mesh.geometry.parameters.widthSegments, 1);
-  const before = w.mesh.material.normalMap.offset.clone();
-  w.animate(10);
-  assert.notDeepEqual(w.mesh.material.normalMap.offset.toArray(), before.toArray(), 'the waves move with time');
-  w.dispose();
-});

@@ -103,9 +103,10 @@ test('water: translucent in the turbidity\'s colour and opacity, moving with tim
     assert.notDeepEqual(state(), a, `${look.quality}: the surface moves`);
     w.dispose();
   }
-  // low: a grid fine enough for ripples computed per vertex (2 m), high: one quad and a normal map
+  // low: a grid for ripples computed per vertex (its spacing: environment.test.js), high:
+  // one quad and a normal map
   const lowWater = env.createWater([40, 30], low);
-  assert.equal(lowWater.mesh.geometry.parameters.widthSegments, 20);
+  assert.equal(lowWater.mesh.geometry.parameters.widthSegments, Math.round(40 / env.RIPPLE.spacing_m));
   assert.equal(env.createWater([40, 30], high).mesh.geometry.parameters.widthSegments, 1);
 });
 
