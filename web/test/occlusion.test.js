@@ -142,7 +142,8 @@ test('inPicture: in front of the camera and inside the frustum', () => {
 
 // a rack-like slab between a camera on +z and the target at the origin, a wall off to the side
 function ghostScene() {
-  const shared = new THREE.MeshLambertMaterial({ color: 0x888888 });
+  // both sides, as the piers and the deck are drawn
+  const shared = new THREE.MeshLambertMaterial({ color: 0x888888, side: THREE.DoubleSide });
   const rack = new THREE.Group();
   const bars = new THREE.Mesh(new THREE.BoxGeometry(4, 4, 0.2), shared);
   const beam = new THREE.Mesh(new THREE.BoxGeometry(4, 0.2, 0.2), new THREE.MeshLambertMaterial());
@@ -174,6 +175,7 @@ test('ghosting: the occluding structure fades over fadeS, per camera, and comes 
   assert.notEqual(s.bars.material, s.shared, 'its own ghost, not the shared material');
   assert.equal(s.bars.material.transparent, true);
   assert.equal(s.bars.material.depthWrite, false);
+  assert.equal(s.bars.material.side, THREE.FrontSide, 'drawn once, its front faces only, though the original has both');
   near(s.bars.material.opacity, 1 - (1 - GHOST.opacity) / 2, 1e-9);
   assert.equal(s.shared.transparent, false, 'the original is untouched');
   assert.equal(s.wall.material, s.shared, 'a structure that does not occlude stays opaque');
