@@ -37,6 +37,25 @@ export function setLights(hemi, sun) {
   LIGHT.sunDir.value.copy(sun.position).sub(sun.target.position).normalize();
 }
 
+// Whether GouraudMaterial finishes its colour per vertex for this renderer (see there).
+export function finishedPerVertex(renderer) {
+  return renderer?.outputColorSpace === THREE.SRGBColorSpace && renderer.toneMapping === THREE.NoToneMapping;
+}
+
+// three's sRGB transfer (colorspace_pars_fragment's sRGBTransferOETF), for the vertex stage
+const SRGB_OETF = `vec3 toSRGB( vec3 c ) {
+  return mix( pow( c, vec3( 0.41666 ) ) * 1.055 - vec3( 0.055 ), c * 12.92, vec3( lessThanEqual( c, vec3( 0.0031308 ) ) ) );
+}`;
+
+// the colour of each side per vertex: the material's colour times the vertex colour (as
+// color_fragment multiplies), lit, plus the glow, in sRGB
+const FINISH_PER_VERTEX = `vec3 albedo = diffuse;
+#if defined( USE_COLOR_ALPHA ) || defined( USE_COLOR ) || defined( USE_INSTANCING_COLOR ) || defined( USE_BATCHING_COLOR )
+albedo *= vColor.rgb;
+#endif
+vLightFront = toSRGB( albedo * vLightFront + emissive * emissiveIntensity );
+vLightBack = toSRGB( albedo * vLightBack + emissive * emissiveIntensity );`;
+
 // MeshBasicMaterial lit per vertex by LIGHT, with an emissive colour (a held load's glow).
 // A subclass, so clones (occlusion.js's see-through copies) keep the lighting.
 export class GouraudMaterial extends THREE.MeshBasicMaterial {
@@ -54,15 +73,24 @@ export class GouraudMaterial extends THREE.MeshBasicMaterial {
     return this;
   }
 
-  onBeforeCompile(shader) {
+  // renderer: the one compiling. Drawing to sRGB (three's default output) without tone
+  // mapping, the colour is finished per vertex, converted to sRGB there, and each pixel only
+  // picks its side's: the conversion per pixel (a pow per channel) cost SwiftShader a third
+  // of the Full view's drawing (20.5 against 13.8 ms, docs/web-client.md "Quality"). The
+  // colours then blend across a face in sRGB rather than linear values, which only shows on
+  // curved faces. Otherwise the light alone is interpolated and three converts per pixel.
+  onBeforeCompile(shader, renderer) {
     Object.assign(shader.uniforms, LIGHT, { emissive: { value: this.emissive }, emissiveIntensity: { value: 1 } });
     const self = this;
     // the intensity is a number: read it at each draw
     Object.defineProperty(shader.uniforms.emissiveIntensity, 'value', { get: () => self.emissiveIntensity });
+    const perVertex = finishedPerVertex(renderer) && !this.map;   // a texture is per pixel
     shader.vertexShader = shader.vertexShader
       .replace('#include <common>', `#include <common>
-uniform vec3 sky, ground, sunColor, sunDir;
-varying vec3 vLightFront, vLightBack;`)
+uniform vec3 sky, ground, sunColor, sunDir, diffuse, emissive;
+uniform float emissiveIntensity;
+varying vec3 vLightFront, vLightBack;
+${SRGB_OETF}`)
       .replace('#include <fog_vertex>', `#include <fog_vertex>
 vec3 n = normal;
 #ifdef USE_INSTANCING
@@ -72,14 +100,17 @@ n = normalize( mat3( modelMatrix ) * n );
 float up = 0.5 * n.y + 0.5;
 float sunN = dot( n, sunDir );
 vLightFront = mix( ground, sky, up ) + sunColor * max( sunN, 0.0 );
-vLightBack = mix( ground, sky, 1.0 - up ) + sunColor * max( -sunN, 0.0 );`);
+vLightBack = mix( ground, sky, 1.0 - up ) + sunColor * max( -sunN, 0.0 );
+${perVertex ? FINISH_PER_VERTEX : ''}`);
     shader.fragmentShader = shader.fragmentShader
       .replace('#include <common>', `#include <common>
 uniform vec3 emissive;
 uniform float emissiveIntensity;
 varying vec3 vLightFront, vLightBack;`)
-      .replace('vec3 outgoingLight = reflectedLight.indirectDiffuse;',
-        `vec3 outgoingLight = reflectedLight.indirectDiffuse * ( gl_FrontFacing ? vLightFront : vLightBack ) + emissive * emissiveIntensity;`);
+      .replace('vec3 outgoingLight = reflectedLight.indirectDiffuse;', perVertex
+        ? 'vec3 outgoingLight = gl_FrontFacing ? vLightFront : vLightBack;'
+        : 'vec3 outgoingLight = reflectedLight.indirectDiffuse * ( gl_FrontFacing ? vLightFront : vLightBack ) + emissive * emissiveIntensity;');
+    if (perVertex) shader.fragmentShader = shader.fragmentShader.replace('#include <colorspace_fragment>', '');
   }
 }
 
