@@ -159,8 +159,12 @@ describe('debrief replay', { skip: skip ?? false }, () => {
     await waitFor('paused', async () => !(await replayState(page)).playing, { timeoutMs: 5000 });
 
     // an event from the timeline: a hit if there is one
-    const marker = (await page.$('.replay-mark[data-tall="true"]')) ?? (await page.$('.replay-mark'));
-    const k = Number(await marker.getAttribute('data-k'));
+    const tall = page.locator('.replay-mark[data-tall="true"]');
+    const someMark = (await tall.count()) ? tall.first() : page.locator('.replay-mark').first();
+    const k = Number(await someMark.getAttribute('data-k'));
+    // the timeline may be drawn anew while the test works (a held element handle then points
+    // at a detached node): a locator finds the marker by its frame at each use
+    const marker = page.locator(`.replay-mark[data-k="${k}"]`).first();
     const title = await marker.getAttribute('title');
     await marker.click();
     await waitFor(`the replay at the event's frame ${k}`, async () => (await replayState(page)).k === k
