@@ -42,19 +42,15 @@ export function finishedPerVertex(renderer) {
   return renderer?.outputColorSpace === THREE.SRGBColorSpace && renderer.toneMapping === THREE.NoToneMapping;
 }
 
-// three's sRGB transfer (colorspace_pars_fragment's sRGBTransferOETF), for the vertex stage
-const SRGB_OETF = `vec3 toSRGB( vec3 c ) {
-  return mix( pow( c, vec3( 0.41666 ) ) * 1.055 - vec3( 0.055 ), c * 12.92, vec3( lessThanEqual( c, vec3( 0.0031308 ) ) ) );
-}`;
-
 // the colour of each side per vertex: the material's colour times the vertex colour (as
-// color_fragment multiplies), lit, plus the glow, in sRGB
+// color_fragment multiplies), lit, plus the glow, in sRGB by three's own transfer function
+// (colorspace_pars_fragment, included in the vertex stage)
 const FINISH_PER_VERTEX = `vec3 albedo = diffuse;
 #if defined( USE_COLOR_ALPHA ) || defined( USE_COLOR ) || defined( USE_INSTANCING_COLOR ) || defined( USE_BATCHING_COLOR )
 albedo *= vColor.rgb;
 #endif
-vLightFront = toSRGB( albedo * vLightFront + emissive * emissiveIntensity );
-vLightBack = toSRGB( albedo * vLightBack + emissive * emissiveIntensity );`;
+vLightFront = sRGBTransferOETF( vec4( albedo * vLightFront + emissive * emissiveIntensity, 1.0 ) ).rgb;
+vLightBack = sRGBTransferOETF( vec4( albedo * vLightBack + emissive * emissiveIntensity, 1.0 ) ).rgb;`;
 
 // MeshBasicMaterial lit per vertex by LIGHT, with an emissive colour (a held load's glow).
 // A subclass, so clones (occlusion.js's see-through copies) keep the lighting.
@@ -90,7 +86,7 @@ export class GouraudMaterial extends THREE.MeshBasicMaterial {
 uniform vec3 sky, ground, sunColor, sunDir, diffuse, emissive;
 uniform float emissiveIntensity;
 varying vec3 vLightFront, vLightBack;
-${SRGB_OETF}`)
+${perVertex ? '#include <colorspace_pars_fragment>' : ''}`)
       .replace('#include <fog_vertex>', `#include <fog_vertex>
 vec3 n = normal;
 #ifdef USE_INSTANCING
