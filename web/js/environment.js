@@ -92,12 +92,13 @@ function waveNormals(size = 128) {
   return t;
 }
 
-// The low quality's ripples: three waves of brightness, k in rad/m along three's (x, z), w in
-// rad/s. Their wavelengths (2 pi / |k|, 14-21 m) are at least twice the grid's vertex
+// The low quality's ripples: three waves of brightness, amplitude a, k in rad/m along
+// three's (x, z), w in rad/s. Their wavelengths (2 pi / |k|, 14-21 m) are at least twice the grid's vertex
 // spacing (RIPPLE.spacing_m), so the grid samples them without aliasing: a finer grid cost
 // software WebGL a fifth of the Total view's drawing time (the surface is drawn in each of its
 // four viewports).
 export const RIPPLE = {
+  a: [0.5, 0.35, 0.15],
   k: [[0.3, 0.17], [-0.12, 0.33], [0.36, -0.26]],
   w: [0.9, 1.2, 1.6],
   spacing_m: 6,
@@ -121,9 +122,8 @@ class RippleWaterMaterial extends GouraudMaterial {
       .replace('#include <common>', '#include <common>\nuniform float time;\nvarying float vRipple;')
       .replace('#include <fog_vertex>', `#include <fog_vertex>
 vec4 wp = modelMatrix * vec4( position, 1.0 );
-vRipple = 0.5 * sin( ${glsl(RIPPLE.k[0][0])} * wp.x + ${glsl(RIPPLE.k[0][1])} * wp.z + ${glsl(RIPPLE.w[0])} * time )
-  + 0.35 * sin( ${glsl(RIPPLE.k[1][0])} * wp.x + ${glsl(RIPPLE.k[1][1])} * wp.z + ${glsl(RIPPLE.w[1])} * time )
-  + 0.15 * sin( ${glsl(RIPPLE.k[2][0])} * wp.x + ${glsl(RIPPLE.k[2][1])} * wp.z + ${glsl(RIPPLE.w[2])} * time );`);
+vRipple = ${RIPPLE.k.map(([kx, kz], i) =>
+    `${glsl(RIPPLE.a[i])} * sin( ${glsl(kx)} * wp.x + ${glsl(kz)} * wp.z + ${glsl(RIPPLE.w[i])} * time )`).join(' + ')};`);
     shader.fragmentShader = shader.fragmentShader
       .replace('#include <common>', '#include <common>\nvarying float vRipple;')
       .replace('#include <opaque_fragment>', 'outgoingLight *= 1.0 + 0.12 * vRipple;\n#include <opaque_fragment>');

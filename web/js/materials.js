@@ -72,7 +72,7 @@ export class GouraudMaterial extends THREE.MeshBasicMaterial {
   // renderer: the one compiling. Drawing to sRGB (three's default output) without tone
   // mapping, the colour is finished per vertex, converted to sRGB there, and each pixel only
   // picks its side's: the conversion per pixel (a pow per channel) cost SwiftShader a third
-  // of the Full view's drawing (20.5 against 13.8 ms, docs/web-client.md "Quality"). The
+  // of the Full view's drawing (20.5 against 14.2 ms, docs/web-client.md "Quality"). The
   // colours then blend across a face in sRGB rather than linear values, which only shows on
   // curved faces. Otherwise the light alone is interpolated and three converts per pixel.
   onBeforeCompile(shader, renderer) {
