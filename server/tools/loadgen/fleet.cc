@@ -94,32 +94,45 @@ void Fleet::stop_controls() {
   if (controls_.joinable()) controls_.join();
 }
 
+// Each session's control goes out at its own moment in the period, session i at i/N of it,
+// as N classroom PCs' timers would: sending all N at once put a burst of N upcalls on the
+// server's ORB threads every period, and the frames due during it waited behind it.
+// The thread sleeps only when the next send is at least kMinSleep ahead, so it wakes about
+// once a millisecond however many sessions there are.
 void Fleet::control_loop(double rate_hz, const model::ControlScript* script) {
+  constexpr auto kMinSleep = std::chrono::microseconds(500);
   const auto t0 = Clock::now();
+  const double period_s = 1.0 / rate_hz;
   for (std::uint64_t k = 0; !controls_stop_; ++k) {
-    const double t = static_cast<double>(k) / rate_hz;
+    const double t = static_cast<double>(k) * period_s;
     std::array<float, 5> volts{};
     if (script != nullptr) {
       const core::Control c = script->at(t);
       for (std::size_t i = 0; i < volts.size(); ++i) volts[i] = static_cast<float>(c.volts[i]);
     }
-    for (auto& slot : slots_) {
-      if (controls_stop_) break;
-      if (!slot->sub) continue;
-      if (slot->sub->send_control(volts)) {
-        ++slot->controls_sent;
-      } else {
-        ++slot->controls_failed;
-      }
+    const double n = static_cast<double>(slots_.size());
+    for (std::size_t i = 0; i < slots_.size() && !controls_stop_; ++i) {
+      const auto at = t0 + seconds(t + period_s * static_cast<double>(i) / n);
+      if (at - Clock::now() >= kMinSleep) std::this_thread::sleep_until(at);
+      send_control(*slots_[i], volts);
     }
     // absolute schedule; after a stall skip ahead instead of bursting
-    auto next = t0 + seconds(static_cast<double>(k + 1) / rate_hz);
+    auto next = t0 + seconds(static_cast<double>(k + 1) * period_s);
     const auto now = Clock::now();
     if (next < now) {
       k = static_cast<std::uint64_t>(std::chrono::duration<double>(now - t0).count() * rate_hz);
-      next = t0 + seconds(static_cast<double>(k + 1) / rate_hz);
+      next = t0 + seconds(static_cast<double>(k + 1) * period_s);
     }
     std::this_thread::sleep_until(next);
+  }
+}
+
+void Fleet::send_control(SessionSlot& slot, const std::array<float, 5>& volts) {
+  if (!slot.sub) return;
+  if (slot.sub->send_control(volts)) {
+    ++slot.controls_sent;
+  } else {
+    ++slot.controls_failed;
   }
 }
 

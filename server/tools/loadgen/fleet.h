@@ -4,6 +4,7 @@
 // orderly unsubscribe of all at the end.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -78,6 +79,7 @@ class Fleet {
 
  private:
   void control_loop(double rate_hz, const model::ControlScript* script);
+  static void send_control(SessionSlot& slot, const std::array<float, 5>& volts);
 
   client::ClientOrb& orb_;
   client::ServerAdmin& admin_;
