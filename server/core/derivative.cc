@@ -15,35 +15,49 @@ namespace {
 Vec3 joints(const StateVector& x) { return x.segment<3>(ix::q); }
 Vec3 joint_rates(const StateVector& x) { return x.segment<3>(ix::qd); }
 
-// Flows out of a channel's lines that are neither the valve's nor the actuator's: an
-// injected fault's leaks (core/faults.h). Between the load-holding valve and the actuator.
-struct FaultLeaks {
+// Flows out of a channel's lines that are neither the valve's nor the actuator's, between
+// the load-holding valve and the actuator.
+struct LineLeaks {
   double a = 0.0, b = 0.0;            // out of line A, out of line B [m^3/s]
   double g_a = 0.0, g_b = 0.0;        // their conductances to each line's own pressure
+  // a laminar leak of conductance g from line A across to line B
+  void across(double g, double pa, double pb) {
+    a += g * (pa - pb);
+    b -= g * (pa - pb);
+    g_a += g;
+    g_b += g;
+  }
 };
 
-FaultLeaks fault_leaks(const MachineParams& m, const Faults& faults, int ch, double pa,
-                       double pb) {
-  FaultLeaks l;
+// The motor a channel drives (the swing's and the winches'), or null for a cylinder.
+const MotorParams* channel_motor(const HydraulicsParams& hy, int ch) {
+  if (ch == kSwing) return &hy.swing_motor;
+  if (ch >= kMainHoist) return &hy.winches[static_cast<std::size_t>(ch - kMainHoist)].motor;
+  return nullptr;
+}
+
+// The motor's own internal leak across its ports (docs/model.md, Slewing drive), and the
+// injected faults' (core/faults.h): a burst hose, a slipping winch brake.
+LineLeaks line_leaks(const MachineParams& m, const Faults& faults, int ch, double pa,
+                     double pb) {
+  LineLeaks l;
+  const MotorParams* motor = channel_motor(m.hydraulics, ch);
+  if (motor != nullptr && motor->cross_port_leak_m3_per_s_Pa > 0.0)
+    l.across(motor->cross_port_leak_m3_per_s_Pa, pa, pb);
   const HoseBurst& hose = faults.hoses[static_cast<std::size_t>(ch)];
   if (hose.active) {
     const ValveParams& v = m.hydraulics.channels[static_cast<std::size_t>(ch)].valve;
     const bool on_a = hose.line == HoseLine::A;
     const double p = on_a ? pa : pb;
-    (on_a ? l.a : l.b) = hose_leak_flow(hose, v, p);
-    (on_a ? l.g_a : l.g_b) = hose_leak_conductance(hose, v, p);
+    (on_a ? l.a : l.b) += hose_leak_flow(hose, v, p);
+    (on_a ? l.g_a : l.g_b) += hose_leak_conductance(hose, v, p);
   }
   if (ch >= kMainHoist) {
     const int w = ch - kMainHoist;
     const BrakeSlip& brake = faults.brakes[static_cast<std::size_t>(w)];
-    if (brake.active) {
-      // the motor's leak from the holding side across to the other
-      const double g = brake_leak_conductance(brake, m.hydraulics.winches[static_cast<std::size_t>(w)]);
-      l.a += g * (pa - pb);
-      l.b -= g * (pa - pb);
-      l.g_a += g;
-      l.g_b += g;
-    }
+    // the motor's leak from the holding side across to the other
+    if (brake.active)
+      l.across(brake_leak_conductance(brake, m.hydraulics.winches[static_cast<std::size_t>(w)]), pa, pb);
   }
   return l;
 }
@@ -51,7 +65,7 @@ FaultLeaks fault_leaks(const MachineParams& m, const Faults& faults, int ch, dou
 // The integrator's decay rates of a channel's two lines (decay_rates), from the valve's flows
 // at these pressures.
 void line_decay_rates(const ActuatorChannel& ch, double spool, double pa, double pb,
-                      const ValveFlows& f, const FaultLeaks& leak, double* decay) {
+                      const ValveFlows& f, const LineLeaks& leak, double* decay) {
   const LineConductances g = channel_conductances(ch, spool, pa, pb, f);
   const double c = line_compliance(ch.lines);
   decay[0] = (g.a + line_protection_conductance(ch.valve, pa) + leak.g_a) / c;
@@ -60,9 +74,9 @@ void line_decay_rates(const ActuatorChannel& ch, double spool, double pa, double
 
 // Stage 3: one valve channel feeding two lines, given the valve's flows, the actuator's flow
 // out of line A into line B (cylinders: cap and rod displacement; motors: D_m * speed) and
-// the faults'.
+// the leaks (line_leaks).
 void line_rates(const ActuatorChannel& ch, double pa, double pb, const ValveFlows& f,
-                double drawn_from_a, double returned_to_b, const FaultLeaks& leak,
+                double drawn_from_a, double returned_to_b, const LineLeaks& leak,
                 double& pa_dot, double& pb_dot) {
   // eq 2.24
   pa_dot = line_pressure_rate(
@@ -162,7 +176,7 @@ HydraulicStage hydraulic_stage_of(const MachineParams& m, const BoomLinkage& boo
   auto channel = [&](int ch, double drawn_from_a, double returned_to_b) {
     const auto c = static_cast<std::size_t>(ch);
     const double pa = p(2 * ch), pb = p(2 * ch + 1);
-    const FaultLeaks leak = fault_leaks(m, faults, ch, pa, pb);
+    const LineLeaks leak = line_leaks(m, faults, ch, pa, pb);
     const ValveFlows f = channel_valve(hy.channels[c], spool[c], pa, pb);
     line_rates(hy.channels[c], pa, pb, f, drawn_from_a, returned_to_b, leak,
                out.pressure_rate[2 * c], out.pressure_rate[2 * c + 1]);
@@ -249,7 +263,7 @@ StateVector decay_rates(const MachineParams& m, const StateVector& x, const Spoo
     const double pa = x(ix::p + 2 * ch), pb = x(ix::p + 2 * ch + 1);
     double decay[2];
     line_decay_rates(chan, spool[ch], pa, pb, channel_valve(chan, spool[ch], pa, pb),
-                     fault_leaks(m, faults, ch, pa, pb), decay);
+                     line_leaks(m, faults, ch, pa, pb), decay);
     rate(ix::p + 2 * ch) = decay[0];
     rate(ix::p + 2 * ch + 1) = decay[1];
   }

@@ -120,6 +120,9 @@ struct MotorParams {
   double viscous_Nms_per_rad = 0.0;        // at the output shaft
   double coulomb_Nm = 0.0;                 // at the output shaft
   double coulomb_velocity_rad_per_s = 0.0;
+  // Internal leakage from port to port, laminar: q = leak (p_A - p_B). It damps the oil
+  // spring of a motor whose ports the centred valve shuts (docs/model.md, Slewing drive).
+  double cross_port_leak_m3_per_s_Pa = 0.0;
 };
 
 // Where a rope runs from its drum to the boom tip (docs/model.md, Rope reeving): the drum on

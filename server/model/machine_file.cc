@@ -165,6 +165,8 @@ core::MotorParams read_motor(Section s) {
   m.coulomb_Nm = s.number("coulomb_Nm", unit::one, B::non_negative());
   // a smoothing velocity of zero would divide by zero in the friction law
   m.coulomb_velocity_rad_per_s = s.number("coulomb_velocity_rad_per_s", unit::one, B::positive());
+  m.cross_port_leak_m3_per_s_Pa = s.number("cross_port_leak_L_per_min_per_MPa",
+                                           unit::L_per_min_per_MPa, B::non_negative());
   s.finish();
   return m;
 }

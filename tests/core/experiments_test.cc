@@ -19,9 +19,12 @@ struct Sample {
 // The scripts' steps were tuned, as the thesis's were ("the control signals are tuned to
 // allow the claming device to operate in all possible working states", 5.1.1), on the valve
 // law the thesis published, eq 2.23's linear bypass; the shipped valves meter from lower
-// stick (docs/model.md, Hydraulics), so the experiments run on the thesis's valve.
-std::vector<Sample> run_scenario(const std::string& name, double duration_s) {
-  const MachineParams m = testing::thesis_valve_machine();
+// stick (docs/model.md, Hydraulics), so 5.1.1 runs on the thesis's valve. 5.1.2 is three
+// plain steps and runs on the shipped valves: on eq 2.23's straight bypass the slewing
+// drive's 17.5 L/min pump cannot build the ring friction's pressure at 3 V, and the swing
+// barely turns (docs/model.md, Slewing drive).
+std::vector<Sample> run_scenario(const std::string& name, double duration_s,
+                                 const MachineParams& m = testing::thesis_valve_machine()) {
   const model::ControlScript script =
       model::load_control_script(std::string(CLAMSIM_SOURCE_DIR) + "/config/scenarios/" + name);
   State st = initial_state(m, script.initial().value());
@@ -102,7 +105,7 @@ TEST(Experiment511, ClamPassesThroughThePhasesOfFigure54) {
 }
 
 TEST(Experiment512, EveryJointFollowsTheStepAndSettles) {
-  const auto trace = run_scenario("exp_5_1_2_crane_steps.ctl", 12.0);
+  const auto trace = run_scenario("exp_5_1_2_crane_steps.ctl", 12.0, testing::shipped_machine());
   auto at = [&](double t) -> const Outputs& {
     for (const Sample& s : trace)
       if (s.out.time_s >= t - 1e-9) return s.out;
@@ -110,14 +113,18 @@ TEST(Experiment512, EveryJointFollowsTheStepAndSettles) {
   };
   const Outputs& before = at(0.95);
   const Outputs& mid = at(4.0);
+  const Outputs& last_second = at(4.95);
   const Outputs& end_of_step = at(5.95);
   const Outputs& after = at(11.0);
   for (int j = 0; j < 3; ++j) {
     // Positive volts: swing counter-clockwise, boom up, telescope out.
     EXPECT_GT(end_of_step.joint_pos[j], before.joint_pos[j] + 1e-3) << "joint " << j;
     EXPECT_GT(mid.joint_vel[j], 0.0) << "joint " << j;
-    // The velocity settles after the step's transient: within 10 % between 4 s and 6 s.
-    EXPECT_NEAR(end_of_step.joint_vel[j], mid.joint_vel[j], 0.1 * std::fabs(mid.joint_vel[j]))
+    // The velocity settles after the step's transient: within 3 % over the step's last
+    // second. (The swing takes longest: at 3 V the open-centre valve brings the 280 t m^2
+    // superstructure up to speed over about 4 s; docs/model.md, Slewing drive.)
+    EXPECT_NEAR(end_of_step.joint_vel[j], last_second.joint_vel[j],
+                0.03 * std::fabs(last_second.joint_vel[j]))
         << "joint " << j;
     // Valves centred at 6 s: the joint comes to rest (within 2 % of its running speed).
     EXPECT_LT(std::fabs(after.joint_vel[j]), 0.02 * std::fabs(mid.joint_vel[j])) << "joint " << j;

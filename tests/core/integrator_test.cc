@@ -71,7 +71,7 @@ MachineParams with_lines(MachineParams m, double bulk_Pa, double volume_m3) {
   return m;
 }
 
-// Joint speeds [deg/s, deg/s, m/s] at t_s of experiment 5.1.2 (thesis valve, as the
+// Joint speeds [deg/s, deg/s, m/s] at t_s of experiment 5.1.2 (shipped valves, as the
 // experiments test runs it).
 std::array<double, 3> speeds_512(const MachineParams& m, double t_s) {
   const model::ControlScript script = model::load_control_script(
@@ -86,7 +86,7 @@ std::array<double, 3> speeds_512(const MachineParams& m, double t_s) {
 // Issue 13, section 1: with RK4 the boom ran at 0.288 deg/s with the shipped lines and at
 // 0.118 deg/s with 1.8 GPa, 1 L; in steady motion the speed is flow over area.
 TEST(Integrator, Experiment512SpeedsDoNotHangOnTheOil) {
-  const MachineParams shipped = testing::thesis_valve_machine();
+  const MachineParams shipped = testing::shipped_machine();
   const std::array<double, 3> ref = speeds_512(shipped, 5.0);
   for (const double bulk : {0.8e9, 1.2e9, 2.0e9}) {
     for (const double litres : {1.0, 4.0, 40.0}) {
@@ -95,17 +95,17 @@ TEST(Integrator, Experiment512SpeedsDoNotHangOnTheOil) {
       const std::string at = std::to_string(bulk / 1e9) + " GPa, " + std::to_string(litres) + " L";
       EXPECT_NEAR(v[1], ref[1], 0.01 * ref[1]) << "boom, " << at;
       EXPECT_NEAR(v[2], ref[2], 0.01 * ref[2]) << "telescope, " << at;
-      if (litres <= 10.0) {
-        EXPECT_NEAR(v[0], ref[0], 0.01 * ref[0]) << "swing, " << at;
-      } else {
-        // 40 L on the swing motor is a soft oil spring (about 2 rad/s against the
-        // superstructure): at 5 s the swing is still in its transient and 2 % faster. That is
-        // the physics, not the step: a 0.1 ms step gives the same speed.
-        MachineParams fine = m;
-        fine.integrator.step_s = 1e-4;
-        const double v_fine = speeds_512(fine, 5.0)[0];
-        EXPECT_NEAR(v[0], v_fine, 1e-3 * v_fine) << "swing, " << at;
-      }
+      // The swing is still coming up to speed at 5 s: 4 s into the step, the superstructure
+      // (slewing drive: 17.5 L/min, 31 kN m) approaches its speed over about 3 s, and the
+      // approach rides on the oil spring, which the oil and the line volume set (3 V, 5 s:
+      // 7.9 deg/s with the shipped 1 L, 8.5 with 4 L at 0.8 GPa). That is the physics; what
+      // the integrator must not do is change it, so the swing is held to a fine step's
+      // answer for the same oil. Its steady speed is flow over displacement
+      // (physics_test.cc).
+      MachineParams fine = m;
+      fine.integrator.step_s = 2.5e-4;
+      const double v_fine = speeds_512(fine, 5.0)[0];
+      EXPECT_NEAR(v[0], v_fine, 1e-3 * v_fine) << "swing, " << at;
     }
   }
 }

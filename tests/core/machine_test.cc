@@ -32,7 +32,7 @@ MachineParams lossless() {
   for (auto& ch : hy.channels) ch.lines.floor_Pa = -std::numeric_limits<double>::infinity();
   for (auto* c : {&hy.boom_cylinders, &hy.telescope_cylinder}) c->viscous_Ns_per_m = c->coulomb_N = 0.0;
   for (auto* mo : {&hy.swing_motor, &hy.winches[0].motor, &hy.winches[1].motor})
-    mo->viscous_Nms_per_rad = mo->coulomb_Nm = 0.0;
+    mo->viscous_Nms_per_rad = mo->coulomb_Nm = mo->cross_port_leak_m3_per_s_Pa = 0.0;
   for (auto& w : hy.winches) w.rope_damping_s = w.stop_damping_Ns_per_m = 0.0;
   m.crane.boom_stop_damping_Nms_per_rad = m.crane.telescope_stop_damping_Ns_per_m = 0.0;
   m.anti_swing.damping_Ns_per_m = 0.0;

@@ -67,8 +67,9 @@ void ready(const MachineParams& m, bool loaded, Rig& rig) {
   EXPECT_EQ(rig.st.clam.load_mass_kg, kLoadKg) << "the log is in the jaws";
 }
 
-// How far the function's display value moves in kSeconds at `stick` (0..1).
-double moved(const MachineParams& m, const Function& f, double stick, bool loaded) {
+// How far the function's display value moves in `seconds` at `stick` (0..1).
+double moved(const MachineParams& m, const Function& f, double stick, bool loaded,
+             double seconds = kSeconds) {
   Rig rig;
   ready(m, loaded, rig);
   State& st = rig.st;
@@ -76,7 +77,7 @@ double moved(const MachineParams& m, const Function& f, double stick, bool loade
   const double before = outputs(m, st, env).display[f.display];
   Control u;
   for (int i = 0; i < 5; ++i) u.volts[i] = 5.0 * stick * f.pattern[i];
-  advance_to(m, st, u, env, st.time_s + kSeconds);
+  advance_to(m, st, u, env, st.time_s + seconds);
   double d = outputs(m, st, env).display[f.display] - before;
   if (f.display == 0) d = std::remainder(d, 360.0);  // swing is shown in [0, 360)
   return std::fabs(d);
@@ -129,7 +130,13 @@ TEST(Metering, PartStickSpeedDoesNotHangOnStepSizeOrOilStiffness) {
   for (const Function* f : {&kFunctions[2], &kFunctions[0], &kFunctions[9]}) {
     const double d = moved(base, *f, 0.2, false);
     EXPECT_NEAR(moved(fine, *f, 0.2, false), d, 0.01 * d) << f->name << ", half the step";
-    EXPECT_NEAR(moved(stiff, *f, 0.2, false), d, 0.05 * d) << f->name << ", twice the stiffness";
+    // The slewing drive brings the superstructure up to speed over the first 4 s, an approach
+    // its oil spring shapes (physics: twice the oil's stiffness moves it 6 % further in those
+    // 4 s; docs/model.md, Slewing drive), so the swing's speed is compared over 12 s.
+    const double t = f == &kFunctions[0] ? 12.0 : kSeconds;
+    const double d_t = t == kSeconds ? d : moved(base, *f, 0.2, false, t);
+    EXPECT_NEAR(moved(stiff, *f, 0.2, false, t), d_t, 0.05 * d_t)
+        << f->name << ", twice the stiffness, " << t << " s";
   }
 }
 

@@ -95,14 +95,16 @@ TEST(MachineFile, ShippedFileLoadsWithUnitsConverted) {
   // channel order is ControlSignal's: [1] is the boom
   EXPECT_DOUBLE_EQ(m.hydraulics.channels[1].valve.pump_flow_m3_per_s, 0.003);
   EXPECT_DOUBLE_EQ(m.hydraulics.channels[3].valve.pump_flow_m3_per_s, 0.004);
-  EXPECT_DOUBLE_EQ(m.hydraulics.channels[0].valve.orifice_coeff, 1.5e-6);
+  EXPECT_DOUBLE_EQ(m.hydraulics.channels[0].valve.orifice_coeff, 2.92e-7);
   EXPECT_DOUBLE_EQ(m.hydraulics.channels[2].valve.relief_pressure_Pa, 28e6);
   EXPECT_DOUBLE_EQ(m.hydraulics.channels[2].valve.tank_pressure_Pa, 0.3e6);
   EXPECT_DOUBLE_EQ(m.hydraulics.channels[4].valve.relief_gain_m3_per_s_Pa, 5e-9);
   EXPECT_DOUBLE_EQ(m.hydraulics.channels[1].lines.volume_m3, 0.020);
   EXPECT_DOUBLE_EQ(m.hydraulics.channels[1].lines.bulk_modulus_Pa, 1.2e9);
   EXPECT_DOUBLE_EQ(m.hydraulics.swing_motor.displacement_m3_per_rad,
-                   160e-6 / (2.0 * 3.14159265358979323846));
+                   28e-6 / (2.0 * 3.14159265358979323846));
+  // 0.1 L/min per MPa
+  EXPECT_NEAR(m.hydraulics.swing_motor.cross_port_leak_m3_per_s_Pa, 0.1e-3 / 60.0 / 1e6, 1e-27);
   EXPECT_DOUBLE_EQ(m.hydraulics.boom_cylinders.rod_area_m2, 0.0438);
   EXPECT_DOUBLE_EQ(m.hydraulics.boom_geometry.delta_rad, 144.0 * kDeg);
   EXPECT_DOUBLE_EQ(m.carrier.half_span_m, 3.15);
