@@ -30,6 +30,8 @@ constexpr double kStopRelease_N = 20.0;
 // The anti-two-block switch resets when the block is lowered this far below where it tripped
 // (its weight hangs free again); without it the switch would chatter at the trip distance.
 constexpr double kTwoBlockReset_m = 0.1;
+// An overload ends once every rope pulls below this fraction of its rated pull.
+constexpr double kOverloadReset = 0.9;
 // A load slips out when the grip has failed this long: a rope's snatch or rebound alone
 // does not drop it, an operator opening the jaws does.
 constexpr double kSlipTime_s = 0.1;
@@ -182,7 +184,11 @@ void rope_events(const MachineParams& m, State& st, const ClamContext& c) {
   } else if (w.two_blocked && to_sheave > m.crane.anti_two_block_m + kTwoBlockReset_m) {
     w.two_blocked = false;
   }
+  // An overload starts when a rope pulls above its rating (or the load outweighs the clam's)
+  // and lasts until every rope is back below kOverloadReset of it, so a pull that ripples
+  // about the rating counts once.
   bool over = st.clam.load_mass_kg > m.clam.max_load_kg;
+  bool still_over = over;
   for (int i = 0; i < 2; ++i) {
     const WinchParams& wp = m.hydraulics.winches[i];
     const double loop = hanging_length(c, st.x, i) - c.span[i];
@@ -193,9 +199,10 @@ void rope_events(const MachineParams& m, State& st, const ClamContext& c) {
       w.rope_slack[i] = false;
     }
     over = over || c.rope[i].tension_N > wp.rated_pull_N;
+    still_over = still_over || c.rope[i].tension_N > kOverloadReset * wp.rated_pull_N;
   }
   if (over && !w.overloaded) ++w.events.overload_events;
-  w.overloaded = over;
+  w.overloaded = w.overloaded ? still_over : over;
 }
 
 // The indicator's reading and the tilt; a tilted machine's tip is where the tilt put it (the

@@ -3,10 +3,12 @@
 // transitions of Table 2.5 driven by contact with a real load.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "core/clam.h"
+#include "core/clam_pose.h"
 #include "core/crane.h"
 #include "core/loads.h"
 #include "core/machine.h"
@@ -418,6 +420,84 @@ TEST(ClamInWorld, PayingOutOntoTheDeckCountsOneSlackCableEvent) {
   EXPECT_GE(o.events.slack_cable_events, 1u);
   EXPECT_LE(o.events.slack_cable_events, 2u);   // one per rope at most
   EXPECT_EQ(o.events.clam_world_hits, 1u);       // set down on the deck at speed: one hit
+}
+
+}  // namespace
+}  // namespace clamsim::core
+
+// --- rope overload (issue 13, section 3) ---------------------------------------------------
+
+namespace clamsim::core {
+namespace {
+
+struct Hoisted {
+  double peak_N = 0.0;           // the largest rope pull
+  std::uint64_t events = 0;      // overload events at the end
+  std::uint64_t events_before = 0;  // ... 0.5 s before the end
+  double last_min_N = 1e300;     // the larger rope's least pull over that last 0.5 s
+};
+
+// Hoisting at full stick for `seconds` with a beam 0.3 m above the clam's top (a grab caught
+// under a rack's cross-beam) or without it.
+Hoisted hoist_under_beam(bool beam, double seconds) {
+  const MachineParams m = testing::shipped_machine();
+  State st = initial_state(m, default_pose());
+  WorldParams w;
+  w.water.level_m = -1000.0;
+  if (beam) {
+    const ClamPose pose = clam_pose(m, st.x);
+    SolidBox b;
+    b.kind = SolidKind::Rack;
+    b.name = "cross-beam";
+    b.half_size_m = {1.5, 1.5, 0.1};
+    b.center_m = pose.a + Eigen::Vector3d(0.0, 0.0, 0.3 + b.half_size_m.z());
+    w.solids.push_back(b);
+  }
+  reset_world(w, st.world);
+  const Environment env{&w};
+  Hoisted h;
+  for (double t = m.integrator.frame_s; t <= seconds + 1e-9; t += m.integrator.frame_s) {
+    advance_to(m, st, volts(0, 0, 0, 5, 5), env, t);
+    const Outputs o = outputs(m, st, env);
+    const double pull = std::max(o.tensions_N[0], o.tensions_N[1]);
+    h.peak_N = std::max(h.peak_N, pull);
+    if (t <= seconds - 0.5 + 1e-9) {
+      h.events_before = o.events.overload_events;
+    } else {
+      h.last_min_N = std::min(h.last_min_N, pull);
+    }
+    h.events = o.events.overload_events;
+  }
+  return h;
+}
+
+// The rope's rated pull (a 24 mm rope's working limit) lies between what the grab weighs and
+// what the winch pulls at relief: free hoisting never overloads a rope, a drum stalled against
+// a snagged grab does, once (docs/model.md, Ropes).
+TEST(RopeOverload, ASnaggedGrabHoistedAtReliefOverloadsItsRope) {
+  const MachineParams m = testing::shipped_machine();
+  const WinchParams& wp = m.hydraulics.winches[0];
+  const ValveParams& v = m.hydraulics.channels[3].valve;
+  const double relief_pull = (v.relief_pressure_Pa - v.tank_pressure_Pa) *
+                             wp.motor.displacement_m3_per_rad * wp.motor.gear_ratio / wp.drum_radius_m;
+  const double grab_weight = clam_mass(m.clam, m.clam.max_load_kg) * m.crane.gravity_m_per_s2;
+  EXPECT_GT(relief_pull, wp.rated_pull_N) << "a stalled drum can overload its rope";
+  EXPECT_LT(grab_weight, 0.5 * wp.rated_pull_N) << "a rated grab on one rope, with room for a snatch";
+
+  const Hoisted free = hoist_under_beam(false, 3.0);
+  EXPECT_LT(free.peak_N, 0.5 * wp.rated_pull_N);
+  EXPECT_EQ(free.events, 0u);
+  // The grab strikes the beam and rebounds (its ropes go slack) before the drums pull it
+  // against the beam, so each strike may count; held there, the pull stays above the rating
+  // and the count stands.
+  const Hoisted snag = hoist_under_beam(true, 3.0);
+  EXPECT_GT(snag.peak_N, wp.rated_pull_N);
+  EXPECT_LT(snag.peak_N, 1.05 * relief_pull) << "the pull is the winch's at relief, no more";
+  EXPECT_GE(snag.events, 1u);
+  EXPECT_GT(snag.last_min_N, wp.rated_pull_N) << "held against the beam above the rating";
+  EXPECT_EQ(snag.events, snag.events_before) << "one overload while it lasts";
+  RecordProperty("snagged_peak_N", std::to_string(snag.peak_N));
+  RecordProperty("relief_pull_N", std::to_string(relief_pull));
 }
 
 }  // namespace
