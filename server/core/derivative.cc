@@ -29,21 +29,11 @@ struct LineLeaks {
   }
 };
 
-// The motor a channel drives (the swing's and the winches'), or null for a cylinder.
-const MotorParams* channel_motor(const HydraulicsParams& hy, int ch) {
-  if (ch == kSwing) return &hy.swing_motor;
-  if (ch >= kMainHoist) return &hy.winches[static_cast<std::size_t>(ch - kMainHoist)].motor;
-  return nullptr;
-}
-
-// The motor's own internal leak across its ports (docs/model.md, Slewing drive), and the
-// injected faults' (core/faults.h): a burst hose, a slipping winch brake.
+// The injected faults' leaks (core/faults.h): a burst hose, a slipping winch brake. (A
+// motor's own internal leak is part of its flow, motor_flow.)
 LineLeaks line_leaks(const MachineParams& m, const Faults& faults, int ch, double pa,
                      double pb) {
   LineLeaks l;
-  const MotorParams* motor = channel_motor(m.hydraulics, ch);
-  if (motor != nullptr && motor->cross_port_leak_m3_per_s_Pa > 0.0)
-    l.across(motor->cross_port_leak_m3_per_s_Pa, pa, pb);
   const HoseBurst& hose = faults.hoses[static_cast<std::size_t>(ch)];
   if (hose.active) {
     const ValveParams& v = m.hydraulics.channels[static_cast<std::size_t>(ch)].valve;
@@ -186,7 +176,7 @@ HydraulicStage hydraulic_stage_of(const MachineParams& m, const BoomLinkage& boo
 
   // Swing motor through its gear train (eq 2.26).
   out.joint(0) = motor_output_torque(hy.swing_motor, p(0), p(1), qd(0));
-  const double swing_flow = motor_flow(hy.swing_motor, qd(0));
+  const double swing_flow = motor_flow(hy.swing_motor, qd(0), p(0), p(1));
   channel(kSwing, swing_flow, swing_flow);
 
   // Boom cylinders through the linkage of Fig. 2.8 (eqs 2.16-2.20).
@@ -207,7 +197,7 @@ HydraulicStage hydraulic_stage_of(const MachineParams& m, const BoomLinkage& boo
     const int ch = kMainHoist + i;
     const double reel_in = -x(ix::lend + i) / w.drum_radius_m;
     const double torque = motor_output_torque(w.motor, p(2 * ch), p(2 * ch + 1), reel_in);
-    const double flow = motor_flow(w.motor, reel_in);
+    const double flow = motor_flow(w.motor, reel_in, p(2 * ch), p(2 * ch + 1));
     channel(ch, flow, flow);
     out.drum_pull_N[static_cast<std::size_t>(i)] = torque / w.drum_radius_m;
   }

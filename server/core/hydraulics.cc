@@ -195,8 +195,8 @@ double motor_output_torque(const MotorParams& m, double pa, double pb, double w)
          m.coulomb_Nm * smooth_sign(w, m.coulomb_velocity_rad_per_s);
 }
 
-double motor_flow(const MotorParams& m, double w) {
-  return m.displacement_m3_per_rad * m.gear_ratio * w;
+double motor_flow(const MotorParams& m, double w, double pa, double pb) {
+  return m.displacement_m3_per_rad * m.gear_ratio * w + m.cross_port_leak_m3_per_s_Pa * (pa - pb);
 }
 
 }  // namespace clamsim::core

@@ -79,7 +79,8 @@ double cylinder_force(const CylinderParams& c, double pa, double pb, double v);
 // n D_m (P_A - P_B) - viscous - Coulomb, for output speed w [rad/s].
 double motor_output_torque(const MotorParams& m, double pa, double pb, double w);
 
-// Oil volume flow the motor draws from line A (returns to line B) at output speed w.
-double motor_flow(const MotorParams& m, double w);
+// Oil volume flow the motor draws from line A (returns to line B) at output speed w, with its
+// internal leak from A across to B (docs/model.md, Slewing drive): n D_m w + K_l (P_A - P_B).
+double motor_flow(const MotorParams& m, double w, double pa, double pb);
 
 }  // namespace clamsim::core

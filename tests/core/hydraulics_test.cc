@@ -119,7 +119,11 @@ TEST(Actuators, CylinderAndMotorLaws) {
   const MotorParams m = hy.swing_motor;
   EXPECT_NEAR(motor_output_torque(m, 10e6, 1e6, 0.0),
               m.gear_ratio * m.displacement_m3_per_rad * 9e6, 1e-6);  // eq 2.26
-  EXPECT_NEAR(motor_flow(m, 0.1), m.displacement_m3_per_rad * m.gear_ratio * 0.1, 1e-15);
+  EXPECT_NEAR(motor_flow(m, 0.1, 0.0, 0.0), m.displacement_m3_per_rad * m.gear_ratio * 0.1, 1e-15);
+  // the internal leak: 0.1 L/min per MPa of port-to-port difference, from A to B
+  ASSERT_GT(m.cross_port_leak_m3_per_s_Pa, 0.0);
+  EXPECT_NEAR(motor_flow(m, 0.0, 10e6, 1e6), 0.1e-3 / 60.0 * 9.0, 1e-15);
+  EXPECT_NEAR(motor_flow(m, 0.0, 1e6, 10e6), -0.1e-3 / 60.0 * 9.0, 1e-15);
 }
 
 // The integrator's stiff rates: each line's conductance is the slope of its own flow,
