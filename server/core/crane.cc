@@ -60,6 +60,28 @@ std::array<Mat4, 3> dh_base_transforms(const CraneParams& c, const Vec3& q, cons
   return b;
 }
 
+LinkParams with_counterweight(const LinkParams& cab, const CounterweightParams& cw) {
+  LinkParams l;
+  l.mass_kg = cab.mass_kg + cw.mass_kg;
+  for (std::size_t a = 0; a < 3; ++a)
+    l.com_m[a] = (cab.mass_kg * cab.com_m[a] + cw.mass_kg * cw.com_m[a]) / l.mass_kg;
+  const auto& s = cw.size_m;
+  const std::array<double, 3> block = {cw.mass_kg * (s[1] * s[1] + s[2] * s[2]) / 12.0,
+                                       cw.mass_kg * (s[0] * s[0] + s[2] * s[2]) / 12.0,
+                                       cw.mass_kg * (s[0] * s[0] + s[1] * s[1]) / 12.0};
+  // the parallel-axis term about axis a: m times the offset's square off that axis
+  const auto moved = [&](double m, const std::array<double, 3>& com, std::size_t a) {
+    double off = 0.0;
+    for (std::size_t b = 0; b < 3; ++b)
+      if (b != a) off += (com[b] - l.com_m[b]) * (com[b] - l.com_m[b]);
+    return m * off;
+  };
+  for (std::size_t a = 0; a < 3; ++a)
+    l.inertia_kgm2[a] = cab.inertia_kgm2[a] + moved(cab.mass_kg, cab.com_m, a) + block[a] +
+                        moved(cw.mass_kg, cw.com_m, a);
+  return l;
+}
+
 CraneInertia crane_inertia(const CraneParams& c) {
   CraneInertia in;
   // Frame 1's y axis is the swing axis and its origin sits a1 behind it (Table 2.7), so

@@ -51,6 +51,13 @@ struct CraneInertia {
 };
 CraneInertia crane_inertia(const CraneParams& c);
 
+// The swing cab and its counterweight as one rigid link: masses added, the centre of gravity
+// the mass-weighted mean, each body's principal moments (the counterweight's of a uniform
+// block) moved to the common centre by the parallel-axis rule, both bodies' axes frame 1's.
+// The products of inertia the offsets make are left out, as LinkParams keeps principal
+// moments only: link 1 turns about frame 1's y axis alone, where only I_yy acts.
+LinkParams with_counterweight(const LinkParams& cab, const CounterweightParams& cw);
+
 // Eq 2.12 as tau = M(q) qdd + h(q, qd) + G(q), for the three links plus the clam carried
 // horizontally at the boom tip (the anti-swing assumption of section 2.3: the clam stays
 // under the tip while its weight reaches the crane through the ropes).

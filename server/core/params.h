@@ -44,12 +44,25 @@ struct LinkParams {
   std::array<double, 3> inertia_kgm2{};   // principal moments about the CoG, link-frame axes
 };
 
+// The superstructure's counterweight, a uniform block with its edges along frame 1's axes.
+// The dynamics see it folded into the swing cab's link (with_counterweight, crane.h); it is
+// kept apart so the picture can put it where the dynamics do (docs/model.md, Crane).
+struct CounterweightParams {
+  double mass_kg = 0.0;
+  std::array<double, 3> com_m{};    // its centre in frame 1 [m]
+  std::array<double, 3> size_m{};   // its edges along frame 1's x, y, z [m]
+};
+
 // 3-DOF P&H-T250 crane (section 2.2.1, Tables 2.6-2.7). Joint 1 swing (revolute),
 // joint 2 boom (revolute, theta2 = 90 deg + boom angle), joint 3 telescope (prismatic, d3).
 struct CraneParams {
   double d1_m = 0.0;                       // height of the boom pivot above the swing base
   double a1_m = 0.0;                       // offset of the boom pivot behind the swing axis
-  std::array<LinkParams, 3> links{};       // swing cab, boom base section, telescopic section
+  // swing cab with its counterweight (with_counterweight(cab, counterweight)), boom base
+  // section, telescopic section: what the dynamics integrate
+  std::array<LinkParams, 3> links{};
+  LinkParams cab;                          // the swing cab alone (Table 2.6), as the file gives it
+  CounterweightParams counterweight;
   double boom_min_rad = 0.0;               // boom angle range (Table 2.6: 0-50 deg)
   double boom_max_rad = 0.0;
   double telescope_min_m = 0.0;            // d3 range (Table 2.6: 9.7-24.4 m)

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstddef>
 
+#include "core/crane.h"
 #include "core/step_limits.h"
 
 namespace clamsim::model {
@@ -85,13 +86,25 @@ core::LinkParams read_link(Section s) {
   return l;
 }
 
+core::CounterweightParams read_counterweight(Section s) {
+  core::CounterweightParams w;
+  w.mass_kg = s.number("mass_kg", unit::one, B::non_negative());
+  w.com_m = s.vec3("com_m", unit::one, B::finite());
+  w.size_m = s.vec3("size_m", unit::one, B::positive());
+  s.finish();
+  return w;
+}
+
 core::CraneParams read_crane(Section s) {
   core::CraneParams c;
   c.d1_m = s.number("d1_m", unit::one, B::positive());
   c.a1_m = s.number("a1_m", unit::one, B::non_negative());
   Section links = s.child("links");
-  for (std::size_t i = 0; i < 3; ++i) c.links[i] = read_link(links.child(kLinks[i]));
+  c.cab = read_link(links.child(kLinks[0]));
+  for (std::size_t i = 1; i < 3; ++i) c.links[i] = read_link(links.child(kLinks[i]));
   links.finish();
+  c.counterweight = read_counterweight(s.child("counterweight"));
+  c.links[0] = core::with_counterweight(c.cab, c.counterweight);
   const B boom = B::closed(-90.0 * unit::deg, 90.0 * unit::deg);
   c.boom_min_rad = s.number("boom_min_deg", unit::deg, boom);
   c.boom_max_rad = s.number("boom_max_deg", unit::deg, boom);

@@ -86,9 +86,13 @@ ojson machine_json(const core::MachineParams& p) {
   crane["boom_max_deg"] = r(c.boom_max_rad * kDeg, 6);
   crane["telescope_min_m"] = c.telescope_min_m;
   crane["telescope_max_m"] = c.telescope_max_m;
-  crane["links"]["swing_cab"] = link_json(c.links[0]);
+  // the swing cab as drawn, without its counterweight, which the dynamics fold into link 1
+  crane["links"]["swing_cab"] = link_json(c.cab);
   crane["links"]["boom_base"] = link_json(c.links[1]);
   crane["links"]["telescopic"] = link_json(c.links[2]);
+  crane["counterweight"] = {{"mass_kg", c.counterweight.mass_kg},
+                            {"com_m", c.counterweight.com_m},
+                            {"box_m", c.counterweight.size_m}};
   // the boom cylinder as drawn (parts boom_cylinder and boom_rod): eq 2.17's length at the
   // boom's lowest and highest angles, and the bore of one cylinder with the model's area
   const core::BoomGeometry& g = p.hydraulics.boom_geometry;

@@ -88,6 +88,8 @@ TEST(MachineFile, ShippedFileLoadsWithUnitsConverted) {
   EXPECT_DOUBLE_EQ(m.crane.boom_min_rad, 0.0);
   EXPECT_DOUBLE_EQ(m.crane.boom_max_rad, 50.0 * kDeg);
   EXPECT_DOUBLE_EQ(m.crane.telescope_max_m, 24.4);
+  EXPECT_DOUBLE_EQ(m.crane.cab.mass_kg, 1621.0);
+  EXPECT_DOUBLE_EQ(m.crane.counterweight.mass_kg, 4000.0);
   EXPECT_DOUBLE_EQ(m.crane.links[0].mass_kg, 5621.0);   // the cab and its counterweight
   EXPECT_DOUBLE_EQ(m.crane.links[1].inertia_kgm2[2], 140.4);
   EXPECT_DOUBLE_EQ(m.crane.links[2].com_m[2], -4.34);   // tip section and half the mid (docs/model.md, Crane)
@@ -478,7 +480,7 @@ TEST(MachineFile, PlainNumbersAreAcceptedAsLeaves) {
   doc["crane"]["links"]["swing_cab"]["com_m"] = {0.1, 0.2, 0.3};
   const core::MachineParams m = parse_machine_json(doc, kOrigin);
   EXPECT_DOUBLE_EQ(m.clam.link2_mass_kg, 300.0);
-  EXPECT_DOUBLE_EQ(m.crane.links[0].com_m[1], 0.2);
+  EXPECT_DOUBLE_EQ(m.crane.cab.com_m[1], 0.2);
 }
 
 TEST(MachineFile, InitialSectionIsOptionalButChecked) {

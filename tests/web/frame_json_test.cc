@@ -46,11 +46,17 @@ TEST(FrameJson, HelloCarriesTheShippedMachine) {
   const auto& crane = j["machine"]["crane"];
   EXPECT_DOUBLE_EQ(crane["boom_max_deg"].get<double>(), 50.0);
   EXPECT_DOUBLE_EQ(crane["telescope_min_m"].get<double>(), 9.7);
-  // models/t250.json: the swing cab with its counterweight, the box of its inertias
-  // (x^2 = 6 (I_y + I_z - I_x) / m = 6 (10655 + 8602 - 3342) / 5621)
+  // models/t250.json: the swing cab without its counterweight, the box of its inertias
+  // (x^2 = 6 (I_y + I_z - I_x) / m: Table 2.6's 4.0 x 1.4 x 2.4 m), and the counterweight
+  // where the dynamics put it
   const auto cab = crane["links"]["swing_cab"]["box_m"];
-  EXPECT_NEAR(cab[0].get<double>(), 4.122, 0.01);
-  EXPECT_EQ(crane["links"]["swing_cab"]["mass_kg"], 5621);
+  EXPECT_NEAR(cab[0].get<double>(), 4.0, 0.001);
+  EXPECT_NEAR(cab[1].get<double>(), 1.4, 0.001);
+  EXPECT_NEAR(cab[2].get<double>(), 2.4, 0.001);
+  EXPECT_EQ(crane["links"]["swing_cab"]["mass_kg"], 1621);
+  EXPECT_EQ(crane["counterweight"]["mass_kg"], 4000);
+  EXPECT_EQ(crane["counterweight"]["com_m"], nlohmann::json::parse("[-1.7, -1.2, 0.0]"));
+  EXPECT_EQ(crane["counterweight"]["box_m"], nlohmann::json::parse("[0.8, 0.7, 2.4]"));
   EXPECT_DOUBLE_EQ(j["machine"]["carrier"]["outrigger_half_span_m"].get<double>(), 3.15);
   EXPECT_DOUBLE_EQ(j["machine"]["load_moment"]["warning_pct"].get<double>(), 90.0);
   EXPECT_DOUBLE_EQ(j["machine"]["load_moment"]["cutout_pct"].get<double>(), 100.0);

@@ -181,6 +181,8 @@ function machine(h, warnings) {
   }
   // the boom cylinder, for drawing the parts boom_cylinder and boom_rod (null: not sent)
   crane.boom_cylinder = softly(() => boomCylinder(cr, cp), warnings);
+  // the counterweight where the dynamics put it, in frame 1 (null: not sent)
+  crane.counterweight = softly(() => counterweight(cr, cp), warnings);
   const cl = obj(m, 'clam', p);
   const clp = `${p}.clam`;
   const clam = {
@@ -206,6 +208,11 @@ function boomCylinder(cr, cp) {
   const out = { retracted_m: num(c, 'retracted_m', p), extended_m: num(c, 'extended_m', p), bore_m: num(c, 'bore_m', p) };
   for (const k of Object.keys(out)) if (!(out[k] > 0)) fail(`${p}.${k}`, 'must be > 0');
   return out;
+}
+
+function counterweight(cr, cp) {
+  if (cr.counterweight === undefined || cr.counterweight === null) return null;
+  return link(cr, 'counterweight', cp);
 }
 
 // An optional part of the hello: a malformed one is null and named in the hello's warnings,

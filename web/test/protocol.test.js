@@ -431,6 +431,19 @@ test('hello: the boom cylinder is optional; a malformed one is null and named', 
   assert.match(r.msg.warnings[0], /hello\.machine\.crane\.boom_cylinder\.bore_m/);
 });
 
+test('hello: the counterweight is the model\'s block in frame 1; a malformed one is null and named', () => {
+  assert.deepEqual(parse(helloObject()).msg.machine.crane.counterweight, { mass_kg: 4000, com_m: [-1.7, -1.2, 0], box_m: [0.8, 0.7, 2.4] });
+  const none = helloObject();
+  delete none.machine.crane.counterweight;
+  assert.equal(parse(none).msg.machine.crane.counterweight, null);
+  const bad = helloObject();
+  bad.machine.crane.counterweight.box_m = [0.8, -1, 2.4];
+  const r = parse(bad);
+  assert.equal(r.ok, true);
+  assert.equal(r.msg.machine.crane.counterweight, null);
+  assert.match(r.msg.warnings[0], /hello\.machine\.crane\.counterweight\.box_m: sizes must be > 0/);
+});
+
 test('hello: the ropes\' reeving and the bucket width are optional; a malformed reeving is null and named', () => {
   // the fixture predates them: the hanging part only, a bucket as wide as link 2 (scene.js)
   const old = parse(helloObject()).msg.machine;

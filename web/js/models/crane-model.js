@@ -4,8 +4,8 @@
 //   ahead of the front wheels, the slew ring, and the outriggers on their pads
 //   (hello.machine.carrier);
 // - superstructure (D-H frame 1: origin at the boom pivot, x forward, y up, z to the right;
-//   the swing axis at x = a1): the turntable deck, the engine house, the counterweight hung
-//   at the rear above the driver's cab's roof, the operator's cab at the front right around
+//   the swing axis at x = a1): the turntable deck, the engine house, the counterweight where
+//   the dynamics put it (hello.machine.crane.counterweight), the operator's cab at the front right around
 //   the eye (scene.js eye()), the boom foot, the ropes' winch drums where the hello reeves
 //   them (machine.cables[i].reeving);
 // - boom_base (frame 2: along z from the pivot, x on the boom's upper side): the base section
@@ -28,14 +28,12 @@ export const VISUAL = {
   // the driver's cab, left side, low ahead of the front wheels (floor and roof above the
   // ground), outside the circle the superstructure's low pieces sweep
   driverCab_m: { length: 1.1, y: [0.1, 1.25], z: [0.3, 1.3], gapToTyres: 0.1 },
-  // the counterweight hangs from the rear this far above the driver's cab's roof, so that it
-  // swings over it (as on truck cranes), and the low pieces keep this far out of its way
+  // the driver's cab keeps this far out of the circle the superstructure's pieces lower than
+  // its roof sweep
   cabClearance_m: 0.2,
   beamPerWidth: 0.12,             // outrigger beam's square section per carrier width
   padSide_m: 0.6,
   padThick_m: 0.08,
-  counterweightLength_m: 0.8,     // behind the superstructure's box
-  counterweightHeight_m: 0.6,     // at least; up to the house's top
   houseWidth_m: 1.2,              // engine house on the left of the boom
   opCab: { length_m: 1.5, width_m: 1.1, sillBelowEye_m: 0.5, roofAboveEye_m: 0.55, pillar_m: 0.06 },
   footPlate_m: 0.1,               // boom foot brackets' thickness
@@ -60,10 +58,10 @@ const SURFACE = surfaceKinds(COLORS, { tyre: 'rubber', hub: 'steel', steel: 'ste
 // plane (the cab's floor). Returns { carrier, superstructure, boomBase, fly } meshes.
 export function buildCrane(machine, { ground, carrierTop, material, eyeLocal }) {
   const crane = machine.crane;
-  // the counterweight's underside above the driver's cab's roof; the cab outside the circle
-  // swept by every superstructure piece lower than that (the deck, the engine house, ...)
+  // the driver's cab outside the circle swept by every superstructure piece lower than its
+  // roof (the deck, the engine house, the counterweight, ...)
   const over = ground + VISUAL.driverCab_m.z[1] + VISUAL.cabClearance_m;
-  const superstructure = superstructureMesh(crane, carrierTop, material, eyeLocal, machine.cables, over);
+  const superstructure = superstructureMesh(crane, carrierTop, material, eyeLocal, machine.cables);
   const low = superstructure.userData.sweep.filter((s) => s.bottom < over - 1e-4);
   const cabFrom = Math.max(0, ...low.map((s) => s.reach)) + VISUAL.cabClearance_m;
   return {
@@ -157,9 +155,9 @@ function tracked(kindOf) {
 }
 
 // frame 1: x forward, y up, z to the right; the swing base at y = carrierTop - d1.
-// cwUnderside: the counterweight's lowest point [m, base z]. userData.sweep: per piece, its
-// lowest point [m, base z] and its farthest reach from the swing axis [m], over all slews.
-function superstructureMesh(crane, carrierTop, material, eyeLocal, cables = [], cwUnderside = -Infinity) {
+// userData.sweep: per piece, its lowest point [m, base z] and its farthest reach from the
+// swing axis [m], over all slews.
+function superstructureMesh(crane, carrierTop, material, eyeLocal, cables = []) {
   const { p, boxes } = tracked(SURFACE);
   const link = crane.links.swing_cab;
   const [bx, by, bz] = link.box_m;
@@ -169,13 +167,10 @@ function superstructureMesh(crane, carrierTop, material, eyeLocal, cables = [], 
   const zl = c[2] - bz / 2, zr = c[2] + bz / 2;            // left and right sides
   const deckTop = floor + 0.25;
   p.span([xr, floor, zl], [xf, deckTop, zr], COLORS.superstructure);
-  // engine house on the left, the counterweight across the rear, hung high enough to swing
-  // over the driver's cab
+  // engine house on the left
   p.span([xr, deckTop, zl], [xf - VISUAL.opCab.length_m - 0.1, top, zl + VISUAL.houseWidth_m], COLORS.superstructure);
-  const cw = VISUAL.counterweightLength_m;
-  const cwBottom = Math.max(floor + 0.1, cwUnderside - crane.d1_m);
-  const cwTop = Math.max(top - 0.1, cwBottom + VISUAL.counterweightHeight_m);
-  p.span([xr - cw, cwBottom, zl + 0.05], [xr, cwTop, zr - 0.05], COLORS.counterweight);
+  const counterweight = counterweightBox(crane.counterweight);
+  if (counterweight) p.span(counterweight.min, counterweight.max, COLORS.counterweight);
   // the boom foot: two plates up to the pivot at the origin, and its pin
   const t = VISUAL.footPlate_m, w = crane.links.boom_base.box_m[1] / 2 + 0.02;
   for (const s of [1, -1]) {
@@ -202,9 +197,19 @@ function superstructureMesh(crane, carrierTop, material, eyeLocal, cables = [], 
     bottom: b.min.y + crane.d1_m,
     reach: Math.max(...[b.min.x, b.max.x].flatMap((x) => [b.min.z, b.max.z].map((z) => Math.hypot(x - crane.a1_m, z)))),
   }));
-  mesh.userData = { swingAxisX: crane.a1_m, counterweight: { x: [xr - cw, xr], y: [cwBottom, cwTop] },
+  mesh.userData = { swingAxisX: crane.a1_m, counterweight,
     opCab: { x: cx, y: [sill, roof], z: cz }, drums, sweep };
   return mesh;
+}
+
+// The counterweight's block from the hello (frame 1), its sides 2 cm inside the model's so
+// that they do not share a plane with the deck's; null when the hello has none.
+function counterweightBox(cw) {
+  if (!cw) return null;
+  const inset = [0, 0, 0.02];
+  const min = cw.com_m.map((c, i) => c - cw.box_m[i] / 2 + inset[i]);
+  const max = cw.com_m.map((c, i) => c + cw.box_m[i] / 2 - inset[i]);
+  return { min, max };
 }
 
 // frame 2: the base section from the pivot along +z for its box's length, a collar at its head
