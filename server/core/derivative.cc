@@ -15,39 +15,35 @@ namespace {
 Vec3 joints(const StateVector& x) { return x.segment<3>(ix::q); }
 Vec3 joint_rates(const StateVector& x) { return x.segment<3>(ix::qd); }
 
-// Flows out of a channel's lines that are neither the valve's nor the actuator's, between
-// the load-holding valve and the actuator.
-struct LineLeaks {
+// Flows out of a channel's lines that are neither the valve's nor the actuator's: an
+// injected fault's leaks (core/faults.h). Between the load-holding valve and the actuator.
+struct FaultLeaks {
   double a = 0.0, b = 0.0;            // out of line A, out of line B [m^3/s]
   double g_a = 0.0, g_b = 0.0;        // their conductances to each line's own pressure
-  // a laminar leak of conductance g from line A across to line B
-  void across(double g, double pa, double pb) {
-    a += g * (pa - pb);
-    b -= g * (pa - pb);
-    g_a += g;
-    g_b += g;
-  }
 };
 
-// The injected faults' leaks (core/faults.h): a burst hose, a slipping winch brake. (A
-// motor's own internal leak is part of its flow, motor_flow.)
-LineLeaks line_leaks(const MachineParams& m, const Faults& faults, int ch, double pa,
-                     double pb) {
-  LineLeaks l;
+FaultLeaks fault_leaks(const MachineParams& m, const Faults& faults, int ch, double pa,
+                       double pb) {
+  FaultLeaks l;
   const HoseBurst& hose = faults.hoses[static_cast<std::size_t>(ch)];
   if (hose.active) {
     const ValveParams& v = m.hydraulics.channels[static_cast<std::size_t>(ch)].valve;
     const bool on_a = hose.line == HoseLine::A;
     const double p = on_a ? pa : pb;
-    (on_a ? l.a : l.b) += hose_leak_flow(hose, v, p);
-    (on_a ? l.g_a : l.g_b) += hose_leak_conductance(hose, v, p);
+    (on_a ? l.a : l.b) = hose_leak_flow(hose, v, p);
+    (on_a ? l.g_a : l.g_b) = hose_leak_conductance(hose, v, p);
   }
   if (ch >= kMainHoist) {
     const int w = ch - kMainHoist;
     const BrakeSlip& brake = faults.brakes[static_cast<std::size_t>(w)];
-    // the motor's leak from the holding side across to the other
-    if (brake.active)
-      l.across(brake_leak_conductance(brake, m.hydraulics.winches[static_cast<std::size_t>(w)]), pa, pb);
+    if (brake.active) {
+      // the motor's leak from the holding side across to the other
+      const double g = brake_leak_conductance(brake, m.hydraulics.winches[static_cast<std::size_t>(w)]);
+      l.a += g * (pa - pb);
+      l.b -= g * (pa - pb);
+      l.g_a += g;
+      l.g_b += g;
+    }
   }
   return l;
 }
@@ -55,7 +51,7 @@ LineLeaks line_leaks(const MachineParams& m, const Faults& faults, int ch, doubl
 // The integrator's decay rates of a channel's two lines (decay_rates), from the valve's flows
 // at these pressures.
 void line_decay_rates(const ActuatorChannel& ch, double spool, double pa, double pb,
-                      const ValveFlows& f, const LineLeaks& leak, double* decay) {
+                      const ValveFlows& f, const FaultLeaks& leak, double* decay) {
   const LineConductances g = channel_conductances(ch, spool, pa, pb, f);
   const double c = line_compliance(ch.lines);
   decay[0] = (g.a + line_protection_conductance(ch.valve, pa) + leak.g_a) / c;
@@ -64,9 +60,9 @@ void line_decay_rates(const ActuatorChannel& ch, double spool, double pa, double
 
 // Stage 3: one valve channel feeding two lines, given the valve's flows, the actuator's flow
 // out of line A into line B (cylinders: cap and rod displacement; motors: D_m * speed) and
-// the leaks (line_leaks).
+// the faults'.
 void line_rates(const ActuatorChannel& ch, double pa, double pb, const ValveFlows& f,
-                double drawn_from_a, double returned_to_b, const LineLeaks& leak,
+                double drawn_from_a, double returned_to_b, const FaultLeaks& leak,
                 double& pa_dot, double& pb_dot) {
   // eq 2.24
   pa_dot = line_pressure_rate(
@@ -166,7 +162,7 @@ HydraulicStage hydraulic_stage_of(const MachineParams& m, const BoomLinkage& boo
   auto channel = [&](int ch, double drawn_from_a, double returned_to_b) {
     const auto c = static_cast<std::size_t>(ch);
     const double pa = p(2 * ch), pb = p(2 * ch + 1);
-    const LineLeaks leak = line_leaks(m, faults, ch, pa, pb);
+    const FaultLeaks leak = fault_leaks(m, faults, ch, pa, pb);
     const ValveFlows f = channel_valve(hy.channels[c], spool[c], pa, pb);
     line_rates(hy.channels[c], pa, pb, f, drawn_from_a, returned_to_b, leak,
                out.pressure_rate[2 * c], out.pressure_rate[2 * c + 1]);
@@ -253,7 +249,7 @@ StateVector decay_rates(const MachineParams& m, const StateVector& x, const Spoo
     const double pa = x(ix::p + 2 * ch), pb = x(ix::p + 2 * ch + 1);
     double decay[2];
     line_decay_rates(chan, spool[ch], pa, pb, channel_valve(chan, spool[ch], pa, pb),
-                     line_leaks(m, faults, ch, pa, pb), decay);
+                     fault_leaks(m, faults, ch, pa, pb), decay);
     rate(ix::p + 2 * ch) = decay[0];
     rate(ix::p + 2 * ch + 1) = decay[1];
   }
