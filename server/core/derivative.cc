@@ -22,8 +22,8 @@ struct FaultLeaks {
   double g_a = 0.0, g_b = 0.0;        // their conductances to each line's own pressure
 };
 
-FaultLeaks fault_leaks(const MachineParams& m, const Faults& faults, int ch, double pa,
-                       double pb) {
+FaultLeaks leaks_of_faults(const MachineParams& m, const Faults& faults, int ch, double pa,
+                           double pb) {
   FaultLeaks l;
   const HoseBurst& hose = faults.hoses[static_cast<std::size_t>(ch)];
   if (hose.active) {
@@ -48,11 +48,20 @@ FaultLeaks fault_leaks(const MachineParams& m, const Faults& faults, int ch, dou
   return l;
 }
 
+// Every channel at every stage asks; nearly always nothing is injected, which this answers
+// without a call.
+inline FaultLeaks fault_leaks(const MachineParams& m, const Faults& faults, int ch, double pa,
+                              double pb) {
+  const bool brake = ch >= kMainHoist && faults.brakes[static_cast<std::size_t>(ch - kMainHoist)].active;
+  if (!brake && !faults.hoses[static_cast<std::size_t>(ch)].active) return {};
+  return leaks_of_faults(m, faults, ch, pa, pb);
+}
+
 // The integrator's decay rates of a channel's two lines (decay_rates), from the valve's flows
 // at these pressures.
 void line_decay_rates(const ActuatorChannel& ch, double spool, double pa, double pb,
-                      const ValveFlows& f, const FaultLeaks& leak, double* decay) {
-  const LineConductances g = channel_conductances(ch, spool, pa, pb, f);
+                      double pilot, const ValveFlows& f, const FaultLeaks& leak, double* decay) {
+  const LineConductances g = channel_conductances(ch, spool, pa, pb, pilot, f);
   const double c = line_compliance(ch.lines);
   decay[0] = (g.a + line_protection_conductance(ch.valve, pa) + leak.g_a) / c;
   decay[1] = (g.b + line_protection_conductance(ch.valve, pb) + leak.g_b) / c;
@@ -162,12 +171,14 @@ HydraulicStage hydraulic_stage_of(const MachineParams& m, const BoomLinkage& boo
   auto channel = [&](int ch, double drawn_from_a, double returned_to_b) {
     const auto c = static_cast<std::size_t>(ch);
     const double pa = p(2 * ch), pb = p(2 * ch + 1);
+    const double pilot = pilot_pressure(hy.channels[c], pb, x(ix::pilot + ch));
     const FaultLeaks leak = fault_leaks(m, faults, ch, pa, pb);
-    const ValveFlows f = channel_valve(hy.channels[c], spool[c], pa, pb);
+    const ValveFlows f = channel_valve(hy.channels[c], spool[c], pa, pb, pilot);
     line_rates(hy.channels[c], pa, pb, f, drawn_from_a, returned_to_b, leak,
                out.pressure_rate[2 * c], out.pressure_rate[2 * c + 1]);
+    out.pilot_rate[c] = pilot_rate(hy.channels[c], pb, x(ix::pilot + ch));
     if constexpr (kWithDecay)
-      line_decay_rates(hy.channels[c], spool[c], pa, pb, f, leak, &out.decay_rate[2 * c]);
+      line_decay_rates(hy.channels[c], spool[c], pa, pb, pilot, f, leak, &out.decay_rate[2 * c]);
   };
 
   // Swing motor through its gear train (eq 2.26).
@@ -247,8 +258,9 @@ StateVector decay_rates(const MachineParams& m, const StateVector& x, const Spoo
   for (int ch = 0; ch < 5; ++ch) {
     const ActuatorChannel& chan = m.hydraulics.channels[ch];
     const double pa = x(ix::p + 2 * ch), pb = x(ix::p + 2 * ch + 1);
+    const double pilot = pilot_pressure(chan, pb, x(ix::pilot + ch));
     double decay[2];
-    line_decay_rates(chan, spool[ch], pa, pb, channel_valve(chan, spool[ch], pa, pb),
+    line_decay_rates(chan, spool[ch], pa, pb, pilot, channel_valve(chan, spool[ch], pa, pb, pilot),
                      fault_leaks(m, faults, ch, pa, pb), decay);
     rate(ix::p + 2 * ch) = decay[0];
     rate(ix::p + 2 * ch + 1) = decay[1];
@@ -280,6 +292,7 @@ StateVector derivative(const MachineParams& m, const DerivedModel& model, const 
   // ropes and chain.
   StateVector dx;
   for (int i = 0; i < 10; ++i) dx(ix::p + i) = hy.pressure_rate[static_cast<std::size_t>(i)];
+  for (int i = 0; i < 5; ++i) dx(ix::pilot + i) = hy.pilot_rate[static_cast<std::size_t>(i)];
   for (int i = 0; i < 2; ++i) {
     const WinchParams& w = m.hydraulics.winches[static_cast<std::size_t>(i)];
     dx(ix::len + i) = x(ix::lend + i);

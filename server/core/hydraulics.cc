@@ -58,6 +58,13 @@ void use_thesis_bypass(ValveParams& v) {
   v.bypass_knee_opening = 0.5;
 }
 
+void use_thesis_valves(HydraulicsParams& hy) {
+  for (ActuatorChannel& ch : hy.channels) {
+    use_thesis_bypass(ch.valve);
+    ch.counterbalance.fitted = false;
+  }
+}
+
 ValveFlows open_centre_valve(const ValveParams& v, double x, double pa, double pb) {
   const double ax = std::fabs(x);
   const double q = v.pump_flow_m3_per_s;
@@ -128,25 +135,26 @@ LineConductances valve_conductances(const ValveParams& v, double x, double pa, d
   return g;
 }
 
-double counterbalance_opening(const CounterbalanceParams& cb, double pa, double pb) {
-  const double drive = pa + cb.pilot_ratio * std::max(0.0, pb) - cb.setting_Pa;
+double counterbalance_opening(const CounterbalanceParams& cb, double pa, double pilot) {
+  const double drive = pa + cb.pilot_ratio * std::max(0.0, pilot) - cb.setting_Pa;
   return std::clamp(drive / cb.opening_rise_Pa, 0.0, 1.0);
 }
 
-ValveFlows channel_valve(const ActuatorChannel& ch, double x, double pa, double pb) {
+ValveFlows channel_valve(const ActuatorChannel& ch, double x, double pa, double pb,
+                         double pilot) {
   ValveFlows f = open_centre_valve(ch.valve, x, pa, pb);
   const CounterbalanceParams& cb = ch.counterbalance;
   const ValveParams& v = ch.valve;
   // feeding line A, or A below the return line: oil flows in through the check, unrestricted
   if (!cb.fitted || x >= 0.0 || pa <= v.tank_pressure_Pa) return f;
   const double a = v.orifice_coeff * std::fabs(x);
-  const double c = cb.orifice_coeff * counterbalance_opening(cb, pa, pb);
+  const double c = cb.orifice_coeff * counterbalance_opening(cb, pa, pilot);
   f.into_a = -orifice(series_coeff(a, c), pa - v.tank_pressure_Pa, v.laminar_dp_Pa);
   return f;
 }
 
 LineConductances channel_conductances(const ActuatorChannel& ch, double x, double pa, double pb,
-                                      const ValveFlows& f) {
+                                      double pilot, const ValveFlows& f) {
   const ValveParams& v = ch.valve;
   LineConductances g = valve_conductances(v, x, pa, pb, f);
   const CounterbalanceParams& cb = ch.counterbalance;
@@ -154,7 +162,7 @@ LineConductances channel_conductances(const ActuatorChannel& ch, double x, doubl
   // q = e(a, c(P_A)) orifice(P_A - Pe): the orifice's own slope at the series coefficient e,
   // plus the poppet opening with P_A inside its band (de/dc = a^3 / (a^2 + c^2)^1.5)
   const double a = v.orifice_coeff * std::fabs(x);
-  const double opening = counterbalance_opening(cb, pa, pb);
+  const double opening = counterbalance_opening(cb, pa, pilot);
   const double c = cb.orifice_coeff * opening;
   const double e = series_coeff(a, c);
   const double dp = pa - v.tank_pressure_Pa;
@@ -166,23 +174,6 @@ LineConductances channel_conductances(const ActuatorChannel& ch, double x, doubl
   return g;
 }
 
-double line_pressure_rate(const LineParams& l, double p, double net_flow) {
-  if (p <= l.floor_Pa && net_flow < 0.0) return 0.0;
-  return net_flow / line_compliance(l);
-}
-
-double line_protection_flow(const ValveParams& v, double p) {
-  if (p > v.relief_pressure_Pa) return -v.relief_gain_m3_per_s_Pa * (p - v.relief_pressure_Pa);
-  if (p < 0.0) return -v.relief_gain_m3_per_s_Pa * p;  // make-up from tank, no vacuum
-  return 0.0;
-}
-
-double line_protection_conductance(const ValveParams& v, double p) {
-  return (p > v.relief_pressure_Pa || p < 0.0) ? v.relief_gain_m3_per_s_Pa : 0.0;
-}
-
-double line_compliance(const LineParams& l) { return l.volume_m3 / l.bulk_modulus_Pa; }
-
 double smooth_sign(double v, double v_eps) { return v_eps > 0.0 ? std::tanh(v / v_eps) : 0.0; }
 
 double cylinder_force(const CylinderParams& c, double pa, double pb, double v) {
@@ -193,10 +184,6 @@ double cylinder_force(const CylinderParams& c, double pa, double pb, double v) {
 double motor_output_torque(const MotorParams& m, double pa, double pb, double w) {
   return m.gear_ratio * m.displacement_m3_per_rad * (pa - pb) - m.viscous_Nms_per_rad * w -
          m.coulomb_Nm * smooth_sign(w, m.coulomb_velocity_rad_per_s);
-}
-
-double motor_flow(const MotorParams& m, double w, double pa, double pb) {
-  return m.displacement_m3_per_rad * m.gear_ratio * w + m.cross_port_leak_m3_per_s_Pa * (pa - pb);
 }
 
 }  // namespace clamsim::core

@@ -20,6 +20,10 @@ double bypass_opening(const ValveParams& v, double stroke);
 
 // Makes v's bypass the thesis's as published: area linear in the stroke, 1 - x (eq 2.23).
 void use_thesis_bypass(ValveParams& v);
+// Makes every channel's valve the thesis's (eqs 2.21-2.23): the linear bypass, and no
+// counterbalance valve (its actuator model is "only the actuator itself and its servo-valve",
+// Fig. 2.10). Experiment 5.1.1's steps were tuned on it (clamsim-sim --valve thesis).
+void use_thesis_valves(HydraulicsParams& hy);
 
 // Flows from the valve into lines A and B [m^3/s] (negative: out of the line) and the pump
 // pressure the open-centre valve settles at.
@@ -41,32 +45,58 @@ LineConductances valve_conductances(const ValveParams& v, double x, double pa, d
                                     const ValveFlows& f);
 
 // The counterbalance valve's poppet opening in [0, 1]: it cracks when the load pressure plus
-// the pilot ratio times the pilot (line B) pressure reaches the setting, and is fully open
+// the pilot ratio times the pilot pressure reaches the setting, and is fully open
 // opening_rise_Pa above that (Sun Hydraulics: "Pilot assist at port 3 lowers the effective
-// setting of the relief valve at a rate determined by the pilot ratio").
-double counterbalance_opening(const CounterbalanceParams& cb, double pa, double pb);
+// setting of the relief valve at a rate determined by the pilot ratio"). The pilot is line
+// B's pressure, through the pilot's damping orifice where one is fitted (pilot_pressure).
+double counterbalance_opening(const CounterbalanceParams& cb, double pa, double pilot);
+
+// The pressure on a channel's pilot piston: line B's, pb, or where the valve has a damping
+// orifice (pilot_lag_s > 0) the lagged pressure the state carries (ix::pilot), `lagged`.
+// And the lagged pressure's rate, the lag's first order: (P_B - lagged) / lag (0 without).
+// (Inline: called for every channel at every stage.)
+inline double pilot_pressure(const ActuatorChannel& ch, double pb, double lagged) {
+  return ch.counterbalance.pilot_lag_s > 0.0 ? lagged : pb;
+}
+inline double pilot_rate(const ActuatorChannel& ch, double pb, double lagged) {
+  const double lag = ch.counterbalance.pilot_lag_s;
+  return lag > 0.0 ? (pb - lagged) / lag : 0.0;
+}
 
 // One channel's valve (open_centre_valve) with its counterbalance valve in line A: flow into
 // A passes the check freely, flow out of A passes the poppet and the spool's metering
 // orifice in series. Without a counterbalance valve, open_centre_valve itself.
-ValveFlows channel_valve(const ActuatorChannel& ch, double x, double pa, double pb);
+ValveFlows channel_valve(const ActuatorChannel& ch, double x, double pa, double pb,
+                         double pilot);
 // The conductances of channel_valve's flows (valve_conductances, with the series poppet's
 // slope, its opening's included, on line A).
 LineConductances channel_conductances(const ActuatorChannel& ch, double x, double pa, double pb,
-                                      const ValveFlows& f);
+                                      double pilot, const ValveFlows& f);
+
+// The line and motor terms below are inline: each is a line or two, asked for every line at
+// every stage, where a call cost more than the term (docs/model.md, Performance).
 
 // Cross-port relief above the relief setting and anti-cavitation make-up below tank
 // pressure: flow into the line [m^3/s].
-double line_protection_flow(const ValveParams& v, double p);
+inline double line_protection_flow(const ValveParams& v, double p) {
+  if (p > v.relief_pressure_Pa) return -v.relief_gain_m3_per_s_Pa * (p - v.relief_pressure_Pa);
+  if (p < 0.0) return -v.relief_gain_m3_per_s_Pa * p;  // make-up from tank, no vacuum
+  return 0.0;
+}
 // -d(line_protection_flow)/dp: the relief or make-up valve's conductance where it is open.
-double line_protection_conductance(const ValveParams& v, double p);
+inline double line_protection_conductance(const ValveParams& v, double p) {
+  return (p > v.relief_pressure_Pa || p < 0.0) ? v.relief_gain_m3_per_s_Pa : 0.0;
+}
+
+// Hydraulic compliance C = V / beta of one line (eq 2.24).
+inline double line_compliance(const LineParams& l) { return l.volume_m3 / l.bulk_modulus_Pa; }
 
 // The line's pressure rate dP/dt = net flow / C (eq 2.24), held at the line's floor
 // (LineParams::floor_Pa, the vapour floor) when the line is drawn on there.
-double line_pressure_rate(const LineParams& l, double p, double net_flow);
-
-// Hydraulic compliance C = V / beta of one line (eq 2.24).
-double line_compliance(const LineParams& l);
+inline double line_pressure_rate(const LineParams& l, double p, double net_flow) {
+  if (p <= l.floor_Pa && net_flow < 0.0) return 0.0;
+  return net_flow / line_compliance(l);
+}
 
 // Smooth sign for Coulomb friction: tanh(v / v_eps); v_eps keeps the term non-stiff.
 double smooth_sign(double v, double v_eps);
@@ -81,6 +111,8 @@ double motor_output_torque(const MotorParams& m, double pa, double pb, double w)
 
 // Oil volume flow the motor draws from line A (returns to line B) at output speed w, with its
 // internal leak from A across to B (docs/model.md, Slewing drive): n D_m w + K_l (P_A - P_B).
-double motor_flow(const MotorParams& m, double w, double pa, double pb);
+inline double motor_flow(const MotorParams& m, double w, double pa, double pb) {
+  return m.displacement_m3_per_rad * m.gear_ratio * w + m.cross_port_leak_m3_per_s_Pa * (pa - pb);
+}
 
 }  // namespace clamsim::core

@@ -278,6 +278,7 @@ State initial_state(const MachineParams& m, const InitialConditions& init) {
   for (int ch = 0; ch < 5; ++ch) {
     x(ix::p + 2 * ch) = hy.channels[ch].valve.tank_pressure_Pa;
     x(ix::p + 2 * ch + 1) = hy.channels[ch].valve.tank_pressure_Pa;
+    x(ix::pilot + ch) = x(ix::p + 2 * ch + 1);   // the pilot at rest sees line B's pressure
   }
   const ClamContext c = clam_context(m, x);
   const CraneDynamics dyn = crane_dynamics(m.crane, q, Vec3::Zero(), 0.0);

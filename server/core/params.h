@@ -178,6 +178,9 @@ struct CounterbalanceParams {
   double setting_Pa = 0.0;          // cracking pressure with no pilot (>= 1.3 x max load)
   double opening_rise_Pa = 0.0;     // rise of P_A + ratio P_B above the setting to full open
   double orifice_coeff = 0.0;       // fully open [m^3/s per sqrt(Pa)]
+  // The pilot's damping orifice: the pressure on the pilot piston follows P_B with this time
+  // constant (a state per channel, ix::pilot); 0: no orifice, the pilot sees P_B itself.
+  double pilot_lag_s = 0.0;
 };
 
 struct ActuatorChannel {

@@ -32,6 +32,8 @@ const char* to_string(LoadStatus s);
 //   hx,hy  horizontal position of the clam's axis (A and C) in the base frame [m]: the clam
 //          swings under the tip on its ropes (section 3.4.2), held back by the anti-swing
 //   hvx,hvy its velocity [m/s]
+//   pilot  the pressure on each channel's counterbalance pilot, behind its damping orifice
+//          [Pa] (ControlSignal index; unused where the valve has no orifice: pilot_lag_s 0)
 namespace ix {
 constexpr int q = 0;
 constexpr int qd = 3;
@@ -46,7 +48,8 @@ constexpr int hx = 24;
 constexpr int hy = 25;
 constexpr int hvx = 26;
 constexpr int hvy = 27;
-constexpr int size = 28;
+constexpr int pilot = 28;
+constexpr int size = 33;
 }  // namespace ix
 
 using StateVector = Eigen::Matrix<double, ix::size, 1>;

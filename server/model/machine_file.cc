@@ -142,6 +142,8 @@ core::CounterbalanceParams read_counterbalance(Section s, const core::ValveParam
   }
   cb.opening_rise_Pa = s.number("opening_rise_MPa", unit::MPa, B::positive());
   cb.orifice_coeff = s.number("orifice_coeff_m3_per_s_per_sqrt_Pa", unit::one, B::positive());
+  // 0: no damping orifice; a short one is checked against the step (check_pilot_lags)
+  cb.pilot_lag_s = s.number("pilot_lag_s", unit::one, B::non_negative());
   s.finish();
   return cb;
 }
@@ -353,6 +355,24 @@ void check_oil_springs(Section& root, const core::MachineParams& m) {
   }
 }
 
+// A counterbalance valve's pilot lag is a state the integrator follows explicitly: it must
+// span several steps.
+void check_pilot_lags(Section& root, const core::MachineParams& m) {
+  const double h = m.integrator.step_s;
+  for (std::size_t i = 0; i < 5; ++i) {
+    const core::CounterbalanceParams& cb = m.hydraulics.channels[i].counterbalance;
+    if (!cb.fitted || cb.pilot_lag_s == 0.0 || cb.pilot_lag_s >= core::kMinPilotLagSteps * h)
+      continue;
+    root.child("hydraulics").child("channels").child(kChannels[i]).child("counterbalance").fail(
+        "pilot_lag_s",
+        format_number(cb.pilot_lag_s) + " s is shorter than " +
+            format_number(core::kMinPilotLagSteps) + " integrator steps (" +
+            format_number(core::kMinPilotLagSteps * h) + " s at " +
+            format_number(h / unit::ms) + " ms): use 0 (no damping orifice), at least " +
+            format_number(core::kMinPilotLagSteps * h) + " s, or a shorter integrator.step_ms");
+  }
+}
+
 // The foot sheave sits on the base section, and the rope from the drum reaches it at every
 // boom angle (the sheave turns on a circle about the pivot that must keep clear of the drum);
 // the anti-two-block switch trips before the main hoist's block reaches its stop.
@@ -412,6 +432,7 @@ core::MachineParams parse_machine_json(const nlohmann::json& doc, const std::str
   m.load_moment = read_load_moment(root.child("load_moment"), m.crane);
   m.integrator = read_integrator(root.child("integrator"));
   check_oil_springs(root, m);
+  check_pilot_lags(root, m);
   check_reeving(root, m);
   // a broken "initial" section must not load either, even if this caller ignores it
   if (root.has("initial")) {

@@ -51,7 +51,10 @@ class PickPlacePilot {
         v[3] = -clamp(3.0 * (c_z - (pick_.z + 0.45)) + 1.0, 1.0, 2.5);
         v[4] = clamp(v[3] - 0.1 * (90.0 - o.display[4]), -5.0, 0.0);  // keep the jaws open
         steer(o, pick_, v, false);
-        if (c_z < pick_.z + 0.45 || o.clam_contact_force_N > 2000.0) advance(Phase::Close);
+        // Landed: the clam has rested on something for a few frames. (A single frame's
+        // contact force is an impact's, which the frame samples somewhere in its spike.)
+        touching_s_ = o.clam_contact_force_N > 0.0 ? touching_s_ + dt_s : 0.0;
+        if (c_z < pick_.z + 0.45 || touching_s_ >= kLandedAfter_s) advance(Phase::Close);
         break;
       case Phase::Close:
         // Pay out the holding rope: the head sinks and the jaws shut round the load at C's
@@ -97,7 +100,10 @@ class PickPlacePilot {
         v[4] = -clamp(2.0 * (load_z - (place_.z + 0.3)) + 1.5, 1.5, 3.5);
         v[3] = clamp(v[4] + slack_follow(o), -5.0, 5.0);
         steer(o, place_, v, false);
-        if (load_z < place_.z + 0.3) advance(Phase::Release);
+        // Let go when it is just above its place, or once it has slipped out of the jaws
+        // anyway (set down on something, the ropes slacken and the grip goes).
+        if (load_z < place_.z + 0.3 || o.load != core::LoadStatus::WithLoad)
+          advance(Phase::Release);
         break;
       }
       case Phase::Release:
@@ -115,12 +121,24 @@ class PickPlacePilot {
       case Phase::Failed:
         break;
     }
-    return u;
+    return eased(u, dt_s);
   }
 
  private:
   static double clamp(double x, double lo, double hi) { return std::max(lo, std::min(hi, x)); }
   static double wrap(double a) { return std::atan2(std::sin(a), std::cos(a)); }
+
+  // A hand moves a lever over its travel in about half a second, never in one frame: a
+  // lever slammed from hoisting to lowering snatches a held load, which bounces on its
+  // ropes until the closing rope goes slack and the grip lets go.
+  core::Control eased(core::Control u, double dt_s) {
+    const double most = kLeverRate_V_per_s * dt_s;
+    for (std::size_t i = 0; i < u.volts.size(); ++i) {
+      u.volts[i] = clamp(u.volts[i], last_.volts[i] - most, last_.volts[i] + most);
+    }
+    last_ = u;
+    return u;
+  }
 
   void advance(Phase p) {
     phase_ = p;
@@ -212,6 +230,10 @@ class PickPlacePilot {
   double in_phase_s_ = 0.0;
   double last_swing_ = 0.0;
   double hold_span_ = -1.0;   // tip to A held while telescoping in this phase, -1: not yet
+  double touching_s_ = 0.0;   // how long the clam has been in contact, lowering
+  core::Control last_;         // the levers as they were left last frame
+  static constexpr double kLeverRate_V_per_s = 10.0;
+  static constexpr double kLandedAfter_s = 0.15;
   double tip_rise_ = 0.0;     // tip above the boom pivot to keep while carrying [m]
   // how far the block stays below the anti-two-block switch's trip distance when carrying [m]
   static constexpr double kTwoBlockMargin_m = 0.5;

@@ -106,8 +106,7 @@ Run prepare(const tools::SimOptions& opt) {
   nlohmann::json doc = model::read_json_file(opt.model_path);
   apply_overrides(doc, opt);
   run.machine = model::parse_machine_json(doc, opt.model_path);
-  if (opt.thesis_valve)
-    for (auto& ch : run.machine.hydraulics.channels) core::use_thesis_bypass(ch.valve);
+  if (opt.thesis_valve) core::use_thesis_valves(run.machine.hydraulics);
   if (!opt.controls_path.empty()) run.script = model::load_control_script(opt.controls_path);
   if (!opt.world.empty()) {
     run.world = model::load_scenario_file(tools::world_path(opt.world), run.machine);

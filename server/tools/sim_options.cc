@@ -70,9 +70,10 @@ Options:
                      only the frames, takes the world's load LOAD (e.g. log3) into the
                      truck of the world's task; needs --world, replaces --controls; the
                      run ends 5 s after the operator is done (or at --duration)
-  --valve LAW        'model' (default): the machine file's valves; 'thesis': every
-                     centre bypass linear in the stroke as the thesis published it
-                     (eq 2.23), the valve the 5.1.1 script's steps were tuned on
+  --valve LAW        'model' (default): the machine file's valves; 'thesis': the
+                     valves as the thesis published them, every centre bypass linear
+                     in the stroke (eq 2.23) and no counterbalance valves; the 5.1.1
+                     script's steps were tuned on them
   --quiet            no progress and no summary on stderr
   --help             this text
 

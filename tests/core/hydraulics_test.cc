@@ -175,9 +175,9 @@ TEST(Counterbalance, PilotOpensItAndTheCheckPassesLifting) {
               0.5, 1e-12);
   EXPECT_EQ(counterbalance_opening(cb, load, crack + cb.opening_rise_Pa / cb.pilot_ratio), 1.0);
   // lowering with the pilot below cracking: the cap oil cannot leave, whatever the spool
-  EXPECT_EQ(channel_valve(ch, -1.0, load, 0.9 * crack).into_a, 0.0);
+  EXPECT_EQ(channel_valve(ch, -1.0, load, 0.9 * crack, 0.9 * crack).into_a, 0.0);
   // lifting: exactly the open-centre valve's flow
-  EXPECT_EQ(channel_valve(ch, 0.7, load, 1e6).into_a, open_centre_valve(ch.valve, 0.7, load, 1e6).into_a);
+  EXPECT_EQ(channel_valve(ch, 0.7, load, 1e6, 1e6).into_a, open_centre_valve(ch.valve, 0.7, load, 1e6).into_a);
   // a thermal rise of the held load alone past the setting opens it: its relief function
   EXPECT_GT(counterbalance_opening(cb, cb.setting_Pa + 1e5, 0.0), 0.0);
 }
@@ -201,12 +201,12 @@ TEST(Counterbalance, LineConductancesAreTheFlowsSlopes) {
   };
   for (const Point& pt : points) {
     const LineConductances g =
-        channel_conductances(ch, pt.x, pt.pa, pt.pb, channel_valve(ch, pt.x, pt.pa, pt.pb));
+        channel_conductances(ch, pt.x, pt.pa, pt.pb, pt.pb, channel_valve(ch, pt.x, pt.pa, pt.pb, pt.pb));
     const double d = 10.0;  // Pa, on line A alone: B's pressure is the pilot, not a slope
-    const double fd_a = -(channel_valve(ch, pt.x, pt.pa + d, pt.pb).into_a -
-                          channel_valve(ch, pt.x, pt.pa - d, pt.pb).into_a) / (2.0 * d);
-    const double fd_b = -(channel_valve(ch, pt.x, pt.pa, pt.pb + d).into_b -
-                          channel_valve(ch, pt.x, pt.pa, pt.pb - d).into_b) / (2.0 * d);
+    const double fd_a = -(channel_valve(ch, pt.x, pt.pa + d, pt.pb, pt.pb).into_a -
+                          channel_valve(ch, pt.x, pt.pa - d, pt.pb, pt.pb).into_a) / (2.0 * d);
+    const double fd_b = -(channel_valve(ch, pt.x, pt.pa, pt.pb + d, pt.pb + d).into_b -
+                          channel_valve(ch, pt.x, pt.pa, pt.pb - d, pt.pb - d).into_b) / (2.0 * d);
     EXPECT_NEAR(g.a, fd_a, 1e-4 * std::fabs(fd_a) + 1e-16) << "x = " << pt.x << " pb = " << pt.pb;
     EXPECT_NEAR(g.b, fd_b, 1e-4 * std::fabs(fd_b) + 1e-16) << "x = " << pt.x << " pb = " << pt.pb;
     EXPECT_GE(g.a, 0.0);

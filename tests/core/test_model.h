@@ -19,7 +19,7 @@ inline core::MachineParams shipped_machine() {
 // The shipped machine with the thesis's valve law as published (eq 2.23: linear bypass).
 inline core::MachineParams thesis_valve_machine() {
   core::MachineParams m = shipped_machine();
-  for (auto& ch : m.hydraulics.channels) core::use_thesis_bypass(ch.valve);
+  core::use_thesis_valves(m.hydraulics);
   return m;
 }
 

@@ -204,8 +204,9 @@ TEST(MachineFile, EveryFieldComesFromTheFile) {
     for (const auto& ptr : numbers) {
       const double x = shipped()[ptr].get<double>();
       bool changed_any = false;
-      // the first perturbation that still validates (e.g. step must keep dividing frame)
-      for (const double y : {x * 1.001, x * 2.0, x * 0.5, x + 0.001}) {
+      // the first perturbation that still validates (e.g. step must keep dividing frame; a
+      // pilot lag of 0 may become 0 or at least ten steps, not 1 ms)
+      for (const double y : {x * 1.001, x * 2.0, x * 0.5, x + 0.001, x + 1.0}) {
         if (y == x) continue;
         json doc = shipped();
         doc[ptr] = y;
@@ -277,6 +278,23 @@ TEST(MachineFile, AnUnknownKeyNearAKnownOneIsNamedWithIt) {
   doc["clam"]["link2_mass_kg"] = {{"valeu", 350}, {"source", "Table 2.1"}};
   EXPECT_EQ(error_of(doc),
             "t250.json: clam.link2_mass_kg.valeu: unknown key (did you mean \"value\"?)");
+}
+
+// The counterbalance pilot's lag is followed explicitly too: shorter than ten steps is refused
+// (0, no damping orifice, is allowed), on any channel that has the valve.
+TEST(MachineFile, APilotLagShorterThanTenStepsIsRejected) {
+  json doc = shipped();
+  doc["hydraulics"]["channels"]["main_hoist"]["counterbalance"]["pilot_lag_s"]["value"] = 0.01;
+  const std::string err = error_of(doc);
+  EXPECT_CONTAINS(err, std::string(kOrigin) +
+                           ": hydraulics.channels.main_hoist.counterbalance.pilot_lag_s: ");
+  EXPECT_CONTAINS(err, "shorter than 10 integrator steps (0.025 s at 2.5 ms)");
+  doc["hydraulics"]["channels"]["main_hoist"]["counterbalance"]["pilot_lag_s"]["value"] = 0.025;
+  EXPECT_EQ(error_of(doc), "");
+  doc["hydraulics"]["channels"]["main_hoist"]["counterbalance"]["pilot_lag_s"]["value"] = 0;
+  EXPECT_EQ(error_of(doc), "");
+  doc["hydraulics"]["channels"]["main_hoist"]["counterbalance"]["pilot_lag_s"]["value"] = -0.1;
+  EXPECT_CONTAINS(error_of(doc), "counterbalance.pilot_lag_s: ");
 }
 
 // docs/machine-file.md shows what the loader prints.
