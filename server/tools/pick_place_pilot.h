@@ -128,7 +128,7 @@ class PickPlacePilot {
   static double clamp(double x, double lo, double hi) { return std::max(lo, std::min(hi, x)); }
   static double wrap(double a) { return std::atan2(std::sin(a), std::cos(a)); }
 
-  // A hand moves a lever over its travel in about half a second, never in one frame: a
+  // A hand moves a lever from centre to full in about half a second, never in one frame: a
   // lever slammed from hoisting to lowering snatches a held load, which bounces on its
   // ropes until the closing rope goes slack and the grip lets go.
   core::Control eased(core::Control u, double dt_s) {
