@@ -164,9 +164,7 @@ PayOut pay_out(const MachineParams& m, double volts) {
   return p;
 }
 
-// Bounds: within 3 % of Q / D at the drum's radius; the speed's swing within the second
-// under 0.05 m/s (measured 0.007 and 0.011). Without the valves the grab runs ahead by a
-// quarter and a half (measured 0.58 and 0.67 m/s against 0.47 and 0.44).
+// A winch's rope speed when the pump's whole flow turns its motor: Q / (D_m N) r.
 double metered_rope_speed(const MachineParams& m, int i) {
   const HydraulicsParams& hy = m.hydraulics;
   const WinchParams& w = hy.winches[static_cast<std::size_t>(i)];
@@ -174,6 +172,9 @@ double metered_rope_speed(const MachineParams& m, int i) {
          (w.motor.displacement_m3_per_rad * w.motor.gear_ratio) * w.drum_radius_m;
 }
 
+// Bounds: within 3 % of Q / D at the drum's radius; the speed's swing within the second
+// under 0.05 m/s (measured 0.007 and 0.011). Without the valves the grab runs ahead by a
+// quarter and a half (measured 0.58 and 0.67 m/s against 0.47 and 0.44).
 TEST(LoadHolding, WinchesPayOutAtTheSpeedThePumpFillsTheMotor) {
   const MachineParams m = heavy_machine();
   const PayOut p = pay_out(m, -5.0);
