@@ -32,9 +32,24 @@ struct ClamSolution {
   bool ok = true;                 // false if the system was singular (counted by the caller)
 };
 
+// The ropes' vertical pulls on the head A and on the pulley block C (up). Both ropes come
+// down from the tip sheave to the head, pulling it up by (T1 + T2) cos, cos = the hanging
+// rope's vertical share; the closing rope then runs n = closing_parts parts between the
+// head and the block, pulling the block up by n T2 and the head down by n T2. Virtual work
+// agrees: the closing rope's hanging length is reach + n s, and T2 d(reach + n s) =
+// T2 d(reach) + n T2 (dyC - dyA). The thesis's eq 2.3 ((T1 - T2) / 2 at A) is n = 2 hanging
+// straight (docs/model.md, Decisions).
+struct ClamPulls {
+  double at_A = 0.0, at_C = 0.0;  // [N], up
+};
+inline ClamPulls clam_pulls(const ClamParams& c, double t1, double t2, double cos_hang) {
+  const double n = c.closing_parts;
+  return {(t1 + t2) * cos_hang - n * t2, n * t2};
+}
+
 // Free state: the 13 x 13 linear system of eqs 2.1-2.7 (unknowns of Table 2.2).
-// t1, t2 are the ropes' vertical pulls; lift_N an upward push of the world (contacts,
-// buoyancy) on the clam, applied at C where the buckets hinge.
+// t1, t2 are the ropes' vertical pulls at A and at C (clam_pulls); lift_N an upward push
+// of the world (contacts, buoyancy) on the clam, applied at C where the buckets hinge.
 ClamSolution clam_free(const ClamParams& c, const ClamKinematics& k, double t1, double t2,
                        double g, double lift_N = 0.0);
 

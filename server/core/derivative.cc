@@ -110,21 +110,23 @@ ClamContext clam_context(const MachineParams& m, const StateVector& x, const Joi
   c.hang = Eigen::Vector2d(x(ix::hx), x(ix::hy)) - c.tip.head<2>();
   c.hang_rate = Eigen::Vector2d(x(ix::hvx), x(ix::hvy)) - c.tip_jac * joint_rates(x);
   c.kin = clam_kinematics(m.clam, x(ix::yA), x(ix::yC), x(ix::vA), x(ix::vC));
-  const double depth[2] = {x(ix::yA), x(ix::yC)};
-  const double depth_rate[2] = {x(ix::vA), x(ix::vC)};
+  c.drop = x(ix::yA) + c.tip(2);
+  c.reach = std::sqrt(c.drop * c.drop + c.hang.squaredNorm());
+  const double reach_rate =
+      (c.drop * (x(ix::vA) + c.tip_z_rate) + c.hang.dot(c.hang_rate)) / c.reach;
+  const double parts = m.clam.closing_parts;
+  c.span[0] = c.reach;
+  c.span[1] = c.reach + parts * c.kin.s;
+  const double span_rate[2] = {reach_rate, reach_rate + parts * c.kin.s_dot};
   for (int i = 0; i < 2; ++i) {
     const WinchParams& w = m.hydraulics.winches[i];
     const ReevedPath path = reeved_path(m.crane, w.reeving, q, trig);
     c.path[i] = path.length_m;
     c.path_grad[i] = path.grad;
     c.path_rate[i] = path.grad.dot(joint_rates(x));
-    c.drop[i] = depth[i] + c.tip(2);
-    c.span[i] = std::sqrt(c.drop[i] * c.drop[i] + c.hang.squaredNorm());
-    const double drop_rate = depth_rate[i] + c.tip_z_rate;
-    const double rate = (c.drop[i] * drop_rate + c.hang.dot(c.hang_rate)) / c.span[i];
     // the whole rope, drum to clam, stretches under one tension (frictionless sheaves)
-    c.rope[i] = rope_force(w, c.path[i] + c.span[i], c.path_rate[i] + rate, x(ix::len + i),
-                           x(ix::lend + i));
+    c.rope[i] = rope_force(w, c.path[i] + c.span[i], c.path_rate[i] + span_rate[i],
+                           x(ix::len + i), x(ix::lend + i));
   }
   return c;
 }
@@ -140,9 +142,10 @@ Eigen::Vector2d anti_swing_force(const MachineParams& m, const ClamContext& c) {
 ClamSolution clam_solution(const MachineParams& m, const ClamContext& c, const ClamMode& mode,
                            double lift_N) {
   const double g = m.crane.gravity_m_per_s2;
-  const double t1 = c.vertical_pull(0), t2 = c.vertical_pull(1);
-  if (!locked(mode)) return clam_free(m.clam, c.kin, t1, t2, g, lift_N);
-  return clam_locked(m.clam, c.kin, t1, t2, g, mode.load_mass_kg, stop_sign(mode), lift_N);
+  const ClamPulls p = c.pulls(m.clam);
+  if (!locked(mode)) return clam_free(m.clam, c.kin, p.at_A, p.at_C, g, lift_N);
+  return clam_locked(m.clam, c.kin, p.at_A, p.at_C, g, mode.load_mass_kg, stop_sign(mode),
+                     lift_N);
 }
 
 DerivedModel derived_model(const MachineParams& m) {
@@ -246,7 +249,7 @@ ForceStage force_stage(const MachineParams& m, const StateVector& x, const ClamC
                              cr.telescope_stop_stiffness_N_per_m, cr.telescope_stop_damping_Ns_per_m);
   const Eigen::Vector2d chain = anti_swing_force(m, c);
   const Eigen::Vector2d ropes_on_clam = c.horizontal_pull();
-  out.joint -= (c.vertical_pull(0) + c.vertical_pull(1)) * c.tip_grad;
+  out.joint -= c.vertical_pull() * c.tip_grad;
   out.joint -= c.tip_jac.transpose() * (ropes_on_clam + chain);   // reactions at the tip
   out.clam_horizontal = ropes_on_clam + chain + world_force.head<2>();
   return out;

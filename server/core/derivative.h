@@ -30,8 +30,9 @@ double stop_sign(const ClamMode& mode);
 bool locked(const ClamMode& mode);
 
 // Stages 1-2: kinematics and ropes, everything the clam's equations need.
-// The ropes run from the tip sheave to A and to C, which share the clam's horizontal
-// position h (the clam swings as a pendulum on them); `hang` is h minus the tip's.
+// Both ropes run from the tip sheave to the head A (the clam swings as a pendulum on them;
+// `hang` is the clam's horizontal position h minus the tip's); the closing rope then runs
+// closing_parts times between the head and the block at C (clam_pulls).
 struct ClamContext {
   JointTrig trig;         // the joints' sines and cosines it was built with
   Vec3 tip;
@@ -40,8 +41,11 @@ struct ClamContext {
   double tip_z_rate = 0.0;
   Eigen::Vector2d hang = Eigen::Vector2d::Zero();
   Eigen::Vector2d hang_rate = Eigen::Vector2d::Zero();
-  double drop[2] = {0.0, 0.0};   // vertical distance from the tip down to A and to C
-  double span[2] = {0.0, 0.0};   // hanging rope lengths, straight, tip sheave to A and to C
+  double drop = 0.0;             // vertical distance from the tip down to A
+  double reach = 0.0;            // straight distance from the tip sheave to A
+  // Hanging rope lengths: rope 1 the reach, rope 2 the reach and its parts in the clam,
+  // reach + n (yC - yA).
+  double span[2] = {0.0, 0.0};
   // Each rope's reeved path drum -> foot sheave -> tip sheave (core/reeving.h): its length,
   // d/dq and rate. The rope's stretched length is path + span; its unstretched length is
   // the winch state, and the hanging part of it len - path (hanging_length).
@@ -50,10 +54,13 @@ struct ClamContext {
   double path_rate[2] = {0.0, 0.0};
   ClamKinematics kin;
   RopeForce rope[2];
-  // The ropes' pull on the clam: vertical (up) and horizontal parts.
-  double vertical_pull(int i) const { return rope[i].tension_N * drop[i] / span[i]; }
-  Eigen::Vector2d horizontal_pull() const {
-    return -(rope[0].tension_N / span[0] + rope[1].tension_N / span[1]) * hang;
+  // The ropes' pull on the clam as a whole: vertical (up) and horizontal parts, along the
+  // reach; and how it divides between the head and the block (clam_pulls).
+  double pulling() const { return rope[0].tension_N + rope[1].tension_N; }
+  double vertical_pull() const { return pulling() * drop / reach; }
+  Eigen::Vector2d horizontal_pull() const { return -pulling() / reach * hang; }
+  ClamPulls pulls(const ClamParams& p) const {
+    return clam_pulls(p, rope[0].tension_N, rope[1].tension_N, drop / reach);
   }
 };
 

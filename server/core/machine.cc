@@ -177,7 +177,7 @@ JawEvent clam_events(const MachineParams& m, const ClamStops& stops, State& st,
 // block at the tip sheave (the anti-two-block switch: point A within anti_two_block_m).
 void rope_events(const MachineParams& m, State& st, const ClamContext& c) {
   WorldState& w = st.world;
-  const double to_sheave = c.span[0];
+  const double to_sheave = c.reach;
   if (!w.two_blocked && to_sheave < m.crane.anti_two_block_m) {
     w.two_blocked = true;
     ++w.events.two_block_events;
@@ -255,20 +255,25 @@ State initial_state(const MachineParams& m, const InitialConditions& init) {
   st.clam.working =
       st.clam.geo == GeoStatus::InRange ? WorkingState::Free : WorkingState::Distributed;
 
-  // Rope tensions that hold the Free mechanism at rest: a_A, a_C are affine in (T1, T2).
+  // Rope tensions that hold the Free mechanism at rest: a_A, a_C are affine in (T1, T2),
+  // through the pulls at A and C (clam_pulls, hanging straight).
   const double g = m.crane.gravity_m_per_s2;
   const ClamKinematics k = clam_kinematics(m.clam, x(ix::yA), x(ix::yC), 0.0, 0.0);
-  const ClamSolution s0 = clam_free(m.clam, k, 0.0, 0.0, g);
-  const ClamSolution s1 = clam_free(m.clam, k, 1.0, 0.0, g);
-  const ClamSolution s2 = clam_free(m.clam, k, 0.0, 1.0, g);
+  auto accelerations = [&](double t1, double t2) {
+    const ClamPulls p = clam_pulls(m.clam, t1, t2, 1.0);
+    const ClamSolution sol = clam_free(m.clam, k, p.at_A, p.at_C, g);
+    return Eigen::Vector2d(sol.aA, sol.aC);
+  };
+  const Eigen::Vector2d a0 = accelerations(0.0, 0.0);
   Eigen::Matrix2d gain;
-  gain << s1.aA - s0.aA, s2.aA - s0.aA, s1.aC - s0.aC, s2.aC - s0.aC;
-  const Eigen::Vector2d tension = gain.partialPivLu().solve(-Eigen::Vector2d(s0.aA, s0.aC));
+  gain << accelerations(1.0, 0.0) - a0, accelerations(0.0, 1.0) - a0;
+  const Eigen::Vector2d tension = gain.partialPivLu().solve(-a0);
 
   // Unstretched rope lengths for those tensions, over the whole rope from the drum:
-  // path + span = L (1 + T / EA).
+  // path + span = L (1 + T / EA); the closing rope's span includes its parts in the clam.
   const HydraulicsParams& hy = m.hydraulics;
-  const double span[2] = {x(ix::yA) + tip(2), x(ix::yC) + tip(2)};
+  const double reach = x(ix::yA) + tip(2);
+  const double span[2] = {reach, reach + m.clam.closing_parts * s};
   for (int i = 0; i < 2; ++i) {
     const double path = reeved_path(m.crane, hy.winches[i].reeving, q).length_m;
     x(ix::len + i) = (path + span[i]) / (1.0 + tension(i) / hy.winches[i].rope_EA_N);
@@ -426,7 +431,7 @@ Outputs outputs(const MachineParams& m, const State& st, const Environment& env)
   // Table 4.1 order and units; [3] is the distance from the tip to the clam (rope 1).
   // [5], [6]: the unstretched rope hanging below the tip sheave (the winch state less the
   // reeved path along the boom), as the thesis's cable lengths.
-  o.display = {o.joint_pos[0], o.joint_pos[1], o.joint_pos[2], c.span[0],
+  o.display = {o.joint_pos[0], o.joint_pos[1], o.joint_pos[2], c.reach,
                opening < 0.0 ? 0.0 : opening, hanging_length(c, x, 0), hanging_length(c, x, 1),
                st.clam.load_mass_kg};
   for (int i = 0; i < 10; ++i) o.pressures_Pa[i] = x(ix::p + i);

@@ -27,6 +27,10 @@ struct ClamParams {
   double bucket_width_m = 0.0;       // width of each bucket across the clam's plane
   double displaced_volume_m3 = 0.0;  // steel volume (buoyancy when under water)
   double drag_area_m2 = 0.0;         // projected area for water drag
+  // Parts of the closing rope (cable 2) between the head at A and the pulley block at C: it
+  // enters the head and runs n times down and up (docs/model.md, Decisions). n = 1 is a
+  // single part straight through the head to C.
+  int closing_parts = 1;
 };
 
 // The anti-swing mechanism of Fig. 2.11: a spring roll on the boom tip whose chain pulls the

@@ -194,12 +194,8 @@ double rated_capacity_kg(const CapacityChart& c, double boom_length_m, double ra
 }
 
 Vec3 tip_load_force(const MachineParams& m, const ClamContext& c) {
-  Vec3 f = Vec3::Zero();
-  for (int i = 0; i < 2; ++i) {
-    // along the hanging span from the tip to A (rope 1) or C (rope 2)
-    const Vec3 along(c.hang.x(), c.hang.y(), -c.drop[i]);
-    f += c.rope[i].tension_N * along / c.span[i];
-  }
+  // both ropes hang from the tip to the head A
+  Vec3 f = c.pulling() * Vec3(c.hang.x(), c.hang.y(), -c.drop) / c.reach;
   const Eigen::Vector2d chain = anti_swing_force(m, c);   // on the clam; its reaction on the tip
   f.x() -= chain.x();
   f.y() -= chain.y();

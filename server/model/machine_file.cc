@@ -55,6 +55,10 @@ core::ClamParams read_clam(Section s) {
   c.bucket_width_m = s.number("bucket_width_m", unit::one, B::positive());
   c.displaced_volume_m3 = s.number("displaced_volume_m3", unit::one, B::non_negative());
   c.drag_area_m2 = s.number("drag_area_m2", unit::one, B::non_negative());
+  const double parts = s.number("closing_parts", unit::one, B::closed(1.0, 12.0));
+  if (parts != std::floor(parts))
+    s.fail("closing_parts", "must be a whole number of rope parts, got " + format_number(parts));
+  c.closing_parts = static_cast<int>(parts);
   s.finish();
   return c;
 }

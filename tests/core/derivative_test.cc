@@ -80,7 +80,7 @@ TEST(Derivative, TheRopesPullTheTipDownByVirtualWork) {
   const ClamContext c = clam_context(m, st.x);
   HydraulicStage none;  // no actuator forces: only stops (none engaged) and ropes
   const ForceStage f = force_stage(m, st.x, c, none, Vec3::Zero());
-  const double pull = c.vertical_pull(0) + c.vertical_pull(1);
+  const double pull = c.vertical_pull();
   ASSERT_GT(pull, 1000.0);
   const Vec3 q = st.x.segment<3>(ix::q);
   for (int j = 0; j < 3; ++j) {
