@@ -117,6 +117,44 @@ TEST(Machine, EnergyIsConservedWithoutLossesAndClosedValves) {
   RecordProperty("energy_drift_J", std::to_string(full.worst_drift_J));
 }
 
+// The closing rope's parts in the clam (clam_pulls) must do the work that its hanging length,
+// reach + n s, stores in the rope: a four-part tackle conserves energy on the same gentle
+// motion as tightly as the single part does.
+TEST(Machine, EnergyIsConservedWithAFourPartClosingTackle) {
+  MachineParams m = lossless();
+  m.clam.closing_parts = 4;
+  const State st = set_moving(m, 0.3, 0.01, 0.02);
+  const double injected = injected_energy(m, st);
+  ASSERT_GT(injected, 10.0);
+  const EnergyRun run = run_lossless(m, st, 1e-3);
+  EXPECT_GT(run.min_tension_N, 100.0) << "the ropes must stay taut for this check";
+  EXPECT_EQ(run.impacts, 0u);
+  EXPECT_LT(run.worst_drift_J, 1e-4 * injected)
+      << "drift " << run.worst_drift_J << " J of " << injected << " J";
+  RecordProperty("energy_drift_J", std::to_string(run.worst_drift_J));
+}
+
+// Statics of the tackle: the block at C needs the same pull whatever the parts, so with four
+// the closing rope holds it on a quarter of the single part's tension, and the holding rope
+// takes the rest of the weight (clam_pulls: T1 + T2 = W hanging straight). Hung that way the
+// clam stays at rest.
+TEST(Machine, AFourPartClosingTackleHoldsTheBlockOnAQuarterOfTheRopePull) {
+  const MachineParams one = testing::shipped_machine();
+  ASSERT_EQ(one.clam.closing_parts, 1);
+  MachineParams four = one;
+  four.clam.closing_parts = 4;
+  const Outputs single = outputs(one, initial_state(one, default_pose()), {});
+  State st = initial_state(four, default_pose());
+  const Outputs before = outputs(four, st, {});
+  const double weight = clam_mass(one.clam, 0.0) * one.crane.gravity_m_per_s2;
+  EXPECT_NEAR(before.tensions_N[1], single.tensions_N[1] / 4.0, 1e-6 * weight);
+  EXPECT_NEAR(before.tensions_N[0] + before.tensions_N[1], weight, 1e-6 * weight);
+  advance_to(four, st, volts(0, 0, 0, 0, 0), {}, 2.0);
+  const Outputs after = outputs(four, st, {});
+  for (int i = 0; i < 8; ++i) EXPECT_NEAR(after.display[i], before.display[i], 1e-4) << "display " << i;
+  EXPECT_EQ(after.working, WorkingState::Free);
+}
+
 TEST(Machine, EnergyStaysBoundedWhileTheClamBouncesOnSlackRopes) {
   // A hard kick: the clam bounces on its ropes, which go slack and snap taut again. The
   // rope is elastic, so energy is still conserved in the model, but each slack-taut kink

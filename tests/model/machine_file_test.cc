@@ -297,6 +297,23 @@ TEST(MachineFile, APilotLagShorterThanTenStepsIsRejected) {
   EXPECT_CONTAINS(error_of(doc), "counterbalance.pilot_lag_s: ");
 }
 
+// A rope runs in whole parts: 2.5 parts, 0 or 13 (beyond any grab's sheave nest) are refused
+// with the field named; 4 loads.
+TEST(MachineFile, TheClosingRopesPartsMustBeAWholeNumberFromOneToTwelve) {
+  json doc = shipped();
+  doc["clam"]["closing_parts"]["value"] = 2.5;
+  std::string err = error_of(doc);
+  EXPECT_CONTAINS(err, std::string(kOrigin) + ": clam.closing_parts: ");
+  EXPECT_CONTAINS(err, "must be a whole number of rope parts, got 2.5");
+  doc["clam"]["closing_parts"]["value"] = 0;
+  EXPECT_CONTAINS(error_of(doc), "clam.closing_parts: expected a number in [1, 12], got 0");
+  doc["clam"]["closing_parts"]["value"] = 13;
+  EXPECT_CONTAINS(error_of(doc), "clam.closing_parts: ");
+  doc["clam"]["closing_parts"]["value"] = 4;
+  EXPECT_EQ(error_of(doc), "");
+  EXPECT_EQ(parse_machine_json(doc, kOrigin).clam.closing_parts, 4);
+}
+
 // docs/machine-file.md shows what the loader prints.
 // The integrator follows the oil spring explicitly (core/step_limits.h): a line too small
 // for the step is refused, naming the field and what would do.
