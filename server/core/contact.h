@@ -52,6 +52,7 @@ struct Hit {
   Penetration pen;
   Vec3d velocity;
   int other = -1;
+  bool on_head = false;   // a clam proxy on the head (at A), not on the buckets (at C)
 };
 
 // The contacts of one body against one kind of thing (solids, the clam, another load),
@@ -61,8 +62,8 @@ struct Hits {
   std::array<Hit, kMax> at;
   int n = 0;
   bool full() const { return n >= kMax; }
-  void add(const Penetration& pen, const Vec3d& velocity, int other) {
-    if (pen.hit && n < kMax) at[static_cast<std::size_t>(n++)] = {pen, velocity, other};
+  void add(const Penetration& pen, const Vec3d& velocity, int other, bool on_head = false) {
+    if (pen.hit && n < kMax) at[static_cast<std::size_t>(n++)] = {pen, velocity, other, on_head};
   }
 };
 

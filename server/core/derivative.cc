@@ -140,12 +140,22 @@ Eigen::Vector2d anti_swing_force(const MachineParams& m, const ClamContext& c) {
 }
 
 ClamSolution clam_solution(const MachineParams& m, const ClamContext& c, const ClamMode& mode,
-                           double lift_N) {
+                           const WorldPush& world) {
   const double g = m.crane.gravity_m_per_s2;
   const ClamPulls p = c.pulls(m.clam);
-  if (!locked(mode)) return clam_free(m.clam, c.kin, p.at_A, p.at_C, g, lift_N);
-  return clam_locked(m.clam, c.kin, p.at_A, p.at_C, g, mode.load_mass_kg, stop_sign(mode),
-                     lift_N);
+  // a push on the head acts at A like the ropes' pull there
+  const double at_a = p.at_A + world.head_up_N, lift = world.at_c_up_N();
+  if (!locked(mode)) return clam_free(m.clam, c.kin, at_a, p.at_C, g, lift);
+  return clam_locked(m.clam, c.kin, at_a, p.at_C, g, mode.load_mass_kg, stop_sign(mode), lift);
+}
+
+double head_mass_kg(const MachineParams& m, const ClamContext& c, const ClamMode& mode) {
+  const double whole = clam_mass(m.clam, mode.load_mass_kg);
+  const ClamSolution at_rest = clam_solution(m, c, mode, WorldPush{});
+  const ClamSolution pushed = clam_solution(m, c, mode, WorldPush(Vec3(0.0, 0.0, 1.0), 1.0));
+  const double give = at_rest.aA - pushed.aA;   // a_A is down: 1 N up slows it by 1 / mass
+  if (!at_rest.ok || !pushed.ok || !(give > 1.0 / whole)) return whole;
+  return 1.0 / give;
 }
 
 DerivedModel derived_model(const MachineParams& m) {
@@ -175,13 +185,15 @@ HydraulicStage hydraulic_stage_of(const MachineParams& m, const BoomLinkage& boo
     const auto c = static_cast<std::size_t>(ch);
     const double pa = p(2 * ch), pb = p(2 * ch + 1);
     const double pilot = pilot_pressure(hy.channels[c], pb, x(ix::pilot + ch));
+    const double stroke = spool_stroke(hy.channels[c].valve, spool[c], x(ix::spool + ch));
     const FaultLeaks leak = fault_leaks(m, faults, ch, pa, pb);
-    const ValveFlows f = channel_valve(hy.channels[c], spool[c], pa, pb, pilot);
+    const ValveFlows f = channel_valve(hy.channels[c], stroke, pa, pb, pilot);
     line_rates(hy.channels[c], pa, pb, f, drawn_from_a, returned_to_b, leak,
                out.pressure_rate[2 * c], out.pressure_rate[2 * c + 1]);
     out.pilot_rate[c] = pilot_rate(hy.channels[c], pb, x(ix::pilot + ch));
+    out.spool_rate[c] = spool_rate(hy.channels[c].valve, spool[c], x(ix::spool + ch));
     if constexpr (kWithDecay)
-      line_decay_rates(hy.channels[c], spool[c], pa, pb, pilot, f, leak, &out.decay_rate[2 * c]);
+      line_decay_rates(hy.channels[c], stroke, pa, pb, pilot, f, leak, &out.decay_rate[2 * c]);
   };
 
   // Swing motor through its gear train (eq 2.26).
@@ -224,7 +236,7 @@ HydraulicStage hydraulic_stage(const MachineParams& m, const BoomLinkage& boom,
 }
 
 ForceStage force_stage(const MachineParams& m, const StateVector& x, const ClamContext& c,
-                       const HydraulicStage& hy, const Vec3& world_force) {
+                       const HydraulicStage& hy, const WorldPush& world) {
   const CraneParams& cr = m.crane;
   const Vec3 q = joints(x), qd = joint_rates(x);
   ForceStage out;
@@ -251,7 +263,7 @@ ForceStage force_stage(const MachineParams& m, const StateVector& x, const ClamC
   const Eigen::Vector2d ropes_on_clam = c.horizontal_pull();
   out.joint -= c.vertical_pull() * c.tip_grad;
   out.joint -= c.tip_jac.transpose() * (ropes_on_clam + chain);   // reactions at the tip
-  out.clam_horizontal = ropes_on_clam + chain + world_force.head<2>();
+  out.clam_horizontal = ropes_on_clam + chain + world.force_N.head<2>();
   return out;
 }
 
@@ -262,8 +274,9 @@ StateVector decay_rates(const MachineParams& m, const StateVector& x, const Spoo
     const ActuatorChannel& chan = m.hydraulics.channels[ch];
     const double pa = x(ix::p + 2 * ch), pb = x(ix::p + 2 * ch + 1);
     const double pilot = pilot_pressure(chan, pb, x(ix::pilot + ch));
+    const double stroke = spool_stroke(chan.valve, spool[ch], x(ix::spool + ch));
     double decay[2];
-    line_decay_rates(chan, spool[ch], pa, pb, pilot, channel_valve(chan, spool[ch], pa, pb, pilot),
+    line_decay_rates(chan, stroke, pa, pb, pilot, channel_valve(chan, stroke, pa, pb, pilot),
                      fault_leaks(m, faults, ch, pa, pb), decay);
     rate(ix::p + 2 * ch) = decay[0];
     rate(ix::p + 2 * ch + 1) = decay[1];
@@ -273,14 +286,14 @@ StateVector decay_rates(const MachineParams& m, const StateVector& x, const Spoo
 
 StateVector derivative(const MachineParams& m, const DerivedModel& model, const StateVector& x,
                        const ClamMode& mode, const Spools& spool, const Faults& faults,
-                       const Vec3& world_force, int* singular) {
-  return derivative(m, model, x, clam_context(m, x), mode, spool, faults, world_force,
+                       const WorldPush& world, int* singular) {
+  return derivative(m, model, x, clam_context(m, x), mode, spool, faults, world,
                     singular);
 }
 
 StateVector derivative(const MachineParams& m, const DerivedModel& model, const StateVector& x,
                        const ClamContext& c, const ClamMode& mode, const Spools& spool,
-                       const Faults& faults, const Vec3& world_force, int* singular,
+                       const Faults& faults, const WorldPush& world, int* singular,
                        StateVector* decay) {
   const Vec3 q = joints(x), qd = joint_rates(x);
   const JointTrig& trig = c.trig;
@@ -289,13 +302,16 @@ StateVector derivative(const MachineParams& m, const DerivedModel& model, const 
     decay->setZero();
     for (int i = 0; i < 10; ++i) (*decay)(ix::p + i) = hy.decay_rate[static_cast<std::size_t>(i)];
   }
-  const ForceStage f = force_stage(m, x, c, hy, world_force);
+  const ForceStage f = force_stage(m, x, c, hy, world);
 
   // Stage 5: accelerations. The clam is its own body: the crane carries it only through the
   // ropes and chain.
   StateVector dx;
   for (int i = 0; i < 10; ++i) dx(ix::p + i) = hy.pressure_rate[static_cast<std::size_t>(i)];
-  for (int i = 0; i < 5; ++i) dx(ix::pilot + i) = hy.pilot_rate[static_cast<std::size_t>(i)];
+  for (int i = 0; i < 5; ++i) {
+    dx(ix::pilot + i) = hy.pilot_rate[static_cast<std::size_t>(i)];
+    dx(ix::spool + i) = hy.spool_rate[static_cast<std::size_t>(i)];
+  }
   for (int i = 0; i < 2; ++i) {
     const WinchParams& w = m.hydraulics.winches[static_cast<std::size_t>(i)];
     dx(ix::len + i) = x(ix::lend + i);
@@ -310,7 +326,7 @@ StateVector derivative(const MachineParams& m, const DerivedModel& model, const 
   dx(ix::hy) = x(ix::hvy);
   dx.segment<2>(ix::hvx) = f.clam_horizontal / clam_mass(m.clam, mode.load_mass_kg);
 
-  const ClamSolution sol = clam_solution(m, c, mode, world_force(2));
+  const ClamSolution sol = clam_solution(m, c, mode, world);
   if (!sol.ok && singular) ++*singular;
   dx(ix::yA) = x(ix::vA);
   dx(ix::yC) = x(ix::vC);

@@ -22,12 +22,25 @@ enum Channel { kSwing = 0, kBoom = 1, kTelescope = 2, kMainHoist = 3, kAuxHoist 
 // Each channel's spool stroke, -1..1 (hydraulics.h spool_position).
 using Spools = std::array<double, 5>;
 
-// The spools the sticks ask for; a stuck spool (core/faults.h) stays where it stuck.
+// The strokes the sticks ask for, which a lagging spool follows (spool_stroke); a stuck
+// spool (core/faults.h) stays where it stuck.
 Spools spools_for(const MachineParams& m, const Control& u, const Faults& faults);
 
 // Which way the locked clam's stop pushes: closing stop or a held load (+1), opening stop (-1).
 double stop_sign(const ClamMode& mode);
 bool locked(const ClamMode& mode);
+
+// The world's push on the clam (contacts, water), held over a step: the whole force, whose
+// horizontal part moves the clam's swing, and how much of its vertical part pushes up on the
+// head at A (a beam the clam is hoisted into); the rest acts at C, where the buckets hinge
+// (docs/model.md, Decisions). Built from a plain force, all of it acts at C.
+struct WorldPush {
+  Vec3 force_N = Vec3::Zero();
+  double head_up_N = 0.0;
+  WorldPush() = default;
+  WorldPush(const Vec3& force, double head_up = 0.0) : force_N(force), head_up_N(head_up) {}
+  double at_c_up_N() const { return force_N.z() - head_up_N; }
+};
 
 // Stages 1-2: kinematics and ropes, everything the clam's equations need.
 // Both ropes run from the tip sheave to the head A (the clam swings as a pendulum on them;
@@ -76,9 +89,15 @@ inline double hanging_length(const ClamContext& c, const StateVector& x, int i) 
 Eigen::Vector2d anti_swing_force(const MachineParams& m, const ClamContext& c);
 
 // The clam's link accelerations (eqs 2.1-2.9) under its ropes' vertical pulls and the
-// world's upward push lift_N at C.
+// world's push (up at A and at C).
 ClamSolution clam_solution(const MachineParams& m, const ClamContext& c, const ClamMode& mode,
-                           double lift_N);
+                           const WorldPush& world);
+
+// The mass a vertical push on the head at A meets, 1 / (d a_A / d F_A), with the mechanism
+// as it is: Free, the links give way under it (far less than the clam's mass); locked, the
+// whole clam moves. The world's contacts at A are sized by it (world_step.cc), as a penalty
+// contact sized for the whole clam would ring at A from step to step.
+double head_mass_kg(const MachineParams& m, const ClamContext& c, const ClamMode& mode);
 
 // Stage 3: the valves and lines. Every line pressure's rate (eq 2.24), and what the
 // actuators exert: the swing motor's torque, the boom cylinders' torque about the pivot
@@ -90,6 +109,7 @@ struct HydraulicStage {
   std::array<double, 10> pressure_rate{};
   std::array<double, 10> decay_rate{};   // decay_rates' lines, when asked for (with_decay)
   std::array<double, 5> pilot_rate{};    // each channel's counterbalance pilot (ix::pilot)
+  std::array<double, 5> spool_rate{};    // each channel's lagging spool (ix::spool)
 };
 // What derivative() needs of the model that no state changes: built once per advance.
 struct DerivedModel {
@@ -115,7 +135,7 @@ struct ForceStage {
   Eigen::Vector2d clam_horizontal = Eigen::Vector2d::Zero();
 };
 ForceStage force_stage(const MachineParams& m, const StateVector& x, const ClamContext& c,
-                       const HydraulicStage& hy, const Vec3& world_force);
+                       const HydraulicStage& hy, const WorldPush& world);
 
 // Each state's decay rate for the integrator: a line's conductance to its valve (with its
 // counterbalance valve), relief and fault leaks over its compliance, G / C, the stiff part
@@ -124,17 +144,17 @@ StateVector decay_rates(const MachineParams& m, const StateVector& x, const Spoo
                         const Faults& faults);
 
 // Stage 5 and the whole: dx/dt. `model` is derived from m once per advance
-// (derived_model); `world_force` is the world's push on the clam (contacts, water), held over
+// (derived_model); `world` is the world's push on the clam (contacts, water), held over
 // the step; singular solves of the clam's equations are counted in *singular.
 StateVector derivative(const MachineParams& m, const DerivedModel& model, const StateVector& x,
                        const ClamMode& mode, const Spools& spool, const Faults& faults,
-                       const Vec3& world_force, int* singular);
+                       const WorldPush& world, int* singular);
 // The same with x's clam context already built (clam_context(m, x)): the step's first stage
 // is where the previous step ended, whose context the events already needed. With `decay`,
 // also decay_rates(x) from the same valve flows (the first stage's, the integrator's lambda).
 StateVector derivative(const MachineParams& m, const DerivedModel& model, const StateVector& x,
                        const ClamContext& c, const ClamMode& mode, const Spools& spool,
-                       const Faults& faults, const Vec3& world_force, int* singular,
+                       const Faults& faults, const WorldPush& world, int* singular,
                        StateVector* decay = nullptr);
 
 }  // namespace clamsim::core

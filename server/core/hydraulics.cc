@@ -61,6 +61,7 @@ void use_thesis_bypass(ValveParams& v) {
 void use_thesis_valves(HydraulicsParams& hy) {
   for (ActuatorChannel& ch : hy.channels) {
     use_thesis_bypass(ch.valve);
+    ch.valve.spool_lag_s = 0.0;   // eqs 2.21-2.23: the spool is where the signal puts it
     ch.counterbalance.fitted = false;
   }
 }

@@ -115,7 +115,7 @@ enum class JawEvent { None, Gripped, Released };
 // Working-state changes allowed by Table 2.3, with the conditions of Table 2.5.
 // c is st.x's context on entry.
 JawEvent clam_events(const MachineParams& m, const ClamStops& stops, State& st,
-                     const ClamContext& c, const JawObject& obj, double lift_N) {
+                     const ClamContext& c, const JawObject& obj, const WorldPush& world) {
   JawEvent event = JawEvent::None;
   const ClamParams& cp = m.clam;
   ClamMode& mode = st.clam;
@@ -137,7 +137,7 @@ JawEvent clam_events(const MachineParams& m, const ClamStops& stops, State& st,
       lock_at(m, st, k, s_open);
     }
   } else {
-    const ClamSolution sol = clam_solution(m, c, mode, lift_N);
+    const ClamSolution sol = clam_solution(m, c, mode, world);
     const bool was_full = mode.working == WorkingState::Full;
     bool leave = false;
     if (mode.load == LoadStatus::WithLoad) {
@@ -330,7 +330,8 @@ void step_with(const MachineParams& m, const StepModel& sm, State& st, const Con
   int jaw_load = -1;
   if (env.world) {
     const ClamPose pose = clam_pose(m, st.x);
-    world = clam_world_forces(m, *env.world, st.world, pose, h, current, pushes);
+    const double head_mass = head_mass_kg(m, context_of(m, st.x, context), st.clam);
+    world = clam_world_forces(m, *env.world, st.world, pose, h, current, head_mass, pushes);
     between_jaws = find_jaw_object(m, *env.world, st.world, pose, &jaw_load);
   }
 
@@ -339,9 +340,9 @@ void step_with(const MachineParams& m, const StepModel& sm, State& st, const Con
   int singular = 0;
   StateVector lambda;
   const StateVector k1 = derivative(m, model, st.x, context_of(m, st.x, context), st.clam, spool,
-                                    env.faults, world.force_N, &singular, &lambda);
+                                    env.faults, world.push(), &singular, &lambda);
   etd_rk4_step(st.x, h, lambda, k1, [&](const StateVector& x) {
-    return derivative(m, model, x, st.clam, spool, env.faults, world.force_N, &singular);
+    return derivative(m, model, x, st.clam, spool, env.faults, world.push(), &singular);
   });
   st.health.singular_solves += static_cast<std::uint64_t>(singular);
   // a step's last stage may overshoot the vapour floor the lines' rates stop at
@@ -360,7 +361,7 @@ void step_with(const MachineParams& m, const StepModel& sm, State& st, const Con
   }
   const double mass_before = clam_mass(m.clam, st.clam.load_mass_kg);
   const JawEvent jaw =
-      clam_events(m, sm.stops, st, context_of(m, st.x, context), between_jaws, world.force_N(2));
+      clam_events(m, sm.stops, st, context_of(m, st.x, context), between_jaws, world.push());
   if (env.world) {
     const ClamPose pose = clam_pose(m, st.x);
     if (jaw == JawEvent::Gripped && jaw_load >= 0) {
@@ -382,6 +383,7 @@ void step_with(const MachineParams& m, const StepModel& sm, State& st, const Con
       advance_loads(*env.world, st.world, pose, pushes, h / sub, m.crane.gravity_m_per_s2, current);
     }
     st.world.clam_world_force_N = world.force_N;
+    st.world.clam_world_head_up_N = world.head_up_N;
     st.world.clam_contact_N = world.contact_N;
     st.world.clam_submerged = world.submerged;
   }
@@ -414,7 +416,8 @@ void advance_to(const MachineParams& m, State& st, const Control& u, const Envir
 Outputs outputs(const MachineParams& m, const State& st, const Environment& env) {
   const StateVector& x = st.x;
   const ClamContext c = clam_context(m, x);
-  const ClamSolution sol = clam_solution(m, c, st.clam, st.world.clam_world_force_N.z());
+  const ClamSolution sol = clam_solution(
+      m, c, st.clam, WorldPush(st.world.clam_world_force_N, st.world.clam_world_head_up_N));
   const ClamKinematics& k = c.kin;
   Outputs o;
   o.time_s = st.time_s;

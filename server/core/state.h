@@ -34,6 +34,8 @@ const char* to_string(LoadStatus s);
 //   hvx,hvy its velocity [m/s]
 //   pilot  the pressure on each channel's counterbalance pilot, behind its damping orifice
 //          [Pa] (ControlSignal index; unused where the valve has no orifice: pilot_lag_s 0)
+//   spool  each channel's spool stroke, -1..1, behind the stick (ControlSignal index; unused
+//          where the spool follows at once: spool_lag_s 0)
 namespace ix {
 constexpr int q = 0;
 constexpr int qd = 3;
@@ -49,7 +51,8 @@ constexpr int hy = 25;
 constexpr int hvx = 26;
 constexpr int hvy = 27;
 constexpr int pilot = 28;
-constexpr int size = 33;
+constexpr int spool = 33;
+constexpr int size = 38;
 }  // namespace ix
 
 using StateVector = Eigen::Matrix<double, ix::size, 1>;

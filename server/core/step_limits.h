@@ -15,10 +15,10 @@ namespace clamsim::core {
 // 2 sqrt(2) it is no longer stable.
 constexpr double kMaxOilSpringStepRatio = 1.0;
 
-// The smallest counterbalance pilot lag, in steps: RK4 follows the lag's decay explicitly
-// (at h / lag = 0.1 its error is 1e-7 of the step's change), cheaper than taking a constant
-// decay exactly at every step.
-constexpr double kMinPilotLagSteps = 10.0;
+// The smallest lag of a spool or a counterbalance pilot, in steps: RK4 follows the lag's
+// decay explicitly (at h / lag = 0.1 its error is 1e-7 of the step's change), cheaper than
+// taking a constant decay exactly at every step.
+constexpr double kMinLagSteps = 10.0;
 
 // For each valve channel (ControlSignal order) the fastest oil-spring frequency [rad/s] over
 // the working range: both lines' stiffness against the lightest inertia the actuator drives

@@ -174,6 +174,7 @@ struct WorldState {
   int load_count = 0;
   int held_load = -1;                      // index of the load in the jaws, -1 none
   Eigen::Vector3d clam_world_force_N = Eigen::Vector3d::Zero();  // all world pushes, last step
+  double clam_world_head_up_N = 0.0;   // of which pushing up on the head at A (WorldPush)
   Eigen::Vector3d held_load_push_N = Eigen::Vector3d::Zero();   // loose loads on the held one,
                                                                 // last step (the clam feels it)
   std::uint32_t clam_touching = 0;         // bit per solid the clam touched last step

@@ -99,13 +99,15 @@ namespace {
 struct ClamBody {
   ClamProxies proxies;
   int held = -1;
-  double mass_kg = 0.0;   // clam and held load
-  PosedLoad held_shape;   // set when held >= 0
+  double mass_kg = 0.0;        // clam and held load
+  double head_mass_kg = 0.0;   // what a push on the head meets (head_mass_kg)
+  PosedLoad held_shape;        // set when held >= 0
 };
 
 ClamBody clam_body(const MachineParams& m, const WorldParams& w, const WorldState& s,
-                   const ClamPose& pose) {
+                   const ClamPose& pose, double head_mass_kg) {
   ClamBody c;
+  c.head_mass_kg = head_mass_kg;
   c.proxies = clam_proxies(m.clam, pose);
   c.held = s.held_load;
   const auto h = static_cast<std::size_t>(c.held);
@@ -114,10 +116,44 @@ ClamBody clam_body(const MachineParams& m, const WorldParams& w, const WorldStat
   return c;
 }
 
+// The clam's hits summed by part: the head's sized by the mass a push at A meets, the
+// buckets' and a held load's by the whole clam's, each at most cap_kg (a load it hits).
+template <class Each>
+ContactSum sum_clam_contacts(const ContactParams& p, const ClamBody& clam, double cap_kg,
+                             const Hits& hits, const Vec3d& centre, Each&& each) {
+  std::array<Hits, 2> part;   // buckets, head
+  for (int k = 0; k < hits.n; ++k) {
+    const Hit& hit = hits.at[static_cast<std::size_t>(k)];
+    part[hit.on_head ? 1 : 0].add(hit.pen, hit.velocity, hit.other, hit.on_head);
+  }
+  ContactSum total;
+  for (std::size_t i = 0; i < part.size(); ++i) {
+    if (part[i].n == 0) continue;
+    const double mass = std::min(i == 1 ? clam.head_mass_kg : clam.mass_kg, cap_kg);
+    const ContactSum sum = sum_contacts(p, mass, part[i], centre, each);
+    total.force += sum.force;
+    total.torque += sum.torque;
+    total.approach_m_per_s = std::max(total.approach_m_per_s, sum.approach_m_per_s);
+  }
+  return total;
+}
+
+// A body's contacts on the clam: the force, and the vertical part of it that the head's
+// proxies took (it acts at A; the rest at C).
+struct OnClam {
+  Vec3d force = Vec3d::Zero();
+  double head_up_N = 0.0;
+  OnClam& operator+=(const OnClam& o) {
+    force += o.force;
+    head_up_N += o.head_up_N;
+    return *this;
+  }
+};
+
 // 1. The clam and the load in its jaws against the dam's solids; counts new hits (a solid
 // touched again after kHitGap_s, faster than kHitSpeed_m_per_s).
-Vec3d clam_against_solids(const WorldParams& w, WorldState& s, const ClamPose& pose,
-                          const ClamBody& clam, double h) {
+OnClam clam_against_solids(const WorldParams& w, WorldState& s, const ClamPose& pose,
+                           const ClamBody& clam, double h) {
   const ClamProxies& cl = clam.proxies;
   Hits hits;
   const int solids = static_cast<int>(w.solids.size());
@@ -125,14 +161,17 @@ Vec3d clam_against_solids(const WorldParams& w, WorldState& s, const ClamPose& p
     const SolidBox& box = w.solids[static_cast<std::size_t>(j)];
     if (near_box(cl.centre, cl.bound_radius_m, box))
       for (int i = 0; i < cl.count && !hits.full(); ++i)
-        hits.add(sphere_vs_box(cl.sphere[i], box), cl.on_buckets[i] ? pose.vel_c : pose.vel_a, j);
+        hits.add(sphere_vs_box(cl.sphere[i], box), cl.on_buckets[i] ? pose.vel_c : pose.vel_a, j,
+                 !cl.on_buckets[i]);
     for (int i = 0; clam.held >= 0 && i < clam.held_shape.geo.count && !hits.full(); ++i)
       hits.add(sphere_vs_box(clam.held_shape.proxy[i], box), pose.vel_c, j);
   }
   std::array<double, 32> approach{};
   std::uint32_t touching = 0;
-  const ContactSum sum = sum_contacts(w.contact, clam.mass_kg, hits, pose.c,
-                                      [&](const Hit& hit, const Vec3d& f) {
+  OnClam out;
+  const ContactSum sum = sum_clam_contacts(w.contact, clam, clam.mass_kg, hits, pose.c,
+                                           [&](const Hit& hit, const Vec3d& f) {
+    if (hit.on_head) out.head_up_N += f.z();
     const SolidKind kind = w.solids[static_cast<std::size_t>(hit.other)].kind;
     add_marker(s, hit.pen.point, f.norm(), ContactPair::ClamWorld, kind, clam.held);
     if (hit.other < 32) {
@@ -152,15 +191,16 @@ Vec3d clam_against_solids(const WorldParams& w, WorldState& s, const ClamPose& p
     s.clam_touch_gap_s[j] = now ? 0.0 : s.clam_touch_gap_s[j] + h;
   }
   s.clam_touching = touching;
-  return sum.force;
+  out.force = sum.force;
+  return out;
 }
 
 // 2. The clam against loose loads near it (they wake): the clam's reaction goes to each
 // load as a push that advance_loads applies.
-Vec3d clam_against_loads(const WorldParams& w, WorldState& s, const ClamPose& pose,
-                         const ClamBody& clam, LoadPushes& pushes) {
+OnClam clam_against_loads(const WorldParams& w, WorldState& s, const ClamPose& pose,
+                          const ClamBody& clam, LoadPushes& pushes) {
   const ClamProxies& cl = clam.proxies;
-  Vec3d on_clam = Vec3d::Zero();
+  OnClam on_clam;
   for (int i = 0; i < s.load_count; ++i) {
     LoadBody& b = s.loads[static_cast<std::size_t>(i)];
     if (b.held || b.ignore_clam_s > 0.0) continue;
@@ -175,13 +215,15 @@ Vec3d clam_against_loads(const WorldParams& w, WorldState& s, const ClamPose& po
       for (int k = 0; k < lp.geo.count && !hits.full(); ++k) {
         const Penetration pen = sphere_vs_sphere(cl.sphere[a], lp.proxy[k]);
         if (pen.hit)
-          hits.add(pen, (cl.on_buckets[a] ? pose.vel_c : pose.vel_a) - point_velocity(b, pen.point), i);
+          hits.add(pen, (cl.on_buckets[a] ? pose.vel_c : pose.vel_a) - point_velocity(b, pen.point), i,
+                   !cl.on_buckets[a]);
       }
-    const ContactSum sum = sum_contacts(w.contact, std::min(clam.mass_kg, lpar.mass_kg), hits,
-                                        b.position_m, [&](const Hit& hit, const Vec3d& f) {
+    const ContactSum sum = sum_clam_contacts(w.contact, clam, lpar.mass_kg, hits, b.position_m,
+                                             [&](const Hit& hit, const Vec3d& f) {
+      if (hit.on_head) on_clam.head_up_N += f.z();
       add_marker(s, hit.pen.point, f.norm(), ContactPair::ClamLoad, SolidKind::Deck, i);
     });
-    on_clam += sum.force;
+    on_clam.force += sum.force;
     pushes.force[i] -= sum.force;
     pushes.torque[i] -= sum.torque;
   }
@@ -216,13 +258,16 @@ Vec3d water_on_clam(const MachineParams& m, const WorldParams& w, const ClamPose
 
 ClamWorldForces clam_world_forces(const MachineParams& m, const WorldParams& w, WorldState& s,
                                   const ClamPose& pose, double h, const Vec3d& current,
-                                  LoadPushes& pushes) {
+                                  double head_mass_kg, LoadPushes& pushes) {
   ClamWorldForces out;
   pushes.force.fill(Vec3d::Zero());
   pushes.torque.fill(Vec3d::Zero());
   s.marker_count = 0;
-  const ClamBody clam = clam_body(m, w, s, pose);
-  out.force_N = clam_against_solids(w, s, pose, clam, h) + clam_against_loads(w, s, pose, clam, pushes);
+  const ClamBody clam = clam_body(m, w, s, pose, head_mass_kg);
+  OnClam contacts = clam_against_solids(w, s, pose, clam, h);
+  contacts += clam_against_loads(w, s, pose, clam, pushes);
+  out.force_N = contacts.force;
+  out.head_up_N = contacts.head_up_N;
   // Loose loads pushing on the load in the jaws (found while moving them, one step ago).
   if (clam.held >= 0) out.force_N += s.held_load_push_N;
   out.contact_N = out.force_N.norm();

@@ -7,6 +7,7 @@
 #include <array>
 
 #include "clam_pose.h"
+#include "derivative.h"
 #include "params.h"
 #include "state.h"
 #include "world.h"
@@ -16,8 +17,10 @@ namespace clamsim::core {
 // The world's pushes on the clam, held constant over one step.
 struct ClamWorldForces {
   Vec3d force_N = Vec3d::Zero();   // contacts, water drag, buoyancy (clam and held load)
+  double head_up_N = 0.0;          // of its vertical part, what the head's contacts push at A
   double contact_N = 0.0;          // magnitude of the contact part alone
   double submerged = 0.0;          // fraction of the clam below the water
+  WorldPush push() const { return {force_N, head_up_N}; }
 };
 
 // Reactions of the clam on loose loads, handed from clam_world_forces to advance_loads.
@@ -28,10 +31,11 @@ struct LoadPushes {
 
 // Contacts of the clam (and the load it holds) with the dam and the loose loads, the water's
 // buoyancy and drag on them (on their velocity through the water, which moves at `current`
-// [m/s]); counts new hits and records contact markers.
+// [m/s]); counts new hits and records contact markers. The head's contacts are sized by the
+// mass a push at A meets, head_mass_kg (core/derivative.h), the buckets' by the clam's.
 ClamWorldForces clam_world_forces(const MachineParams& m, const WorldParams& w, WorldState& s,
                                   const ClamPose& pose, double h, const Vec3d& current,
-                                  LoadPushes& pushes);
+                                  double head_mass_kg, LoadPushes& pushes);
 
 // The loose load lying between the open buckets, if any: width_m is the lip gap at which
 // the shells touch it (Table 2.5's "contact with an object while closing").

@@ -27,7 +27,7 @@ TEST(Derivative, EveryStageBalancesAtTheStartPose) {
   for (int i = 0; i < 10; ++i) EXPECT_NEAR(hy.pressure_rate[i], 0.0, 1.0) << "line " << i;  // Pa/s
 
   const ClamContext c = clam_context(m, st.x);
-  const ForceStage f = force_stage(m, st.x, c, hy, Vec3::Zero());
+  const ForceStage f = force_stage(m, st.x, c, hy, WorldPush{});
   const CraneDynamics dyn = crane_dynamics(m.crane, st.x.segment<3>(ix::q), Vec3::Zero(), 0.0);
   for (int j = 0; j < 3; ++j)
     EXPECT_NEAR(f.joint(j), dyn.gravity(j), 1e-6 * (1.0 + std::fabs(dyn.gravity(j)))) << "joint " << j;
@@ -35,23 +35,35 @@ TEST(Derivative, EveryStageBalancesAtTheStartPose) {
   EXPECT_LT(f.clam_horizontal.norm(), 1e-9);
 
   const StateVector dx = derivative(m, derived_model(m), st.x, st.clam, centred, {},
-                                    Vec3::Zero(), nullptr);
+                                    WorldPush{}, nullptr);
   EXPECT_LT(dx.segment<3>(ix::qd).norm(), 1e-9);
+}
+
+// The spools where the sticks asked for them: a lagging spool (ix::spool) has arrived.
+State with_spools_at(State st, const Spools& spool) {
+  for (int i = 0; i < 5; ++i) st.x(ix::spool + i) = spool[static_cast<std::size_t>(i)];
+  return st;
 }
 
 // Stage 3 alone: a boom valve opened upward fills the cap line (the rod line, at tank
 // pressure at rest, stays there) and no other channel's lines; its pressure rows are
-// exactly what derivative() puts in dx.
+// exactly what derivative() puts in dx. Before the spool has moved nothing flows, and the
+// spool heads for the stick at 1 / spool_lag_s.
 TEST(Derivative, TheHydraulicStageFeedsTheLinesTheValveOpens) {
   const MachineParams m = testing::shipped_machine();
-  const State st = initial_state(m, default_pose());
   const Spools up = spools_for(m, volts(0, 5, 0, 0, 0), {});
+  const State centred = initial_state(m, default_pose());
+  const HydraulicStage still = hydraulic_stage(m, centred.x, up, {});
+  for (int i = 0; i < 10; ++i) EXPECT_NEAR(still.pressure_rate[i], 0.0, 1.0) << "line " << i;
+  EXPECT_DOUBLE_EQ(still.spool_rate[1], 1.0 / m.hydraulics.channels[1].valve.spool_lag_s);
+  const State st = with_spools_at(centred, up);
   const HydraulicStage hy = hydraulic_stage(m, st.x, up, {});
+  EXPECT_EQ(hy.spool_rate[1], 0.0);
   EXPECT_GT(hy.pressure_rate[2], 1e6) << "cap line, Pa/s";
   EXPECT_LE(hy.pressure_rate[3], 0.0) << "rod line";
   for (int i : {0, 1, 4, 5, 6, 7, 8, 9}) EXPECT_NEAR(hy.pressure_rate[i], 0.0, 1.0) << "line " << i;
   const StateVector dx = derivative(m, derived_model(m), st.x, st.clam, up, {},
-                                    Vec3::Zero(), nullptr);
+                                    WorldPush{}, nullptr);
   for (int i = 0; i < 10; ++i) EXPECT_EQ(dx(ix::p + i), hy.pressure_rate[i]) << "line " << i;
 }
 
@@ -59,16 +71,16 @@ TEST(Derivative, TheHydraulicStageFeedsTheLinesTheValveOpens) {
 // they are decay_rates' for every line, and zero for the mechanical states.
 TEST(Derivative, TheFirstStageGivesTheIntegratorsDecayRates) {
   const MachineParams m = testing::shipped_machine();
-  State st = initial_state(m, default_pose());
-  st.x(ix::p + 2) = 9e6;   // a loaded cap line: conductances off their idle values
   const Spools spool = spools_for(m, volts(1, 5, -3, 2, -4), {});
+  State st = with_spools_at(initial_state(m, default_pose()), spool);
+  st.x(ix::p + 2) = 9e6;   // a loaded cap line: conductances off their idle values
   StateVector decay;
   const StateVector dx = derivative(m, derived_model(m), st.x, clam_context(m, st.x), st.clam,
-                                    spool, {}, Vec3::Zero(), nullptr, &decay);
+                                    spool, {}, WorldPush{}, nullptr, &decay);
   const StateVector expected = decay_rates(m, st.x, spool, {});
   for (int i = 0; i < StateVector::RowsAtCompileTime; ++i) EXPECT_EQ(decay(i), expected(i)) << i;
   EXPECT_GT(expected.segment<10>(ix::p).maxCoeff(), 1.0) << "1/s: the lines are stiff";
-  EXPECT_EQ(dx, derivative(m, derived_model(m), st.x, st.clam, spool, {}, Vec3::Zero(), nullptr));
+  EXPECT_EQ(dx, derivative(m, derived_model(m), st.x, st.clam, spool, {}, WorldPush{}, nullptr));
 }
 
 // Stage 4 alone: the ropes' pull on the crane does the virtual work of lowering the tip and
@@ -79,7 +91,7 @@ TEST(Derivative, TheRopesPullTheTipDownByVirtualWork) {
   const State st = initial_state(m, default_pose());
   const ClamContext c = clam_context(m, st.x);
   HydraulicStage none;  // no actuator forces: only stops (none engaged) and ropes
-  const ForceStage f = force_stage(m, st.x, c, none, Vec3::Zero());
+  const ForceStage f = force_stage(m, st.x, c, none, WorldPush{});
   const double pull = c.vertical_pull();
   ASSERT_GT(pull, 1000.0);
   const Vec3 q = st.x.segment<3>(ix::q);

@@ -82,7 +82,7 @@ TEST(Reeving, RopeReactionOnTheCraneIsVirtualWork) {
   const ClamContext c = clam_context(m, x);
   ASSERT_GT(c.rope[0].tension_N, 1000.0);
   ASSERT_GT(c.rope[1].tension_N, 1000.0);
-  const ForceStage f = force_stage(m, x, c, HydraulicStage{}, Vec3::Zero());
+  const ForceStage f = force_stage(m, x, c, HydraulicStage{}, WorldPush{});
   const Vec3 q = x.segment<3>(ix::q);
   Vec3 along_boom = Vec3::Zero();
   for (int k = 0; k < 3; ++k) {
@@ -118,22 +118,33 @@ TEST(Reeving, TelescopingOutRaisesTheClamByTheExtension) {
   const Outputs after = outputs(m, st, {});
   const double d = after.joint_pos[2] - before.joint_pos[2];
   ASSERT_GT(d, 1.5) << "the telescope ran out";
-  // the drum held: its rope moved by well under the tolerance below
-  EXPECT_LT(std::abs(st.x(ix::len) - len0), 2e-3);
+  // The drum held, but its oil spring (the winch's lines through motor and gear, about
+  // 1.2e6 N/m at the rope) lets it turn a few millimetres as the tension settles: measured
+  // 3.5 mm. What the rope gives, drum and stretch, is taken out below: path + reach =
+  // L (1 + T / EA) before and after.
+  const double len1 = st.x(ix::len);
+  EXPECT_LT(std::abs(len1 - len0), 0.01);
+  const double ea = m.hydraulics.winches[0].rope_EA_N;
+  const double given = len1 * (1.0 + after.tensions_N[0] / ea) -
+                       len0 * (1.0 + before.tensions_N[0] / ea);
   const ReevingParams& r = m.hydraulics.winches[0].reeving;
   auto leg = [&](double d3) { return std::hypot(d3 - r.foot_along_m, r.foot_above_m); };
   const double dP = leg(after.joint_pos[2]) - leg(before.joint_pos[2]);
   EXPECT_NEAR(dP, d, 1e-3 * d) << "the rope along the boom grows by about d";
   const double rise_to_tip = before.display[3] - after.display[3];
-  EXPECT_NEAR(rise_to_tip, dP, 0.005) << "tip to A shrinks by the rope taken up along the boom";
+  EXPECT_NEAR(rise_to_tip, dP - given, 0.002)
+      << "tip to A shrinks by the rope taken up along the boom";
   const double rise = after.point_a[2] - before.point_a[2];
-  EXPECT_NEAR(rise, dP + d * std::sin(ic.boom_rad), 0.005) << "A's height";
+  EXPECT_NEAR(rise, dP - given + d * std::sin(ic.boom_rad), 0.005) << "A's height";
+  EXPECT_LT(std::abs(given), 0.01);
   RecordProperty("extension_m", std::to_string(d));
   RecordProperty("clam_rise_to_tip_m", std::to_string(rise_to_tip));
 }
 
 // The whole rope is the spring: the closed clam hanging on rope 2 alone (rope 1 slack)
 // stretches it by W L / EA, L the unstretched length from the drum, not the hanging part.
+// (The rope's tension is the weight: its parts in the clam pull the block up and the head
+// down alike, clam_pulls.)
 TEST(Reeving, StaticStretchIsWeightTimesWholeLengthOverEA) {
   const MachineParams m = testing::shipped_machine();
   InitialConditions ic = testing::default_pose();
@@ -145,14 +156,17 @@ TEST(Reeving, StaticStretchIsWeightTimesWholeLengthOverEA) {
   ASSERT_EQ(o.tensions_N[0], 0.0) << "rope 1 slack";
   const WinchParams& w = m.hydraulics.winches[1];
   const Vec3 q = st.x.segment<3>(ix::q);
-  const Vec3 tip(o.tip[0], o.tip[1], o.tip[2]), c(o.point_c[0], o.point_c[1], o.point_c[2]);
-  const double stretched = reeved_path(m.crane, w.reeving, q).length_m + (c - tip).norm();
+  const Vec3 tip(o.tip[0], o.tip[1], o.tip[2]), a(o.point_a[0], o.point_a[1], o.point_a[2]);
+  const Vec3 c(o.point_c[0], o.point_c[1], o.point_c[2]);
+  // drum to tip sheave, down to the head, then its parts between the head and the block
+  const double hanging = (a - tip).norm() + m.clam.closing_parts * (a - c).norm();
+  const double stretched = reeved_path(m.crane, w.reeving, q).length_m + hanging;
   const double length = st.x(ix::len + 1);
   const double weight = clam_mass(m.clam, 0.0) * m.crane.gravity_m_per_s2;
   const double expected = weight * length / w.rope_EA_N;
   EXPECT_NEAR(stretched - length, expected, 0.01 * expected);
   // the hanging part alone would give a stretch several times smaller
-  EXPECT_GT(length / (c - tip).norm(), 2.0);
+  EXPECT_GT(length / hanging, 1.5);
   RecordProperty("stretch_mm", std::to_string(1e3 * (stretched - length)));
   RecordProperty("expected_mm", std::to_string(1e3 * expected));
 }

@@ -386,7 +386,14 @@ TEST(ClamInWorld, ClosingOnALogGripsItAndOpeningReleasesIt_Table25) {
   EXPECT_EQ(o.load, LoadStatus::WithLoad);
   EXPECT_GT(o.loads[0].position_m[2], 1.0);
   EXPECT_NEAR(o.loads[0].position_m[0], o.point_c[0], 0.5);
-  // Open: pay out cable 2; the squeeze falls below the threshold and the log drops.
+  // Open: take up cable 1, which hung slack while cable 2 lifted, then hold it and pay out
+  // cable 2; the squeeze falls below the threshold and the log drops.
+  for (int f = 0; f < 200 && o.tensions_N[0] < 1000.0; ++f) {
+    advance_to(m, st, volts(0, 0, 0, 3.0, 0), env, st.time_s + 0.05);
+    o = outputs(m, st, env);
+  }
+  ASSERT_GE(o.tensions_N[0], 1000.0) << "cable 1 taken up";
+  ASSERT_EQ(o.load, LoadStatus::WithLoad);
   const double t1 = st.time_s;
   bool released = false;
   for (int f = 1; f <= 100 && !released; ++f) {

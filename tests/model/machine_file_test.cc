@@ -120,6 +120,8 @@ TEST(MachineFile, ShippedFileLoadsWithUnitsConverted) {
   EXPECT_DOUBLE_EQ(m.hydraulics.winches[1].motor.gear_ratio, 80.0);
   EXPECT_DOUBLE_EQ(m.hydraulics.winches[1].drum_inertia_kgm2, 50.0);
   EXPECT_DOUBLE_EQ(m.hydraulics.winches[0].drum_radius_m, 0.3);
+  EXPECT_EQ(m.clam.closing_parts, 1);
+  EXPECT_DOUBLE_EQ(m.hydraulics.channels[3].valve.spool_lag_s, 0.1);
   EXPECT_DOUBLE_EQ(m.integrator.step_s, 0.0025);
   EXPECT_DOUBLE_EQ(m.integrator.frame_s, 0.05);
 }
@@ -295,6 +297,20 @@ TEST(MachineFile, APilotLagShorterThanTenStepsIsRejected) {
   EXPECT_EQ(error_of(doc), "");
   doc["hydraulics"]["channels"]["main_hoist"]["counterbalance"]["pilot_lag_s"]["value"] = -0.1;
   EXPECT_CONTAINS(error_of(doc), "counterbalance.pilot_lag_s: ");
+}
+
+// The spool's lag is followed the same way (core/step_limits.h, kMinLagSteps).
+TEST(MachineFile, ASpoolLagShorterThanTenStepsIsRejected) {
+  json doc = shipped();
+  doc["hydraulics"]["channels"]["boom"]["spool_lag_s"]["value"] = 0.01;
+  const std::string err = error_of(doc);
+  EXPECT_CONTAINS(err, std::string(kOrigin) + ": hydraulics.channels.boom.spool_lag_s: ");
+  EXPECT_CONTAINS(err, "shorter than 10 integrator steps (0.025 s at 2.5 ms): use 0 (the "
+                       "spool follows the stick at once)");
+  doc["hydraulics"]["channels"]["boom"]["spool_lag_s"]["value"] = 0;
+  EXPECT_EQ(error_of(doc), "");
+  doc["hydraulics"]["channels"]["boom"]["spool_lag_s"]["value"] = -1;
+  EXPECT_CONTAINS(error_of(doc), "hydraulics.channels.boom.spool_lag_s: ");
 }
 
 // A rope runs in whole parts: 2.5 parts, 0 or 13 (beyond any grab's sheave nest) are refused
