@@ -99,6 +99,24 @@ ClamSolution clam_solution(const MachineParams& m, const ClamContext& c, const C
 // contact sized for the whole clam would ring at A from step to step.
 double head_mass_kg(const MachineParams& m, const ClamContext& c, const ClamMode& mode);
 
+// head_mass_kg, worked out the first time it is asked for: a step whose head touches
+// nothing never asks, and pays nothing for it (two of the clam's solves otherwise).
+class HeadMass {
+ public:
+  HeadMass(const MachineParams& m, const ClamContext& c, const ClamMode& mode)
+      : m_(m), c_(c), mode_(mode) {}
+  double kg() const {
+    if (kg_ < 0.0) kg_ = head_mass_kg(m_, c_, mode_);
+    return kg_;
+  }
+
+ private:
+  const MachineParams& m_;
+  const ClamContext& c_;
+  const ClamMode& mode_;
+  mutable double kg_ = -1.0;
+};
+
 // Stage 3: the valves and lines. Every line pressure's rate (eq 2.24), and what the
 // actuators exert: the swing motor's torque, the boom cylinders' torque about the pivot
 // (eqs 2.16-2.20), the telescope cylinder's force (eq 2.25), and each winch motor's pull on

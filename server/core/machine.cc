@@ -330,7 +330,7 @@ void step_with(const MachineParams& m, const StepModel& sm, State& st, const Con
   int jaw_load = -1;
   if (env.world) {
     const ClamPose pose = clam_pose(m, st.x);
-    const double head_mass = head_mass_kg(m, context_of(m, st.x, context), st.clam);
+    const HeadMass head_mass(m, context_of(m, st.x, context), st.clam);
     world = clam_world_forces(m, *env.world, st.world, pose, h, current, head_mass, pushes);
     between_jaws = find_jaw_object(m, *env.world, st.world, pose, &jaw_load);
   }

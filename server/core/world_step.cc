@@ -100,14 +100,14 @@ struct ClamBody {
   ClamProxies proxies;
   int held = -1;
   double mass_kg = 0.0;        // clam and held load
-  double head_mass_kg = 0.0;   // what a push on the head meets (head_mass_kg)
+  const HeadMass* head_mass = nullptr;   // what a push on the head meets
   PosedLoad held_shape;        // set when held >= 0
 };
 
 ClamBody clam_body(const MachineParams& m, const WorldParams& w, const WorldState& s,
-                   const ClamPose& pose, double head_mass_kg) {
+                   const ClamPose& pose, const HeadMass& head_mass) {
   ClamBody c;
-  c.head_mass_kg = head_mass_kg;
+  c.head_mass = &head_mass;
   c.proxies = clam_proxies(m.clam, pose);
   c.held = s.held_load;
   const auto h = static_cast<std::size_t>(c.held);
@@ -129,7 +129,7 @@ ContactSum sum_clam_contacts(const ContactParams& p, const ClamBody& clam, doubl
   ContactSum total;
   for (std::size_t i = 0; i < part.size(); ++i) {
     if (part[i].n == 0) continue;
-    const double mass = std::min(i == 1 ? clam.head_mass_kg : clam.mass_kg, cap_kg);
+    const double mass = std::min(i == 1 ? clam.head_mass->kg() : clam.mass_kg, cap_kg);
     const ContactSum sum = sum_contacts(p, mass, part[i], centre, each);
     total.force += sum.force;
     total.torque += sum.torque;
@@ -258,12 +258,12 @@ Vec3d water_on_clam(const MachineParams& m, const WorldParams& w, const ClamPose
 
 ClamWorldForces clam_world_forces(const MachineParams& m, const WorldParams& w, WorldState& s,
                                   const ClamPose& pose, double h, const Vec3d& current,
-                                  double head_mass_kg, LoadPushes& pushes) {
+                                  const HeadMass& head_mass, LoadPushes& pushes) {
   ClamWorldForces out;
   pushes.force.fill(Vec3d::Zero());
   pushes.torque.fill(Vec3d::Zero());
   s.marker_count = 0;
-  const ClamBody clam = clam_body(m, w, s, pose, head_mass_kg);
+  const ClamBody clam = clam_body(m, w, s, pose, head_mass);
   OnClam contacts = clam_against_solids(w, s, pose, clam, h);
   contacts += clam_against_loads(w, s, pose, clam, pushes);
   out.force_N = contacts.force;

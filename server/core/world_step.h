@@ -32,10 +32,10 @@ struct LoadPushes {
 // Contacts of the clam (and the load it holds) with the dam and the loose loads, the water's
 // buoyancy and drag on them (on their velocity through the water, which moves at `current`
 // [m/s]); counts new hits and records contact markers. The head's contacts are sized by the
-// mass a push at A meets, head_mass_kg (core/derivative.h), the buckets' by the clam's.
+// mass a push at A meets (core/derivative.h, head_mass_kg), the buckets' by the clam's.
 ClamWorldForces clam_world_forces(const MachineParams& m, const WorldParams& w, WorldState& s,
                                   const ClamPose& pose, double h, const Vec3d& current,
-                                  double head_mass_kg, LoadPushes& pushes);
+                                  const HeadMass& head_mass, LoadPushes& pushes);
 
 // The loose load lying between the open buckets, if any: width_m is the lip gap at which
 // the shells touch it (Table 2.5's "contact with an object while closing").
