@@ -93,6 +93,29 @@ Spools spools_for(const MachineParams& m, const Control& u, const Faults& faults
   return s;
 }
 
+Spools spool_half_step_decay(const MachineParams& m) {
+  Spools e{};
+  const double h = m.integrator.step_s;
+  for (std::size_t i = 0; i < 5; ++i) {
+    const double lag = m.hydraulics.channels[i].valve.spool_lag_s;
+    e[i] = lag > 0.0 ? std::exp(-0.5 * h / lag) : 0.0;
+  }
+  return e;
+}
+
+SpoolTrack spool_track(const MachineParams& m, const Spools& half_step_decay, const Spools& from,
+                       const Spools& asked) {
+  SpoolTrack t;
+  for (std::size_t i = 0; i < 5; ++i) {
+    const double e = half_step_decay[i], gap = from[i] - asked[i];
+    const bool lags = m.hydraulics.channels[i].valve.spool_lag_s > 0.0;
+    t.start[i] = lags ? from[i] : asked[i];
+    t.half[i] = asked[i] + gap * e;
+    t.end[i] = asked[i] + gap * e * e;
+  }
+  return t;
+}
+
 double stop_sign(const ClamMode& mode) {
   if (mode.load == LoadStatus::WithLoad) return 1.0;
   return mode.geo == GeoStatus::Open ? -1.0 : 1.0;
@@ -186,13 +209,12 @@ HydraulicStage hydraulic_stage_of(const MachineParams& m, const BoomLinkage& boo
     const auto c = static_cast<std::size_t>(ch);
     const double pa = p(2 * ch), pb = p(2 * ch + 1);
     const double pilot = pilot_pressure(hy.channels[c], pb, x(ix::pilot + ch));
-    const double stroke = spool_stroke(hy.channels[c].valve, spool[c], x(ix::spool + ch));
+    const double stroke = spool[c];
     const FaultLeaks leak = fault_leaks(m, faults, ch, pa, pb);
     const ValveFlows f = channel_valve(hy.channels[c], stroke, pa, pb, pilot);
     line_rates(hy.channels[c], pa, pb, f, drawn_from_a, returned_to_b, leak,
                out.pressure_rate[2 * c], out.pressure_rate[2 * c + 1]);
     out.pilot_rate[c] = pilot_rate(hy.channels[c], pb, x(ix::pilot + ch));
-    out.spool_rate[c] = spool_rate(hy.channels[c].valve, spool[c], x(ix::spool + ch));
     if constexpr (kWithDecay)
       line_decay_rates(hy.channels[c], stroke, pa, pb, pilot, f, leak, &out.decay_rate[2 * c]);
   };
@@ -275,7 +297,7 @@ StateVector decay_rates(const MachineParams& m, const StateVector& x, const Spoo
     const ActuatorChannel& chan = m.hydraulics.channels[ch];
     const double pa = x(ix::p + 2 * ch), pb = x(ix::p + 2 * ch + 1);
     const double pilot = pilot_pressure(chan, pb, x(ix::pilot + ch));
-    const double stroke = spool_stroke(chan.valve, spool[ch], x(ix::spool + ch));
+    const double stroke = spool[static_cast<std::size_t>(ch)];
     double decay[2];
     line_decay_rates(chan, stroke, pa, pb, pilot, channel_valve(chan, stroke, pa, pb, pilot),
                      fault_leaks(m, faults, ch, pa, pb), decay);
@@ -309,10 +331,7 @@ StateVector derivative(const MachineParams& m, const DerivedModel& model, const 
   // ropes and chain.
   StateVector dx;
   for (int i = 0; i < 10; ++i) dx(ix::p + i) = hy.pressure_rate[static_cast<std::size_t>(i)];
-  for (int i = 0; i < 5; ++i) {
-    dx(ix::pilot + i) = hy.pilot_rate[static_cast<std::size_t>(i)];
-    dx(ix::spool + i) = hy.spool_rate[static_cast<std::size_t>(i)];
-  }
+  for (int i = 0; i < 5; ++i) dx(ix::pilot + i) = hy.pilot_rate[static_cast<std::size_t>(i)];
   for (int i = 0; i < 2; ++i) {
     const WinchParams& w = m.hydraulics.winches[static_cast<std::size_t>(i)];
     dx(ix::len + i) = x(ix::lend + i);

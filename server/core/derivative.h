@@ -22,9 +22,23 @@ enum Channel { kSwing = 0, kBoom = 1, kTelescope = 2, kMainHoist = 3, kAuxHoist 
 // Each channel's spool stroke, -1..1 (hydraulics.h spool_position).
 using Spools = std::array<double, 5>;
 
-// The strokes the sticks ask for, which a lagging spool follows (spool_stroke); a stuck
+// The strokes the sticks ask for, which a lagging spool follows (spool_track); a stuck
 // spool (core/faults.h) stays where it stuck.
 Spools spools_for(const MachineParams& m, const Control& u, const Faults& faults);
+
+// Each channel's e^(-h / 2T) for its spool's lag T over half a step h (0 where T = 0): the
+// model's, built once per advance.
+Spools spool_half_step_decay(const MachineParams& m);
+
+// The spools' strokes over one step at the stages RK4 evaluates: at its start, half-way and
+// at its end. With the stick held over the step the lag dx/dt = (asked - x) / T is linear,
+// so x(t) = asked + (from - asked) e^(-t/T) exactly, at any h / T: no state for RK4 to carry
+// and no lower bound on the lag. A spool without lag (T = 0) is where the stick puts it.
+struct SpoolTrack {
+  Spools start{}, half{}, end{};
+};
+SpoolTrack spool_track(const MachineParams& m, const Spools& half_step_decay, const Spools& from,
+                       const Spools& asked);
 
 // Which way the locked clam's stop pushes: closing stop or a held load (+1), opening stop (-1).
 double stop_sign(const ClamMode& mode);
@@ -127,7 +141,6 @@ struct HydraulicStage {
   std::array<double, 10> pressure_rate{};
   std::array<double, 10> decay_rate{};   // decay_rates' lines, when asked for (with_decay)
   std::array<double, 5> pilot_rate{};    // each channel's counterbalance pilot (ix::pilot)
-  std::array<double, 5> spool_rate{};    // each channel's lagging spool (ix::spool)
 };
 // What derivative() needs of the model that no state changes: built once per advance.
 struct DerivedModel {

@@ -63,15 +63,6 @@ inline double pilot_rate(const ActuatorChannel& ch, double pb, double lagged) {
   return lag > 0.0 ? (pb - lagged) / lag : 0.0;
 }
 
-// The spool's stroke: the stick's, `asked`, or where the spool lags (spool_lag_s > 0) the
-// stroke the state carries (ix::spool), `lagged`; and its rate, (asked - lagged) / lag.
-inline double spool_stroke(const ValveParams& v, double asked, double lagged) {
-  return v.spool_lag_s > 0.0 ? lagged : asked;
-}
-inline double spool_rate(const ValveParams& v, double asked, double lagged) {
-  return v.spool_lag_s > 0.0 ? (asked - lagged) / v.spool_lag_s : 0.0;
-}
-
 // One channel's valve (open_centre_valve) with its counterbalance valve in line A: flow into
 // A passes the check freely, flow out of A passes the poppet and the spool's metering
 // orifice in series. Without a counterbalance valve, open_centre_valve itself.

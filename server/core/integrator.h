@@ -18,10 +18,21 @@
 #pragma once
 
 #include <cmath>
+#include <type_traits>
 
 namespace clamsim::core {
 
 namespace detail {
+
+// f(x), or for a model with inputs that move over the step, f(x, t): t is the stage's time
+// from the step's start (0, h/2, h/2, h), as in RK4's f(t_n + c_i h, .).
+template <typename Vec, typename Derivative>
+Vec stage(Derivative& f, const Vec& x, double t) {
+  if constexpr (std::is_invocable_v<Derivative&, const Vec&, double>)
+    return f(x, t);
+  else
+    return f(x);
+}
 
 // Weights of ETDRK4 for one component, already multiplied by h; c = -h lambda <= 0.
 struct EtdWeights {
@@ -72,7 +83,7 @@ inline EtdWeights etd_weights(double h, double lambda) {
 // and E^2 + (w1 + 4 w2 + w3) lambda = 1, so that no large lambda x term cancels and a state
 // with f = 0 stays exactly where it is.
 //
-// lambda holds the decay rates (>= 0) at x; f(x) returns dx/dt.
+// lambda holds the decay rates (>= 0) at x; f(x) or f(x, t) returns dx/dt.
 // k1 = f(x) when the caller has it already (it was built with lambda).
 template <typename Vec, typename Derivative>
 void etd_rk4_step(Vec& x, double h, const Vec& lambda, const Vec& k1, Derivative&& f) {
@@ -89,11 +100,11 @@ void etd_rk4_step(Vec& x, double h, const Vec& lambda, const Vec& k1, Derivative
     w3(i) = w.w3;
   }
   const Vec a = x + half.cwiseProduct(k1);
-  const Vec k2 = f(a);
+  const Vec k2 = detail::stage(f, a, 0.5 * h);
   const Vec b = x + half.cwiseProduct(k2 + lambda.cwiseProduct(a - x));
-  const Vec k3 = f(b);
+  const Vec k3 = detail::stage(f, b, 0.5 * h);
   const Vec c = a + half.cwiseProduct(2.0 * k3 - k1 + lambda.cwiseProduct(2.0 * b - x - a));
-  const Vec k4 = f(c);
+  const Vec k4 = detail::stage(f, c, h);
   const Vec dx =
       w1.cwiseProduct(k1) + 2.0 * w2.cwiseProduct(k2 + k3) + w3.cwiseProduct(k4) +
       lambda.cwiseProduct(2.0 * w2.cwiseProduct(a + b - 2.0 * x) + w3.cwiseProduct(c - x));
@@ -102,7 +113,7 @@ void etd_rk4_step(Vec& x, double h, const Vec& lambda, const Vec& k1, Derivative
 
 template <typename Vec, typename Derivative>
 void etd_rk4_step(Vec& x, double h, const Vec& lambda, Derivative&& f) {
-  etd_rk4_step(x, h, lambda, f(x), f);
+  etd_rk4_step(x, h, lambda, detail::stage(f, x, 0.0), f);
 }
 
 }  // namespace clamsim::core

@@ -49,8 +49,11 @@ ClamStops clam_stops(const ClamParams& cp) {
 struct StepModel {
   DerivedModel derived;
   ClamStops stops;
+  Spools spool_decay;   // e^(-h / 2T) of each spool's lag (spool_half_step_decay)
 };
-StepModel step_model(const MachineParams& m) { return {derived_model(m), clam_stops(m.clam)}; }
+StepModel step_model(const MachineParams& m) {
+  return {derived_model(m), clam_stops(m.clam), spool_half_step_decay(m)};
+}
 
 // The clam context of the state it was built from. A step ends where the next begins: the
 // context its events and stability used is the next step's first stage's (about 1000 of
@@ -318,7 +321,8 @@ void step_with(const MachineParams& m, const StepModel& sm, State& st, const Con
   const DerivedModel& model = sm.derived;
   const double h = m.integrator.step_s;
   const Control allowed = load_moment_cutout(st, anti_two_block_cutout(st, u, env.faults), env.faults);
-  const Spools spool = spools_for(m, allowed, env.faults);
+  const SpoolTrack spool =
+      spool_track(m, sm.spool_decay, st.spool, spools_for(m, allowed, env.faults));
   const StateVector before = st.x;
 
   // The world's pushes on the clam, held over the step; the loads' reactions wait for
@@ -339,11 +343,13 @@ void step_with(const MachineParams& m, const StepModel& sm, State& st, const Con
   // flows give the lines' decay rates.
   int singular = 0;
   StateVector lambda;
-  const StateVector k1 = derivative(m, model, st.x, context_of(m, st.x, context), st.clam, spool,
-                                    env.faults, world.push(), &singular, &lambda);
-  etd_rk4_step(st.x, h, lambda, k1, [&](const StateVector& x) {
-    return derivative(m, model, x, st.clam, spool, env.faults, world.push(), &singular);
+  const StateVector k1 = derivative(m, model, st.x, context_of(m, st.x, context), st.clam,
+                                    spool.start, env.faults, world.push(), &singular, &lambda);
+  etd_rk4_step(st.x, h, lambda, k1, [&](const StateVector& x, double t) {
+    const Spools& at = t < h ? spool.half : spool.end;
+    return derivative(m, model, x, st.clam, at, env.faults, world.push(), &singular);
   });
+  st.spool = spool.end;
   st.health.singular_solves += static_cast<std::uint64_t>(singular);
   // a step's last stage may overshoot the vapour floor the lines' rates stop at
   for (int i = 0; i < 10; ++i) {

@@ -104,9 +104,9 @@ struct ValveParams {
   // thesis's linear 1 - x (eq 2.23) is the knee on that line, the default here.
   double bypass_knee_stroke = 0.5;
   double bypass_knee_opening = 0.5;
-  // The spool follows the stick through a first-order lag (a pilot-operated spool; a state
-  // per channel, ix::spool): dx/dt = (x_stick - x) / spool_lag_s. 0: at once, as eqs
-  // 2.21-2.23 have it.
+  // The spool follows the stick through a first-order lag (a pilot-operated spool;
+  // State::spool, taken exactly over each step): dx/dt = (x_stick - x) / spool_lag_s.
+  // 0: at once, as eqs 2.21-2.23 have it.
   double spool_lag_s = 0.0;
 };
 

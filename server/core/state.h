@@ -34,8 +34,8 @@ const char* to_string(LoadStatus s);
 //   hvx,hvy its velocity [m/s]
 //   pilot  the pressure on each channel's counterbalance pilot, behind its damping orifice
 //          [Pa] (ControlSignal index; unused where the valve has no orifice: pilot_lag_s 0)
-//   spool  each channel's spool stroke, -1..1, behind the stick (ControlSignal index; unused
-//          where the spool follows at once: spool_lag_s 0)
+// The spools' strokes are not in it: a spool's lag is linear, so each step takes it exactly
+// (State::spool, core/derivative.h spool_track) and RK4 carries 33 components, not 38.
 namespace ix {
 constexpr int q = 0;
 constexpr int qd = 3;
@@ -51,8 +51,7 @@ constexpr int hy = 25;
 constexpr int hvx = 26;
 constexpr int hvy = 27;
 constexpr int pilot = 28;
-constexpr int spool = 33;
-constexpr int size = 38;
+constexpr int size = 33;
 }  // namespace ix
 
 using StateVector = Eigen::Matrix<double, ix::size, 1>;
@@ -93,6 +92,9 @@ struct StabilityState {
 
 struct State {
   StateVector x = StateVector::Zero();
+  // each channel's spool stroke, -1..1, behind the stick (ControlSignal index; where the
+  // spool follows at once, spool_lag_s 0, the stick's own stroke)
+  std::array<double, 5> spool{};
   ClamMode clam;
   Health health;
   double time_s = 0.0;

@@ -15,9 +15,10 @@ namespace clamsim::core {
 // 2 sqrt(2) it is no longer stable.
 constexpr double kMaxOilSpringStepRatio = 1.0;
 
-// The smallest lag of a spool or a counterbalance pilot, in steps: RK4 follows the lag's
-// decay explicitly (at h / lag = 0.1 its error is 1e-7 of the step's change), cheaper than
-// taking a constant decay exactly at every step.
+// The smallest lag of a counterbalance pilot, in steps: RK4 follows the lag's decay
+// explicitly (at h / lag = 0.1 its error is 1e-7 of the step's change). The pilot follows
+// line B's pressure, which moves within the step; a spool follows the stick, which does not,
+// and is taken exactly (derivative.h spool_track).
 constexpr double kMinLagSteps = 10.0;
 
 // For each valve channel (ControlSignal order) the fastest oil-spring frequency [rad/s] over

@@ -146,7 +146,7 @@ core::CounterbalanceParams read_counterbalance(Section s, const core::ValveParam
   }
   cb.opening_rise_Pa = s.number("opening_rise_MPa", unit::MPa, B::positive());
   cb.orifice_coeff = s.number("orifice_coeff_m3_per_s_per_sqrt_Pa", unit::one, B::positive());
-  // 0: no damping orifice; a short one is checked against the step (check_lags)
+  // 0: no damping orifice; a short one is checked against the step (check_pilot_lags)
   cb.pilot_lag_s = s.number("pilot_lag_s", unit::one, B::non_negative());
   s.finish();
   return cb;
@@ -169,7 +169,7 @@ core::ActuatorChannel read_channel(Section s) {
   // the knee must lie inside the stroke and the opening must fall with the stroke
   v.bypass_knee_stroke = s.number("bypass_knee_stroke", unit::one, B::closed(0.01, 0.99));
   v.bypass_knee_opening = s.number("bypass_knee_opening", unit::one, B::closed(0.0, 1.0));
-  // 0: the spool is where the stick puts it; a short lag is checked against the step (check_lags)
+  // 0: the spool is where the stick puts it; any lag is taken exactly (core spool_track)
   v.spool_lag_s = s.number("spool_lag_s", unit::one, B::non_negative());
   ch.lines.volume_m3 = s.number("line_volume_L", unit::L, B::positive());
   ch.lines.bulk_modulus_Pa = s.number("bulk_modulus_MPa", unit::MPa, B::positive());
@@ -361,26 +361,20 @@ void check_oil_springs(Section& root, const core::MachineParams& m) {
   }
 }
 
-// A lag (a spool's, a counterbalance valve's pilot) is a state the integrator follows
-// explicitly: it must span several steps, or be 0 (none).
-void check_lag(Section s, const std::string& key, double lag, double h, const char* zero_means) {
-  if (lag == 0.0 || lag >= core::kMinLagSteps * h) return;
-  const std::string least = format_number(core::kMinLagSteps * h);
-  s.fail(key, format_number(lag) + " s is shorter than " + format_number(core::kMinLagSteps) +
-                  " integrator steps (" + least + " s at " + format_number(h / unit::ms) +
-                  " ms): use 0 (" + zero_means + "), at least " + least +
-                  " s, or a shorter integrator.step_ms");
-}
-
-void check_lags(Section& root, const core::MachineParams& m) {
-  const double h = m.integrator.step_s;
+// A counterbalance valve's pilot lag is a state the integrator follows explicitly: it must
+// span several steps, or be 0 (none). (A spool's lag is taken exactly: any length will do.)
+void check_pilot_lags(Section& root, const core::MachineParams& m) {
+  const double h = m.integrator.step_s, least = core::kMinLagSteps * h;
   for (std::size_t i = 0; i < 5; ++i) {
     const core::ActuatorChannel& ch = m.hydraulics.channels[i];
-    Section channel = root.child("hydraulics").child("channels").child(kChannels[i]);
-    check_lag(channel, "spool_lag_s", ch.valve.spool_lag_s, h, "the spool follows the stick at once");
-    if (ch.counterbalance.fitted)
-      check_lag(channel.child("counterbalance"), "pilot_lag_s", ch.counterbalance.pilot_lag_s, h,
-                "no damping orifice");
+    const double lag = ch.counterbalance.pilot_lag_s;
+    if (!ch.counterbalance.fitted || lag == 0.0 || lag >= least) continue;
+    root.child("hydraulics").child("channels").child(kChannels[i]).child("counterbalance").fail(
+        "pilot_lag_s", format_number(lag) + " s is shorter than " +
+                           format_number(core::kMinLagSteps) + " integrator steps (" +
+                           format_number(least) + " s at " + format_number(h / unit::ms) +
+                           " ms): use 0 (no damping orifice), at least " + format_number(least) +
+                           " s, or a shorter integrator.step_ms");
   }
 }
 
@@ -443,7 +437,7 @@ core::MachineParams parse_machine_json(const nlohmann::json& doc, const std::str
   m.load_moment = read_load_moment(root.child("load_moment"), m.crane);
   m.integrator = read_integrator(root.child("integrator"));
   check_oil_springs(root, m);
-  check_lags(root, m);
+  check_pilot_lags(root, m);
   check_reeving(root, m);
   // a broken "initial" section must not load either, even if this caller ignores it
   if (root.has("initial")) {

@@ -84,6 +84,7 @@ void array_from(const json& j, const char* name, std::array<double, N>& out) {
 
 std::uint32_t state_crc(const core::State& s) {
   std::uint32_t c = record::crc32(0, s.x.data(), sizeof(double) * core::ix::size);
+  c = record::crc32(c, s.spool.data(), sizeof(double) * s.spool.size());
   c = record::crc32(c, &s.time_s, sizeof s.time_s);
   c = record::crc32(c, &s.steps, sizeof s.steps);
   const double clam[2] = {s.clam.load_mass_kg, s.clam.slip_s};

@@ -256,6 +256,7 @@ TEST(Machine, IdenticalInputsGiveBitIdenticalOutputs) {
   };
   const State a = run(), b = run();
   for (int i = 0; i < ix::size; ++i) EXPECT_EQ(a.x(i), b.x(i)) << "component " << i;
+  EXPECT_EQ(a.spool, b.spool);
   EXPECT_EQ(a.clam.working, b.clam.working);
 }
 
