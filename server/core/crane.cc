@@ -181,6 +181,22 @@ CraneDynamics crane_dynamics(const CraneParams& c, const CraneInertia& inertia, 
   return d;
 }
 
+Vec3 joint_accelerations(const CraneDynamics& dyn, const Vec3& tau) {
+  const Mat3& a = dyn.mass;
+  const Vec3 b = tau - dyn.velocity - dyn.gravity;
+  // M = L D L^T with unit lower-triangular L
+  const double d0 = a(0, 0);
+  const double l10 = a(1, 0) / d0, l20 = a(2, 0) / d0;
+  const double d1 = a(1, 1) - l10 * l10 * d0;
+  const double l21 = (a(2, 1) - l20 * l10 * d0) / d1;
+  const double d2 = a(2, 2) - l20 * l20 * d0 - l21 * l21 * d1;
+  // L z = b, then D L^T x = z
+  const double z0 = b(0), z1 = b(1) - l10 * z0, z2 = b(2) - l20 * z0 - l21 * z1;
+  const double x2 = z2 / d2;
+  const double x1 = z1 / d1 - l21 * x2;
+  return Vec3(z0 / d0 - l10 * x1 - l20 * x2, x1, x2);
+}
+
 Vec3 tip_position(const CraneParams& c, const Vec3& q, const JointTrig& t) {
   const double rho = q(2) * t.s2 - c.a1_m;
   return Vec3(rho * t.c1, rho * t.s1, c.d1_m - q(2) * t.c2);

@@ -72,6 +72,11 @@ CraneDynamics crane_dynamics(const CraneParams& c, const CraneInertia& inertia, 
 CraneDynamics crane_dynamics(const CraneParams& c, const Vec3& q, const Vec3& qd,
                              double carried_mass_kg);
 
+// The joint accelerations of eq 2.13, M qdd = tau - velocity - gravity: M is symmetric and
+// positive definite, so its LDL^T factors need no pivoting and are written out for 3 x 3
+// (a quarter of the instructions of Eigen's pivoting LDLT).
+Vec3 joint_accelerations(const CraneDynamics& dyn, const Vec3& tau);
+
 // Boom tip (frame 3 origin) in the base frame, and d(tip_z)/dq.
 Vec3 tip_position(const CraneParams& c, const Vec3& q, const JointTrig& t);
 Vec3 tip_position(const CraneParams& c, const Vec3& q);

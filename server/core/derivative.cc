@@ -69,9 +69,8 @@ void line_decay_rates(const ActuatorChannel& ch, double spool, double pa, double
 
 // Stage 3: one valve channel feeding two lines, given the valve's flows, the actuator's flow
 // out of line A into line B (cylinders: cap and rod displacement; motors: D_m * speed) and
-// the faults'. Inlined into every channel of every stage: called out of line it cost 4 % of
-// a frame (callgrind, 5.1.2), once the spools' lag had grown the caller past GCC's limit.
-[[gnu::always_inline]] inline void line_rates(const ActuatorChannel& ch, double pa, double pb, const ValveFlows& f,
+// the faults'.
+void line_rates(const ActuatorChannel& ch, double pa, double pb, const ValveFlows& f,
                 double drawn_from_a, double returned_to_b, const FaultLeaks& leak,
                 double& pa_dot, double& pb_dot) {
   // eq 2.24
@@ -340,7 +339,7 @@ StateVector derivative(const MachineParams& m, const DerivedModel& model, const 
   }
   const CraneDynamics dyn = crane_dynamics(m.crane, model.inertia, q, trig, qd, 0.0);
   dx.segment<3>(ix::q) = qd;
-  dx.segment<3>(ix::qd) = dyn.mass.ldlt().solve(f.joint - dyn.velocity - dyn.gravity);
+  dx.segment<3>(ix::qd) = joint_accelerations(dyn, f.joint);
 
   dx(ix::hx) = x(ix::hvx);
   dx(ix::hy) = x(ix::hvy);
