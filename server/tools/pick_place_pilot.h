@@ -57,10 +57,11 @@ class PickPlacePilot {
         if (c_z < pick_.z + 0.45 || touching_s_ >= kLandedAfter_s) advance(Phase::Close);
         break;
       case Phase::Close:
-        // Pay out the holding rope: the head sinks and the jaws shut round the load at C's
-        // height (how an operator closes without lifting the clam off the load).
-        v[3] = -3.0;
-        v[4] = 0.0;
+        // Haul on the closing rope with the clam resting on the load: its parts in the clam
+        // draw the block up to the head, the head sinks towards it, and the holding rope
+        // follows with a little slack (a taut one would hold the head up and the jaws open).
+        v[4] = 3.0;
+        v[3] = slack_follow(o);
         if (o.load == core::LoadStatus::WithLoad) advance(Phase::Lift);
         if (in_phase_s_ > 8.0) advance(Phase::Failed);
         break;
@@ -77,8 +78,10 @@ class PickPlacePilot {
         // in the water swings it out of the jaws); boom only as A nears the switch
         const bool near = o.display[3] < c.anti_two_block_m + 2.0 * kTwoBlockMargin_m;
         if (near) steer(o, pick_, v, false);
-        const bool clear = o.display[3] > c.anti_two_block_m + 0.5 * kTwoBlockMargin_m;
-        v[4] = clear ? 4.0 : 0.0;
+        // slowing as A nears the switch: the winch runs on for its spool's lag after the
+        // lever is eased (0.3 s, 0.3 m at the 2 m/s of full stick)
+        const double room = o.display[3] - (c.anti_two_block_m + 0.5 * kTwoBlockMargin_m);
+        v[4] = rope_volts(1, clamp(1.5 * room, 0.0, 1.6));
         v[3] = clamp(v[4] + slack_follow(o), -5.0, 5.0);
         if (lowest(o) > carry_z_) {
           // carry at this height: the tip may not sink below where it is now
@@ -95,26 +98,31 @@ class PickPlacePilot {
         if (o.load != core::LoadStatus::WithLoad) advance(Phase::Failed);
         break;
       case Phase::LowerToPlace: {
-        // Down on the closing rope until the load is just above its place.
+        // Down on the closing rope until the load is half a metre above its place, slowing
+        // to 0.2 m/s as it nears it (stopped from faster, the grab runs on and sets down
+        // hard). Not lower: the buckets swing their lips down as they open and would strike
+        // the truck's bed.
         const double load_z = o.held_load >= 0 ? o.loads[static_cast<std::size_t>(o.held_load)].position_m[2] : c_z;
-        v[4] = -clamp(2.0 * (load_z - (place_.z + 0.3)) + 1.5, 1.5, 3.5);
+        v[4] = rope_volts(1, -clamp(0.8 * (load_z - (place_.z + 0.5)) + 0.2, 0.2, 1.2));
         v[3] = clamp(v[4] + slack_follow(o), -5.0, 5.0);
         steer(o, place_, v, false);
-        // Let go when it is just above its place, or once it has slipped out of the jaws
+        // Let go above its place, or once it has slipped out of the jaws
         // anyway (set down on something, the ropes slacken and the grip goes).
-        if (load_z < place_.z + 0.3 || o.load != core::LoadStatus::WithLoad)
+        if (load_z < place_.z + 0.5 || o.load != core::LoadStatus::WithLoad)
           advance(Phase::Release);
         break;
       }
       case Phase::Release:
         // Hold the head, let the closing rope out: the buckets open and the load slips out.
-        v[3] = 1.5;
-        v[4] = -3.0;
+        v[3] = rope_volts(0, 0.2);
+        v[4] = rope_volts(1, -0.3);
         if (o.load == core::LoadStatus::WithoutLoad && in_phase_s_ > 1.0) advance(Phase::Retreat);
         if (in_phase_s_ > 10.0) advance(Phase::Failed);
         break;
       case Phase::Retreat:
-        v[3] = v[4] = 3.0;
+        // up clear of the truck, 1 m: the block stays well below the anti-two-block switch
+        v[3] = rope_volts(0, 0.5);
+        v[4] = rope_volts(1, 0.5);
         if (in_phase_s_ > 2.0) advance(Phase::Done);
         break;
       case Phase::Done:

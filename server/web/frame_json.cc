@@ -112,6 +112,10 @@ ojson machine_json(const core::MachineParams& p) {
   // two top links, two buckets, one pulley
   clam["mass_kg"] = 2.0 * k.link1_mass_kg + 2.0 * k.link2_mass_kg + k.link3_mass_kg;
   clam["max_load_kg"] = k.max_load_kg;
+  // the closing rope's parts between the head and the block (docs/model.md, Decisions): a
+  // viewer draws rope 2 down to the head and n parts on to C, and its hanging length is
+  // the reach plus n times the head-to-block distance
+  clam["closing_parts"] = k.closing_parts;
 
   ojson m;
   m["crane"] = std::move(crane);

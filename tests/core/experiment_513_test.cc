@@ -91,11 +91,12 @@ TEST(Experiment513, ScriptedOperatorPutsAFloatingLogIntoTheTruck) {
   EXPECT_FALSE(o.loads[static_cast<std::size_t>(log)].held);
   EXPECT_EQ(o.load, LoadStatus::WithoutLoad);
   EXPECT_EQ(o.events.grips, o.events.releases);
-  // docs/model.md claims the run has no collision, slack or overload: assert it
+  // docs/model.md claims the run has no collision, slack, overload or two-blocking: assert it
   EXPECT_EQ(o.events.clam_rack_gate_hits, 0u);
   EXPECT_EQ(o.events.clam_world_hits, 0u);
   EXPECT_EQ(o.events.slack_cable_events, 0u);
   EXPECT_EQ(o.events.overload_events, 0u);
+  EXPECT_EQ(o.events.two_block_events, 0u);
   std::printf("pick-and-place took %.1f s; log at (%.2f, %.2f, %.2f); events: %llu rack/gate "
               "hits, %llu structure hits, %llu slack, %llu overload\n",
               run.time_s, p[0], p[1], p[2],

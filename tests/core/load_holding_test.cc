@@ -136,27 +136,31 @@ TEST(LoadHolding, TelescopeRetractsAtTheSpeedThePumpFillsTheRodSide) {
 // Both winches paying out the heavy grab at full stick: each pump's whole flow goes into its
 // motor's line B, so the drum turns at Q / D (D = D_m N), the rope at that times the drum's
 // radius; the winch's counterbalance valve meters line A's oil at that, where without it the
-// grab would drive the motor faster than the pump fills it. The pilot's damping orifice
-// keeps the poppet from hunting with the grab's bounce on its ropes.
+// grab would drive the motor faster than the pump fills it. The operator eases the levers to
+// full over half a second: slammed from rest, a 120 m/min drum pays out faster than the grab
+// can fall and the grab drops onto its ropes (what the lesson teaches not to do).
 struct PayOut {
-  std::array<double, 2> mean_m_per_s{};    // over the second second
+  std::array<double, 2> mean_m_per_s{};    // over the third second at full stick
   std::array<double, 2> swing_m_per_s{};   // largest minus smallest rope speed in it
   double lowest_Pa = 0.0;
 };
 PayOut pay_out(const MachineParams& m, double volts) {
   Trial r{initial_state(m, high_boom())};
-  run_for(m, r, testing::volts(0, 0, 0, volts, volts), 1.0);
+  const double frame = m.integrator.frame_s;
+  for (int f = 1; f <= 10; ++f)   // 0.5 s to full
+    run_for(m, r, testing::volts(0, 0, 0, 0.1 * f * volts, 0.1 * f * volts), frame);
+  run_for(m, r, testing::volts(0, 0, 0, volts, volts), 2.0);
   PayOut p;
   std::array<double, 2> lo{1e9, 1e9}, hi{-1e9, -1e9};
-  const int frames = static_cast<int>(std::lround(1.0 / m.integrator.frame_s));
+  const int frames = static_cast<int>(std::lround(1.0 / frame));
   for (int f = 0; f < frames; ++f) {
-    run_for(m, r, testing::volts(0, 0, 0, volts, volts), m.integrator.frame_s);
+    run_for(m, r, testing::volts(0, 0, 0, volts, volts), frame);
     const Outputs o = outputs(m, r.st, {});
-    for (int i = 0; i < 2; ++i) {
-      const double v = o.cable_rates_m_per_s[static_cast<std::size_t>(i)];
-      p.mean_m_per_s[static_cast<std::size_t>(i)] += v / frames;
-      lo[static_cast<std::size_t>(i)] = std::min(lo[static_cast<std::size_t>(i)], v);
-      hi[static_cast<std::size_t>(i)] = std::max(hi[static_cast<std::size_t>(i)], v);
+    for (std::size_t i = 0; i < 2; ++i) {
+      const double v = o.cable_rates_m_per_s[i];
+      p.mean_m_per_s[i] += v / frames;
+      lo[i] = std::min(lo[i], v);
+      hi[i] = std::max(hi[i], v);
     }
   }
   for (std::size_t i = 0; i < 2; ++i) p.swing_m_per_s[i] = hi[i] - lo[i];
@@ -173,8 +177,7 @@ double metered_rope_speed(const MachineParams& m, int i) {
 }
 
 // Bounds: within 3 % of Q / D at the drum's radius; the speed's swing within the second
-// under 0.05 m/s (measured 0.007 and 0.011). Without the valves the grab runs ahead by a
-// quarter and a half (measured 0.58 and 0.67 m/s against 0.47 and 0.44).
+// under 0.05 m/s. Without the valves the grab runs ahead by more than 15 %.
 TEST(LoadHolding, WinchesPayOutAtTheSpeedThePumpFillsTheMotor) {
   const MachineParams m = heavy_machine();
   const PayOut p = pay_out(m, -5.0);
@@ -193,25 +196,42 @@ TEST(LoadHolding, WinchesPayOutAtTheSpeedThePumpFillsTheMotor) {
   EXPECT_GE(bare.lowest_Pa, kVapourPressureGauge_Pa);
 }
 
-// Why the winches' valves have a damping orifice in the pilot: without it the poppet follows
-// line B's pressure at once, opens as the grab bounces down and shuts as it bounces up, and
-// the rope's speed swings by more than the speed itself (measured 0.87 and 1.14 m/s about
-// 0.5 m/s at full stick). Through the shipped 0.2 s lag it meters steadily.
-TEST(LoadHolding, WithoutThePilotsDampingOrificeAWinchValveHunts) {
-  const MachineParams m = heavy_machine();
-  MachineParams undamped = m;
+MachineParams with_winch_pilot(MachineParams m, double ratio, double lag_s) {
   for (int ch = kMainHoist; ch <= kAuxHoist; ++ch) {
-    CounterbalanceParams& cb = undamped.hydraulics.channels[static_cast<std::size_t>(ch)].counterbalance;
-    ASSERT_GT(cb.pilot_lag_s, 0.0) << "channel " << ch;
-    cb.pilot_lag_s = 0.0;
+    CounterbalanceParams& cb = m.hydraulics.channels[static_cast<std::size_t>(ch)].counterbalance;
+    cb.pilot_ratio = ratio;
+    cb.pilot_lag_s = lag_s;
   }
-  const PayOut hunting = pay_out(undamped, -5.0);
-  const PayOut damped = pay_out(m, -5.0);
+  return m;
+}
+
+// Why the winches' valves have a low pilot ratio and no damping orifice in the pilot. The
+// pilot, line B's pressure, closes a loop around the drum's speed: the drum runs ahead, line
+// B empties, the poppet shuts, the drum slows, line B fills, the poppet opens. The higher the
+// ratio the more the loop's gain; a lag in it takes away its damping. At 10:1, or at 3:1
+// through a 0.2 s orifice, the rope's speed swings by more than a tenth of itself; at the
+// shipped 3:1 without one it meters steadily (Sun Hydraulics: a low ratio for unstable loads).
+TEST(LoadHolding, AHighPilotRatioOrAPilotLagMakesAWinchValveHunt) {
+  const MachineParams m = heavy_machine();
+  for (int ch = kMainHoist; ch <= kAuxHoist; ++ch) {
+    const CounterbalanceParams& cb = m.hydraulics.channels[static_cast<std::size_t>(ch)].counterbalance;
+    ASSERT_EQ(cb.pilot_ratio, 3.0) << "channel " << ch;
+    ASSERT_EQ(cb.pilot_lag_s, 0.0) << "channel " << ch;
+  }
+  const PayOut steady = pay_out(m, -5.0);
+  const PayOut high_ratio = pay_out(with_winch_pilot(m, 10.0, 0.0), -5.0);
+  const PayOut lagged = pay_out(with_winch_pilot(m, 3.0, 0.2), -5.0);
   for (std::size_t i = 0; i < 2; ++i) {
-    EXPECT_GT(hunting.swing_m_per_s[i], 0.3) << "cable " << i + 1;
-    EXPECT_LT(damped.swing_m_per_s[i], 0.1 * hunting.swing_m_per_s[i]) << "cable " << i + 1;
-    RecordProperty("cable" + std::to_string(i + 1) + "_swing_undamped_m_s",
-                   std::to_string(hunting.swing_m_per_s[i]));
+    const double metered = metered_rope_speed(m, static_cast<int>(i));
+    EXPECT_GT(high_ratio.swing_m_per_s[i], 0.1 * metered) << "10:1, cable " << i + 1;
+    EXPECT_GT(lagged.swing_m_per_s[i], 0.1 * metered) << "3:1 through 0.2 s, cable " << i + 1;
+    EXPECT_LT(steady.swing_m_per_s[i], 0.1 * std::min(high_ratio.swing_m_per_s[i],
+                                                      lagged.swing_m_per_s[i]))
+        << "cable " << i + 1;
+    RecordProperty("cable" + std::to_string(i + 1) + "_swing_10_to_1_m_s",
+                   std::to_string(high_ratio.swing_m_per_s[i]));
+    RecordProperty("cable" + std::to_string(i + 1) + "_swing_lagged_m_s",
+                   std::to_string(lagged.swing_m_per_s[i]));
   }
 }
 

@@ -160,15 +160,18 @@ TEST(Machine, EnergyStaysBoundedWhileTheClamBouncesOnSlackRopes) {
   // rope is elastic, so energy is still conserved in the model, but each slack-taut kink
   // costs RK4 its order and makes the motion chaotic: the drift depends on where the kinks
   // fall between steps, even on rounding in the last bit. So this is a bound, not an
-  // order. Measured: 0.1-0.4 J of 265 J over 10 s, whatever the rounding.
+  // order. The kick is 0.3 m/s down: the 16 mm ropes stretch further than the old 24 mm
+  // ones did before they throw the clam back up. Measured: 0.008 J of 354 J over 10 s.
   const MachineParams m = lossless();
-  const State st = set_moving(m, 1.0, 0.10, 0.15);
+  const State st = set_moving(m, 1.0, 0.30, 0.35);
   const double injected = injected_energy(m, st);
   ASSERT_GT(injected, 100.0);
   const EnergyRun run = run_lossless(m, st, 1e-3);
   EXPECT_EQ(run.min_tension_N, 0.0) << "the ropes were meant to go slack";
   EXPECT_LT(run.worst_drift_J, 5e-3 * injected)
       << "drift " << run.worst_drift_J << " J of " << injected << " J";
+  RecordProperty("drift_J", std::to_string(run.worst_drift_J));
+  RecordProperty("injected_J", std::to_string(injected));
 }
 
 // The product's step on the same hard kick, with the machine's losses on (rope damping,

@@ -21,11 +21,14 @@ struct Function {
   const char* name;
   int display;                    // DisplayData index that shows it (Table 4.1)
   std::array<double, 5> pattern;  // volts per unit stick on each channel
-  double visible;                 // displacement a trainee sees in kSeconds (deg or m)
+  double visible;                 // displacement a trainee sees in `seconds` (deg or m)
+  double seconds = 4.0;           // how long the stick is held
 };
 
 // Hoisting drives both winches together, as the operator does; the jaws are one winch
 // against the other. Visible: about half a metre at the boom tip, a clear change of rope.
+// The winches are held for 1.5 s: at full stick their 120 m/min would take the grab from the
+// default pose to the anti-two-block switch in 4 s, and a stopped function rises no more.
 const std::array<Function, 10> kFunctions = {{
     {"swing left", 0, {1, 0, 0, 0, 0}, 5.0},
     {"swing right", 0, {-1, 0, 0, 0, 0}, 5.0},
@@ -38,12 +41,11 @@ const std::array<Function, 10> kFunctions = {{
     // valves"), which the open-centre valve does slowly at a fifth of the stick: 0.21 m in
     // 4 s measured (0.089 m with the single fly section's cylinder)
     {"telescope in", 2, {0, 0, -1, 0, 0}, 0.15},
-    {"hoist up", 5, {0, 0, 0, 1, 1}, 0.2},
-    {"hoist down", 5, {0, 0, 0, -1, -1}, 0.2},
-    {"cable 1 in (open)", 5, {0, 0, 0, 1, 0}, 0.2},
-    {"cable 2 in (close)", 6, {0, 0, 0, 0, 1}, 0.2},
+    {"hoist up", 5, {0, 0, 0, 1, 1}, 0.2, 1.5},
+    {"hoist down", 5, {0, 0, 0, -1, -1}, 0.2, 1.5},
+    {"cable 1 in (open)", 5, {0, 0, 0, 1, 0}, 0.2, 1.5},
+    {"cable 2 in (close)", 6, {0, 0, 0, 0, 1}, 0.2, 1.5},
 }};
-constexpr double kSeconds = 4.0;
 constexpr double kLoadKg = 800.0;
 
 // The machine at the default pose, or holding a log lifted clear (gripped in a small world,
@@ -67,9 +69,10 @@ void ready(const MachineParams& m, bool loaded, Rig& rig) {
   EXPECT_EQ(rig.st.clam.load_mass_kg, kLoadKg) << "the log is in the jaws";
 }
 
-// How far the function's display value moves in `seconds` at `stick` (0..1).
+// How far the function's display value moves at `stick` (0..1) in its own time, or in
+// `seconds` where given.
 double moved(const MachineParams& m, const Function& f, double stick, bool loaded,
-             double seconds = kSeconds) {
+             double seconds = 0.0) {
   Rig rig;
   ready(m, loaded, rig);
   State& st = rig.st;
@@ -77,7 +80,7 @@ double moved(const MachineParams& m, const Function& f, double stick, bool loade
   const double before = outputs(m, st, env).display[f.display];
   Control u;
   for (int i = 0; i < 5; ++i) u.volts[i] = 5.0 * stick * f.pattern[i];
-  advance_to(m, st, u, env, st.time_s + seconds);
+  advance_to(m, st, u, env, st.time_s + (seconds > 0.0 ? seconds : f.seconds));
   double d = outputs(m, st, env).display[f.display] - before;
   if (f.display == 0) d = std::remainder(d, 360.0);  // swing is shown in [0, 360)
   return std::fabs(d);
@@ -133,8 +136,8 @@ TEST(Metering, PartStickSpeedDoesNotHangOnStepSizeOrOilStiffness) {
     // The slewing drive brings the superstructure up to speed over the first 4 s, an approach
     // its oil spring shapes (physics: twice the oil's stiffness moves it 6 % further in those
     // 4 s; docs/model.md, Slewing drive), so the swing's speed is compared over 12 s.
-    const double t = f == &kFunctions[0] ? 12.0 : kSeconds;
-    const double d_t = t == kSeconds ? d : moved(base, *f, 0.2, false, t);
+    const double t = f == &kFunctions[0] ? 12.0 : f->seconds;
+    const double d_t = t == f->seconds ? d : moved(base, *f, 0.2, false, t);
     EXPECT_NEAR(moved(stiff, *f, 0.2, false, t), d_t, 0.05 * d_t)
         << f->name << ", twice the stiffness, " << t << " s";
   }

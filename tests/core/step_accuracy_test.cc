@@ -61,8 +61,10 @@ void expect_within(const Error& e, const char* run) {
   // What a trainee could notice is far above these: 0.01 deg at a 20 m tip is 3.5 mm.
   EXPECT_LT(e.crane_deg, 0.005) << run;
   EXPECT_LT(e.telescope_m, 1e-4) << run;
-  EXPECT_LT(e.clam_deg, 0.02) << run;
-  EXPECT_LT(e.cables_m, 5e-4) << run;
+  // The clam's stops and slack ropes are events located to within a step, so its error
+  // scales with the ropes' speed: at 120 m/min, 2 m/s over one 2.5 ms step is 5 mm.
+  EXPECT_LT(e.clam_deg, 0.05) << run;
+  EXPECT_LT(e.cables_m, 1.5e-3) << run;
   EXPECT_EQ(e.working_state_differs, 0) << run;
   std::printf("%s at the shipped step against 0.25 ms: crane %.2g deg, telescope %.2g m, "
               "clam %.2g deg, cables %.2g m\n",

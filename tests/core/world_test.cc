@@ -10,6 +10,7 @@
 #include "core/clam.h"
 #include "core/clam_pose.h"
 #include "core/crane.h"
+#include "core/derivative.h"
 #include "core/loads.h"
 #include "core/machine.h"
 #include "test_model.h"
@@ -371,8 +372,9 @@ TEST(ClamInWorld, ClosingOnALogGripsItAndOpeningReleasesIt_Table25) {
   }
   ASSERT_TRUE(gripped) << "contact with the log while closing";
   EXPECT_EQ(st.world.events.grips, 1u);
-  // Settle on the deck with the closing rope taking up its slack.
-  advance_to(m, st, volts(0, 0, 0, 0, 3.0), env, st.time_s + 1.0);
+  // Settle on the deck with the closing rope taking up its slack, on a light stick (the
+  // winch reels at 2 m/s at full stick).
+  advance_to(m, st, volts(0, 0, 0, 0, 1.0), env, st.time_s + 1.0);
   const std::uint64_t grips = st.world.events.grips, releases = st.world.events.releases;
   Outputs o = outputs(m, st, env);
   EXPECT_EQ(o.held_load, 0);
@@ -381,15 +383,24 @@ TEST(ClamInWorld, ClosingOnALogGripsItAndOpeningReleasesIt_Table25) {
   EXPECT_GT(o.jaw_gap_m, 0.2);                        // stopped on the log, not shut
   // Lift it on the closing rope (the weight keeps the jaws shut); it rides with the clam.
   const double t0 = st.time_s;
-  for (int f = 1; f <= 80; ++f) advance_to(m, st, volts(0, 0, 0, 0, 4.5), env, t0 + 0.05 * f);
+  // The lever eased on to 4.5 V over a third of a second, as an operator moves it (a step
+  // would snatch the clam off the deck at the winch's 2 m/s and bounce it on its rope).
+  for (int f = 1; f <= 20; ++f)   // 1 s, and the half second easing off: about 2 m
+    advance_to(m, st, volts(0, 0, 0, 0, std::min(4.5, 1.0 + 0.5 * f)), env, t0 + 0.05 * f);
+  // and eased off over half a second: let go at once, the drum stops and the grab, rising at
+  // 2 m/s, runs on up on a slack rope and the log falls out of the unsqueezed jaws
+  const double t_lifted = st.time_s;
+  for (int f = 1; f <= 10; ++f)
+    advance_to(m, st, volts(0, 0, 0, 0, 4.5 * (1.0 - 0.1 * f)), env, t_lifted + 0.05 * f);
   o = outputs(m, st, env);
   EXPECT_EQ(o.load, LoadStatus::WithLoad);
   EXPECT_GT(o.loads[0].position_m[2], 1.0);
   EXPECT_NEAR(o.loads[0].position_m[0], o.point_c[0], 0.5);
   // Open: take up cable 1, which hung slack while cable 2 lifted, then hold it and pay out
-  // cable 2; the squeeze falls below the threshold and the log drops.
-  for (int f = 0; f < 200 && o.tensions_N[0] < 1000.0; ++f) {
-    advance_to(m, st, volts(0, 0, 0, 3.0, 0), env, st.time_s + 0.05);
+  // cable 2; the squeeze falls below the threshold and the log drops. The slack is taken up
+  // on a light stick: at 3 V the 120 m/min drum snatches the rope taut and jerks the log out.
+  for (int f = 0; f < 400 && o.tensions_N[0] < 1000.0; ++f) {
+    advance_to(m, st, volts(0, 0, 0, 1.5, 0), env, st.time_s + 0.05);
     o = outputs(m, st, env);
   }
   ASSERT_GE(o.tensions_N[0], 1000.0) << "cable 1 taken up";
@@ -474,9 +485,11 @@ Hoisted hoist_under_beam(bool beam, double seconds) {
   return h;
 }
 
-// The rope's rated pull (a 24 mm rope's working limit) lies between what the grab weighs and
+// The rope's rated pull (a 16 mm rope's working limit) lies between what the grab weighs and
 // what the winch pulls at relief: free hoisting never overloads a rope, a drum stalled against
-// a snagged grab does, once (docs/model.md, Ropes).
+// a snagged grab does, once (docs/model.md, Ropes). The peak is the winch's pull at relief and
+// what it takes to stop the drum: its inertia J at the rope's speed v, caught by the rope's
+// spring k = EA / L, adds at most v sqrt(k J) / r (its kinetic energy all in the rope).
 TEST(RopeOverload, ASnaggedGrabHoistedAtReliefOverloadsItsRope) {
   const MachineParams m = testing::shipped_machine();
   const WinchParams& wp = m.hydraulics.winches[0];
@@ -485,7 +498,14 @@ TEST(RopeOverload, ASnaggedGrabHoistedAtReliefOverloadsItsRope) {
                              wp.motor.displacement_m3_per_rad * wp.motor.gear_ratio / wp.drum_radius_m;
   const double grab_weight = clam_mass(m.clam, m.clam.max_load_kg) * m.crane.gravity_m_per_s2;
   EXPECT_GT(relief_pull, wp.rated_pull_N) << "a stalled drum can overload its rope";
-  EXPECT_LT(grab_weight, 0.5 * wp.rated_pull_N) << "a rated grab on one rope, with room for a snatch";
+  EXPECT_LT(grab_weight, wp.rated_pull_N / 1.5)
+      << "a rated grab even on one rope, with room for a snatch of half its weight";
+  const State start = initial_state(m, default_pose());
+  const ClamContext c = clam_context(m, start.x);
+  const double rope_k = wp.rope_EA_N / (c.path[0] + c.span[0]);   // the shorter, stiffer rope
+  const double speed = v.pump_flow_m3_per_s /
+                       (wp.motor.displacement_m3_per_rad * wp.motor.gear_ratio) * wp.drum_radius_m;
+  const double drum_stop = speed * std::sqrt(rope_k * wp.drum_inertia_kgm2) / wp.drum_radius_m;
 
   const Hoisted free = hoist_under_beam(false, 3.0);
   EXPECT_LT(free.peak_N, 0.5 * wp.rated_pull_N);
@@ -495,12 +515,13 @@ TEST(RopeOverload, ASnaggedGrabHoistedAtReliefOverloadsItsRope) {
   // and the count stands.
   const Hoisted snag = hoist_under_beam(true, 3.0);
   EXPECT_GT(snag.peak_N, wp.rated_pull_N);
-  EXPECT_LT(snag.peak_N, 1.05 * relief_pull) << "the pull is the winch's at relief, no more";
+  EXPECT_LT(snag.peak_N, relief_pull + drum_stop) << "the winch's pull at relief and its drum's stop";
   EXPECT_GE(snag.events, 1u);
   EXPECT_GT(snag.last_min_N, wp.rated_pull_N) << "held against the beam above the rating";
   EXPECT_EQ(snag.events, snag.events_before) << "one overload while it lasts";
   RecordProperty("snagged_peak_N", std::to_string(snag.peak_N));
   RecordProperty("relief_pull_N", std::to_string(relief_pull));
+  RecordProperty("drum_stop_N", std::to_string(drum_stop));
 }
 
 }  // namespace

@@ -116,12 +116,12 @@ TEST(MachineFile, ShippedFileLoadsWithUnitsConverted) {
   EXPECT_DOUBLE_EQ(m.load_moment.chart.boom_length_m[5], 24.4);
   EXPECT_DOUBLE_EQ(m.load_moment.chart.radius_m[13], 23.4);
   EXPECT_DOUBLE_EQ(m.load_moment.chart.rated_kg[0][0], 25000.0);
-  EXPECT_DOUBLE_EQ(m.hydraulics.winches[0].motor.gear_ratio, 100.0);
-  EXPECT_DOUBLE_EQ(m.hydraulics.winches[1].motor.gear_ratio, 80.0);
-  EXPECT_DOUBLE_EQ(m.hydraulics.winches[1].drum_inertia_kgm2, 50.0);
-  EXPECT_DOUBLE_EQ(m.hydraulics.winches[0].drum_radius_m, 0.3);
-  EXPECT_EQ(m.clam.closing_parts, 1);
-  EXPECT_DOUBLE_EQ(m.hydraulics.channels[3].valve.spool_lag_s, 0.1);
+  EXPECT_DOUBLE_EQ(m.hydraulics.winches[0].motor.gear_ratio, 26.4);
+  EXPECT_DOUBLE_EQ(m.hydraulics.winches[1].motor.gear_ratio, 26.4);
+  EXPECT_DOUBLE_EQ(m.hydraulics.winches[1].drum_inertia_kgm2, 10.0);
+  EXPECT_DOUBLE_EQ(m.hydraulics.winches[0].drum_radius_m, 0.168);
+  EXPECT_EQ(m.clam.closing_parts, 4);
+  EXPECT_DOUBLE_EQ(m.hydraulics.channels[3].valve.spool_lag_s, 0.3);
   EXPECT_DOUBLE_EQ(m.integrator.step_s, 0.0025);
   EXPECT_DOUBLE_EQ(m.integrator.frame_s, 0.05);
 }

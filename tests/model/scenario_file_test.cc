@@ -335,9 +335,10 @@ TEST(ScenarioFile, LessonStepsReachTheBrowserAsData) {
   EXPECT_FALSE(s.task.enabled);
   const auto& l = s.client_scene["lesson"];
   ASSERT_EQ(l["steps"].size(), 6u);
-  // close the jaws on the log: cable 1 out with cable 2 held (the head sinks, docs/model.md)
+  // close the jaws on the log: cable 2 in with cable 1 held (the closing rope's parts draw the
+  // block up to the head, docs/model.md Decisions)
   EXPECT_EQ(l["steps"][2]["controls"][1]["does"], "close");
-  EXPECT_EQ(l["steps"][2]["controls"][1]["signals"], nlohmann::ordered_json::parse("[[3, -1]]"));
+  EXPECT_EQ(l["steps"][2]["controls"][1]["signals"], nlohmann::ordered_json::parse("[[4, 1]]"));
   EXPECT_EQ(l["steps"][0]["check"]["kind"], "clam_lowered");
   EXPECT_EQ(l["steps"][0]["check"]["by_m"], 1.5);
   // the rule behind the rack/gate badge goes with the dam's task

@@ -64,8 +64,9 @@ TEST(FrameJson, HelloCarriesTheShippedMachine) {
   const auto& clam = j["machine"]["clam"];
   EXPECT_DOUBLE_EQ(clam["mass_kg"].get<double>(), 2 * 25 + 2 * 350 + 25);
   EXPECT_DOUBLE_EQ(clam["theta2_open_deg"].get<double>(), 20.0);
-  EXPECT_DOUBLE_EQ(j["machine"]["cables"][0]["drum_radius_m"].get<double>(), 0.3);
+  EXPECT_DOUBLE_EQ(j["machine"]["cables"][0]["drum_radius_m"].get<double>(), 0.168);
   EXPECT_DOUBLE_EQ(clam["bucket_width_m"].get<double>(), 1.2);
+  EXPECT_EQ(clam["closing_parts"].get<int>(), 4);
   // each rope reeved drum -> foot sheave -> tip sheave, as points in the parts that carry
   // them (core::rope_anchors; part_poses_test checks the points against the reeved path)
   for (const auto& cable : j["machine"]["cables"]) {

@@ -490,11 +490,16 @@ export function buildWorld(hello, { models = !boxesOnly(), look = qualitySetting
   // cables: from the drum over the foot sheave along the boom and round the tip sheave
   // (where the hello reeves them: rope-path.js; an older hello, from the tip only), leaving
   // the tip either side of the boom and hanging to A (cable 1) and C (cable 2), bowing to
-  // opposite sides when slack; one tube each for the whole rope
+  // opposite sides when slack; one tube each for the whole rope. Where the closing rope runs
+  // n parts between the head and the block (clam.closing_parts), cable 2 hangs to A and its
+  // parts go on from A to C as one straight stretch (n |AC| of its length).
   const ropeR = sheaveR * VISUAL.ropeRadiusPerDrumRadius;
+  const closingParts = clam.closing_parts ?? 1;
+  const tackle = closingParts > 1 ? 1 : 0;
   const reeving = reevings(machine, hello.parts).slice(0, 2);
   const reeved = [0, 1].map((i) => (reeving[i] ? routeLength(reeving[i].length, SHEAVES.arcPoints) - 1 : 0));
-  const cables = [0, 1].map((i) => makeCable(ropeR, materials[`cable${i + 1}`], VISUAL.cableRings + reeved[i]));
+  const cables = [0, 1].map((i) => makeCable(ropeR, materials[`cable${i + 1}`],
+    VISUAL.cableRings + reeved[i] + (i === 1 ? tackle : 0)));
   const ropeRadii = {
     drum: machine.cables.map((c) => c.drum_radius_m),
     foot: machine.cables.map((c) => c.drum_radius_m * SHEAVES.footPerDrum),  // as crane-model.js draws it
@@ -558,7 +563,8 @@ export function buildWorld(hello, { models = !boxesOnly(), look = qualitySetting
     // in that groove from its drum, over the foot sheave and round the tip sheave
     const across = poseAxis(tip, 1);
     const off = fly.box_m[1] * SHEAVES.groovePerFlyWidth;
-    const ends = [a, c];
+    const ends = [a, tackle ? a : c];
+    const inTackle = tackle ? closingParts * Math.hypot(c[0] - a[0], c[1] - a[1], c[2] - a[2]) : 0;
     const sides = [heading, heading.map((x) => -x)];
     const anchors = spreadAnchors(ropeAnchors(reeving, poses, at), across, [off, -off]);
     for (let i = 0; i < 2; i++) {
@@ -567,9 +573,12 @@ export function buildWorld(hello, { models = !boxesOnly(), look = qualitySetting
       const route = anchors[i] && ropeRoute(anchors[i], bottom, { drumRadius: ropeRadii.drum[i],
         sheaveRadius: ropeRadii.foot[i], tipRadius: sheaveR, arcPoints: SHEAVES.arcPoints });
       const top = route ? route[route.length - 1] : [0, 1, 2].map((k) => tip[k] + sgn * off * across[k]);
-      const curve = cableCurve(top, bottom, ropeLengths[i], sides[i],
+      const hanging = i === 1 ? ropeLengths[i] - inTackle : ropeLengths[i];
+      const curve = cableCurve(top, bottom, hanging, sides[i],
         { sagPerSlack: VISUAL.sagPerSlack, segments: VISUAL.cableRings - 1 });
-      cables[i].update(route ? route.concat(curve.points.slice(1)) : curve.points);
+      const points = route ? route.concat(curve.points.slice(1)) : curve.points;
+      if (i === 1 && tackle) points.push(c.map((x, k) => x + sgn * off * 0.3 * across[k]));
+      cables[i].update(points);
       state.slack[i] = curve.slack;
       state.sag[i] = curve.sag;
     }
