@@ -151,9 +151,11 @@ describe('views against clamsim-server', { skip: skip ?? false }, () => {
   });
 
   test('every view with the clam under the water', async (t) => {
-    // by the server's own keys: telescope out 3 m paying out both hoists (else the
-    // anti-two-block switch stops the telescope), so the open clam hangs upstream of the
-    // rack, whose top is above the water; then pay out until the clam is under
+    // by the server's own keys: pay out 3.5 m on both hoists, then telescope out 3 m (which
+    // draws the ropes in along the boom: paid out first, the anti-two-block switch does not
+    // stop the telescope), so the open clam hangs upstream of the rack, whose top is above
+    // the water; then pay out until the clam is under. (The winches run at 2 m/s on a key,
+    // the telescope at a tenth of that: held together, the ropes would run out 20 m.)
     const keys = await pages.new.evaluate(async () => {
       const cfg = await (await fetch('/api/client-config')).json();
       const s = cfg.keyboard.signals;
@@ -169,8 +171,9 @@ describe('views against clamsim-server', { skip: skip ?? false }, () => {
     };
     for (const page of Object.values(pages)) {
       await page.bringToFront();
-      const length = await page.evaluate(() => window.clamsim.frame.display[2]);
-      await hold(page, [keys.out, ...keys.down], 'the telescope 3 m out', `window.clamsim.frame.display[2] >= ${length + 3}`);
+      const [length, hanging] = await page.evaluate(() => [2, 3].map((i) => window.clamsim.frame.display[i]));
+      await hold(page, keys.down, 'the clam 3.5 m lower', `window.clamsim.frame.display[3] >= ${hanging + 3.5}`);
+      await hold(page, [keys.out], 'the telescope 3 m out', `window.clamsim.frame.display[2] >= ${length + 3}`);
       await hold(page, keys.down, 'the clam under the water', '(window.clamsim.frame?.clam_submerged ?? 0) > 0.5');
     }
     results.lowered = await allViews(t, 'lowered');

@@ -190,11 +190,16 @@ function machine(h, warnings) {
     lip_length_m: num(cl, 'lip_length_m', clp), theta2_open_deg: num(cl, 'theta2_open_deg', clp),
     theta2_closed_deg: num(cl, 'theta2_closed_deg', clp), mass_kg: num(cl, 'mass_kg', clp),
     max_load_kg: optNum(cl, 'max_load_kg', clp), bucket_width_m: optNum(cl, 'bucket_width_m', clp),
+    // the closing rope's parts between the head and the block (absent: one, an older server)
+    closing_parts: optNum(cl, 'closing_parts', clp),
   };
   for (const k of ['link1_length_m', 'link2_length_m', 'lip_length_m']) {
     if (!(clam[k] > 0)) fail(`${clp}.${k}`, 'must be > 0');
   }
   if (clam.bucket_width_m !== undefined && !(clam.bucket_width_m > 0)) fail(`${clp}.bucket_width_m`, 'must be > 0');
+  if (clam.closing_parts !== undefined && !(Number.isInteger(clam.closing_parts) && clam.closing_parts >= 1)) {
+    fail(`${clp}.closing_parts`, 'must be a whole number of rope parts, at least 1');
+  }
   return { crane, clam, cables: cables(m, p, warnings), carrier: softly(() => carrier(m, p), warnings),
     load_moment: softly(() => loadMoment(m, p), warnings), hydraulics: hydraulics(m, p) };
 }

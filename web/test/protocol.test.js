@@ -201,6 +201,17 @@ test('hello: the channels\' relief settings, optional, five positive pressures',
   assert.equal(parse(h).ok, false);
 });
 
+test('hello: the closing rope\'s parts, optional, a whole number from 1', () => {
+  const h = helloObject();
+  assert.equal(parse(h).msg.machine.clam.closing_parts, 4);
+  delete h.machine.clam.closing_parts;
+  assert.equal(parse(h).msg.machine.clam.closing_parts, undefined, 'an older server: one part');
+  for (const bad of [0, 2.5, -1]) {
+    h.machine.clam.closing_parts = bad;
+    assert.match(parse(h).error, /hello\.machine\.clam\.closing_parts: must be a whole number of rope parts, at least 1/);
+  }
+});
+
 test('hello: wrong protocol version and missing dimensions are named', () => {
   const v1 = { ...helloObject(), protocol: 1 };
   assert.match(parse(v1).error, /hello\.protocol: this client speaks version 2, the server 1/);
