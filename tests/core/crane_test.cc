@@ -159,18 +159,28 @@ TEST(CraneKinematics, ClosedFormsMatchTheGeneralDenavitHartenbergProduct) {
   }
 }
 
+// A crane at a random state: the shipped links on even trials, on odd ones links with every
+// CoG offset and inertia nonzero (the shipped links have some zero, which would hide a wrong
+// term); any swing, the boom's range, any extension, moderate rates.
+struct RandomState {
+  CraneParams c;
+  Vec3 q, qd;
+};
+RandomState random_state(std::mt19937& rng, int trial) {
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  RandomState s{testing::shipped_machine().crane, Vec3::Zero(), Vec3::Zero()};
+  if (trial % 2) randomise_links(s.c, rng);
+  s.q = Vec3(2 * M_PI * u(rng), M_PI / 2 + testing::deg(80) * (u(rng) - 0.3), 9.7 + 14.7 * u(rng));
+  s.qd = Vec3(0.6 * (u(rng) - 0.5), 0.4 * (u(rng) - 0.5), 0.8 * (u(rng) - 0.5));
+  return s;
+}
+
 // The closed form the step uses against eq 2.13's trace form, summed term by term, at
-// random states: for the shipped links and for links with every CoG offset and inertia
-// nonzero (the shipped links have some zero, which would hide a wrong term).
+// random states.
 TEST(CraneDynamics, ClosedFormMatchesTheTraceFormOfEq213) {
   std::mt19937 rng(13);
-  std::uniform_real_distribution<double> u(0.0, 1.0);
   for (int trial = 0; trial < 40; ++trial) {
-    CraneParams c = testing::shipped_machine().crane;
-    if (trial % 2) randomise_links(c, rng);
-    const Vec3 q(2 * M_PI * u(rng), M_PI / 2 + testing::deg(80) * (u(rng) - 0.3),
-                 9.7 + 14.7 * u(rng));
-    const Vec3 qd(0.6 * (u(rng) - 0.5), 0.4 * (u(rng) - 0.5), 0.8 * (u(rng) - 0.5));
+    const auto [c, q, qd] = random_state(rng, trial);
     const CraneDynamics fast = crane_dynamics(c, q, qd, 0.0);
     const CraneDynamics ref = testing::crane_dynamics_trace_form(c, q, qd);
     EXPECT_LT((fast.mass - ref.mass).norm(), 1e-12 * ref.mass.norm()) << "trial " << trial;
@@ -188,11 +198,7 @@ TEST(CraneDynamics, JointAccelerationsSolveEq213AsEigensLdltDoes) {
   std::mt19937 rng(2013);
   std::uniform_real_distribution<double> u(0.0, 1.0);
   for (int trial = 0; trial < 40; ++trial) {
-    CraneParams c = testing::shipped_machine().crane;
-    if (trial % 2) randomise_links(c, rng);
-    const Vec3 q(2 * M_PI * u(rng), M_PI / 2 + testing::deg(80) * (u(rng) - 0.3),
-                 9.7 + 14.7 * u(rng));
-    const Vec3 qd(0.6 * (u(rng) - 0.5), 0.4 * (u(rng) - 0.5), 0.8 * (u(rng) - 0.5));
+    const auto [c, q, qd] = random_state(rng, trial);
     const CraneDynamics dyn = crane_dynamics(c, q, qd, 5000.0 * u(rng));
     const Vec3 tau(2e5 * (u(rng) - 0.5), 1e6 * (u(rng) - 0.5), 5e4 * (u(rng) - 0.5));
     const Vec3 b = tau - dyn.velocity - dyn.gravity;
