@@ -55,6 +55,7 @@ void TaskScorer::reset() {
   t0_s_ = last_time_s_ = 0.0;
   last_events_ = core::WorldEvents{};
   last_held_ = -1;
+  grip_z_m_ = rise_m_ = 0.0;
   rest_s_.assign(task_.loads.size(), -1.0);
   timeline_.clear();
   notes_.clear();
@@ -88,6 +89,23 @@ std::string TaskScorer::load_name(int index) const {
 // Inside the load space's yawed footprint, at any height.
 bool TaskScorer::over_truck(const std::array<double, 3>& p) const {
   return model::over_footprint(task_.truck, p[0], p[1]);
+}
+
+// A load carried (raised more than kCarriedM) and let go anywhere but over the truck was
+// dropped; where it lands does not matter.
+void TaskScorer::track_held_load(const core::Outputs& o) {
+  const auto height = [&o](int i) { return o.loads[static_cast<std::size_t>(i)].position_m[2]; };
+  if (last_held_ >= 0 && last_held_ < o.load_count) {
+    rise_m_ = std::max(rise_m_, height(last_held_) - grip_z_m_);
+    if (o.held_load != last_held_ && rise_m_ > kCarriedM &&
+        !over_truck(o.loads[static_cast<std::size_t>(last_held_)].position_m))
+      penalise(Kind::DroppedLoad, 1, o, load_name(last_held_));
+  }
+  if (o.held_load >= 0 && o.held_load != last_held_ && o.held_load < o.load_count) {
+    grip_z_m_ = height(o.held_load);
+    rise_m_ = 0.0;
+  }
+  last_held_ = o.held_load;
 }
 
 // In the load space (from the bed's floor to a little above the sides), let go and still.
@@ -172,12 +190,7 @@ const TaskScore& TaskScorer::update(const core::Outputs& o) {
     penalise(Kind::LmiCutout, n, o, "");
   last_events_ = e;
 
-  // A load let go anywhere but over the truck was dropped (where it lands does not matter).
-  if (last_held_ >= 0 && o.held_load != last_held_ && last_held_ < o.load_count &&
-      !over_truck(o.loads[static_cast<std::size_t>(last_held_)].position_m)) {
-    penalise(Kind::DroppedLoad, 1, o, load_name(last_held_));
-  }
-  last_held_ = o.held_load;
+  track_held_load(o);
 
   // at rest since the first frame that found it so (-1: not at rest)
   score_.delivered = 0;

@@ -23,6 +23,10 @@ inline constexpr double kTaskFullPoints = 100.0;    // kept up to the optimum ti
 inline constexpr double kDeliveredRestS = 1.0;      // at rest in the truck this long
 inline constexpr double kDeliveredSpeed = 0.2;      // "at rest": slower than this [m/s]
 inline constexpr double kAboveSidesM = 0.5;         // counts up to this above the sides
+// A load let go is dropped only if it was carried: raised more than this above where the clam
+// took it. An open grab that lands on a log can take it into the throat and lose it again
+// while setting down (a few centimetres); a regrasp where it lies is not a drop either.
+inline constexpr double kCarriedM = 0.3;
 
 struct TaskScore {
   bool enabled = false;     // the scenario has a task
@@ -156,6 +160,7 @@ class TaskScorer {
   void penalise(Kind kind, int count, const core::Outputs& o, const std::string& what);
   double points_each(Kind kind) const;
   bool over_truck(const std::array<double, 3>& p) const;
+  void track_held_load(const core::Outputs& o);
   bool resting_in_truck(const core::Outputs::Load& l) const;
   bool delivered(std::size_t task_load) const;
   std::string solid_struck(const core::Outputs& o, bool rack_or_gate) const;
@@ -170,6 +175,8 @@ class TaskScorer {
   double last_time_s_ = 0.0;
   core::WorldEvents last_events_;
   int last_held_ = -1;
+  double grip_z_m_ = 0.0;              // the held load's height when the clam took it
+  double rise_m_ = 0.0;                // ... and the most it has risen above that since
   std::vector<double> rest_s_;         // per task load: time at rest in the truck, -1 none
   std::vector<Penalty> timeline_;
   std::vector<Note> notes_;

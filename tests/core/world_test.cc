@@ -423,6 +423,35 @@ TEST(ClamInWorld, ClosingOnALogGripsItAndOpeningReleasesIt_Table25) {
   EXPECT_NEAR(st.world.loads[0].position_m.z(), 0.2, 0.01);
 }
 
+// An open grab paid out onto a log at full stick lands with the log in its throat, touching
+// both shells while the landing pushes the head down: Table 2.5 counts a grip. Hoisting on the
+// holding rope pulls the links apart and lets it go at once, before it is carried: it rises a
+// few centimetres, well under the score's kCarriedM (0.3 m, training/task_score.h), so the
+// score does not count a dropped load.
+TEST(ClamInWorld, AnOpenGrabLandedOnALogAndHoistedLetsItGoWhereItLay) {
+  const MachineParams m = testing::shipped_machine();
+  for (const double dx : {-0.3, 0.0, 0.4}) {
+    WorldParams w = flat_world();
+    w.loads.push_back(log_load(12.0 + dx, 0.0, 0.25));
+    State st = initial_state(m, pose_over(m, 12.0, 2.0, 20));   // fully open, lips 2 m up
+    reset_world(w, st.world);
+    const Environment env{&w};
+    double rise = 0.0;
+    for (int f = 1; f <= 120; ++f) {   // 1.5 s paying out, 0.5 s still, 4 s hoisting on cable 1
+      const double out = f < 30 ? -5.0 : 0.0;
+      advance_to(m, st, volts(0, 0, 0, f > 40 ? 5.0 : out, f > 40 ? 0.0 : out), env, 0.05 * f);
+      if (st.world.held_load >= 0) rise = std::max(rise, st.world.loads[0].position_m.z() - 0.25);
+      if (f == 40) {
+        EXPECT_EQ(st.world.events.grips, 1u) << "landed at dx " << dx;
+      }
+    }
+    EXPECT_EQ(st.world.events.releases, 1u) << dx;
+    EXPECT_EQ(st.world.held_load, -1) << dx;
+    EXPECT_LT(rise, 0.1) << dx;
+    EXPECT_NEAR(st.world.loads[0].position_m.z(), 0.25, 0.01) << "it lies on the deck";
+  }
+}
+
 TEST(ClamInWorld, PayingOutOntoTheDeckCountsOneSlackCableEvent) {
   const MachineParams m = testing::shipped_machine();
   WorldParams w = flat_world();

@@ -124,10 +124,14 @@ TEST(TaskScore, ADropCostsPointsADeliveryCompletesTheTask) {
   o.held_load = 0;
   s.update(o);
   o.time_s = 2.0;
-  o.held_load = -1;  // let go over the water
+  o.loads[0].position_m[2] = -0.5;  // lifted 2 m out of the water
+  s.update(o);
+  o.time_s = 2.05;
+  o.held_load = -1;  // and let go over it
   s.update(o);
   EXPECT_EQ(s.score().dropped_loads, 1);
   EXPECT_DOUBLE_EQ(s.score().penalty_points, 10.0);
+  o.loads[0].position_m[2] = -2.5;  // it falls back
 
   // log2 carried to the truck and let go over it: no drop
   o.time_s = 3.0;
@@ -182,6 +186,35 @@ TEST(TaskScore, ADropCostsPointsADeliveryCompletesTheTask) {
   EXPECT_EQ(r["loads"][1]["delivered"], true);
   EXPECT_EQ(r["timeline"][0]["kind"], "dropped_load");
   EXPECT_EQ(r["timeline"][0]["load"], "log1");
+}
+
+// The clam takes a load and loses it again before it has carried it: an open grab landing on
+// a log takes it into its throat and lets go as it is hoisted (world_test's landing case), or
+// a trainee regrasps where the load lies. Neither is a drop; a lift past kCarriedM is.
+TEST(TaskScore, ALoadLetGoBeforeItWasCarriedIsNotDropped) {
+  TaskScorer s = scorer();
+  core::Outputs o = frame(1.0);
+  const auto hold = [&](int load, double t, double z) {
+    o.time_s = t;
+    o.held_load = load;
+    o.loads[0].position_m[2] = z;
+    s.update(o);
+  };
+  hold(0, 1.0, -2.5);          // taken where it floats
+  hold(0, 1.05, -2.5 + 0.2);   // raised 0.2 m
+  hold(-1, 1.1, -2.5 + 0.25);  // and let go still under kCarriedM: not carried
+  EXPECT_EQ(s.score().dropped_loads, 0);
+  EXPECT_DOUBLE_EQ(s.score().penalty_points, 0.0);
+
+  hold(0, 2.0, -2.5);                   // taken again: the height counts from here
+  hold(0, 2.05, -2.5 + kCarriedM + 0.05);
+  hold(0, 2.1, -2.5);                   // lowered back to where it lay,
+  hold(-1, 2.15, -2.5);                 // but it had been carried
+  EXPECT_EQ(s.score().dropped_loads, 1);
+
+  hold(0, 3.0, 5.0);   // taken high up (say, off the truck's sides) and let go at once
+  hold(-1, 3.05, 5.0);
+  EXPECT_EQ(s.score().dropped_loads, 1);
 }
 
 TEST(TaskScore, OutsideTheLoadSpaceIsNotDelivered) {
