@@ -24,8 +24,9 @@ inline constexpr double kDeliveredRestS = 1.0;      // at rest in the truck this
 inline constexpr double kDeliveredSpeed = 0.2;      // "at rest": slower than this [m/s]
 inline constexpr double kAboveSidesM = 0.5;         // counts up to this above the sides
 // A load let go is dropped only if it was carried: raised more than this above where the clam
-// took it. An open grab that lands on a log can take it into the throat and lose it again
-// while setting down (a few centimetres); a regrasp where it lies is not a drop either.
+// took it. An open grab that lands on a log takes it into its throat (Table 2.5's contact)
+// and loses it a few centimetres up as the hoist pulls the jaws apart; a regrasp where it
+// lies is not a drop either.
 inline constexpr double kCarriedM = 0.3;
 
 struct TaskScore {
