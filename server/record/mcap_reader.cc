@@ -1,7 +1,11 @@
 #include "record/mcap_reader.h"
 
-#include <fstream>
-#include <sstream>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <zstd.h>
 
@@ -204,7 +208,8 @@ class Reader {
 
   // A zstd chunk's records, checked against the size its header declares before and after.
   std::string unzstd(std::size_t begin, std::size_t n, std::uint64_t size, const std::string& what) {
-    constexpr std::uint64_t kMaxChunk = 1ULL << 30;  // a damaged size must not allocate the world
+    // a damaged or crafted size must not allocate the world: 1 GiB for all chunks together
+    constexpr std::uint64_t kMaxInflated = 1ULL << 30;
     const char* src = s_.data() + begin;
     const unsigned long long declared = ZSTD_getFrameContentSize(src, n);
     if (declared == ZSTD_CONTENTSIZE_ERROR)
@@ -215,9 +220,10 @@ class Reader {
       throw McapError(what + ": zstd chunk holds " + std::to_string(declared) +
                       " bytes uncompressed, its header says " + std::to_string(size) +
                       " (the file is damaged)");
-    if (size > kMaxChunk)
-      throw McapError(what + ": zstd chunk of " + std::to_string(size) +
-                      " bytes uncompressed, more than this reader takes (1 GiB)");
+    if (size > kMaxInflated - inflated_)
+      throw McapError(what + ": zstd chunk of " + std::to_string(size) + " bytes uncompressed, after " +
+                      std::to_string(inflated_) + " in earlier chunks: more than this reader takes (1 GiB)");
+    inflated_ += size;
     std::string out(static_cast<std::size_t>(size), '\0');
     const std::size_t got = ZSTD_decompress(out.data(), out.size(), src, n);
     if (ZSTD_isError(got) != 0)
@@ -290,6 +296,7 @@ class Reader {
 
   const std::string& s_;
   McapFile f_;
+  std::uint64_t inflated_ = 0;   // bytes of all zstd chunks so far
 };
 
 }  // namespace
@@ -302,13 +309,38 @@ const McapChannel* McapFile::channel(const std::string& topic) const {
 
 McapFile read_mcap(const std::string& bytes) { return Reader(bytes).read(); }
 
-McapFile read_mcap_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw McapError("cannot read " + path);
-  std::ostringstream s;
-  s << in.rdbuf();
+std::string read_regular_file(const std::string& path, std::uint64_t max_bytes) {
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) throw McapError("cannot read " + path + ": " + std::strerror(errno));
+  struct FdCloser {
+    int fd;
+    ~FdCloser() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) throw McapError("cannot read " + path + ": " + std::strerror(errno));
+  if (!S_ISREG(st.st_mode))
+    throw McapError("cannot read " + path + ": not a regular file (a FIFO, device or directory)");
+  if (static_cast<std::uint64_t>(st.st_size) > max_bytes)
+    throw McapError(path + " is " + std::to_string(st.st_size) + " bytes, more than the " +
+                    std::to_string(max_bytes) + " a recording may be");
+  std::string bytes(static_cast<std::size_t>(st.st_size), '\0');
+  std::size_t got = 0;
+  while (got < bytes.size()) {
+    const ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw McapError("cannot read " + path + ": " + std::strerror(errno));
+    if (n == 0) break;   // shrank while read: what is there
+    got += static_cast<std::size_t>(n);
+  }
+  bytes.resize(got);
+  return bytes;
+}
+
+McapFile read_mcap_file(const std::string& path, std::uint64_t max_bytes) {
+  const std::string bytes = read_regular_file(path, max_bytes);
   try {
-    return read_mcap(s.str());
+    return read_mcap(bytes);
   } catch (const McapError& e) {
     throw McapError(path + ": " + e.what());
   }

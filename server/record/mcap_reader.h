@@ -72,6 +72,9 @@ struct McapFile {
 // does not decompress, a chunk in another compression (lz4), a record that contradicts
 // itself; a chunk's error names its record's byte offset. A file cut short is not an error: `truncated` says where.
 McapFile read_mcap(const std::string& bytes);
-McapFile read_mcap_file(const std::string& path);
+// A regular file of at most max_bytes (default 1 GiB); throws McapError naming the path for a
+// FIFO, device or directory (never waits on one), a larger file, or one it cannot read.
+inline constexpr std::uint64_t kMaxMcapFileBytes = 1ULL << 30;
+McapFile read_mcap_file(const std::string& path, std::uint64_t max_bytes = kMaxMcapFileBytes);
 
 }  // namespace clamsim::record

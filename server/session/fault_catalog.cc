@@ -273,7 +273,48 @@ void clear_every_target(ActiveFaults& f, const Spec& s) {
   for (int t = 0; t < n; ++t) clear_one(f, s, t);
 }
 
+// The range of a number parameter in the table, scaled to the unit core::Faults holds it in.
+struct Range {
+  double min, max;
+};
+Range range_of(std::string_view fault, const std::string& param, double scale) {
+  const Param& p = *find_param(*find_spec(fault), param);
+  return {p.min * scale, p.max * scale};
+}
+
+std::string check_slot(const std::string& what, bool active, double v, Range r) {
+  if (!std::isfinite(v)) return what + " is not a finite number";
+  // the slot was worked out from the table's units (mm, mm/s per t, a heading): an ulp's leeway
+  const double tol = 1e-9 * std::max(std::abs(r.min), std::abs(r.max));
+  if (active && !(v >= r.min - tol && v <= r.max + tol))
+    return what + " = " + format_number(v) + " is out of range " + format_number(r.min) + ".." +
+           format_number(r.max);
+  return "";
+}
+
 }  // namespace
+
+std::string check_physics_faults(const core::Faults& f) {
+  const Range hole = range_of("burst_hose", "diameter_mm", 1e-3);
+  const Range creep = range_of("brake_slip", "creep_mm_per_s_per_t", 1e-3 / kTonneForce_N);
+  const Range volts = range_of("axis_dead", "value_V", 1.0);
+  const Range speed = range_of("current", "speed_m_per_s", 1.0);
+  const Range murk = range_of("turbidity", "level", 1.0);
+  std::string e;
+  for (std::size_t i = 0; i < f.hoses.size() && e.empty(); ++i)
+    e = check_slot("hoses[" + std::to_string(i) + "].diameter_m", f.hoses[i].active,
+                   f.hoses[i].diameter_m, hole);
+  for (std::size_t i = 0; i < f.spools.size() && e.empty(); ++i)
+    e = check_slot("spools[" + std::to_string(i) + "].volts", f.spools[i].active, f.spools[i].volts, volts);
+  for (std::size_t i = 0; i < f.brakes.size() && e.empty(); ++i)
+    e = check_slot("brakes[" + std::to_string(i) + "].creep_m_per_s_per_N", f.brakes[i].active,
+                   f.brakes[i].creep_m_per_s_per_N, creep);
+  if (e.empty())
+    e = check_slot("water_velocity_m_per_s (its speed)", true,
+                   std::hypot(f.water_velocity_m_per_s[0], f.water_velocity_m_per_s[1]), speed);
+  if (e.empty()) e = check_slot("turbidity", true, f.turbidity, murk);
+  return e;
+}
 
 std::string inject_fault(ActiveFaults& f, std::string_view name, const json& params,
                          const FaultContext& context) {

@@ -74,6 +74,11 @@ std::string inject_fault(ActiveFaults& faults, std::string_view name,
 std::string clear_fault(ActiveFaults& faults, std::string_view name,
                         const nlohmann::json& params);
 
+// "" when every physics fault slot could have come from this table (a recording's faults,
+// read back: recording_read.h), else the first slot that could not, named with its range.
+// Inactive slots must hold finite values.
+std::string check_physics_faults(const core::Faults& faults);
+
 // Ends the faults whose time is up at session time time_s (a sticking spool's).
 void expire_faults(ActiveFaults& faults, double time_s);
 

@@ -2,38 +2,17 @@
 
 #include <utility>
 
+#include "training/trainee_name.h"
+
 namespace clamsim::session {
 
-namespace {
-
-// UTF-8 code points in `s` (continuation bytes not counted), or -1 when `s` holds a
-// control character; the JSON layer has already refused invalid UTF-8.
-long printable_chars(const std::string& s) {
-  long n = 0;
-  for (const char c : s) {
-    const auto b = static_cast<unsigned char>(c);
-    if (b < 0x20 || b == 0x7f) return -1;
-    if ((b & 0xc0) != 0x80) ++n;
-  }
-  return n;
-}
-
-std::string trimmed(const std::string& s) {
-  const auto first = s.find_first_not_of(' ');
-  if (first == std::string::npos) return "";
-  return s.substr(first, s.find_last_not_of(' ') - first + 1);
-}
-
-}  // namespace
-
 std::string InstructorDesk::post_message(const std::string& from, const std::string& text) {
-  const std::string t = trimmed(text);
-  const long chars = printable_chars(t);
-  if (chars < 0) return "the message may not hold control characters (tabs, new lines)";
-  if (chars == 0) return "the message is empty";
-  if (chars > static_cast<long>(kMaxMessageChars))
-    return "the message has " + std::to_string(chars) + " characters; at most " +
-           std::to_string(kMaxMessageChars) + " fit the trainee's screen";
+  // the trainee's screen shows it as the instructor's page shows a trainee's name: one rule
+  std::string why;
+  const std::optional<std::string> shown =
+      training::normalise_shown_text(text, "the message", kMaxMessageChars, &why);
+  if (!shown) return why;
+  const std::string& t = *shown;
   std::lock_guard<std::mutex> lock(mutex_);
   if (messages_.size() >= 8) return "too many messages at once; wait a moment";
   messages_.push_back({from.empty() ? "instructor" : from, t});

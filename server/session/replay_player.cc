@@ -23,13 +23,60 @@ ReplayPlayer::~ReplayPlayer() { stop(); }
 
 void ReplayPlayer::start() { thread_ = std::thread([this] { run(); }); }
 
-void ReplayPlayer::stop() {
+void ReplayPlayer::request_stop() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stop_ = true;
   }
   wake_.notify_all();
+}
+
+void ReplayPlayer::stop() {
+  request_stop();
   if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
+}
+
+PlayerReaper::PlayerReaper() : thread_([this] { reap(); }) {}
+
+PlayerReaper::~PlayerReaper() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    closing_ = true;
+  }
+  wake_.notify_all();
+  thread_.join();
+}
+
+void PlayerReaper::retire(std::unique_ptr<ReplayPlayer> player, std::function<void()> after) {
+  if (!player) return;
+  player->request_stop();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    retired_.push_back({std::move(player), std::move(after)});
+  }
+  wake_.notify_all();
+}
+
+std::size_t PlayerReaper::pending() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return retired_.size() + (joining_ ? 1 : 0);
+}
+
+// Joins the retired players in turn; at close, the ones left (each already asked to stop).
+void PlayerReaper::reap() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    wake_.wait(lock, [this] { return closing_ || !retired_.empty(); });
+    if (retired_.empty()) return;   // closing, nothing left
+    Retired r = std::move(retired_.front());
+    retired_.pop_front();
+    joining_ = true;
+    lock.unlock();
+    r.player.reset();   // joins its thread
+    if (r.after) r.after();
+    lock.lock();
+    joining_ = false;
+  }
 }
 
 void ReplayPlayer::command(const ReplayCommand& c) {
@@ -40,6 +87,14 @@ void ReplayPlayer::command(const ReplayCommand& c) {
   wake_.notify_all();
 }
 
+bool ReplayPlayer::stopping() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return stop_;
+}
+
+// Everything that can refuse a recording happens here, before any frame is stepped: the
+// file and the chain of recordings it was taken over from are read and checked whole
+// (recording_read.h); the stepping after that is cancellable every 100 frames.
 bool ReplayPlayer::load() {
   const std::string name = std::filesystem::path(path_).filename().string();
   try {
@@ -53,20 +108,21 @@ bool ReplayPlayer::load() {
       listener_->failed(name + ": " + why);
       return false;
     }
+    ReplayStart start = replay_start(recording, setup, catalog_, [this] { return !stopping(); });
     listener_->opened(recording, setup);
-    ReplayStart start = replay_start(recording, setup, catalog_);
     run_ = std::make_unique<ReplayRun>(std::move(recording), std::move(setup), std::move(start));
-  } catch (const std::exception& e) {   // record::McapError (unreadable), std::invalid_argument
+    const bool done = run_->prepare([this](std::uint64_t d, std::uint64_t of) {
+      listener_->progress(d, of);
+      return !stopping();
+    });
+    if (done) listener_->ready(*run_);
+    return done;
+  } catch (const ReplayCancelled&) {
+    return false;
+  } catch (const std::exception& e) {   // record::McapError, std::invalid_argument, bad_alloc
     listener_->failed(name + ": " + e.what());
     return false;
   }
-  const bool done = run_->prepare([this](std::uint64_t d, std::uint64_t of) {
-    listener_->progress(d, of);
-    std::lock_guard<std::mutex> lock(mutex_);
-    return !stop_;
-  });
-  if (done) listener_->ready(*run_);
-  return done;
 }
 
 void ReplayPlayer::show(std::uint64_t k) {
@@ -94,7 +150,15 @@ void ReplayPlayer::apply(const ReplayCommand& c) {
 // frame skips the ones between (all of them are still integrated), below 1 they are shown
 // less often. The schedule is absolute from the last command, so it does not drift.
 void ReplayPlayer::run() {
-  if (!load()) return;
+  try {
+    if (load()) play();
+  } catch (const std::exception& e) {   // a bug, not a recording: the viewer is told, the server goes on
+    listener_->failed(std::filesystem::path(path_).filename().string() + ": " + e.what());
+  }
+  finished_.store(true);
+}
+
+void ReplayPlayer::play() {
   show(start_k_ == 0 ? 1 : start_k_);
   listener_->state(state_);
   using clock = std::chrono::steady_clock;

@@ -7,7 +7,10 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <condition_variable>
+#include <deque>
+#include <functional>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -66,13 +69,19 @@ class ReplayPlayer {
   ReplayPlayer& operator=(const ReplayPlayer&) = delete;
 
   void start();
+  // Asks the player to stop without waiting: its work ends within 100 frames (of preparing)
+  // or one frame (of playing). stop() asks and joins: never on an I/O thread (PlayerReaper).
+  void request_stop();
   void stop();
+  bool finished() const { return finished_.load(); }
   // Thread-safe; applied in order by the player's thread.
   void command(const ReplayCommand& c);
 
  private:
   void run();
   bool load();                       // read, check, prepare; false = failed or stopped
+  void play();                       // shows frames and applies commands until stopped
+  bool stopping();
   void show(std::uint64_t k);        // frame k to the listener
   void apply(const ReplayCommand& c);
 
@@ -87,7 +96,38 @@ class ReplayPlayer {
   std::condition_variable wake_;
   std::vector<ReplayCommand> pending_;
   bool stop_ = false;
+  std::atomic<bool> finished_{false};
   std::thread thread_;
+};
+
+// Joins stopped players on a thread of its own, so that a connection's I/O thread never
+// waits for a player (a frame's work, or a recording being read and checked). `after` runs
+// on that thread once the player's thread has ended: the transport frees its replay place
+// there, so a place is never free while its player still works. The destructor joins the
+// players still retired.
+class PlayerReaper {
+ public:
+  PlayerReaper();
+  ~PlayerReaper();
+  PlayerReaper(const PlayerReaper&) = delete;
+  PlayerReaper& operator=(const PlayerReaper&) = delete;
+
+  void retire(std::unique_ptr<ReplayPlayer> player, std::function<void()> after = {});
+  std::size_t pending() const;   // players retired and not yet joined
+
+ private:
+  struct Retired {
+    std::unique_ptr<ReplayPlayer> player;
+    std::function<void()> after;
+  };
+  void reap();
+
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<Retired> retired_;
+  bool joining_ = false;
+  bool closing_ = false;
+  std::thread thread_;   // last: started once the rest is built
 };
 
 }  // namespace clamsim::session

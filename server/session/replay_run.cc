@@ -26,9 +26,7 @@ ReplayRun::ReplayRun(RecordedSession recording, MachineSetup setup, ReplayStart 
 bool ReplayRun::step_next() {
   const std::uint64_t k = k_ + 1;
   bool restart = false;
-  const auto it = recording_.inputs.find(k);
-  static const std::vector<nlohmann::json> kNone;
-  apply_recorded_inputs(it == recording_.inputs.end() ? kNone : it->second, now_->inputs, &restart);
+  apply_recorded_inputs(recorded_inputs(recording_, k), now_->inputs, &restart);
   if (restart) now_->stepper.restart(k);
   now_->stepper.step(k, &now_->inputs);
   k_ = k;

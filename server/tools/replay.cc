@@ -72,9 +72,7 @@ int run_replay(const ReplayOptions& o) {
   try {
     for (std::uint64_t k = 1; k <= r.last_k; ++k) {
       bool restart = false;
-      const auto it = r.inputs.find(k);
-      session::apply_recorded_inputs(it == r.inputs.end() ? std::vector<json>{} : it->second, in,
-                                     &restart);
+      session::apply_recorded_inputs(session::recorded_inputs(r, k), in, &restart);
       if (restart) stepper.restart(k);
       const core::Outputs& out = stepper.step(k, &in);
       if (writer) writer->row(in.control, out);

@@ -52,19 +52,31 @@ bool is_bidi_control(char32_t c) {
 // name of nothing else shows as blank.
 bool is_invisible(char32_t c) {
   return c == ' ' || c == 0x00A0 || c == 0x00AD || c == 0x034F || c == 0x115F || c == 0x1160 ||
-         c == 0x1680 || c == 0x180E || (c >= 0x2000 && c <= 0x200D) || c == 0x2028 ||
-         c == 0x2029 || c == 0x202F || (c >= 0x205F && c <= 0x2064) || c == 0x2800 ||
-         c == 0x3000 || c == 0x3164 || (c >= 0xFE00 && c <= 0xFE0F) || c == 0xFEFF ||
-         c == 0xFFA0 || (c >= 0xFFF9 && c <= 0xFFFB) || (c >= 0xE0000 && c <= 0xE0FFF);
+         c == 0x1680 || c == 0x17B4 || c == 0x17B5 || (c >= 0x180B && c <= 0x180F) ||
+         (c >= 0x2000 && c <= 0x200D) || c == 0x202F || (c >= 0x205F && c <= 0x2065) ||
+         c == 0x2800 || c == 0x3000 || c == 0x3164 || (c >= 0xFE00 && c <= 0xFE0F) || c == 0xFEFF ||
+         c == 0xFFA0 || (c >= 0xFFF9 && c <= 0xFFFB) || (c >= 0x1BCA0 && c <= 0x1BCA3) ||
+         (c >= 0x1D173 && c <= 0x1D17A) || (c >= 0xE0000 && c <= 0xE0FFF);
+}
+
+// C0 and C1 controls, and the line and paragraph separators, which break a line as a new
+// line does (a one-line name or message must stay one line).
+bool is_control(char32_t c) {
+  return c < 0x20 || (c >= 0x7F && c < 0xA0) || c == 0x2028 || c == 0x2029;
 }
 
 }  // namespace
 
 std::optional<std::string> normalise_trainee_name(std::string_view raw, std::string* error) {
+  return normalise_shown_text(raw, "the trainee's name", kTraineeNameMaxChars, error);
+}
+
+std::optional<std::string> normalise_shown_text(std::string_view raw, const std::string& what,
+                                                std::size_t max_chars, std::string* error) {
   while (!raw.empty() && is_space(raw.front())) raw.remove_prefix(1);
   while (!raw.empty() && is_space(raw.back())) raw.remove_suffix(1);
   if (raw.empty()) {
-    *error = "the trainee's name is empty";
+    *error = what + " is empty";
     return std::nullopt;
   }
   std::size_t chars = 0;
@@ -73,32 +85,31 @@ std::optional<std::string> normalise_trainee_name(std::string_view raw, std::str
     char32_t cp = 0;
     const std::size_t n = utf8_sequence(raw, i, &cp);
     if (n == 0) {
-      *error = "the trainee's name is not valid UTF-8 (byte " + std::to_string(i) + ")";
+      *error = what + " is not valid UTF-8 (byte " + std::to_string(i) + ")";
       return std::nullopt;
     }
-    if (cp < 0x20 || (cp >= 0x7F && cp < 0xA0)) {
-      *error = "the trainee's name contains a control character (at byte " + std::to_string(i) +
-               ")";
+    if (is_control(cp)) {
+      *error = what + " contains a control character or a line break (at byte " +
+               std::to_string(i) + ")";
       return std::nullopt;
     }
     if (is_bidi_control(cp)) {
       char code[16];
       std::snprintf(code, sizeof code, "U+%04X", static_cast<unsigned>(cp));
-      *error = "the trainee's name contains a bidirectional control character (" +
+      *error = what + " contains a bidirectional control character (" +
                std::string(code) + " at byte " + std::to_string(i) +
                "), which can reverse how it reads";
       return std::nullopt;
     }
     visible = visible || !is_invisible(cp);
     i += n;
-    if (++chars > kTraineeNameMaxChars) {
-      *error = "the trainee's name is longer than " + std::to_string(kTraineeNameMaxChars) +
-               " characters";
+    if (++chars > max_chars) {
+      *error = what + " is longer than " + std::to_string(max_chars) + " characters";
       return std::nullopt;
     }
   }
   if (!visible) {
-    *error = "the trainee's name has no visible character (only spaces or invisible ones)";
+    *error = what + " has no visible character (only spaces or invisible ones)";
     return std::nullopt;
   }
   return std::string(raw);

@@ -22,6 +22,7 @@
 #include "auth/ticket_table.h"
 #include "session/catalog.h"
 #include "session/registry.h"
+#include "session/replay_player.h"
 #include "web/client_limits.h"
 #include "web/host_check.h"
 #include "web/log_limit.h"
@@ -74,6 +75,10 @@ class SharedState {
   // the replayed moment a live session starts from; ten minutes, used once).
   auth::TicketTable<std::string>& replay_tickets() { return replay_tickets_; }
   auth::TicketTable<session::MachineSetup>& takeover_tickets() { return takeover_tickets_; }
+  // Where a replay's player goes when its connection ends: joined there, not on an I/O
+  // thread (session::PlayerReaper; the WebServer owns it and outlives this state's users).
+  void set_player_reaper(session::PlayerReaper& reaper) { reaper_ = &reaper; }
+  session::PlayerReaper& player_reaper() { return *reaper_; }
   // One of WebOptions::max_replays replays at once: false when all are in use.
   bool begin_replay();
   void end_replay() { replays_.fetch_sub(1); }
@@ -129,6 +134,7 @@ class SharedState {
   auth::TicketTable<std::string> replay_tickets_{3600.0, 4096};
   auth::TicketTable<session::MachineSetup> takeover_tickets_{600.0, 64};
   std::atomic<std::size_t> replays_{0};
+  session::PlayerReaper* reaper_ = nullptr;
 
   mutable std::mutex mutex_;
   std::unordered_map<WebSocketSession*, std::weak_ptr<WebSocketSession>> websockets_;

@@ -43,6 +43,22 @@ bool percent_decode(std::string_view in, std::string* out, bool plus_is_space) {
   return true;
 }
 
+std::string query_problem(std::string_view query) {
+  while (!query.empty()) {
+    const auto amp = query.find('&');
+    const std::string_view pair = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
+    const auto eq = pair.find('=');
+    std::string name, value;
+    if (!percent_decode(pair.substr(0, eq), &name, true))
+      return "a query parameter's name has a malformed %-escape or an encoded NUL";
+    if (eq != std::string_view::npos && !percent_decode(pair.substr(eq + 1), &value, true))
+      return "the query parameter \"" + name.substr(0, 40) +
+             "\" has a malformed %-escape or an encoded NUL in its value";
+  }
+  return "";
+}
+
 std::optional<std::string> query_value(std::string_view query, std::string_view key) {
   while (!query.empty()) {
     const auto amp = query.find('&');

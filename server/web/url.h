@@ -18,6 +18,11 @@ Target split_target(std::string_view target);
 // '+' as ' ' (query strings).
 bool percent_decode(std::string_view in, std::string* out, bool plus_is_space = false);
 
+// "" when every name and value in "a=1&b=2" decodes, else which one does not (a malformed
+// escape such as "%0" or "%zz", or an encoded NUL): checked before the query is read, so a
+// malformed parameter is refused rather than read as absent.
+std::string query_problem(std::string_view query);
+
 // The decoded value of `key` in "a=1&b=2"; nullopt when absent or malformed.
 std::optional<std::string> query_value(std::string_view query, std::string_view key);
 

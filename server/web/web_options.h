@@ -104,7 +104,7 @@ struct WebOptions {
   std::size_t max_messages_per_s = 200;     // frames of any kind (messages, pings, empty
                                             // fragments) within one second; more: close 1008
   std::size_t send_queue_limit = 8;         // per connection; oldest display frames dropped
-  double idle_timeout_s = 20.0;             // no data from the browser: ping; again: close
+  double idle_timeout_s = 20.0;   // no data from the browser for half of it: ping; for all of it: close
   double write_stall_s = 10.0;              // a write this long in flight fails the frames
                                             // (the registry then reaps the session)
   double http_timeout_s = 10.0;             // one HTTP request (or WebSocket handshake),

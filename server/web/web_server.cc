@@ -37,6 +37,9 @@ nlohmann::ordered_json checked_scene(nlohmann::ordered_json scene) {
 struct WebServer::Impl {
   // declared first, destroyed last: everything below holds sockets of this context
   net::io_context ioc;
+  // before state: replays' players, joined off the I/O threads, may hold the last reference
+  // to the state; they are all joined before the context goes
+  session::PlayerReaper reaper;
   std::shared_ptr<SharedState> state;
   std::shared_ptr<Listener> listener;
   std::optional<net::executor_work_guard<net::io_context::executor_type>> work;
@@ -52,6 +55,7 @@ struct WebServer::Impl {
     nlohmann::ordered_json scene = checked_scene(std::move(options.scene));  // one copy
     state = std::make_shared<SharedState>(std::move(options), registry, catalog,
                                           std::move(scene));
+    state->set_player_reaper(reaper);
   }
 };
 

@@ -224,9 +224,11 @@ void WebSocketSession::handle_replay_text(const std::string& text) {
 
 void WebSocketSession::stop_replaying() {
   if (!replay_) return;
-  replay_->stop();   // joins the player: at most one frame's work or 100 frames of preparing
-  replay_.reset();
-  if (replay_counted_) state_->end_replay();
+  // joined on the reaper's thread, never on this I/O thread; the replay's place is freed once
+  // the player's thread has ended (the state is kept alive for that)
+  std::function<void()> after;
+  if (replay_counted_) after = [state = state_] { state->end_replay(); };
+  state_->player_reaper().retire(std::move(replay_), std::move(after));
   replay_counted_ = false;
 }
 

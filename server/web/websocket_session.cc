@@ -186,6 +186,11 @@ bool WebSocketSession::start_session() {
   }
   const std::string target = to_std(req_.target());
   const std::string_view query = split_target(target).query;
+  if (const std::string problem = query_problem(query); !problem.empty()) {
+    c.ws_closed_policy.fetch_add(1);
+    close_with(websocket::close_code::policy_error, problem);
+    return false;
+  }
   if (const auto observe = query_value(query, "observe")) return start_observing(*observe);
   if (const auto replay = query_value(query, "replay")) return start_replaying(*replay);
   const std::string model = query_value(query, "model").value_or("");

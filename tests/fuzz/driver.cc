@@ -14,7 +14,8 @@ namespace clamsim::fuzz {
 
 const std::vector<std::pair<std::string, Target>>& target_names() {
   static const std::vector<std::pair<std::string, Target>> names = {
-      {"http", Target::Http}, {"ws-message", Target::WsMessage}, {"ws-frames", Target::WsFrames}};
+      {"http", Target::Http}, {"ws-message", Target::WsMessage}, {"ws-frames", Target::WsFrames},
+      {"recording", Target::Recording}};
   return names;
 }
 
@@ -25,6 +26,7 @@ Mutator mutator_for(Target target, std::uint64_t seed) {
     case Target::Http: return Mutator(seed, http_seeds(), http_tokens());
     case Target::WsMessage: return Mutator(seed, ws_message_seeds(), ws_message_tokens());
     case Target::WsFrames: return Mutator(seed, ws_frame_seeds(), {"\x81", "\xff", "\x7f"});
+    case Target::Recording: return Mutator(seed, recording_seeds(), recording_tokens());
   }
   return Mutator(seed, {}, {});
 }
@@ -73,6 +75,7 @@ RunResult run(Target target, std::uint64_t inputs, std::uint64_t seed,
         case Target::Http: label = http_request(input, split_seed, fixture); break;
         case Target::WsMessage: label = ws_message(input); break;
         case Target::WsFrames: label = ws_frames(input, split_seed); break;
+        case Target::Recording: label = recording(input, (fixture.root() / "recording.mcap").string()); break;
       }
       ++result.outcomes[label];
     } catch (const std::exception& e) {

@@ -10,7 +10,7 @@
 
 namespace clamsim::fuzz {
 
-enum class Target { Http, WsMessage, WsFrames };
+enum class Target { Http, WsMessage, WsFrames, Recording };
 const std::vector<std::pair<std::string, Target>>& target_names();   // "http", ...
 
 struct Failure {

@@ -1,6 +1,6 @@
 // clamsim-fuzz: the bounded random fuzz driver for the web front end's parsers
 // (docs/security.md, "Fuzzing"). Outside the test suite for long runs:
-//   clamsim-fuzz --inputs 1000000 [--target http|ws-message|ws-frames|all] [--seed N]
+//   clamsim-fuzz --inputs 1000000 [--target http|ws-message|ws-frames|recording|all] [--seed N]
 // Prints progress on stderr and a summary per target; exit 1 on the first broken property,
 // with the input written to a file named in the message.
 #include <cstdio>
@@ -21,7 +21,7 @@ using clamsim::fuzz::Target;
 namespace cli = clamsim::cli;
 
 constexpr const char* kUsage =
-    "usage: clamsim-fuzz [--inputs N] [--target http|ws-message|ws-frames|all] [--seed N]\n";
+    "usage: clamsim-fuzz [--inputs N] [--target http|ws-message|ws-frames|recording|all] [--seed N]\n";
 
 int usage(const std::string& why) {
   std::cerr << "clamsim-fuzz: " << why << "\n" << kUsage;
@@ -29,10 +29,10 @@ int usage(const std::string& why) {
 }
 
 int help() {
-  std::cout << "Fuzzes the HTTP request and WebSocket parsers (docs/security.md, \"Fuzzing\").\n"
+  std::cout << "Fuzzes the HTTP request and WebSocket parsers and the recording reader (docs/security.md, \"Fuzzing\").\n"
             << kUsage
             << "  --inputs N     inputs per target (default 100000)\n"
-               "  --target T     http, ws-message, ws-frames or all (default all)\n"
+               "  --target T     http, ws-message, ws-frames, recording or all (default all)\n"
                "  --seed N       the random seed (default 1)\n"
                "  --help         this text\n"
             << cli::kVersionHelp
@@ -86,7 +86,7 @@ int main(int argc, char** argv) {
   }
   bool known = which == "all";
   for (const auto& [name, t] : clamsim::fuzz::target_names()) known = known || which == name;
-  if (!known) return usage("--target: '" + which + "' is not http, ws-message, ws-frames or all");
+  if (!known) return usage("--target: '" + which + "' is not http, ws-message, ws-frames, recording or all");
 
   for (const auto& [name, target] : clamsim::fuzz::target_names()) {
     if (which != "all" && which != name) continue;

@@ -51,11 +51,18 @@ std::string ws_message(std::string_view bytes);
 // count does not depend on how the bytes arrive, and never exceeds one frame per 2 bytes.
 std::string ws_frames(std::string_view bytes, std::uint64_t split_seed);
 
+// A session recording written as text (recording_target.cc says how), made into an MCAP
+// file at `path` and read back as a replay reads it. Properties: refused with a reason, or
+// read whole with every input applicable and within its range.
+std::string recording(std::string_view text, const std::string& path);
+
 // Well-formed inputs and grammar fragments of each target, for the mutator.
 std::vector<std::string> http_seeds();
 std::vector<std::string> http_tokens();
 std::vector<std::string> ws_message_seeds();
 std::vector<std::string> ws_message_tokens();
 std::vector<std::string> ws_frame_seeds();
+std::vector<std::string> recording_seeds();
+std::vector<std::string> recording_tokens();
 
 }  // namespace clamsim::fuzz

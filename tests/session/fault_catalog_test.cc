@@ -118,6 +118,40 @@ TEST_P(EveryFault, RefusesWrongTypesAndValuesOutOfRangeNamingTheRange) {
   }
 }
 
+// A recording's faults are read back through this check (session/recording_read.cc): what
+// injecting any fault at its range's ends makes passes; what no injection could make fails.
+TEST_P(EveryFault, WhatItsRangeMakesPassesTheRecordingsCheck) {
+  const json& entry = GetParam();
+  for (const char* end : {"min", "max"}) {
+    ActiveFaults f;
+    json params = json::object();
+    for (const json& p : entry.at("params"))
+      if (p.contains("min")) params[p.at("name").get<std::string>()] = p.at(end);
+    ASSERT_EQ(inject_fault(f, entry.at("name").get<std::string>(), params, {}), "") << params;
+    EXPECT_EQ(check_physics_faults(f.physics), "") << entry.at("name") << " at its " << end;
+  }
+}
+
+TEST(FaultCatalog, FaultsNoInjectionCouldMakeAreNamedWithTheirRange) {
+  core::Faults f;
+  EXPECT_EQ(check_physics_faults(f), "");
+  f.hoses[2] = {true, core::HoseLine::B, 0.05};
+  EXPECT_TRUE(contains(check_physics_faults(f), "hoses[2].diameter_m = 0.05 is out of range 0.0005..0.01"))
+      << check_physics_faults(f);
+  f = {};
+  f.spools[0].volts = std::nan("");
+  EXPECT_TRUE(contains(check_physics_faults(f), "spools[0].volts is not a finite number"));
+  f = {};
+  f.brakes[1] = {true, 1.0};
+  EXPECT_TRUE(contains(check_physics_faults(f), "brakes[1].creep_m_per_s_per_N"));
+  f = {};
+  f.water_velocity_m_per_s = {3.0, 0.0};
+  EXPECT_TRUE(contains(check_physics_faults(f), "water_velocity_m_per_s"));
+  f = {};
+  f.turbidity = 1.5;
+  EXPECT_TRUE(contains(check_physics_faults(f), "turbidity = 1.5"));
+}
+
 TEST(FaultCatalog, RefusesAnUnknownFaultNamingTheFaults) {
   ActiveFaults f;
   const std::string e = inject_fault(f, "flat_tyre", json::object(), {});

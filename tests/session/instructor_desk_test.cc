@@ -41,9 +41,14 @@ TEST(InstructorDesk, AMessageRidesOnTheNextFrameAndIsNoted) {
 TEST(InstructorDesk, ABadMessageIsRefusedNamingWhy) {
   InstructorDesk desk;
   EXPECT_EQ(desk.post_message("ann", "   "), "the message is empty");
-  EXPECT_NE(desk.post_message("ann", "two\nlines").find("control characters"), std::string::npos);
+  EXPECT_NE(desk.post_message("ann", "two\nlines").find("control character"), std::string::npos);
   const std::string long_text(kMaxMessageChars + 1, 'x');
-  EXPECT_NE(desk.post_message("ann", long_text).find("at most 200"), std::string::npos);
+  EXPECT_NE(desk.post_message("ann", long_text).find("longer than 200"), std::string::npos);
+  // the rule of trainees' names (training/trainee_name.h): nothing reversed, blank or broken
+  EXPECT_NE(desk.post_message("ann", "go \u202Eleft").find("bidirectional"), std::string::npos);
+  EXPECT_NE(desk.post_message("ann", "\u200B\u200B").find("no visible character"), std::string::npos);
+  EXPECT_NE(desk.post_message("ann", "\u2028").find("line break"), std::string::npos);
+  EXPECT_NE(desk.post_message("ann", "up\u2029down").find("line break"), std::string::npos);
   // 200 characters of two bytes each fit: characters are counted, not bytes
   std::string umlauts;
   for (std::size_t i = 0; i < kMaxMessageChars; ++i) umlauts += "\xc3\xa4";

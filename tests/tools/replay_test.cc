@@ -5,6 +5,7 @@
 // file, and refuses another model file and garbage; the debrief shows any frame of it,
 // finds its events, and a session taken over from it goes on exactly as it did.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -25,6 +26,7 @@
 #include "tool_run.h"
 #include "tools/pick_place_pilot.h"
 #include "../session/recording_sink.h"
+#include "../support/crafted_recordings.h"
 
 namespace clamsim {
 namespace {
@@ -124,25 +126,11 @@ class Replay : public ::testing::Test {
     return run_tool(CLAMSIM_SIM_BINARY, all, *scratch_, std::chrono::seconds(300));
   }
 
-  // A copy of the recording whose messages pass through `edit` (its CRCs recomputed).
-  std::string rewritten(const std::string& name,
-                        const std::function<void(const std::string& topic, json&)>& edit) {
-    const record::McapFile f = record::read_mcap_file(recording_);
+  // A copy of the recording, edited (tests/support/crafted_recordings.h).
+  std::string rewritten(const std::string& name, const testing::MessageEdit& edit,
+                        const testing::MetaEdit& edit_meta = {}) {
     const std::string path = scratch_->path(name);
-    record::McapWriter w(path, {});
-    std::map<std::uint16_t, std::uint16_t> channel;
-    for (const auto& [id, c] : f.channels) {
-      const record::McapSchema& sc = f.schemas.at(c.schema_id);
-      channel[id] = w.add_channel(w.add_schema(sc.name, sc.encoding, sc.data), c.topic,
-                                  c.message_encoding);
-    }
-    for (const record::McapMetadata& m : f.metadata) w.write_metadata(m.name, m.values);
-    for (const record::McapMessage& m : f.messages) {
-      json j = json::parse(m.data);
-      edit(f.channels.at(m.channel_id).topic, j);
-      w.write_message(channel[m.channel_id], m.log_time_ns, m.publish_time_ns, j.dump());
-    }
-    EXPECT_TRUE(w.close());
+    testing::rewrite_recording(recording_, path, edit, edit_meta);
     return path;
   }
 
@@ -258,6 +246,40 @@ TEST_F(Replay, WritesTheRunsTable) {
   EXPECT_GE(static_cast<std::size_t>(std::count(table.begin(), table.end(), '\n')), frames_);
 }
 
+const session::Catalog& catalog();
+
+// ---- crafted recordings (issue 38): refused whole, with a named reason, in bounded time ----
+
+// Each crafted file is refused by clamsim-sim with exit 3 and its reason, long before the
+// tool's time-out (a FIFO seed or a far last frame used to hang it).
+TEST_F(Replay, EveryCraftedRecordingIsRefusedWithItsReason) {
+  const std::string fifo = "crafted.fifo";
+  ASSERT_EQ(::mkfifo(scratch_->path(fifo).c_str(), 0600), 0);
+  for (const testing::Crafted& c : testing::crafted_recordings(fifo, "crafted-seed-self-far.mcap")) {
+    const std::string path = rewritten("crafted-" + c.name + ".mcap", c.edit, c.meta);
+    const auto r = run_tool(CLAMSIM_SIM_BINARY,
+                            {"--models-dir", kSource + "/models", "--scenarios-dir",
+                             kSource + "/config/scenarios", "--replay", path, "--verify"},
+                            *scratch_, std::chrono::seconds(60));
+    EXPECT_EQ(r.exit_code, cli::kExitBadModel) << c.name << ": " << r.err;
+    EXPECT_NE(r.err.find(c.reason), std::string::npos) << c.name << ": " << r.err;
+    EXPECT_EQ(r.out.find("verified"), std::string::npos) << c.name;
+  }
+  // and in-process, as the server reads them: every one throws a named reason
+  for (const testing::Crafted& c : testing::crafted_recordings(fifo, "crafted-seed-self-far.mcap")) {
+    const std::string path = scratch_->path("crafted-" + c.name + ".mcap");
+    try {
+      session::RecordedSession rec = session::read_recording(path);
+      session::MachineSetup setup;
+      const std::string why = session::recorded_setup(rec, catalog(), &setup);
+      if (why.empty()) session::replay_start(rec, setup, catalog());
+      EXPECT_NE(why.find(c.reason), std::string::npos) << c.name << ": " << why;
+    } catch (const std::exception& e) {
+      EXPECT_NE(std::string(e.what()).find(c.reason), std::string::npos) << c.name << ": " << e.what();
+    }
+  }
+}
+
 // ---- the debrief (issue 12): session/replay_run.h and a session taken over from it ----
 
 const session::Catalog& catalog() {
@@ -359,8 +381,7 @@ TEST_F(Replay, ATakenOverSessionGoesOnExactlyAsTheRecording) {
   session::StepInputs in;
   for (std::uint64_t k = 1; k <= kSeed + kFollow + 2; ++k) {
     bool restart = false;
-    const auto it = rec.inputs.find(k);
-    session::apply_recorded_inputs(it == rec.inputs.end() ? std::vector<json>{} : it->second, in, &restart);
+    session::apply_recorded_inputs(session::recorded_inputs(rec, k), in, &restart);
     ASSERT_FALSE(restart);
     volts[k] = in.control;
   }

@@ -48,8 +48,13 @@ TEST(TraineeName, InvisibleOnlyNamesAndBidiControlsAreRefused) {
         "\xE3\x80\x80" /* ideographic space */, "\xEF\xBB\xBF\xE2\x81\xA0" /* BOM, word joiner */,
         "\xC2\xAD" /* soft hyphen */, "\xE3\x85\xA4" /* Hangul filler */,
         "\xE2\xA0\x80" /* braille blank */, "\xF3\xA0\x80\xA1" /* tag character */,
-        " \xE2\x80\x8D \xE2\x80\x8C "})
+        " \xE2\x80\x8D \xE2\x80\x8C ",
+        "\xE1\x9E\xB4\xE1\x9E\xB4" /* U+17B4 Khmer invisible vowel (issue 38) */,
+        "\xE1\xA0\x8B" /* Mongolian free variation selector */})
     EXPECT_NE(error_of(blank).find("no visible character"), std::string::npos) << blank;
+  // line and paragraph separators break the one line a name is shown on (issue 38)
+  EXPECT_NE(error_of("Ada\xE2\x80\xA8Lovelace").find("line break"), std::string::npos);
+  EXPECT_NE(error_of("\xE2\x80\xA9").find("line break"), std::string::npos);
   for (const char* bidi :
        {"\xE2\x80\xAE" "adA" /* U+202E right-to-left override */, "Ada\xE2\x80\xAD",
         "Ada \xE2\x81\xA7x\xE2\x81\xA9" /* first-strong isolate ... pop */,

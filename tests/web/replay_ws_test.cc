@@ -5,6 +5,7 @@
 // session at the shown frame; bad names, tickets, logins and messages are refused with
 // their reasons.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -17,6 +18,7 @@
 #include "web/replay_message.h"
 #include "web/web_auth.h"
 #include "web/web_server.h"
+#include "../support/crafted_recordings.h"
 
 namespace clamsim::web {
 namespace {
@@ -243,6 +245,108 @@ TEST(ReplayWs, BadNamesTicketsAndLoginsAreRefusedWithTheirReasons) {
   const auto hello = ok.read_json(Seconds(5));
   ASSERT_TRUE(hello);
   EXPECT_EQ((*hello)["replay"]["recording"], name);
+}
+
+// The close reason of a local instructor's replay of `name` that is refused; a refusal for
+// want of a free place (the last replay's player still being joined) is tried again.
+std::string replay_refusal(Server& s, const std::string& name) {
+  std::string reason;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    WsClient viewer;   // loopback, no accounts: a local instructor
+    EXPECT_TRUE(viewer.connect(s.port(), "/ws?replay=" + name));
+    for (int m = 0; m < 50; ++m)
+      if (viewer.read(Seconds(10)).kind != WsClient::Message::Kind::Text) break;
+    reason = viewer.close_reason();
+    if (reason.find("try again later") == std::string::npos) return reason;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return reason;
+}
+
+// Issue 38: crafted recordings in the recordings directory used to end the whole server when
+// replayed (an exception on the player's thread), and two replays whose preparation never
+// ended (a source whose last frame is 10^12, a FIFO as the source) froze the web front end
+// once closed (each I/O thread joined its player). Now each is refused with its reason,
+// closing a replay never blocks, and a trainee streaming beside them misses no frame.
+TEST(ReplayWs, CraftedRecordingsAreRefusedAndNobodyElseNotices) {
+  Scratch scratch;
+  Server s(scratch.dir);
+  const auto [name, ticket] = recorded_run(s, 30);
+  ASSERT_FALSE(name.empty());
+  const fs::path dir = scratch.dir / "recordings";
+  ASSERT_EQ(::mkfifo((dir / "crafted.fifo").c_str(), 0600), 0);
+  const auto crafted_name = [](int i) {
+    return "session-20260101T000000Z-" + std::to_string(100 + i) + ".mcap";
+  };
+  const std::vector<testing::Crafted> attacks =
+      testing::crafted_recordings("crafted.fifo", crafted_name(17));
+  for (std::size_t i = 0; i < attacks.size(); ++i)
+    testing::rewrite_recording((dir / name).string(), (dir / crafted_name(static_cast<int>(i))).string(),
+                               attacks[i].edit, attacks[i].meta);
+  ASSERT_EQ(attacks[17].name, "seed-self-far");
+
+  WsClient trainee;   // streams on beside every attack
+  ASSERT_TRUE(trainee.connect(s.port()));
+  ASSERT_TRUE(trainee.read_type("hello"));
+  std::int64_t last_seq = -1, gaps = 0;
+  const auto stream = [&](int frames) {
+    for (int n = 0; n < frames; ++n) {
+      const auto d = trainee.read_type("display", Seconds(5));
+      ASSERT_TRUE(d) << "the trainee's stream stopped";
+      const std::int64_t seq = (*d)["seq"].get<std::int64_t>();
+      if (last_seq >= 0 && seq != last_seq + 1) ++gaps;
+      last_seq = seq;
+    }
+  };
+  for (std::size_t i = 0; i < attacks.size(); ++i) {
+    if (attacks[i].name == "note-not-string") continue;   // this run has no instructor's note
+    const std::string reason = replay_refusal(s, crafted_name(static_cast<int>(i)));
+    EXPECT_NE(reason.find("replay: "), std::string::npos) << attacks[i].name;
+    EXPECT_NE(reason.find(attacks[i].reason), std::string::npos) << attacks[i].name << ": " << reason;
+    stream(2);
+  }
+  // the replay places (2 here) were each given back once their player had ended
+  for (int i = 0; i < 3; ++i) {
+    bool shown = false;
+    for (int attempt = 0; attempt < 100 && !shown; ++attempt) {
+      WsClient ok;
+      ASSERT_TRUE(ok.connect(s.port(), "/ws?replay=" + name));
+      shown = ok.read_type("replay_timeline", Seconds(20)).has_value();
+      if (!shown) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    EXPECT_TRUE(shown) << "replay " << i << " after the attacks";
+  }
+  stream(10);
+  EXPECT_EQ(gaps, 0) << "the trainee's frames came without a gap";
+  EXPECT_EQ(testing::http_request(s.port(), "/healthz").status, 200);
+}
+
+// A replay whose preparation takes long (a real recording of many frames, played from a
+// seed chain) is closed by its viewer at once, twice: the I/O threads are not held and the
+// server answers; the reaper frees both places when their players stop.
+TEST(ReplayWs, ClosingReplaysThatArePreparingNeverBlocksTheServer) {
+  Scratch scratch;
+  Server s(scratch.dir);
+  const auto [name, ticket] = recorded_run(s, 30);
+  ASSERT_FALSE(name.empty());
+  for (int round = 0; round < 3; ++round) {
+    for (int i = 0; i < 2; ++i) {
+      WsClient viewer;
+      ASSERT_TRUE(viewer.connect(s.port(), "/ws?replay=" + name));
+    }   // closed by the destructors, at once
+    EXPECT_EQ(testing::http_request(s.port(), "/healthz", testing::http::verb::get, Seconds(5)).status, 200)
+        << "round " << round;
+  }
+  // both places come back (bounded wait)
+  bool opened = false;
+  for (int i = 0; i < 40 && !opened; ++i) {
+    WsClient c;
+    ASSERT_TRUE(c.connect(s.port(), "/ws?replay=" + name));
+    const auto m = c.read(Seconds(5));
+    opened = m.kind == WsClient::Message::Kind::Text;
+    if (!opened) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_TRUE(opened);
 }
 
 TEST(ReplayMessage, EachFieldIsCheckedAndNamed) {

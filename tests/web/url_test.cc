@@ -31,5 +31,16 @@ TEST(Url, ReadsQueryValues) {
   EXPECT_FALSE(query_value("", "model").has_value());
 }
 
+// Issue 38: a malformed escape used to read as an absent parameter.
+TEST(Url, AMalformedQueryIsNamedBeforeItIsRead) {
+  EXPECT_EQ(query_problem("model=t250&scenario=exp%5F1"), "");
+  EXPECT_EQ(query_problem(""), "");
+  EXPECT_EQ(query_problem("flag&x="), "");
+  for (const char* bad : {"observe=19%00", "observe=%zz", "observe=1%", "replay=%2"})
+    EXPECT_NE(query_problem(bad).find("malformed %-escape"), std::string::npos) << bad;
+  EXPECT_NE(query_problem("observe=19%00").find("\"observe\""), std::string::npos);
+  EXPECT_NE(query_problem("a%zz=1").find("name"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace clamsim::web
