@@ -275,8 +275,11 @@ TEST(ConnectionGuard, UnfinishedRequestsAreClosedAtTheRequestTimeout) {
   ASSERT_EQ(whole.reply_header(Ms(5000)).substr(0, 4), "GIOP");
 
   const auto start = Clock::now();
-  for (auto& v : variants)
-    if (!v.bytes.empty()) ASSERT_TRUE(v.tcp->send(v.bytes)) << v.what;
+  for (auto& v : variants) {
+    if (!v.bytes.empty()) {
+      ASSERT_TRUE(v.tcp->send(v.bytes)) << v.what;
+    }
+  }
   // the timeout (2 s) plus a tolerance of 3 s for the watchdog's period and a loaded host
   const auto deadline = start + Ms(2000 + 3000);
   std::size_t open = variants.size();
