@@ -309,6 +309,14 @@ const std::vector<Setting>& settings() {
          o.corba.max_connections = static_cast<int>(integer(n, v, 1, 1000000));
        },
        [](const O& o) { return std::to_string(o.corba.max_connections); }},
+      {"--corba-max-connections-per-client", "corba_max_connections_per_client", "N",
+       "of those, from one client address (raise it for many\nreceivers behind one NAT "
+       "address)",
+       false,
+       [](O& o, S n, S v) {
+         o.corba.max_connections_per_client = static_cast<int>(integer(n, v, 1, 1000000));
+       },
+       [](const O& o) { return std::to_string(o.corba.max_connections_per_client); }},
       {"--corba-idle-timeout-s", "corba_idle_timeout_s", "S",
        "close an incoming connection without a call for S\nseconds; the receiver's ORB "
        "reopens it (0 = never)",
@@ -318,7 +326,8 @@ const std::vector<Setting>& settings() {
        },
        [](const O& o) { return std::to_string(o.corba.idle_connection_s); }},
       {"--corba-request-timeout-ms", "corba_request_timeout_ms", "N",
-       "a request must arrive whole within N ms, else the\nconnection is closed",
+       "a request must arrive whole within N ms (the first\nwithin N ms of the connection), "
+       "else the connection\nis closed",
        false,
        [](O& o, S n, S v) {
          o.corba.request_timeout_ms = static_cast<int>(integer(n, v, 1, 600000));

@@ -1,9 +1,5 @@
 #include "corba/connection_guard.h"
 
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-
 #include <omniORB4/CORBA.h>
 // after CORBA.h, which it needs
 #include <omniORB4/omniInterceptors.h>
@@ -15,6 +11,8 @@
 #include <mutex>
 #include <string>
 
+#include "corba/request_watchdog.h"
+#include "corba/socket_scan.h"
 #include "session/fd_budget.h"
 
 namespace clamsim::corba {
@@ -44,21 +42,6 @@ Guard& guard() {
   return *g;
 }
 
-int local_port(int fd) {
-  sockaddr_storage a{};
-  socklen_t len = sizeof a;
-  if (getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) != 0) return -1;
-  if (a.ss_family == AF_INET) return ntohs(reinterpret_cast<sockaddr_in*>(&a)->sin_port);
-  if (a.ss_family == AF_INET6) return ntohs(reinterpret_cast<sockaddr_in6*>(&a)->sin6_port);
-  return -1;
-}
-
-bool has_peer(int fd) {
-  sockaddr_storage a{};
-  socklen_t len = sizeof a;
-  return getpeername(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0;
-}
-
 void log_refusal(Guard& g, const std::string& why) {
   // at most one line a second: a flood of connections must not flood the log
   ++g.refused_unlogged;
@@ -71,57 +54,57 @@ void log_refusal(Guard& g, const std::string& why) {
   g.last_log = now;
 }
 
+// Why the connection must be refused under the global cap, "" when it may stay.
+std::string over_total(Guard& g) {
+  const std::size_t cap = g.options.max_connections;
+  if (cap == 0) return "";
+  const auto now = Clock::now();
+  if (g.open >= cap && now - g.last_scan >= std::chrono::milliseconds(100)) {
+    // this connection is open already and counted by the scan
+    g.open = count_connections(g.port.load());
+    if (g.tls_port.load() >= 0) g.open += count_connections(g.tls_port.load());
+    g.last_scan = now;
+    if (g.open > 0) --g.open;
+  }
+  if (g.open < cap) return "";
+  return std::to_string(cap) + " IIOP connections open (the limit, --corba-max-connections)";
+}
+
+// The same for the per-client cap: one address holding connections must not refuse
+// every other receiver (issue 38). Counted from the connections the watchdog follows.
+std::string over_client(Guard& g, const std::string& host) {
+  const std::size_t cap = g.options.max_connections_per_client;
+  if (cap == 0 || watched_from(host) < cap) return "";
+  return std::to_string(cap) + " IIOP connections open from " + host +
+         " (the limit, --corba-max-connections-per-client)";
+}
+
 CORBA::Boolean on_accept(omni::omniInterceptors::serverAcceptConnection_T::info_T& info) {
   Guard& g = guard();
   std::lock_guard<std::mutex> lock(g.mutex);
-  const std::size_t cap = g.options.max_connections;
+  const std::string peer = info.peeraddress();
   std::string why;
   if (session::fd_budget_exhausted()) {
     why = "out of file descriptors (keeping " + std::to_string(session::kFdReserve) +
           " in reserve)";
-  } else if (cap > 0) {
-    const auto now = Clock::now();
-    if (g.open >= cap && now - g.last_scan >= std::chrono::milliseconds(100)) {
-      // this connection is open already and counted by the scan
-      g.open = count_connections(g.port.load());
-      if (g.tls_port.load() >= 0) g.open += count_connections(g.tls_port.load());
-      g.last_scan = now;
-      if (g.open > 0) --g.open;
-    }
-    if (g.open >= cap)
-      why = std::to_string(cap) + " IIOP connections open (the limit, --corba-max-connections)";
+  } else {
+    why = over_total(g);
+    if (why.empty()) why = over_client(g, address_host(peer));
   }
   if (!why.empty()) {
     info.reject = 1;
     info.why = "connection limit reached";
-    log_refusal(g, why + ", last from " + std::string(info.peeraddress()));
+    log_refusal(g, why + ", last from " + peer);
     return 0;  // no further interceptors: it is refused
   }
   ++g.open;
+  watch_connection(info.myaddress(), peer);
   return 1;
 }
 
 }  // namespace
 
-std::size_t count_connections(int port) {
-  // Every descriptor below the size of the descriptor table (FDSize in /proc/self/status).
-  // Not readdir("/proc/self/fd"): with connections being accepted meanwhile it returned
-  // a fraction of the entries here (208 of 708).
-  int table = 0;
-  if (std::FILE* f = std::fopen("/proc/self/status", "re")) {
-    char line[256];
-    while (std::fgets(line, sizeof line, f))
-      if (std::sscanf(line, "FDSize: %d", &table) == 1) break;
-    std::fclose(f);
-  }
-  std::size_t n = 0;
-  for (int fd = 0; fd < table; ++fd) {
-    struct stat st {};
-    if (fstat(fd, &st) != 0 || !S_ISSOCK(st.st_mode)) continue;
-    if (local_port(fd) == port && has_peer(fd)) ++n;
-  }
-  return n;
-}
+std::size_t count_connections(int port) { return count_sockets_with_peer(port); }
 
 void install_connection_guard(const ConnectionGuardOptions& options) {
   Guard& g = guard();
@@ -130,6 +113,7 @@ void install_connection_guard(const ConnectionGuardOptions& options) {
   g.port = options.port;
   g.tls_port = options.tls_port;
   g.open = 0;
+  install_request_watchdog(options.request_timeout);
   if (g.installed) return;
   g.installed = true;
   omniORB::getInterceptors()->serverAcceptConnection.add(on_accept);

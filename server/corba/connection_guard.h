@@ -1,8 +1,12 @@
 // Caps the IIOP connections the server accepts (docs/security.md, "Connection
 // exhaustion"). omniORB has no such limit; its serverAcceptConnection interceptor lets us
 // refuse a connection right after accept. A connection is refused when max_connections
-// are open already, or when the process is short of file descriptors (fd_budget.h).
-// Refusals are logged at most once a second, with a count.
+// are open already, when max_connections_per_client are open from its address (so one
+// client holding connections cannot lock every receiver out, issue 38), or when the
+// process is short of file descriptors (fd_budget.h). Refusals are logged at most once a
+// second, with a count, the reason and the last address. Every admitted connection is
+// handed to the request watchdog (request_watchdog.h), which closes it when a request
+// does not arrive whole in time.
 //
 // omniORB calls the interceptor, and closes a refused connection, from the thread that
 // first serves the connection: with thread-per-connection that is at once (orb_setup.cc
@@ -13,6 +17,7 @@
 // inConScanPeriod closes idle connections.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 
 namespace clamsim::corba {
@@ -21,6 +26,8 @@ struct ConnectionGuardOptions {
   int port = 0;                 // the plain IIOP port whose accepted connections count (-1 none)
   int tls_port = -1;            // the TLS port, counted with it (-1 none)
   std::size_t max_connections = 0;   // 0 = no cap (the descriptor reserve still applies)
+  std::size_t max_connections_per_client = 0;  // from one client address; 0 = no cap
+  std::chrono::milliseconds request_timeout{2000};  // the request watchdog's
 };
 
 // Installs the interceptor; call after ORB_init and before the endpoint opens. One per

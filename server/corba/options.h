@@ -41,10 +41,13 @@ struct CorbaOptions {
   int max_connections = 512;        // IIOP connections accepted at once; more are refused.
                                     // With thread-per-connection also the bound on
                                     // connection threads (connection_guard.h)
+  int max_connections_per_client = 32;  // of those, from one client address: one client
+                                    // holding connections cannot refuse all the others
   int idle_connection_s = 60;       // an incoming connection without a call this long is
                                     // closed (a receiver's ORB reopens it transparently)
-  int request_timeout_ms = 2000;    // a request must arrive whole within this; a truncated
-                                    // or never-finished message closes the connection
+  int request_timeout_ms = 2000;    // a request must arrive whole within this (the first
+                                    // one from the accept); a truncated or never-finished
+                                    // message closes the connection (request_watchdog.h)
 
   // IIOP over TLS (docs/security.md "IIOP over TLS"): on when any of the three files is
   // given. Receivers then connect to corbaloc:ssliop:HOST:TLS_PORT/CraneClamAdmin and get

@@ -72,7 +72,9 @@ std::vector<std::pair<std::string, std::string>> orb_arguments(const CorbaOption
     args.emplace_back("clientTransportRule", "* ssl");
   }
   // Idle and half-sent connections are closed (issue 18: a truncated GIOP message was
-  // held 177 s), and threads idle after a refused connection go soon.
+  // held 177 s), and threads idle after a refused connection go soon. omniORB arms
+  // serverCallTimeOutPeriod only once a request's header is in; a message stalled before
+  // that is closed by the request watchdog (request_watchdog.h, issue 38).
   args.emplace_back("inConScanPeriod", std::to_string(o.idle_connection_s));
   args.emplace_back("serverCallTimeOutPeriod", std::to_string(o.request_timeout_ms));
   args.emplace_back("idleThreadTimeout", "2");
@@ -121,7 +123,9 @@ CORBA::ORB_ptr init_orb(const CorbaOptions& o) {
   omniORB::setClientConnectTimeout(static_cast<CORBA::ULong>(o.connect_timeout_ms));
   // before the endpoint opens (resolving RootPOA), so no connection escapes the cap
   install_connection_guard({o.plain_on() ? o.port : -1, o.tls_on() ? o.tls_port : -1,
-                            static_cast<std::size_t>(std::max(0, o.max_connections))});
+                            static_cast<std::size_t>(std::max(0, o.max_connections)),
+                            static_cast<std::size_t>(std::max(0, o.max_connections_per_client)),
+                            std::chrono::milliseconds(o.request_timeout_ms)});
   return orb;
 }
 

@@ -262,12 +262,14 @@ TEST_F(ServerOptionsTest, HardeningSettings) {
   EXPECT_DOUBLE_EQ(d.web.http_timeout_s, 10.0);
   EXPECT_EQ(d.web.socket_send_buffer_bytes, 65536);
   EXPECT_EQ(d.corba.max_connections, 512);
+  EXPECT_EQ(d.corba.max_connections_per_client, 32);
   EXPECT_EQ(d.corba.request_timeout_ms, 2000);
   EXPECT_EQ(d.corba.idle_connection_s, 60);
 
   const std::string cfg = write(R"({"http_allowed_hosts": "sim.school.example,10.0.0.5",
       "http_server_header": "off", "http_max_connections_per_client": 8,
-      "corba_max_connections": 64, "corba_idle_timeout_s": 0})");
+      "corba_max_connections": 64, "corba_idle_timeout_s": 0,
+      "corba_max_connections_per_client": 4})");
   const ServerOptions o = parse({"--config", cfg, "--http-timeout-s", "2.5",
                                  "--corba-request-timeout-ms", "500",
                                  "--http-max-connections", "100"});
@@ -277,6 +279,7 @@ TEST_F(ServerOptionsTest, HardeningSettings) {
   EXPECT_EQ(o.web.max_connections, 100u);
   EXPECT_DOUBLE_EQ(o.web.http_timeout_s, 2.5);
   EXPECT_EQ(o.corba.max_connections, 64);
+  EXPECT_EQ(o.corba.max_connections_per_client, 4);
   EXPECT_EQ(o.corba.idle_connection_s, 0);
   EXPECT_EQ(o.corba.request_timeout_ms, 500);
 
@@ -284,7 +287,8 @@ TEST_F(ServerOptionsTest, HardeningSettings) {
        {std::vector<std::string>{"--http-allowed-hosts", "http://evil/"},
         {"--http-server-header", "yes"}, {"--http-max-connections-per-client", "0"},
         {"--http-timeout-s", "-1"}, {"--corba-max-connections", "0"},
-        {"--corba-request-timeout-ms", "0"}}) {
+        {"--corba-request-timeout-ms", "0"}, {"--corba-max-connections-per-client", "0"},
+        {"--corba-max-connections-per-client", "lots"}}) {
     try {
       parse(bad);
       ADD_FAILURE() << bad[0] << " " << bad[1] << " was accepted";
@@ -295,6 +299,9 @@ TEST_F(ServerOptionsTest, HardeningSettings) {
   // and each one from the environment too, named by its variable
   EXPECT_EQ(parse({}, {{"CLAMSIM_HTTP_MAX_CONNECTIONS_PER_CLIENT", "3"}}).web.max_connections_per_client,
             3u);
+  EXPECT_EQ(parse({}, {{"CLAMSIM_CORBA_MAX_CONNECTIONS_PER_CLIENT", "5"}})
+                .corba.max_connections_per_client,
+            5);
 }
 
 TEST_F(ServerOptionsTest, EnvironmentSitsBetweenFlagsAndTheFile) {

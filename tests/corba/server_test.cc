@@ -57,7 +57,8 @@ TEST(ClamsimServer, HelpListsEveryFlag) {
         "--web-root", "--vendor-three-dir", "--vendor-uplot-dir", "--max-replays", "--world", "--report-dir", "--allowed-origins",
         "--exit-with-parent", "--http-allowed-hosts", "--http-server-header",
         "--http-max-connections", "--http-max-connections-per-client", "--http-timeout-s",
-        "--corba-max-connections", "--corba-idle-timeout-s", "--corba-request-timeout-ms",
+        "--corba-max-connections", "--corba-max-connections-per-client",
+        "--corba-idle-timeout-s", "--corba-request-timeout-ms",
         "--corba-tls-cert", "--corba-tls-key", "--corba-tls-ca", "--corba-tls-port",
         "--corba-tls-client-cert", "--corba-plain", "--help"})
     EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
