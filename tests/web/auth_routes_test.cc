@@ -554,7 +554,9 @@ TEST(AuthRoutes, GuessesSentWithoutWaitingNeverPassTheLockout) {
   for (const Reply& r : replies) {
     EXPECT_NE(r.status, 0);
     EXPECT_NE(r.status, 503) << "the queue is not full: " << r.body;
-    if (r.status == 429) EXPECT_NE(r.header("Retry-After"), "") << r.body;
+    if (r.status == 429) {
+      EXPECT_NE(r.header("Retry-After"), "") << r.body;
+    }
     const nlohmann::json j = r.json();
     outcomes[std::to_string(r.status) + " " + (j.is_object() ? j.value("error", "ok") : "?")] += 1;
   }
