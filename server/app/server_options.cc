@@ -268,6 +268,15 @@ const std::vector<Setting>& settings() {
        "docs/recording.md)", false,
        [](O& o, S n, S v) { o.web.max_replays = static_cast<std::size_t>(integer(n, v, 1, 1000)); },
        [](const O& o) { return std::to_string(o.web.max_replays); }},
+      {"--max-replays-per-client", "max_replays_per_client", "N",
+       "of those, replays on trainees' tickets from one client\naddress (0 = no cap; raise it "
+       "for a classroom behind\none NAT address). Trainees' tickets never take the\nplaces "
+       "kept for instructors (a quarter of --max-replays)",
+       false,
+       [](O& o, S n, S v) {
+         o.web.max_replays_per_client = static_cast<std::size_t>(integer(n, v, 0, 1000));
+       },
+       [](const O& o) { return std::to_string(o.web.max_replays_per_client); }},
       {"--keyboard-file", "keyboard_file", "FILE",
        "the key layout the browser client drives with, also\nclamsim-receiver --keyboard's "
        "(docs/web-client.md,\n\"Keys\"); checked at start",

@@ -1,5 +1,6 @@
 #include "web/auth_routes.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <nlohmann/json.hpp>
@@ -88,20 +89,34 @@ Credentials read_credentials(const std::string& body) {
   return c;
 }
 
-// After the password check, on the connection's strand again.
-void finish_login(SharedState& state, const std::string& client, std::optional<std::string> who,
-                  const net::any_io_executor& strand, std::function<void(HttpAnswer)> reply) {
+HttpAnswer busy_address(double retry_after_s) {
+  const long s = std::max(1L, static_cast<long>(std::ceil(retry_after_s)));
+  HttpAnswer a = error(http::status::too_many_requests, "too_many_attempts",
+                       "login attempts from this address are still being checked; try again "
+                       "in " + std::to_string(s) + " s");
+  a.headers.emplace_back("Retry-After", std::to_string(s));
+  return a;
+}
+
+using Attempt = std::shared_ptr<auth::LoginThrottle::Attempt>;
+
+// After the password check, on the connection's strand again. The attempt keeps its place
+// in the throttle until the answer is sent (a slowed answer included): the address's
+// attempts under way stay bounded.
+void finish_login(SharedState& state, const std::string& client,
+                  const std::optional<WebAuth::Verified>& who, Attempt attempt, const net::any_io_executor& strand,
+                  std::function<void(HttpAnswer)> reply) {
   WebAuth& auth = state.auth();
   if (who) {
-    auth.throttle().succeeded(client);
-    const std::string token = auth.logins().open(*who);
-    HttpAnswer a = json_answer(http::status::ok, {{"name", *who}});
+    attempt->succeeded();
+    const std::string token = auth.logins().open(who->name, who->hash);
+    HttpAnswer a = json_answer(http::status::ok, {{"name", who->name}});
     a.headers.emplace_back("Set-Cookie",
                            login_cookie(token, static_cast<long>(auth.options().login_max_s),
                                         auth.options().secure_cookie));
     return reply(std::move(a));
   }
-  const auth::ThrottleVerdict v = auth.throttle().failed(client, "login");
+  const auth::ThrottleVerdict v = attempt->failed("login");
   if (v.locked) {
     state.log("web: " + client + " locked out of login for " +
               std::to_string(static_cast<long>(v.retry_after_s)) + " s");
@@ -113,7 +128,7 @@ void finish_login(SharedState& state, const std::string& client, std::optional<s
   auto timer = std::make_shared<net::steady_timer>(strand);
   timer->expires_after(std::chrono::duration_cast<std::chrono::steady_clock::duration>(
       std::chrono::duration<double>(v.delay_s)));
-  timer->async_wait([timer, reply = std::move(reply), wrong = std::move(wrong)](
+  timer->async_wait([timer, attempt, reply = std::move(reply), wrong = std::move(wrong)](
                         beast::error_code) mutable { reply(std::move(wrong)); });
 }
 
@@ -128,13 +143,24 @@ void login(const AuthRequest& req, const std::string& client, SharedState& state
   Credentials c = read_credentials(req.body());
   if (!c.problem.empty())
     return reply(error(http::status::bad_request, "bad_login", "login: " + c.problem));
-  if (const auth::ThrottleVerdict v = auth.throttle().check(client); v.locked)
-    return reply(locked_out(v.retry_after_s));
+  // the attempt's place is taken before its password is checked (login_throttle.h)
+  auth::ThrottleVerdict refused;
+  Attempt attempt = auth.throttle().reserve(client, &refused);
+  if (!attempt) {
+    return reply(refused.locked ? locked_out(refused.retry_after_s)
+                                : busy_address(refused.retry_after_s));
+  }
   auto shared_reply = std::make_shared<std::function<void(HttpAnswer)>>(std::move(reply));
-  const bool queued = auth.hash([&state, client, strand, c = std::move(c), shared_reply] {
-    std::optional<std::string> who = state.auth().check_password(c.name, c.password);
-    state.post(strand, [&state, client, strand, who = std::move(who), shared_reply] {
-      finish_login(state, client, who, strand, std::move(*shared_reply));
+  const bool queued = auth.hash(client, [&state, client, strand, c = std::move(c), attempt,
+                                         shared_reply] {
+    // locked out while this attempt waited for its turn: its guess is not checked
+    if (const auth::ThrottleVerdict v = attempt->check(); v.locked) {
+      state.post(strand, [attempt, shared_reply, v] { (*shared_reply)(locked_out(v.retry_after_s)); });
+      return;
+    }
+    std::optional<WebAuth::Verified> who = state.auth().check_password(c.name, c.password);
+    state.post(strand, [&state, client, strand, who = std::move(who), attempt, shared_reply] {
+      finish_login(state, client, who, attempt, strand, std::move(*shared_reply));
     });
   });
   if (!queued)
@@ -146,6 +172,9 @@ void logout(const AuthRequest& req, SharedState& state, std::function<void(HttpA
   if (auto refused = refuse_cross_site(req, state)) return reply(std::move(*refused));
   const std::string token = login_token(req);
   const bool ended = !token.empty() && state.auth().logins().close(token);
+  // the open connections this login let in (observers, replays) are closed now, not at
+  // their next look
+  if (ended) state.recheck_logins();
   HttpAnswer a = json_answer(http::status::ok, {{"logged_out", ended}});
   a.headers.emplace_back("Set-Cookie", login_cookie("", 0, state.auth().options().secure_cookie));
   reply(std::move(a));
@@ -155,8 +184,8 @@ HttpAnswer me(const AuthRequest& req, SharedState& state) {
   if (!state.auth().login_required())
     return json_answer(http::status::ok, {{"name", nullptr}, {"login_required", false}});
   if (auto denied = require_instructor(req, state)) return std::move(*denied);
-  const auto who = state.auth().logins().who(login_token(req));
-  return json_answer(http::status::ok, {{"name", who.value_or("")}, {"login_required", true}});
+  const std::string who = state.auth().check_login(login_token(req), /*touch=*/false).name;
+  return json_answer(http::status::ok, {{"name", who}, {"login_required", true}});
 }
 
 // "/api/sessions/.../observe-ticket"
@@ -195,7 +224,7 @@ HttpAnswer observe_ticket(const AuthRequest& req, std::string_view path, SharedS
                  "no live session " + std::to_string(id) +
                      " (it ended or never started; see GET /api/sessions)");
   const std::string who = state.auth().login_required()
-                              ? state.auth().logins().who(login_token(req)).value_or("")
+                              ? state.auth().check_login(login_token(req), false).name
                               : std::string("instructor (no accounts)");
   const std::string ticket = tickets->issue(id, who);
   // the command line to run on a classroom PC, complete but for a TLS server's CA file
@@ -251,14 +280,20 @@ std::optional<HttpAnswer> require_instructor(const AuthRequest& req, SharedState
   WebAuth& auth = state.auth();
   if (!auth.login_required()) return std::nullopt;
   const std::string token = login_token(req);
-  if (!token.empty() && auth.logins().who(token)) return std::nullopt;
-  HttpAnswer a = json_answer(
-      http::status::unauthorized,
-      {{"error", "login_required"},
-       {"message", token.empty() ? "instructor login required (POST /api/login)"
-                                 : "instructor login expired or ended; log in again"},
-       {"login", "/login.html"}});
-  return a;
+  if (token.empty())
+    return json_answer(http::status::unauthorized,
+                       {{"error", "login_required"},
+                        {"message", "instructor login required (POST /api/login)"},
+                        {"login", "/login.html"}});
+  // every instructor request checks the login again: logged out, expired, its account
+  // removed or its password changed all count at once
+  const WebAuth::LoginCheck check = auth.check_login(token, /*touch=*/true);
+  if (check.ended.empty()) return std::nullopt;
+  return json_answer(http::status::unauthorized,
+                     {{"error", "login_required"},
+                      {"message", "instructor login ended (" + check.ended + "); log in again"},
+                      {"ended", check.ended},
+                      {"login", "/login.html"}});
 }
 
 std::optional<HttpAnswer> refuse_cross_site(const AuthRequest& req, const SharedState& state) {

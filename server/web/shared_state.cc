@@ -1,8 +1,11 @@
 #include "web/shared_state.h"
 
+#include <algorithm>
+
 #include <boost/asio/ip/address.hpp>
 
 #include "version/version.h"
+#include "web/websocket_session.h"
 
 namespace clamsim::web {
 
@@ -117,12 +120,46 @@ void SharedState::begin_stop() {
   stopping_ = true;
 }
 
-bool SharedState::begin_replay() {
-  std::size_t n = replays_.load();
-  do {
-    if (n >= options_.max_replays) return false;
-  } while (!replays_.compare_exchange_weak(n, n + 1));
-  return true;
+std::size_t instructor_replay_places(std::size_t max_replays) {
+  return max_replays < 2 ? 0 : std::max<std::size_t>(1, max_replays / 4);
+}
+
+std::string SharedState::begin_replay(const std::string& client, bool instructor) {
+  const std::size_t max = options_.max_replays, per_client = options_.max_replays_per_client;
+  std::lock_guard<std::mutex> lock(replay_mutex_);
+  if (replays_ >= max)
+    return std::to_string(max) + " replays are running, the most this server allows "
+           "(--max-replays); try again later";
+  if (!instructor) {
+    const std::size_t kept = instructor_replay_places(max);
+    if (ticket_replays_ >= max - kept)
+      return std::to_string(ticket_replays_) + " replays on trainees' tickets are running, the "
+             "most allowed (" + std::to_string(kept) + " of " + std::to_string(max) +
+             " kept for instructors); try again later";
+    std::size_t& mine = ticket_replays_by_client_[client];
+    if (per_client > 0 && mine >= per_client) {
+      return "too many replays from " + client + ": " + std::to_string(per_client) +
+             " allowed per client address (--max-replays-per-client)";
+    }
+    mine += 1;
+    ticket_replays_ += 1;
+  }
+  replays_ += 1;
+  return "";
+}
+
+void SharedState::end_replay(const std::string& client, bool instructor) {
+  std::lock_guard<std::mutex> lock(replay_mutex_);
+  if (replays_ > 0) replays_ -= 1;
+  if (instructor) return;
+  if (ticket_replays_ > 0) ticket_replays_ -= 1;
+  const auto it = ticket_replays_by_client_.find(client);
+  if (it != ticket_replays_by_client_.end() && --it->second == 0) ticket_replays_by_client_.erase(it);
+}
+
+void SharedState::recheck_logins() {
+  for (const auto& weak : connections())
+    if (auto ws = weak.lock()) ws->recheck_login();
 }
 
 void SharedState::stop_posts() {

@@ -45,6 +45,10 @@ inline constexpr std::chrono::seconds kLogWindow{10};
 // Not on a wildcard address or a non-loopback one: only this machine can connect.
 bool listens_on_loopback_only(const WebOptions& o);
 
+// Of max_replays places, those kept for instructors (trainees' tickets never take them):
+// a quarter, at least one, none when there is only one place.
+std::size_t instructor_replay_places(std::size_t max_replays);
+
 class SharedState {
  public:
   // Loads the TLS certificate and key when options name them (throws TlsError).
@@ -79,9 +83,15 @@ class SharedState {
   // thread (session::PlayerReaper; the WebServer owns it and outlives this state's users).
   void set_player_reaper(session::PlayerReaper& reaper) { reaper_ = &reaper; }
   session::PlayerReaper& player_reaper() { return *reaper_; }
-  // One of WebOptions::max_replays replays at once: false when all are in use.
-  bool begin_replay();
-  void end_replay() { replays_.fetch_sub(1); }
+  // A place for one replay (WebOptions::max_replays): "" when taken, else why not (a close
+  // reason). `instructor`: a logged-in instructor's (or, without accounts, a loopback
+  // server's); else a trainee's ticket, which may use neither the places kept for
+  // instructors (instructor_replay_places) nor more than max_replays_per_client of them
+  // from one address, so trainees can never lock an instructor's debrief out.
+  std::string begin_replay(const std::string& client, bool instructor);
+  void end_replay(const std::string& client, bool instructor);
+  // Tells every open WebSocket connection to look at its login again now (a logout).
+  void recheck_logins();
   // Through a LogLimit: at most kLogBurst lines per kLogWindow, the rest counted.
   void log(const std::string& line) const;
 
@@ -133,8 +143,11 @@ class SharedState {
   std::unique_ptr<WebAuth> auth_;
   auth::TicketTable<std::string> replay_tickets_{3600.0, 4096};
   auth::TicketTable<session::MachineSetup> takeover_tickets_{600.0, 64};
-  std::atomic<std::size_t> replays_{0};
   session::PlayerReaper* reaper_ = nullptr;
+  std::mutex replay_mutex_;
+  std::size_t replays_ = 0;           // all, guarded by replay_mutex_
+  std::size_t ticket_replays_ = 0;    // of those, on a trainee's ticket
+  std::unordered_map<std::string, std::size_t> ticket_replays_by_client_;
 
   mutable std::mutex mutex_;
   std::unordered_map<WebSocketSession*, std::weak_ptr<WebSocketSession>> websockets_;

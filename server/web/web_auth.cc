@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include <boost/asio/post.hpp>
 #include <openssl/crypto.h>
 #include <openssl/sha.h>
 
@@ -45,31 +44,37 @@ WebAuth::WebAuth(const AccessOptions& options, std::function<void(const std::str
 
 WebAuth::~WebAuth() { stop(); }
 
-std::optional<std::string> WebAuth::check_password(const std::string& name,
-                                                   const std::string& password) {
+std::optional<WebAuth::Verified> WebAuth::check_password(const std::string& name,
+                                                         const std::string& password) {
   const std::optional<std::string> hash = accounts_ ? accounts_->hash_of(name) : std::nullopt;
-  if (!hash) return auth::verify_dummy(password) ? std::optional<std::string>(name) : std::nullopt;
-  if (!auth::verify_password(password, *hash)) return std::nullopt;
-  return name;
-}
-
-bool WebAuth::hash(std::function<void()> job) {
-  if (stopped_) return false;
-  if (waiting_.fetch_add(1) >= kMaxWaiting) {
-    waiting_.fetch_sub(1);
-    return false;
+  if (!hash) {
+    auth::verify_dummy(password);  // the same time as a real check; never a login
+    return std::nullopt;
   }
-  boost::asio::post(pool_, [this, job = std::move(job)] {
-    job();
-    waiting_.fetch_sub(1);
-  });
-  return true;
+  if (!auth::verify_password(password, *hash)) return std::nullopt;
+  return Verified{name, *hash};
 }
 
-void WebAuth::stop() {
-  if (stopped_.exchange(true)) return;
-  pool_.join();
+WebAuth::LoginCheck WebAuth::check_login(std::string_view token, bool touch) {
+  const auth::Login l = logins_.check(token, touch);
+  switch (l.state) {
+    case auth::LoginState::Live: break;
+    case auth::LoginState::Expired: return {"", "expired"};
+    case auth::LoginState::LoggedOut: return {"", "logged out"};
+    case auth::LoginState::Unknown: return {"", "unknown login"};
+  }
+  // the account as the file says now: clamsim-accounts may have changed it since
+  const std::optional<std::string> hash = accounts_ ? accounts_->hash_of(l.name) : std::nullopt;
+  if (!hash) return {"", "account removed"};
+  if (*hash != l.credential) return {"", "password changed"};
+  return {l.name, ""};
 }
+
+bool WebAuth::hash(const std::string& client, std::function<void()> job) {
+  return hashing_.push(client, std::move(job));
+}
+
+void WebAuth::stop() { hashing_.stop(); }
 
 bool WebAuth::class_code_matches(const std::string& given) const {
   if (options_.class_code.empty()) return true;

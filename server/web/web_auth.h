@@ -1,20 +1,22 @@
 // The web front end's side of instructor accounts: the accounts file, the logins, the
 // failed-login tracker and the thread that hashes passwords. A password check costs about
 // 0.1 s of CPU (auth/password_hash.h); it runs on its own thread so that a login never
-// delays another browser's frames on the I/O threads.
+// delays another browser's frames on the I/O threads. Every instructor action asks
+// check_login(): a login is valid while it is live and its account still has the password
+// hash the login was issued for, so a logout, an expiry, a removed account or a changed
+// password counts at once, on every connection.
 #pragma once
 
-#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
-
-#include <boost/asio/thread_pool.hpp>
+#include <string_view>
 
 #include "auth/account_store.h"
 #include "auth/login_sessions.h"
 #include "auth/login_throttle.h"
+#include "web/hash_queue.h"
 #include "web/web_options.h"
 
 namespace clamsim::web {
@@ -34,14 +36,29 @@ class WebAuth {
   auth::LoginSessions& logins() { return logins_; }
   auth::LoginThrottle& throttle() { return throttle_; }
 
-  // The name `password` logs in (checked against the hash in the accounts file, or a
-  // dummy hash for an unknown name so the time is the same), else nothing. Slow: call
+  struct Verified {
+    std::string name;
+    std::string hash;   // the stored hash it matched: the login is issued for it
+  };
+  // The account `password` logs in to (checked against the hash in the accounts file, or
+  // a dummy hash for an unknown name so the time is the same), else nothing. Slow: call
   // it through hash().
-  std::optional<std::string> check_password(const std::string& name, const std::string& password);
+  std::optional<Verified> check_password(const std::string& name, const std::string& password);
 
-  // Runs `job` on the hashing thread. False (job not run) when kMaxWaiting checks are
-  // waiting already: an attacker cannot queue unbounded work.
-  bool hash(std::function<void()> job);
+  struct LoginCheck {
+    std::string name;    // live: who
+    std::string ended;   // "" = live; else why not, for people: "logged out", "expired",
+                         // "account removed", "password changed", "unknown login"
+  };
+  // Whether `token`'s login may act now. `touch`: this is a request made with it (its
+  // idle time restarts); a connection that only watches passes false. Reads the accounts
+  // file again when it changed on disk (a stat() per call otherwise).
+  LoginCheck check_login(std::string_view token, bool touch);
+
+  // Runs `job` on the hashing thread, in `client`'s line (hash_queue.h: fair between
+  // addresses). False (job not run) when kMaxWaiting checks are waiting already: an
+  // attacker cannot queue unbounded work.
+  bool hash(const std::string& client, std::function<void()> job);
   // Waits for the checks under way; later hash() calls are refused. Idempotent.
   void stop();
 
@@ -49,14 +66,13 @@ class WebAuth {
   bool class_code_matches(const std::string& given) const;
 
  private:
-  static constexpr int kMaxWaiting = 8;
+  // 32 checks of about 0.15 s: the last waits about 5 s, within the HTTP timeout
+  static constexpr std::size_t kMaxWaiting = 32;
   const AccessOptions options_;
   std::unique_ptr<auth::AccountStore> accounts_;
   auth::LoginSessions logins_;
   auth::LoginThrottle throttle_;
-  boost::asio::thread_pool pool_{1};
-  std::atomic<int> waiting_{0};
-  std::atomic<bool> stopped_{false};
+  HashQueue hashing_{kMaxWaiting};
 };
 
 }  // namespace clamsim::web

@@ -91,6 +91,9 @@ struct WebOptions {
   double max_frame_rate_hz = 60.0;
   // Debrief replays at once (issue 12): each has a thread and the run's checkpoints.
   std::size_t max_replays = 8;
+  // Of those, replays on trainees' tickets from one client address (0 = no cap). Trainees'
+  // tickets never take the places kept for instructors (instructor_replay_places).
+  std::size_t max_replays_per_client = 2;
   std::size_t max_connections = 1024;   // open TCP connections, HTTP and WebSocket together
   std::size_t max_connections_per_client = 32;  // of those, from one address (a classroom
                                                 // behind one NAT address: raise it)

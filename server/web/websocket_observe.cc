@@ -79,7 +79,12 @@ bool WebSocketSession::start_observing(std::string_view observe) {
   }
   watched_ = watched;
   observer_id_ = next_observer_id();
-  instructor_name_ = state_->auth().logins().who(login_token(req_)).value_or("instructor");
+  if (state_->auth().login_required()) {
+    instructor_name_ = state_->auth().check_login(login_token(req_), /*touch=*/false).name;
+    watch_login(login_token(req_));   // from now on, at every action and once a second
+  } else {
+    instructor_name_ = "instructor";   // a loopback-only server without accounts
+  }
   const session::MachineSetup& m = watched->machine();
   world_ = m.scenario;
   const nlohmann::ordered_json& scene = world_ ? world_->client_scene : state_->scene();
@@ -148,6 +153,8 @@ void WebSocketSession::handle_observer_text(const std::string& text) {
                     pong_json(m.parsed.id, m.parsed.ping_t, watched ? watched->sim_time_s() : 0.0)),
                 SendQueue::Kind::Other);
   if (!watched) return;  // the session ended: its close is on its way
+  // every action is the instructor's: the login must still be valid (it counts as use)
+  if (!login_valid(/*touch=*/true)) return;
   session::InstructorDesk& desk = watched->desk();
   const auto answer = [&](const char* request, const session::ControlAnswer& a) {
     send(std::make_shared<const std::string>(control_answer_json(request, a)),

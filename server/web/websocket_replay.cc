@@ -143,11 +143,11 @@ bool WebSocketSession::start_replaying(std::string_view replay) {
     state_->log("web: refused to let " + peer_text() + " replay " + name + ": " + refusal);
   } else if (std::error_code ec; !std::filesystem::is_regular_file(std::filesystem::path(dir) / name, ec)) {
     refusal = "no recording " + name + " (removed by retention, or never made)";
-  } else if (!state_->begin_replay()) {
+  } else if (std::string full = state_->begin_replay(slot_.client(), !query_value(query, "ticket"));
+             !full.empty()) {
     c.ws_closed_full.fetch_add(1);
-    close_with(websocket::close_code::try_again_later,
-               "replay: " + std::to_string(state_->options().max_replays) +
-                   " replays are running, the most this server allows; try again later");
+    state_->log("web: refused a replay to " + peer_text() + ": " + full);
+    close_with(websocket::close_code::try_again_later, "replay: " + full);
     return false;
   }
   if (!refusal.empty()) {
@@ -161,9 +161,15 @@ bool WebSocketSession::start_replaying(std::string_view replay) {
     if (k.is_number_unsigned()) start_k = k.get<std::uint64_t>();   // else the first frame
   }
   // a debrief of someone's run is an instructor's action: logged with who asked
-  const std::string who = query_value(query, "ticket")
-                              ? std::string("the trainee's ticket")
-                              : "instructor " + state_->auth().logins().who(login_token(req_)).value_or("(local)");
+  replay_instructor_ = !query_value(query, "ticket");
+  if (replay_instructor_ && state_->auth().login_required()) {
+    instructor_name_ = state_->auth().check_login(login_token(req_), /*touch=*/false).name;
+    watch_login(login_token(req_));   // the replay ends with the login
+  } else if (replay_instructor_) {
+    instructor_name_ = "(local)";
+  }
+  const std::string who = replay_instructor_ ? "instructor " + instructor_name_
+                                             : std::string("the trainee's ticket");
   state_->log("web: " + peer_text() + " replays " + name + " (" + who + ")");
   replay_counted_ = true;
   open_ = true;
@@ -227,7 +233,10 @@ void WebSocketSession::stop_replaying() {
   // joined on the reaper's thread, never on this I/O thread; the replay's place is freed once
   // the player's thread has ended (the state is kept alive for that)
   std::function<void()> after;
-  if (replay_counted_) after = [state = state_] { state->end_replay(); };
+  if (replay_counted_)
+    after = [state = state_, client = slot_.client(), instructor = replay_instructor_] {
+      state->end_replay(client, instructor);
+    };
   state_->player_reaper().retire(std::move(replay_), std::move(after));
   replay_counted_ = false;
 }

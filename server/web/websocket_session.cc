@@ -503,6 +503,7 @@ void WebSocketSession::on_reaped() {
 
 // Stops the session at once (no more frames), on the strand, never the session thread.
 void WebSocketSession::release_session() {
+  if (login_timer_) login_timer_->cancel();
   stop_observing();
   stop_replaying();
   if (sink_) sink_->close();

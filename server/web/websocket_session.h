@@ -90,6 +90,9 @@ class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
   void run(http::request<http::string_body> req);
   // From any thread: close with 1001 (server shutting down).
   void shutdown();
+  // From any thread: look at the login that let this connection in now (a logout just
+  // ended one; websocket_login.cc).
+  void recheck_login();
 
   // On the strand (posted by the sink / the registry's reaper).
   void send_display(std::shared_ptr<const std::string> text);
@@ -121,6 +124,12 @@ class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
   std::string replay_refusal(const std::string& name, std::string_view ticket);
   void handle_replay_text(const std::string& text);
   void stop_replaying();
+  // The login behind an observer or an instructor's replay (websocket_login.cc): looked at
+  // once a second and before every instructor action; an ended login closes the
+  // connection with 1008 "login ended: WHY".
+  void watch_login(std::string token);
+  bool login_valid(bool touch);   // else closes
+  void look_at_login_later();
   // /ws?takeover=TICKET: the setup (with its seed) the ticket stands for; else closes.
   bool take_over_setup(std::string_view ticket, session::MachineSetup* setup);
   void send_replay_ticket();
@@ -160,6 +169,11 @@ class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
   std::unique_ptr<session::ReplayPlayer> replay_;
   std::uint64_t replay_frames_ = 0;
   bool replay_counted_ = false;
+  bool replay_instructor_ = false;   // the place is an instructor's (not a ticket's)
+  // The login that let this connection in ("" = none: a trainee, a ticket, no accounts)
+  // and the timer of its next look.
+  std::string login_token_;
+  std::unique_ptr<net::steady_timer> login_timer_;
   std::array<double, 5> last_volts_{};
   bool volts_sent_ = false;
   std::chrono::steady_clock::time_point last_clamp_report_{};

@@ -88,5 +88,64 @@ TEST(LoginThrottle, BoundedMemoryUnderAnAddressFlood) {
   EXPECT_TRUE(th.failed("10.1.3.249", "login").locked);
 }
 
+// Issue 38, finding 5a: attempts under way count against the lockout, so however many
+// arrive at once, no more than lockout_after guesses are ever checked per window.
+TEST(LoginThrottle, AttemptsUnderWayCountAgainstTheLockout) {
+  FakeTime t;
+  ThrottlePolicy p = policy();   // lockout after 5
+  p.max_in_flight = 3;
+  LoginThrottle th(p, nullptr, t.fn());
+  ThrottleVerdict refused;
+  for (int i = 0; i < 3; ++i) {
+    auto a = th.reserve("a", &refused);
+    ASSERT_TRUE(a) << i;
+    a->failed("login");
+  }
+  // three failures counted; two more guesses may be checked, not three
+  auto x = th.reserve("a", &refused), y = th.reserve("a", &refused);
+  ASSERT_TRUE(x && y);
+  EXPECT_FALSE(th.reserve("a", &refused)) << "3 failed + 2 under way = the 5 allowed";
+  EXPECT_TRUE(refused.busy);
+  EXPECT_GE(refused.retry_after_s, 1.0);
+  EXPECT_FALSE(x->failed("login").locked);
+  EXPECT_TRUE(y->failed("login").locked);
+  x.reset();
+  y.reset();
+  EXPECT_FALSE(th.reserve("a", &refused));
+  EXPECT_TRUE(refused.locked);
+  EXPECT_NE(th.reserve("b", &refused), nullptr) << "another address is not affected";
+}
+
+TEST(LoginThrottle, AtMostMaxInFlightAttemptsPerAddressAndAnUncheckedOneIsNotCounted) {
+  FakeTime t;
+  LoginThrottle th(policy(), nullptr, t.fn());   // max_in_flight 2
+  ThrottleVerdict refused;
+  auto a = th.reserve("a", &refused), b = th.reserve("a", &refused);
+  ASSERT_TRUE(a && b);
+  EXPECT_FALSE(th.reserve("a", &refused));
+  EXPECT_TRUE(refused.busy);
+  EXPECT_FALSE(refused.locked);
+  EXPECT_NE(th.reserve("c", &refused), nullptr);
+  a.reset();   // never checked (the queue was full): not a failure, and its place is free
+  auto c = th.reserve("a", &refused);
+  ASSERT_TRUE(c);
+  // an answer still waiting out its slow-down keeps its place until it is sent
+  for (int i = 0; i < 2; ++i) th.failed("d", "login");
+  auto d = th.reserve("d", &refused);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->failed("login").delay_s, 1.0);
+  auto e = th.reserve("d", &refused);
+  ASSERT_TRUE(e);
+  EXPECT_FALSE(th.reserve("d", &refused)) << "d's slowed answer still holds its place";
+  d.reset();
+  EXPECT_NE(th.reserve("d", &refused), nullptr);
+  // a success forgets the failures
+  b->succeeded();
+  c->succeeded();
+  b.reset();
+  c.reset();
+  EXPECT_EQ(th.failed("a", "login").delay_s, 0.0);
+}
+
 }  // namespace
 }  // namespace clamsim::auth

@@ -94,6 +94,10 @@ TEST_F(ServerOptionsTest, ErrorsNameTheSetting) {
   EXPECT_THROW(parse({"--pool-threads", "0"}), UsageError);
   EXPECT_THROW(parse({"--max-replays", "0"}), UsageError);
   EXPECT_EQ(parse({"--max-replays", "3"}).web.max_replays, 3u);
+  EXPECT_EQ(parse({}).web.max_replays_per_client, 2u);
+  EXPECT_EQ(parse({"--max-replays-per-client", "0"}).web.max_replays_per_client, 0u);
+  EXPECT_THROW(parse({"--max-replays-per-client", "-1"}), UsageError);
+  EXPECT_THROW(parse({"--max-replays-per-client", "two"}), UsageError);
   EXPECT_THROW(parse({"--host", "a", "--host", "b"}), UsageError);
   EXPECT_TRUE(parse({"--corba-port", "1", "--help"}).help);
 }

@@ -9,7 +9,11 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <atomic>
 #include <fstream>
+#include <iostream>
+#include <map>
+#include <thread>
 
 #include "auth/accounts_file.h"
 #include "auth/password_hash.h"
@@ -368,6 +372,246 @@ TEST(AuthRoutes, ClassCodeOverARealWebSocket) {
     EXPECT_EQ((*hello)["type"], "hello");
     EXPECT_EQ(s.registry.size(), 1u) << "only the right code started a session";
   }
+}
+
+// ---- issue 38, finding 3: a login's powers end with it, everywhere, at once ----
+
+Reply logout(const Server& s, const std::string& token) {
+  Req out;
+  out.method = "POST";
+  out.target = "/api/logout";
+  out.cookie = token;
+  out.origin = s.origin();
+  out.body = "{}";
+  return s.send(out);
+}
+
+// A trainee's session, and an observer of it with `token`'s login: both open.
+struct Watched {
+  WsClient trainee, observer;
+  bool open(const Server& s, const std::string& token) {
+    if (!trainee.connect(s.server.port(), "/ws")) return false;
+    const auto hello = trainee.read_type("hello");
+    if (!hello) return false;
+    observer.set_cookie(std::string(kLoginCookie) + "=" + token);
+    if (!observer.connect(s.server.port(), "/ws?observe=" + std::to_string((*hello)["session"].get<std::uint64_t>())))
+      return false;
+    const auto ohello = observer.read_type("hello");
+    return ohello && (*ohello).contains("observing");
+  }
+};
+
+TEST(AuthRoutes, RemovedAccountsAndChangedPasswordsEndTheirLoginsAtOnce) {
+  Accounts acc;
+  auth::save_accounts(acc.file, {{"ada", auth::hash_password(kPassword, {10, 8, 1}), "2026-11-24T10:00:00Z"},
+                                 {"grace", auth::hash_password(kPassword, {10, 8, 1}), "2026-11-24T10:00:00Z"}});
+  Server s([&](WebOptions& o) { o.access.accounts_file = acc.file; });
+  const std::string ada = token_of(s.login("ada", kPassword));
+  const std::string grace = token_of(s.login("grace", kPassword));
+  ASSERT_FALSE(ada.empty());
+  ASSERT_FALSE(grace.empty());
+  Watched watched;
+  ASSERT_TRUE(watched.open(s, grace));
+  for (const auto& path : {"/api/me", "/api/sessions", "/api/reports"}) {
+    EXPECT_EQ(s.get(path, ada).status, 200) << path;
+    EXPECT_EQ(s.get(path, grace).status, 200) << path;
+  }
+  // clamsim-accounts passwd ada; clamsim-accounts remove grace (the same atomic rewrite)
+  auth::save_accounts(acc.file, {{"ada", auth::hash_password("a new password", {10, 8, 1}),
+                                  "2026-11-24T10:00:00Z"}});
+  for (const auto& path : {"/api/me", "/api/sessions", "/api/reports"}) {
+    const Reply a = s.get(path, ada), g = s.get(path, grace);
+    EXPECT_EQ(a.status, 401) << path;
+    EXPECT_EQ(a.json()["ended"], "password changed") << a.body;
+    EXPECT_EQ(g.status, 401) << path;
+    EXPECT_EQ(g.json()["ended"], "account removed") << g.body;
+  }
+  // grace's open observer is closed too, within its once-a-second look
+  EXPECT_EQ(watched.observer.read_until_closed(Seconds(10)), 1008);
+  EXPECT_EQ(watched.observer.close_reason(), "login ended: account removed");
+  // the new password logs in
+  const std::string again = token_of(s.login("ada", "a new password"));
+  EXPECT_EQ(s.get("/api/me", again).status, 200);
+}
+
+TEST(AuthRoutes, ALogoutClosesItsObserversAndTheyCannotActAfterIt) {
+  Accounts acc;
+  Server s([&](WebOptions& o) { o.access.accounts_file = acc.file; });
+  const std::string token = token_of(s.login("ada", kPassword));
+  const std::string other = token_of(s.login("ada", kPassword));   // a second login: stays
+  Watched mine, theirs;
+  ASSERT_TRUE(mine.open(s, token));
+  ASSERT_TRUE(theirs.open(s, other));
+  ASSERT_TRUE(mine.observer.write(R"({"type":"take_control"})"));
+  const auto took = mine.observer.read_type("control_answer", Seconds(5));
+  ASSERT_TRUE(took) << "the observer acts while logged in";
+  EXPECT_EQ(logout(s, token).status, 200);
+  // closed at the logout, not at its next action: whatever it sends after is not read
+  mine.observer.write(R"({"type":"fault","name":"axis_dead","params":{"axis":"swing"}})");
+  mine.observer.write(R"({"type":"message","text":"still here"})");
+  bool acted_after = false;
+  int code = -1;
+  for (int i = 0; i < 2000; ++i) {
+    const WsClient::Message m = mine.observer.read(Seconds(5));
+    if (m.kind == WsClient::Message::Kind::Closed) {
+      code = 1008;
+      break;
+    }
+    if (m.kind != WsClient::Message::Kind::Text) break;
+    const auto j = nlohmann::json::parse(m.text, nullptr, false);
+    if (j.is_object() && j.value("type", "") == "faults" && !j["active"].empty()) acted_after = true;
+  }
+  EXPECT_EQ(code, 1008);
+  EXPECT_EQ(mine.observer.close_reason(), "login ended: logged out");
+  EXPECT_FALSE(acted_after) << "no fault was injected after the logout";
+  // nor did the trainee get the message (a second of its frames and notices)
+  for (int i = 0; i < 60; ++i) {
+    const auto j = mine.trainee.read_json(Seconds(2));
+    if (!j) break;
+    EXPECT_NE((*j).value("text", ""), "still here") << *j;
+  }
+  // the other login's observer goes on
+  ASSERT_TRUE(theirs.observer.write(R"({"type":"message","text":"hello"})"));
+  EXPECT_TRUE(theirs.observer.read_type("display", Seconds(3)));
+  EXPECT_EQ(s.get("/api/me", other).status, 200);
+}
+
+TEST(AuthRoutes, AnIdleOrOutlivedLoginClosesItsObserver) {
+  Accounts acc;
+  Server s([&](WebOptions& o) {
+    o.access.accounts_file = acc.file;
+    o.access.login_idle_s = 2.0;
+  });
+  const std::string token = token_of(s.login("ada", kPassword));
+  Watched watched;
+  ASSERT_TRUE(watched.open(s, token));
+  // watching alone does not keep the login alive: after 2 s without a request it ends
+  EXPECT_EQ(watched.observer.read_until_closed(Seconds(15)), 1008);
+  EXPECT_EQ(watched.observer.close_reason(), "login ended: expired");
+  const Reply me = s.get("/api/me", token);
+  EXPECT_EQ(me.status, 401);
+  EXPECT_EQ(me.json()["ended"], "expired");
+
+  Server lifetime([&](WebOptions& o) {
+    o.access.accounts_file = acc.file;
+    o.access.login_max_s = 2.0;
+  });
+  const std::string busy = token_of(lifetime.login("ada", kPassword));
+  Watched acting;
+  ASSERT_TRUE(acting.open(lifetime, busy));
+  // requests keep an idle login alive, never past its lifetime
+  int code = -1;
+  for (int i = 0; i < 60 && code < 0; ++i) {   // 6 s at least: three times the lifetime
+    lifetime.get("/api/sessions", busy);
+    acting.observer.write(R"({"type":"message","text":"go on"})");
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    const WsClient::Message m = acting.observer.read(Seconds(0.2));
+    if (m.kind == WsClient::Message::Kind::Closed) code = 1008;
+    if (m.kind == WsClient::Message::Kind::Error) break;
+  }
+  if (code < 0) code = acting.observer.read_until_closed(Seconds(10));
+  EXPECT_EQ(code, 1008);
+  EXPECT_EQ(acting.observer.close_reason(), "login ended: expired");
+}
+
+TEST(AuthRoutes, WithoutAccountsALocalObserverNeedsNoLogin) {
+  Server s(nullptr);
+  WsClient trainee, observer;
+  ASSERT_TRUE(trainee.connect(s.server.port(), "/ws"));
+  const auto hello = trainee.read_type("hello");
+  ASSERT_TRUE(hello);
+  ASSERT_TRUE(observer.connect(s.server.port(), "/ws?observe=" + std::to_string((*hello)["session"].get<std::uint64_t>())));
+  ASSERT_TRUE(observer.read_type("hello"));
+  ASSERT_TRUE(observer.write(R"({"type":"take_control"})"));
+  const auto answer = observer.read_type("control_answer", Seconds(5));
+  ASSERT_TRUE(answer);
+  // still open and acting after more than one look's time
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  ASSERT_TRUE(observer.write(R"({"type":"message","text":"hi"})"));
+  EXPECT_TRUE(observer.read_type("display", Seconds(3)));
+}
+
+// ---- issue 38, finding 5: no guess is checked past the lockout, and one address's flood
+// never refuses another address's login ----
+
+TEST(AuthRoutes, GuessesSentWithoutWaitingNeverPassTheLockout) {
+  Accounts acc;
+  Server s([&](WebOptions& o) {
+    o.access.accounts_file = acc.file;
+    o.access.failures_before_lockout = 4;
+    o.access.lockout_s = 120;
+  });
+  // the probe's pattern: 22 attempts 0.12 s apart without waiting for answers, the right
+  // password among the last
+  std::vector<Reply> replies(22);
+  std::vector<std::thread> senders;
+  for (int i = 0; i < 22; ++i) {
+    senders.emplace_back([&, i] { replies[i] = s.login("ada", i == 20 ? kPassword : "guess-" + std::to_string(i)); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(120));
+  }
+  for (auto& t : senders) t.join();
+  std::map<std::string, int> outcomes;
+  for (const Reply& r : replies) {
+    EXPECT_NE(r.status, 0);
+    EXPECT_NE(r.status, 503) << "the queue is not full: " << r.body;
+    if (r.status == 429) {
+      EXPECT_NE(r.header("Retry-After"), "") << r.body;
+    }
+    const nlohmann::json j = r.json();
+    outcomes[std::to_string(r.status) + " " + (j.is_object() ? j.value("error", "ok") : "?")] += 1;
+  }
+  std::string seen;
+  for (const auto& [k, n] : outcomes) seen += k + " x" + std::to_string(n) + "; ";
+  std::cout << "[ measured ] 22 logins 0.12 s apart, lockout after 4: " << seen << "\n";
+  // every guess checked was answered 401 or was the one that locked the address
+  EXPECT_LE(outcomes["401 wrong_login"], 3) << seen;
+  // until the lockout, more guesses: each is checked only while the budget lasts
+  int locked = outcomes["429 locked_out"];
+  for (int i = 0; i < 10 && locked == 0; ++i)
+    if (const nlohmann::json j = s.login("ada", "later-" + std::to_string(i)).json();
+        j.is_object() && j.value("error", "") == "locked_out")
+      locked = 1;
+  ASSERT_GT(locked, 0);
+  EXPECT_EQ(s.login("ada", kPassword).status, 429) << "locked: the right password waits too";
+  EXPECT_EQ(s.login("ada", kPassword, "127.0.0.2").status, 200);
+}
+
+TEST(AuthRoutes, AFloodFromManyAddressesNeverRefusesAnotherAddressesLogin) {
+  Accounts acc;
+  Server s([&](WebOptions& o) { o.access.accounts_file = acc.file; });
+  // twelve addresses, each sending wrong logins two at a time without pause: names without
+  // an account, so each costs a full-cost dummy check on the hashing thread
+  std::atomic<bool> stop{false};
+  std::atomic<int> flood_sent{0}, flood_503{0}, flood_429{0};
+  std::vector<std::thread> flood;
+  for (int a = 0; a < 12; ++a)
+    for (int k = 0; k < 2; ++k)
+      flood.emplace_back([&, a, k] {
+        const std::string from = "127.0.0." + std::to_string(10 + a);
+        for (int i = 0; i < 40 && !stop; ++i) {
+          const Reply r = s.login("nobody-" + std::to_string(k), "guess", from.c_str());
+          flood_sent += 1;
+          if (r.status == 503) flood_503 += 1;
+          if (r.status == 429) {
+            flood_429 += 1;
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+          }
+        }
+      });
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));   // the flood under way
+  int ok = 0, busy = 0;
+  for (int i = 0; i < 5; ++i) {
+    const Reply r = s.login("ada", kPassword, "127.0.0.2");
+    if (r.status == 200) ok += 1;
+    if (r.status == 503) busy += 1;
+    EXPECT_EQ(r.status, 200) << r.body;
+  }
+  stop = true;
+  for (auto& t : flood) t.join();
+  std::cout << "[ measured ] 12 flooding addresses x2 in flight: another address's logins "
+            << ok << "/5 answered 200, " << busy << " 503; the flood sent " << flood_sent
+            << ", got 503 " << flood_503 << ", 429 " << flood_429 << "\n";
+  EXPECT_EQ(flood_503.load(), 0) << "2 per address x 12 addresses fit the queue";
 }
 
 }  // namespace

@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <thread>
 
 #include "auth/accounts_file.h"
@@ -31,10 +33,11 @@ using json = nlohmann::json;
 const std::string kSource = CLAMSIM_SOURCE_DIR;
 
 struct Server {
-  explicit Server(const fs::path& dir, std::string accounts_file = "")
+  explicit Server(const fs::path& dir, std::string accounts_file = "",
+                  const std::function<void(WebOptions&)>& tweak = nullptr)
       : registry(registry_options(dir), clock),
         catalog(kSource + "/models", kSource + "/config/scenarios", "t250", "dam_intake"),
-        server(options(std::move(accounts_file)), registry, catalog) {
+        server(options(std::move(accounts_file), tweak), registry, catalog) {
     server.start();
   }
   static session::RegistryOptions registry_options(const fs::path& dir) {
@@ -46,12 +49,14 @@ struct Server {
     o.recording.frame_every = 1;
     return o;
   }
-  static WebOptions options(std::string accounts_file) {
+  static WebOptions options(std::string accounts_file,
+                            const std::function<void(WebOptions&)>& tweak) {
     WebOptions o;
     o.port = 0;
     o.threads = 2;
     o.access.accounts_file = std::move(accounts_file);
     o.max_replays = 2;
+    if (tweak) tweak(o);
     return o;
   }
   std::uint16_t port() const { return server.port(); }
@@ -347,6 +352,56 @@ TEST(ReplayWs, ClosingReplaysThatArePreparingNeverBlocksTheServer) {
     if (!opened) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   EXPECT_TRUE(opened);
+}
+
+// Issue 38, finding 6: a trainee's ticket opened eight replays of its own run and the
+// instructor's replay got 1013. Tickets are capped per client address and never take the
+// places kept for instructors.
+TEST(ReplayWs, TraineesTicketsAreCappedPerAddressAndNeverStarveAnInstructor) {
+  Scratch scratch;
+  Server s(scratch.dir, "", [](WebOptions& o) {
+    o.max_replays = 8;             // 2 kept for instructors: 6 for tickets
+    o.max_replays_per_client = 2;
+  });
+  const auto [name, ticket] = recorded_run(s, 10);
+  ASSERT_FALSE(name.empty());
+  const std::string target = "/ws?replay=" + name + "&ticket=" + ticket;
+  std::vector<std::unique_ptr<WsClient>> held;
+  const auto try_open = [&](const std::string& from, const std::string& t) {
+    auto c = std::make_unique<WsClient>();
+    c->connect_from(from);
+    EXPECT_TRUE(c->connect(s.port(), t));
+    const auto hello = c->read_json(Seconds(5));
+    const bool ok = hello && (*hello)["type"] == "hello";
+    if (ok) held.push_back(std::move(c));
+    return ok ? std::string() : std::to_string(c->close_code()) + " " + c->close_reason();
+  };
+  EXPECT_EQ(try_open("127.0.0.1", target), "");
+  EXPECT_EQ(try_open("127.0.0.1", target), "");
+  const std::string third = try_open("127.0.0.1", target);
+  EXPECT_EQ(third.substr(0, 5), "1013 ") << third;
+  EXPECT_NE(third.find("too many replays from 127.0.0.1: 2 allowed per client address"), std::string::npos)
+      << third;
+  // other addresses fill the places tickets may use, and no more
+  for (const char* from : {"127.0.0.2", "127.0.0.2", "127.0.0.3", "127.0.0.3"}) EXPECT_EQ(try_open(from, target), "") << from;
+  const std::string pool = try_open("127.0.0.4", target);
+  EXPECT_EQ(pool.substr(0, 5), "1013 ") << pool;
+  EXPECT_NE(pool.find("6 replays on trainees' tickets are running"), std::string::npos) << pool;
+  EXPECT_NE(pool.find("2 of 8 kept for instructors"), std::string::npos) << pool;
+  // the instructor (no accounts: a loopback server's local instructor) still debriefs
+  EXPECT_EQ(try_open("127.0.0.5", "/ws?replay=" + name), "");
+  EXPECT_EQ(try_open("127.0.0.5", "/ws?replay=" + name), "");
+  const std::string full = try_open("127.0.0.5", "/ws?replay=" + name);
+  EXPECT_NE(full.find("1013 replay: 8 replays are running"), std::string::npos) << full;
+  // a place given back is a place again
+  held.front()->close();
+  held.erase(held.begin());
+  bool reopened = false;
+  for (int i = 0; i < 50 && !reopened; ++i) {
+    reopened = try_open("127.0.0.1", target).empty();
+    if (!reopened) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_TRUE(reopened);
 }
 
 TEST(ReplayMessage, EachFieldIsCheckedAndNamed) {

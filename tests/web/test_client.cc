@@ -167,6 +167,8 @@ std::string WsClient::close_reason() const {
   return std::string(impl_->ws.reason().reason.c_str());
 }
 
+int WsClient::close_code() const { return static_cast<int>(impl_->ws.reason().code); }
+
 void WsClient::close() {
   Impl& c = *impl_;
   bool done = false;

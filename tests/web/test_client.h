@@ -79,6 +79,7 @@ class WsClient {
   bool write(const std::string& text, bool binary = false, Seconds timeout = Seconds(2));
 
   std::string close_reason() const;
+  int close_code() const;   // of the close frame received (0 before one)
 
   void close();
 
