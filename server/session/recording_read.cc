@@ -17,6 +17,16 @@ namespace clamsim::session {
 
 using json = nlohmann::json;
 
+// The file is named by the caller; a viewer of the server's replay has no business with
+// its directory.
+std::string without_path(std::string what, const std::string& path) {
+  for (std::size_t at; !path.empty() && (at = what.find(path)) != std::string::npos;)
+    what.replace(at, path.size(), std::filesystem::path(path).filename().string());
+  const std::string name = std::filesystem::path(path).filename().string();
+  if (what.rfind(name + ": ", 0) == 0) what.erase(0, name.size() + 2);
+  return what;
+}
+
 namespace {
 
 constexpr int kMaxSeedDepth = 16;
@@ -37,7 +47,7 @@ std::uint64_t parse_count(const std::string& key, const std::string& text) {
 class InputCheck {
  public:
   InputCheck(const json& j, const std::string& path, std::uint64_t k)
-      : j_(j), where_(path + ": /inputs at frame " + std::to_string(k)) {}
+      : j_(j), where_("/inputs at frame " + std::to_string(k)) {}
 
   [[noreturn]] void fail(const std::string& why) const {
     throw std::invalid_argument(where_ + ": " + why);
@@ -135,13 +145,13 @@ void check_frames_cover(const RecordedSession& r, std::uint64_t every) {
   std::uint64_t before = 0;   // frame 0, before the first
   for (const auto& [k, frame] : r.frames) {
     if (k - before > every)
-      throw std::invalid_argument(r.path + ": no recorded frame between " + std::to_string(before) +
+      throw std::invalid_argument("no recorded frame between " + std::to_string(before) +
                                   " and " + std::to_string(k) + " (one every " + std::to_string(every) +
                                   "): not a session's recording");
     before = k;
   }
   if (r.last_k > before + every)
-    throw std::invalid_argument(r.path + ": inputs up to frame " + std::to_string(r.last_k) +
+    throw std::invalid_argument("inputs up to frame " + std::to_string(r.last_k) +
                                 ", but its last recorded frame is " + std::to_string(before) +
                                 " (one every " + std::to_string(every) + "): not a session's recording");
 }
@@ -189,7 +199,12 @@ RecordedSession seed_source(const RecordedSession& r, const MachineSetup& setup,
   if (std::error_code ec; !std::filesystem::exists(source_path, ec))
     throw std::invalid_argument("taken over from " + name + " at frame " + std::to_string(r.seed_k()) +
                                 ", which is not beside it (removed by retention?): cannot re-simulate");
-  RecordedSession source = read_recording(source_path);
+  RecordedSession source;
+  try {
+    source = read_recording(source_path);
+  } catch (const std::exception& e) {   // McapError names the path: this names the file only
+    throw std::invalid_argument("its source " + name + ": " + without_path(e.what(), source_path));
+  }
   MachineSetup source_setup;
   if (const std::string why = recorded_setup(source, catalog, &source_setup); !why.empty())
     throw std::invalid_argument("its source " + name + ": " + why);
@@ -279,7 +294,7 @@ RecordedSession read_recording(const std::string& path) {
   const record::McapChannel* in = f.channel(kInputsChannel.topic);
   const record::McapChannel* fr = f.channel(kFramesChannel.topic);
   if (r.meta.empty() || in == nullptr || fr == nullptr)
-    throw std::invalid_argument(path + " is an MCAP file but not a clamsim session recording "
+    throw std::invalid_argument("an MCAP file but not a clamsim session recording "
                                 "(no 'session' metadata, /inputs or /frames)");
   const std::uint64_t max_k = max_recorded_frames(r.frame_period_s());
   const std::uint64_t every = r.frame_every();
@@ -289,11 +304,11 @@ RecordedSession read_recording(const std::string& path) {
     json j = json::parse(m.data, nullptr, false);
     if (j.is_discarded() || !j.is_object() || !j.contains("k") || !j["k"].is_number_unsigned() ||
         j["k"].get<std::uint64_t>() == 0)
-      throw std::invalid_argument(path + ": a message on " + topic +
+      throw std::invalid_argument("a message on " + std::string(topic) +
                                   " is not a JSON object with a frame index k (1, 2, ...)");
     const auto k = j["k"].get<std::uint64_t>();
     if (k > max_k)
-      throw std::invalid_argument(path + ": a message on " + topic + " at frame " + std::to_string(k) +
+      throw std::invalid_argument("a message on " + std::string(topic) + " at frame " + std::to_string(k) +
                                   ", past the " + std::to_string(max_k) + " frames (" +
                                   json(kMaxRecordedHours).dump() + " h) a recording may hold");
     r.last_k = std::max(r.last_k, k);

@@ -67,8 +67,8 @@ struct RecordedSession {
 std::uint64_t max_recorded_frames(double frame_period_s);
 
 // Reads the file and checks all of it before any work starts: throws record::McapError (not
-// MCAP, unreadable, not a regular file, too large) or std::invalid_argument naming the
-// problem (not a clamsim session recording; a metadata value or an /inputs message that is
+// MCAP, unreadable, not a regular file, too large; naming the path) or std::invalid_argument
+// naming the problem but not the file (the caller names it) (not a clamsim session recording; a metadata value or an /inputs message that is
 // malformed or out of range; frames past the recording's bounds).
 RecordedSession read_recording(const std::string& path);
 
@@ -77,6 +77,10 @@ RecordedSession read_recording(const std::string& path);
 // build, or names the catalog does not have. Throws std::invalid_argument for a start pose
 // that is malformed or outside the machine's ranges.
 std::string recorded_setup(const RecordedSession& r, const Catalog& catalog, MachineSetup* setup);
+
+// e.what() of a refusal with `path` shortened to its file name and a leading "name: " left
+// out, for a caller that names the file itself.
+std::string without_path(std::string what, const std::string& path);
 
 // One frame's recorded inputs applied as the live session passed them: control, faults
 // and driver persist from the last change; notes belong to their frame. *restart is set

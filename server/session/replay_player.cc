@@ -120,7 +120,7 @@ bool ReplayPlayer::load() {
   } catch (const ReplayCancelled&) {
     return false;
   } catch (const std::exception& e) {   // record::McapError, std::invalid_argument, bad_alloc
-    listener_->failed(name + ": " + e.what());
+    listener_->failed(name + ": " + without_path(e.what(), path_));
     return false;
   }
 }
