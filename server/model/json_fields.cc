@@ -133,6 +133,12 @@ json read_json_file(const std::string& path) {
     const auto pos = what.find("] ");
     if (pos != std::string::npos) what = what.substr(pos + 2);
     throw_at(path, "", "invalid JSON: " + what);
+  } catch (const json::out_of_range& e) {
+    // a literal beyond a double, 1e999: "[json.exception.out_of_range.406] number overflow ..."
+    std::string what = e.what();
+    const auto pos = what.find("] ");
+    if (pos != std::string::npos) what = what.substr(pos + 2);
+    throw_at(path, "", "invalid JSON: " + what);
   }
 }
 

@@ -148,7 +148,6 @@ core::CraneParams read_crane(Section s) {
   c.telescope_stop_stiffness_N_per_m = s.number("telescope_stop_stiffness_N_per_m",
                                                 q::kStopStiffness);
   c.telescope_stop_damping_Ns_per_m = s.number("telescope_stop_damping_Ns_per_m", q::kDamping);
-  // zero is allowed so tests can switch gravity off
   c.gravity_m_per_s2 = s.number("gravity_m_per_s2", q::kGravity);
   c.anti_two_block_m = s.number("anti_two_block_m", q::kRopeLength);
   s.finish();

@@ -70,8 +70,9 @@ inline constexpr Q kDamping = Q::closed("N s/m", unit::one, 0.0, 1e10);
 inline constexpr Q kDampingRot = Q::closed("N m s/rad", unit::one, 0.0, 1e11);
 // the anti-swing chain: 0 is no chain
 inline constexpr Q kAntiSwingStiffness = Q::closed("N/m", unit::one, 0.0, 1e7);
-// a rope's axial stiffness EA: a 6 mm rope's 1e6 N to a 100 mm rope's 1e9
-inline constexpr Q kRopeEA = Q::closed("N", unit::one, 1e3, 1e10);
+// a rope's axial stiffness EA: a 6 mm rope's 1e6 N to a 100 mm rope's 4e8 (1e10 on a light
+// clam rang faster than the step and went NaN)
+inline constexpr Q kRopeEA = Q::closed("N", unit::one, 1e3, 1e9);
 // a rope's stiffness-proportional damping (a time; 0: none)
 inline constexpr Q kRopeDamping = Q::closed("s", unit::one, 0.0, 1.0);
 
@@ -105,8 +106,9 @@ inline constexpr Q kGearRatio = Q::closed("", unit::one, 0.1, 1e4);
 inline constexpr Q kValveLag = Q::closed("s", unit::one, 0.0, 5.0);
 
 // --- the world ------------------------------------------------------------------------
-// standard gravity is 9.81; 0 lets tests switch it off; nothing heavier than Jupiter
-inline constexpr Q kGravity = Q::closed("m/s^2", unit::one, 0.0, 25.0);
+// from the Moon's 1.6 to Jupiter's 24.8 (standard 9.81); not 0: the load moment indicator
+// weighs the hook load by it (core hook_load_kg), and a crane without weight lifts nothing
+inline constexpr Q kGravity = Q::closed("m/s^2", unit::one, 1.0, 25.0);
 // a point of the site (a solid's centre, a load, the water level) from the swing axis
 inline constexpr Q kSitePosition = Q::closed("m", unit::one, -1000.0, 1000.0);
 // a solid's size on the site

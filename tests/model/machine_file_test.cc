@@ -516,11 +516,13 @@ TEST(MachineFile, DampingAndFrictionMayBeZero) {
   doc["hydraulics"]["swing_motor"]["coulomb_Nm"]["value"] = 0;
   doc["hydraulics"]["winches"]["main_hoist"]["rope_damping_s"]["value"] = 0;
   doc["hydraulics"]["winches"]["main_hoist"]["motor"]["viscous_Nms_per_rad"]["value"] = 0;
-  doc["crane"]["gravity_m_per_s2"]["value"] = 0;
   ASSERT_EQ(error_of(doc), "");
   const core::MachineParams m = parse_machine_json(doc, kOrigin);
   EXPECT_EQ(m.hydraulics.boom_cylinders.coulomb_N, 0.0);
-  EXPECT_EQ(m.crane.gravity_m_per_s2, 0.0);
+  // gravity is no friction: without it the load moment indicator divides by 0
+  doc["crane"]["gravity_m_per_s2"]["value"] = 0;
+  EXPECT_EQ(error_of(doc),
+            "t250.json: crane.gravity_m_per_s2: expected a number in [1, 25] m/s^2, got 0");
 }
 
 TEST(MachineFile, PlainNumbersAreAcceptedAsLeaves) {
