@@ -16,6 +16,9 @@ namespace clamsim::model {
 namespace {
 
 constexpr double kMaxVolts = 5.0;
+// A script's times and duration: about 11 days of simulated time, far beyond any experiment;
+// a larger one would only overflow the simulator's row count.
+constexpr double kMaxTimeS = 1e6;
 constexpr double kPi = 3.14159265358979323846;
 constexpr const char* kChannelNames[5] = {"swing", "boom", "telescope", "main hoist (cable 1)",
                                           "aux hoist (cable 2)"};
@@ -80,6 +83,8 @@ Breakpoint parse_breakpoint(const LineError& err, const std::vector<std::string>
   bp.line = line;
   bp.time_s = number(err, words[1], "time");
   if (bp.time_s < 0.0) err.fail("time " + fmt(bp.time_s) + " s is negative");
+  if (bp.time_s > kMaxTimeS)
+    err.fail("time " + fmt(bp.time_s) + " s is beyond " + fmt(kMaxTimeS) + " s");
   for (std::size_t i = 0; i < 5; ++i) {
     const std::string what = std::string("voltage ") + std::to_string(i) + " (" +
                              kChannelNames[i] + ")";
@@ -221,6 +226,7 @@ ControlScript parse_control_script(const std::string& text, const std::string& o
       if (words.size() != 2) err.fail("'duration' needs exactly one value in seconds");
       const double d = number(err, words[1], "duration");
       if (d <= 0.0) err.fail("duration " + fmt(d) + " s must be positive");
+      if (d > kMaxTimeS) err.fail("duration " + fmt(d) + " s is beyond " + fmt(kMaxTimeS) + " s");
       script.duration_s_ = d;
       duration_line = line;
     } else {

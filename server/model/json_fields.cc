@@ -41,16 +41,20 @@ bool Bounds::contains(double v) const {
   return true;
 }
 
-std::string Bounds::describe(double scale) const {
+bool Bounds::bounded() const { return std::isfinite(lo) && std::isfinite(hi); }
+
+std::string Bounds::describe(double scale, const std::string& unit_name) const {
   const bool has_lo = std::isfinite(lo);
   const bool has_hi = std::isfinite(hi);
   const std::string l = format_number(lo / scale);
   const std::string h = format_number(hi / scale);
+  const std::string u = unit_name.empty() ? "" : " " + unit_name;
   if (has_lo && has_hi) {
-    return "a number in " + std::string(lo_open ? "(" : "[") + l + ", " + h + (hi_open ? ")" : "]");
+    return "a number in " + std::string(lo_open ? "(" : "[") + l + ", " + h +
+           (hi_open ? ")" : "]") + u;
   }
-  if (has_lo) return "a number " + std::string(lo_open ? "> " : ">= ") + l;
-  if (has_hi) return "a number " + std::string(hi_open ? "< " : "<= ") + h;
+  if (has_lo) return "a number " + std::string(lo_open ? "> " : ">= ") + l + u;
+  if (has_hi) return "a number " + std::string(hi_open ? "< " : "<= ") + h + u;
   return "a finite number";
 }
 
@@ -125,6 +129,12 @@ json read_json_file(const std::string& path) {
     return json::parse(text.str());
   } catch (const json::parse_error& e) {
     // nlohmann's message: "[json.exception.parse_error.101] parse error at line 3, column 5: ..."
+    std::string what = e.what();
+    const auto pos = what.find("] ");
+    if (pos != std::string::npos) what = what.substr(pos + 2);
+    throw_at(path, "", "invalid JSON: " + what);
+  } catch (const json::out_of_range& e) {
+    // a literal beyond a double, 1e999: "[json.exception.out_of_range.406] number overflow ..."
     std::string what = e.what();
     const auto pos = what.find("] ");
     if (pos != std::string::npos) what = what.substr(pos + 2);
@@ -224,29 +234,47 @@ const json& Section::leaf(const std::string& key) {
   return value;
 }
 
-double Section::checked(const json& v, const std::string& where, double scale,
-                        const Bounds& bounds) const {
-  // is_number() is false for booleans, so true/false are rejected too.
+double Section::checked(const json& v, const std::string& where, const Quantity& q) const {
+  // is_number() is false for booleans, so true/false are rejected too; a huge exponent
+  // (1e999) reaches here as inf, which no bounds contain.
   if (v.is_number()) {
-    const double si = v.get<double>() * scale;
-    if (bounds.contains(si)) return si;
+    const double si = v.get<double>() * q.scale;
+    if (q.bounds.contains(si)) return si;
   }
-  throw_at(origin_, where, "expected " + bounds.describe(scale) + ", got " + shown(v));
+  throw_at(origin_, where,
+           "expected " + q.bounds.describe(q.scale, q.unit_name) + ", got " + shown(v));
 }
+
+namespace {
+
+// A field's kind must bound it: a loader that forgets is a bug, not a user's error.
+const Quantity& bounded(const Quantity& q, const std::string& where) {
+  if (!q.bounds.bounded())
+    throw std::logic_error(where + ": a file's number must have finite bounds");
+  return q;
+}
+
+}  // namespace
 
 double Section::number(const std::string& key, double scale, const Bounds& bounds) {
   return guarded(key, [&] {
-    return checked(leaf(key), path_of(key), scale, bounds);
+    return checked(leaf(key), path_of(key), Quantity{"", scale, bounds});
   });
 }
 
-std::array<double, 3> Section::vec3(const std::string& key, double scale, const Bounds& bounds) {
+double Section::number(const std::string& key, const Quantity& q) {
+  return guarded(key, [&] {
+    return checked(leaf(key), path_of(key), bounded(q, path_of(key)));
+  });
+}
+
+std::array<double, 3> Section::vec3(const std::string& key, const Quantity& q) {
   return guarded(key, [&] {
     const json& v = leaf(key);
     if (!v.is_array() || v.size() != 3) fail(key, "expected an array of 3 numbers, got " + shown(v));
     std::array<double, 3> out{};
     for (std::size_t i = 0; i < 3; ++i) {
-      out[i] = checked(v[i], path_of(key) + "[" + std::to_string(i) + "]", scale, bounds);
+      out[i] = checked(v[i], path_of(key) + "[" + std::to_string(i) + "]", bounded(q, path_of(key)));
     }
     return out;
   });
@@ -300,7 +328,7 @@ std::vector<Section> Section::objects(const std::string& key, std::size_t min_co
 }
 
 std::vector<double> Section::numbers(const std::string& key, std::size_t min_count,
-                                     std::size_t max_count, double scale, const Bounds& bounds) {
+                                     std::size_t max_count, const Quantity& q) {
   return guarded(key, [&] {
     const json& v = leaf(key);
     if (!v.is_array() || v.size() < min_count || v.size() > max_count) {
@@ -309,14 +337,14 @@ std::vector<double> Section::numbers(const std::string& key, std::size_t min_cou
     }
     std::vector<double> out;
     for (std::size_t i = 0; i < v.size(); ++i)
-      out.push_back(checked(v[i], path_of(key) + "[" + std::to_string(i) + "]", scale, bounds));
+      out.push_back(checked(v[i], path_of(key) + "[" + std::to_string(i) + "]",
+                            bounded(q, path_of(key))));
     return out;
   });
 }
 
 std::vector<std::vector<double>> Section::number_rows(const std::string& key, std::size_t rows,
-                                                     std::size_t columns, double scale,
-                                                     const Bounds& bounds) {
+                                                     std::size_t columns, const Quantity& q) {
   return guarded(key, [&] {
     const json& v = leaf(key);
     if (!v.is_array() || v.size() != rows) {
@@ -333,7 +361,8 @@ std::vector<std::vector<double>> Section::number_rows(const std::string& key, st
       }
       std::vector<double> values;
       for (std::size_t j = 0; j < columns; ++j)
-        values.push_back(checked(r[j], path_of(row) + "[" + std::to_string(j) + "]", scale, bounds));
+        values.push_back(checked(r[j], path_of(row) + "[" + std::to_string(j) + "]",
+                                 bounded(q, path_of(key))));
       out.push_back(std::move(values));
     }
     return out;

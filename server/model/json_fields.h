@@ -51,17 +51,34 @@ struct Bounds {
   bool lo_open = false;
   bool hi_open = false;
 
-  static Bounds finite() { return {}; }
-  static Bounds positive() { return {0.0, std::numeric_limits<double>::infinity(), true, false}; }
-  static Bounds non_negative() {
-    return {0.0, std::numeric_limits<double>::infinity(), false, false};
-  }
-  static Bounds closed(double lo_si, double hi_si) { return {lo_si, hi_si, false, false}; }
-  static Bounds half_open(double lo_si, double hi_si) { return {lo_si, hi_si, false, true}; }
+  static constexpr Bounds finite() { return {}; }
+  static constexpr Bounds closed(double lo_si, double hi_si) { return {lo_si, hi_si, false, false}; }
+  static constexpr Bounds half_open(double lo_si, double hi_si) { return {lo_si, hi_si, false, true}; }
 
   bool contains(double v_si) const;
-  // "a number > 0", "a number in [0, 90]", with the bounds shown in the key's unit.
-  std::string describe(double scale) const;
+  // Both ends finite: the value cannot be 1e308 however it is written.
+  bool bounded() const;
+  // "a number > 0", "a number in [0, 90]", with the bounds shown in the key's unit (and
+  // that unit's name after them when one is given: "a number in [0, 90] deg").
+  std::string describe(double scale, const std::string& unit_name = "") const;
+};
+
+// What kind of number a field holds: the unit its key is written in, the factor to SI,
+// and the range physics allows, in SI and finite at both ends. Every number of a machine
+// or scenario file is read as one (model/quantities.h lists them), so a field cannot be
+// declared without its unit and bounds.
+struct Quantity {
+  const char* unit_name;  // "kg", "deg", "MPa"; "" for a pure number (a ratio, a count)
+  double scale;           // the key's unit -> SI
+  Bounds bounds;          // SI
+
+  // [lo, hi] and (lo, hi] in the key's unit, e.g. closed("deg", unit::deg, 0, 90).
+  static constexpr Quantity closed(const char* unit_name, double scale, double lo, double hi) {
+    return {unit_name, scale, {lo * scale, hi * scale, false, false}};
+  }
+  static constexpr Quantity above(const char* unit_name, double scale, double lo, double hi) {
+    return {unit_name, scale, {lo * scale, hi * scale, true, false}};
+  }
 };
 
 // Whether `written` is close enough to `known` to be a typo of it (case, a letter or two
@@ -89,17 +106,19 @@ class Section {
   // A required number in the key's unit, converted to SI by `scale` and checked against
   // `bounds` (SI).
   double number(const std::string& key, double scale, const Bounds& bounds);
+  // The same for a field of a known kind: its unit is named in the message with its range.
+  // Throws std::logic_error for a quantity without finite bounds (a loader's mistake).
+  double number(const std::string& key, const Quantity& q);
   // A required array of three numbers, each converted and checked like number().
-  std::array<double, 3> vec3(const std::string& key, double scale, const Bounds& bounds);
+  std::array<double, 3> vec3(const std::string& key, const Quantity& q);
   // A required array of min_count..max_count numbers, each converted and checked like
   // number(); element i is named "<key>[i]" in messages.
   std::vector<double> numbers(const std::string& key, std::size_t min_count,
-                              std::size_t max_count, double scale, const Bounds& bounds);
+                              std::size_t max_count, const Quantity& q);
   // A required array of `rows` arrays of `columns` numbers (a table), each checked like
   // number(); element j of row i is named "<key>[i][j]".
   std::vector<std::vector<double>> number_rows(const std::string& key, std::size_t rows,
-                                               std::size_t columns, double scale,
-                                               const Bounds& bounds);
+                                               std::size_t columns, const Quantity& q);
   // A required string (plain, not a {value, source} leaf).
   std::string text(const std::string& key);
   // A required nested object.
@@ -149,8 +168,7 @@ class Section {
   // read(), except that a ModelError from a borrowed value reports `key` missing.
   template <typename Read>
   auto guarded(const std::string& key, Read read);
-  double checked(const nlohmann::json& v, const std::string& where, double scale,
-                 const Bounds& bounds) const;
+  double checked(const nlohmann::json& v, const std::string& where, const Quantity& q) const;
 
   const nlohmann::json* object_;
   std::string origin_;

@@ -6,8 +6,6 @@ namespace clamsim::model {
 
 namespace {
 
-using B = Bounds;
-
 struct KindName {
   LessonCheckKind kind;
   const char* name;
@@ -39,9 +37,9 @@ LessonCheck read_check(Section s) {
   if (!known) s.fail("kind", "expected one of " + kind_choices() + ", got \"" + kind + "\"");
   // only the amount the kind measures: any other key is unknown
   if (c.kind == LessonCheckKind::ClamLowered || c.kind == LessonCheckKind::LoadLifted)
-    c.by_m = s.number("by_m", unit::one, B{0.0, 50.0, true, false});
+    c.by_m = s.number("by_m", Quantity::above("m", unit::one, 0.0, 50.0));
   if (c.kind == LessonCheckKind::LoadSwung)
-    c.by_deg = s.number("by_deg", unit::one, B{0.0, 180.0, true, false});
+    c.by_deg = s.number("by_deg", Quantity::above("deg", unit::one, 0.0, 180.0));
   s.note();
   s.finish();
   return c;

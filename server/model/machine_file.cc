@@ -5,12 +5,40 @@
 
 #include "core/crane.h"
 #include "core/step_limits.h"
+#include "model/quantities.h"
 
 namespace clamsim::model {
 
 namespace {
 
 using B = Bounds;
+namespace q = quantity;
+
+// Ranges of this file's own (the shared kinds are in model/quantities.h).
+// the closing rope's parts between the head and the block (docs/model.md, Decisions)
+constexpr Quantity kClosingParts = Quantity::closed("", unit::one, 1.0, 12.0);
+// Sun Hydraulics builds 1.5:1 to 10:1; below 1 the pilot could never open it against the load
+constexpr Quantity kPilotRatio = Quantity::closed("", unit::one, 1.0, 20.0);
+// full command is 5 V: a deadband that large would leave no metering range
+constexpr Quantity kDeadband = {"V", unit::one, B::half_open(0.0, 5.0)};
+// the knee must lie inside the stroke and the opening must fall with the stroke
+constexpr Quantity kKneeStroke = Quantity::closed("", unit::one, 0.01, 0.99);
+constexpr Quantity kKneeOpening = Quantity::closed("", unit::one, 0.0, 1.0);
+// a drum on the superstructure, within its deck of the boom pivot
+constexpr Quantity kNearThePivot = Quantity::closed("m", unit::one, -20.0, 20.0);
+// the foot sheave sits on the boom's base section, at most its depth above the axis
+constexpr Quantity kFootAbove = Quantity::closed("m", unit::one, 0.0, 2.0);
+// the carrier's CoG over its pads, and the pads from the swing bearing
+constexpr Quantity kCarrierCoM = Quantity::closed("m", unit::one, -20.0, 20.0);
+constexpr Quantity kPadHeight = Quantity::closed("m", unit::one, -10.0, 10.0);
+// the indicator's filter (0: none) and its levels in percent of the chart
+constexpr Quantity kLoadFilter = Quantity::closed("s", unit::one, 0.0, 10.0);
+constexpr Quantity kMomentPct = Quantity::closed("%", unit::one, 50.0, 200.0);
+// a step of 10 us makes a run 250 times dearer than the shipped 2.5 ms for nothing; the
+// explicit oil springs (check_oil_springs) bound it from above for real lines
+constexpr Quantity kStep = Quantity::closed("ms", unit::ms, 0.01, 100.0);
+// frames go to people: 1 ms to 1 s
+constexpr Quantity kFrame = Quantity::closed("ms", unit::ms, 1.0, 1000.0);
 
 // Order of HydraulicsParams::channels, i.e. ControlSignal.
 constexpr const char* kChannels[5] = {"swing", "boom", "telescope", "main_hoist", "aux_hoist"};
@@ -36,26 +64,24 @@ void require_less(const Section& s, const std::string& key_a, double a, const st
 
 core::ClamParams read_clam(Section s) {
   core::ClamParams c;
-  c.link1_mass_kg = s.number("link1_mass_kg", unit::one, B::positive());
-  c.link2_mass_kg = s.number("link2_mass_kg", unit::one, B::positive());
-  c.link3_mass_kg = s.number("link3_mass_kg", unit::one, B::positive());
-  c.link1_length_m = s.number("link1_length_m", unit::one, B::positive());
-  c.link2_length_m = s.number("link2_length_m", unit::one, B::positive());
-  c.link1_inertia_kgm2 = s.number("link1_inertia_kgm2", unit::one, B::positive());
-  c.link2_inertia_kgm2 = s.number("link2_inertia_kgm2", unit::one, B::positive());
-  // measured from the vertical: beyond horizontal the bucket would point up
-  const B bucket = B::closed(0.0, 90.0 * unit::deg);
-  c.theta2_open_rad = s.number("theta2_open_deg", unit::deg, bucket);
-  c.theta2_closed_rad = s.number("theta2_closed_deg", unit::deg, bucket);
+  c.link1_mass_kg = s.number("link1_mass_kg", q::kPartMass);
+  c.link2_mass_kg = s.number("link2_mass_kg", q::kPartMass);
+  c.link3_mass_kg = s.number("link3_mass_kg", q::kPartMass);
+  c.link1_length_m = s.number("link1_length_m", q::kPartLength);
+  c.link2_length_m = s.number("link2_length_m", q::kPartLength);
+  c.link1_inertia_kgm2 = s.number("link1_inertia_kgm2", q::kInertia);
+  c.link2_inertia_kgm2 = s.number("link2_inertia_kgm2", q::kInertia);
+  c.theta2_open_rad = s.number("theta2_open_deg", q::kBucketAngle);
+  c.theta2_closed_rad = s.number("theta2_closed_deg", q::kBucketAngle);
   require_less(s, "theta2_open_deg", c.theta2_open_rad, "theta2_closed_deg", c.theta2_closed_rad,
                unit::deg);
-  c.lip_length_m = s.number("lip_length_m", unit::one, B::positive());
-  c.release_squeeze_N = s.number("release_squeeze_N", unit::one, B::non_negative());
-  c.max_load_kg = s.number("max_load_kg", unit::one, B::positive());
-  c.bucket_width_m = s.number("bucket_width_m", unit::one, B::positive());
-  c.displaced_volume_m3 = s.number("displaced_volume_m3", unit::one, B::non_negative());
-  c.drag_area_m2 = s.number("drag_area_m2", unit::one, B::non_negative());
-  const double parts = s.number("closing_parts", unit::one, B::closed(1.0, 12.0));
+  c.lip_length_m = s.number("lip_length_m", q::kPartLength);
+  c.release_squeeze_N = s.number("release_squeeze_N", q::kSqueeze);
+  c.max_load_kg = s.number("max_load_kg", q::kGrabRating);
+  c.bucket_width_m = s.number("bucket_width_m", q::kPartLength);
+  c.displaced_volume_m3 = s.number("displaced_volume_m3", q::kDisplacedVolume);
+  c.drag_area_m2 = s.number("drag_area_m2", q::kDragArea);
+  const double parts = s.number("closing_parts", kClosingParts);
   if (parts != std::floor(parts))
     s.fail("closing_parts", "must be a whole number of rope parts, got " + format_number(parts));
   c.closing_parts = static_cast<int>(parts);
@@ -65,17 +91,17 @@ core::ClamParams read_clam(Section s) {
 
 core::AntiSwingParams read_anti_swing(Section s) {
   core::AntiSwingParams a;
-  a.stiffness_N_per_m = s.number("stiffness_N_per_m", unit::one, B::non_negative());
-  a.damping_Ns_per_m = s.number("damping_Ns_per_m", unit::one, B::non_negative());
+  a.stiffness_N_per_m = s.number("stiffness_N_per_m", q::kAntiSwingStiffness);
+  a.damping_Ns_per_m = s.number("damping_Ns_per_m", q::kDamping);
   s.finish();
   return a;
 }
 
 core::LinkParams read_link(Section s) {
   core::LinkParams l;
-  l.mass_kg = s.number("mass_kg", unit::one, B::positive());
-  l.com_m = s.vec3("com_m", unit::one, B::finite());
-  l.inertia_kgm2 = s.vec3("inertia_kgm2", unit::one, B::positive());
+  l.mass_kg = s.number("mass_kg", q::kPartMass);
+  l.com_m = s.vec3("com_m", q::kLinkCoM);
+  l.inertia_kgm2 = s.vec3("inertia_kgm2", q::kInertia);
   // principal moments of a real body obey the triangle inequality
   const auto& I = l.inertia_kgm2;
   for (std::size_t i = 0; i < 3; ++i) {
@@ -92,42 +118,38 @@ core::LinkParams read_link(Section s) {
 
 core::CounterweightParams read_counterweight(Section s) {
   core::CounterweightParams w;
-  w.mass_kg = s.number("mass_kg", unit::one, B::non_negative());
-  w.com_m = s.vec3("com_m", unit::one, B::finite());
-  w.size_m = s.vec3("size_m", unit::one, B::positive());
+  w.mass_kg = s.number("mass_kg", q::kBallastMass);
+  w.com_m = s.vec3("com_m", q::kLinkCoM);
+  w.size_m = s.vec3("size_m", q::kPartLength);
   s.finish();
   return w;
 }
 
 core::CraneParams read_crane(Section s) {
   core::CraneParams c;
-  c.d1_m = s.number("d1_m", unit::one, B::positive());
-  c.a1_m = s.number("a1_m", unit::one, B::non_negative());
+  c.d1_m = s.number("d1_m", q::kPartLength);
+  c.a1_m = s.number("a1_m", q::kOffset);
   Section links = s.child("links");
   c.cab = read_link(links.child(kLinks[0]));
   for (std::size_t i = 1; i < 3; ++i) c.links[i] = read_link(links.child(kLinks[i]));
   links.finish();
   c.counterweight = read_counterweight(s.child("counterweight"));
   c.links[0] = core::with_counterweight(c.cab, c.counterweight);
-  const B boom = B::closed(-90.0 * unit::deg, 90.0 * unit::deg);
-  c.boom_min_rad = s.number("boom_min_deg", unit::deg, boom);
-  c.boom_max_rad = s.number("boom_max_deg", unit::deg, boom);
+  c.boom_min_rad = s.number("boom_min_deg", q::kBoomAngle);
+  c.boom_max_rad = s.number("boom_max_deg", q::kBoomAngle);
   require_less(s, "boom_min_deg", c.boom_min_rad, "boom_max_deg", c.boom_max_rad, unit::deg);
-  c.telescope_min_m = s.number("telescope_min_m", unit::one, B::positive());
-  c.telescope_max_m = s.number("telescope_max_m", unit::one, B::positive());
+  c.telescope_min_m = s.number("telescope_min_m", q::kBoomLength);
+  c.telescope_max_m = s.number("telescope_max_m", q::kBoomLength);
   require_less(s, "telescope_min_m", c.telescope_min_m, "telescope_max_m", c.telescope_max_m,
                unit::one);
-  c.boom_stop_stiffness_Nm_per_rad = s.number("boom_stop_stiffness_Nm_per_rad", unit::one,
-                                              B::positive());
-  c.boom_stop_damping_Nms_per_rad = s.number("boom_stop_damping_Nms_per_rad", unit::one,
-                                             B::non_negative());
-  c.telescope_stop_stiffness_N_per_m = s.number("telescope_stop_stiffness_N_per_m", unit::one,
-                                                B::positive());
-  c.telescope_stop_damping_Ns_per_m = s.number("telescope_stop_damping_Ns_per_m", unit::one,
-                                               B::non_negative());
-  // zero is allowed so tests can switch gravity off
-  c.gravity_m_per_s2 = s.number("gravity_m_per_s2", unit::one, B::non_negative());
-  c.anti_two_block_m = s.number("anti_two_block_m", unit::one, B::positive());
+  c.boom_stop_stiffness_Nm_per_rad = s.number("boom_stop_stiffness_Nm_per_rad",
+                                              q::kStopStiffnessRot);
+  c.boom_stop_damping_Nms_per_rad = s.number("boom_stop_damping_Nms_per_rad", q::kDampingRot);
+  c.telescope_stop_stiffness_N_per_m = s.number("telescope_stop_stiffness_N_per_m",
+                                                q::kStopStiffness);
+  c.telescope_stop_damping_Ns_per_m = s.number("telescope_stop_damping_Ns_per_m", q::kDamping);
+  c.gravity_m_per_s2 = s.number("gravity_m_per_s2", q::kGravity);
+  c.anti_two_block_m = s.number("anti_two_block_m", q::kRopeLength);
   s.finish();
   return c;
 }
@@ -136,18 +158,17 @@ core::CraneParams read_crane(Section s) {
 core::CounterbalanceParams read_counterbalance(Section s, const core::ValveParams& v) {
   core::CounterbalanceParams cb;
   cb.fitted = true;
-  // Sun Hydraulics builds 1.5:1 to 10:1; below 1 the pilot could never open it against the load
-  cb.pilot_ratio = s.number("pilot_ratio", unit::one, B::closed(1.0, 20.0));
-  cb.setting_Pa = s.number("setting_MPa", unit::MPa, B::positive());
+  cb.pilot_ratio = s.number("pilot_ratio", kPilotRatio);
+  cb.setting_Pa = s.number("setting_MPa", q::kSystemPressure);
   if (cb.setting_Pa <= v.tank_pressure_Pa) {
     s.fail("setting_MPa", "must be above the channel's tank_pressure_MPa (" +
                               format_number(v.tank_pressure_Pa / unit::MPa) + "), got " +
                               format_number(cb.setting_Pa / unit::MPa));
   }
-  cb.opening_rise_Pa = s.number("opening_rise_MPa", unit::MPa, B::positive());
-  cb.orifice_coeff = s.number("orifice_coeff_m3_per_s_per_sqrt_Pa", unit::one, B::positive());
+  cb.opening_rise_Pa = s.number("opening_rise_MPa", q::kPressureRise);
+  cb.orifice_coeff = s.number("orifice_coeff_m3_per_s_per_sqrt_Pa", q::kOrificeCoeff);
   // 0: no damping orifice; a short one is checked against the step (check_pilot_lags)
-  cb.pilot_lag_s = s.number("pilot_lag_s", unit::one, B::non_negative());
+  cb.pilot_lag_s = s.number("pilot_lag_s", q::kValveLag);
   s.finish();
   return cb;
 }
@@ -155,24 +176,21 @@ core::CounterbalanceParams read_counterbalance(Section s, const core::ValveParam
 core::ActuatorChannel read_channel(Section s) {
   core::ActuatorChannel ch;
   core::ValveParams& v = ch.valve;
-  v.pump_flow_m3_per_s = s.number("pump_flow_L_per_min", unit::L_per_min, B::positive());
-  v.orifice_coeff = s.number("orifice_coeff_m3_per_s_per_sqrt_Pa", unit::one, B::positive());
-  v.tank_pressure_Pa = s.number("tank_pressure_MPa", unit::MPa, B::non_negative());
-  v.relief_pressure_Pa = s.number("relief_pressure_MPa", unit::MPa, B::positive());
+  v.pump_flow_m3_per_s = s.number("pump_flow_L_per_min", q::kPumpFlow);
+  v.orifice_coeff = s.number("orifice_coeff_m3_per_s_per_sqrt_Pa", q::kOrificeCoeff);
+  v.tank_pressure_Pa = s.number("tank_pressure_MPa", q::kTankPressure);
+  v.relief_pressure_Pa = s.number("relief_pressure_MPa", q::kSystemPressure);
   require_less(s, "tank_pressure_MPa", v.tank_pressure_Pa, "relief_pressure_MPa",
                v.relief_pressure_Pa, unit::MPa);
-  v.relief_gain_m3_per_s_Pa = s.number("relief_gain_L_per_min_per_MPa", unit::L_per_min_per_MPa,
-                                       B::positive());
-  v.laminar_dp_Pa = s.number("laminar_dp_MPa", unit::MPa, B::positive());
-  // full command is 5 V: a deadband that large would leave no metering range
-  v.input_deadband_V = s.number("input_deadband_V", unit::one, B::half_open(0.0, 5.0));
-  // the knee must lie inside the stroke and the opening must fall with the stroke
-  v.bypass_knee_stroke = s.number("bypass_knee_stroke", unit::one, B::closed(0.01, 0.99));
-  v.bypass_knee_opening = s.number("bypass_knee_opening", unit::one, B::closed(0.0, 1.0));
+  v.relief_gain_m3_per_s_Pa = s.number("relief_gain_L_per_min_per_MPa", q::kReliefGain);
+  v.laminar_dp_Pa = s.number("laminar_dp_MPa", q::kLaminarDrop);
+  v.input_deadband_V = s.number("input_deadband_V", kDeadband);
+  v.bypass_knee_stroke = s.number("bypass_knee_stroke", kKneeStroke);
+  v.bypass_knee_opening = s.number("bypass_knee_opening", kKneeOpening);
   // 0: the spool is where the stick puts it; any lag is taken exactly (core spool_track)
-  v.spool_lag_s = s.number("spool_lag_s", unit::one, B::non_negative());
-  ch.lines.volume_m3 = s.number("line_volume_L", unit::L, B::positive());
-  ch.lines.bulk_modulus_Pa = s.number("bulk_modulus_MPa", unit::MPa, B::positive());
+  v.spool_lag_s = s.number("spool_lag_s", q::kValveLag);
+  ch.lines.volume_m3 = s.number("line_volume_L", q::kLineVolume);
+  ch.lines.bulk_modulus_Pa = s.number("bulk_modulus_MPa", q::kBulkModulus);
   if (s.has("counterbalance")) ch.counterbalance = read_counterbalance(s.child("counterbalance"), v);
   s.finish();
   return ch;
@@ -180,35 +198,34 @@ core::ActuatorChannel read_channel(Section s) {
 
 core::MotorParams read_motor(Section s) {
   core::MotorParams m;
-  m.displacement_m3_per_rad = s.number("displacement_cc_per_rev", unit::cc_per_rev, B::positive());
-  m.gear_ratio = s.number("gear_ratio", unit::one, B::positive());
-  m.viscous_Nms_per_rad = s.number("viscous_Nms_per_rad", unit::one, B::non_negative());
-  m.coulomb_Nm = s.number("coulomb_Nm", unit::one, B::non_negative());
+  m.displacement_m3_per_rad = s.number("displacement_cc_per_rev", q::kDisplacement);
+  m.gear_ratio = s.number("gear_ratio", q::kGearRatio);
+  m.viscous_Nms_per_rad = s.number("viscous_Nms_per_rad", q::kDampingRot);
+  m.coulomb_Nm = s.number("coulomb_Nm", q::kFrictionRot);
   // a smoothing velocity of zero would divide by zero in the friction law
-  m.coulomb_velocity_rad_per_s = s.number("coulomb_velocity_rad_per_s", unit::one, B::positive());
-  m.cross_port_leak_m3_per_s_Pa = s.number("cross_port_leak_L_per_min_per_MPa",
-                                           unit::L_per_min_per_MPa, B::non_negative());
+  m.coulomb_velocity_rad_per_s = s.number("coulomb_velocity_rad_per_s", q::kSmoothingRate);
+  m.cross_port_leak_m3_per_s_Pa = s.number("cross_port_leak_L_per_min_per_MPa", q::kLeak);
   s.finish();
   return m;
 }
 
 core::CylinderParams read_cylinder(Section s) {
   core::CylinderParams c;
-  c.cap_area_m2 = s.number("cap_area_m2", unit::one, B::positive());
-  c.rod_area_m2 = s.number("rod_side_area_m2", unit::one, B::positive());
+  c.cap_area_m2 = s.number("cap_area_m2", q::kCylinderArea);
+  c.rod_area_m2 = s.number("rod_side_area_m2", q::kCylinderArea);
   require_less(s, "rod_side_area_m2", c.rod_area_m2, "cap_area_m2", c.cap_area_m2, unit::one);
-  c.viscous_Ns_per_m = s.number("viscous_Ns_per_m", unit::one, B::non_negative());
-  c.coulomb_N = s.number("coulomb_N", unit::one, B::non_negative());
-  c.coulomb_velocity_m_per_s = s.number("coulomb_velocity_m_per_s", unit::one, B::positive());
+  c.viscous_Ns_per_m = s.number("viscous_Ns_per_m", q::kDamping);
+  c.coulomb_N = s.number("coulomb_N", q::kFriction);
+  c.coulomb_velocity_m_per_s = s.number("coulomb_velocity_m_per_s", q::kSmoothingSpeed);
   s.finish();
   return c;
 }
 
 core::BoomGeometry read_boom_geometry(Section s) {
   core::BoomGeometry g;
-  g.lp_m = s.number("lp_m", unit::one, B::positive());
-  g.lr_m = s.number("lr_m", unit::one, B::positive());
-  g.delta_rad = s.number("delta_deg", unit::deg, B::closed(-360.0 * unit::deg, 360.0 * unit::deg));
+  g.lp_m = s.number("lp_m", q::kPartLength);
+  g.lr_m = s.number("lr_m", q::kPartLength);
+  g.delta_rad = s.number("delta_deg", q::kFullTurn);
   s.finish();
   return g;
 }
@@ -217,11 +234,10 @@ core::BoomGeometry read_boom_geometry(Section s) {
 // boom (check_reeving) needs the crane's numbers.
 core::ReevingParams read_reeving(Section s) {
   core::ReevingParams r;
-  const B near = B::closed(-20.0, 20.0);
-  r.drum_radial_m = s.number("drum_radial_m", unit::one, near);
-  r.drum_height_m = s.number("drum_height_m", unit::one, near);
-  r.foot_along_m = s.number("foot_along_m", unit::one, B::non_negative());
-  r.foot_above_m = s.number("foot_above_m", unit::one, B::closed(0.0, 2.0));
+  r.drum_radial_m = s.number("drum_radial_m", kNearThePivot);
+  r.drum_height_m = s.number("drum_height_m", kNearThePivot);
+  r.foot_along_m = s.number("foot_along_m", q::kOffset);
+  r.foot_above_m = s.number("foot_above_m", kFootAbove);
   s.finish();
   return r;
 }
@@ -230,17 +246,17 @@ core::WinchParams read_winch(Section s) {
   core::WinchParams w;
   w.motor = read_motor(s.child("motor"));
   w.reeving = read_reeving(s.child("reeving"));
-  w.drum_radius_m = s.number("drum_radius_mm", unit::mm, B::positive());
-  w.drum_inertia_kgm2 = s.number("drum_inertia_kgm2", unit::one, B::positive());
-  w.rope_EA_N = s.number("rope_EA_N", unit::one, B::positive());
-  w.rope_damping_s = s.number("rope_damping_s", unit::one, B::non_negative());
-  w.min_length_m = s.number("min_length_m", unit::one, B::positive());
-  w.max_length_m = s.number("max_length_m", unit::one, B::positive());
+  w.drum_radius_m = s.number("drum_radius_mm", q::kDrumRadius);
+  w.drum_inertia_kgm2 = s.number("drum_inertia_kgm2", q::kDrumInertia);
+  w.rope_EA_N = s.number("rope_EA_N", q::kRopeEA);
+  w.rope_damping_s = s.number("rope_damping_s", q::kRopeDamping);
+  w.min_length_m = s.number("min_length_m", q::kRopeLength);
+  w.max_length_m = s.number("max_length_m", q::kRopeLength);
   require_less(s, "min_length_m", w.min_length_m, "max_length_m", w.max_length_m, unit::one);
-  w.stop_stiffness_N_per_m = s.number("stop_stiffness_N_per_m", unit::one, B::positive());
-  w.stop_damping_Ns_per_m = s.number("stop_damping_Ns_per_m", unit::one, B::non_negative());
-  w.rated_pull_N = s.number("rated_pull_N", unit::one, B::positive());
-  w.slack_margin_m = s.number("slack_margin_m", unit::one, B::positive());
+  w.stop_stiffness_N_per_m = s.number("stop_stiffness_N_per_m", q::kStopStiffness);
+  w.stop_damping_Ns_per_m = s.number("stop_damping_Ns_per_m", q::kDamping);
+  w.rated_pull_N = s.number("rated_pull_N", q::kRatedPull);
+  w.slack_margin_m = s.number("slack_margin_m", q::kSlackMargin);
   s.finish();
   return w;
 }
@@ -263,12 +279,12 @@ core::HydraulicsParams read_hydraulics(Section s) {
 
 core::CarrierParams read_carrier(Section s) {
   core::CarrierParams c;
-  c.mass_kg = s.number("mass_kg", unit::one, B::positive());
-  c.com_m = s.vec3("com_m", unit::one, B::closed(-20.0, 20.0));
-  c.front_m = s.number("outrigger_front_m", unit::one, B::positive());
-  c.rear_m = s.number("outrigger_rear_m", unit::one, B::positive());
-  c.half_span_m = s.number("outrigger_half_span_m", unit::one, B::positive());
-  c.pad_height_m = s.number("pad_height_m", unit::one, B::closed(-10.0, 10.0));
+  c.mass_kg = s.number("mass_kg", q::kCarrierMass);
+  c.com_m = s.vec3("com_m", kCarrierCoM);
+  c.front_m = s.number("outrigger_front_m", q::kOutrigger);
+  c.rear_m = s.number("outrigger_rear_m", q::kOutrigger);
+  c.half_span_m = s.number("outrigger_half_span_m", q::kOutrigger);
+  c.pad_height_m = s.number("pad_height_m", kPadHeight);
   s.finish();
   return c;
 }
@@ -290,8 +306,8 @@ core::CapacityChart read_chart(Section s, const core::CraneParams& crane) {
   core::CapacityChart c;
   s.note();
   const std::vector<double> lengths =
-      s.numbers("boom_length_m", 1, Chart::kMaxLengths, unit::one, B::positive());
-  const std::vector<double> radii = s.numbers("radius_m", 1, Chart::kMaxRadii, unit::one, B::positive());
+      s.numbers("boom_length_m", 1, Chart::kMaxLengths, q::kBoomLength);
+  const std::vector<double> radii = s.numbers("radius_m", 1, Chart::kMaxRadii, q::kRadius);
   require_ascending(s, "boom_length_m", lengths);
   require_ascending(s, "radius_m", radii);
   // every boom length the telescope reaches must be on the chart
@@ -305,8 +321,7 @@ core::CapacityChart read_chart(Section s, const core::CraneParams& crane) {
   c.radii = static_cast<int>(radii.size());
   std::copy(lengths.begin(), lengths.end(), c.boom_length_m.begin());
   std::copy(radii.begin(), radii.end(), c.radius_m.begin());
-  const auto rated = s.number_rows("rated_kg", lengths.size(), radii.size(), unit::one,
-                                   B::non_negative());
+  const auto rated = s.number_rows("rated_kg", lengths.size(), radii.size(), q::kRatedLoad);
   for (std::size_t i = 0; i < rated.size(); ++i)
     std::copy(rated[i].begin(), rated[i].end(), c.rated_kg[i].begin());
   s.finish();
@@ -315,9 +330,9 @@ core::CapacityChart read_chart(Section s, const core::CraneParams& crane) {
 
 core::LoadMomentParams read_load_moment(Section s, const core::CraneParams& crane) {
   core::LoadMomentParams p;
-  p.load_filter_s = s.number("load_filter_s", unit::one, B::closed(0.0, 10.0));
-  p.warning_pct = s.number("warning_pct", unit::one, B::closed(50.0, 200.0));
-  p.cutout_pct = s.number("cutout_pct", unit::one, B::closed(50.0, 200.0));
+  p.load_filter_s = s.number("load_filter_s", kLoadFilter);
+  p.warning_pct = s.number("warning_pct", kMomentPct);
+  p.cutout_pct = s.number("cutout_pct", kMomentPct);
   require_less(s, "warning_pct", p.warning_pct, "cutout_pct", p.cutout_pct, unit::one);
   p.chart = read_chart(s.child("chart"), crane);
   s.finish();
@@ -326,8 +341,8 @@ core::LoadMomentParams read_load_moment(Section s, const core::CraneParams& cran
 
 core::IntegratorParams read_integrator(Section s) {
   core::IntegratorParams p;
-  p.step_s = s.number("step_ms", unit::ms, B::positive());
-  p.frame_s = s.number("frame_ms", unit::ms, B::positive());
+  p.step_s = s.number("step_ms", kStep);
+  p.frame_s = s.number("frame_ms", kFrame);
   // a frame must be a whole number of steps, or frames would drift against the clock
   const double n = p.frame_s / p.step_s;
   if (std::round(n) < 1.0 || std::abs(n - std::round(n)) > 1e-9) {
@@ -408,17 +423,19 @@ void check_reeving(Section& root, const core::MachineParams& m) {
 
 core::InitialConditions parse_initial_section(Section& s, const core::MachineParams& m) {
   core::InitialConditions ic;
-  ic.swing_rad = s.number("swing_deg", unit::deg, B::closed(-360.0 * unit::deg, 360.0 * unit::deg));
-  ic.boom_rad = s.number("boom_deg", unit::deg,
-                         B::closed(m.crane.boom_min_rad, m.crane.boom_max_rad));
-  ic.telescope_m = s.number("telescope_m", unit::one,
-                            B::closed(m.crane.telescope_min_m, m.crane.telescope_max_m));
+  // the ranges are the machine's own, bounded by its fields' kinds
+  ic.swing_rad = s.number("swing_deg", q::kFullTurn);
+  ic.boom_rad = s.number("boom_deg", {"deg", unit::deg,
+                                      B::closed(m.crane.boom_min_rad, m.crane.boom_max_rad)});
+  ic.telescope_m = s.number("telescope_m", {"m", unit::one, B::closed(m.crane.telescope_min_m,
+                                                                       m.crane.telescope_max_m)});
   // point A hangs on cable 1 (main hoist)
   const core::WinchParams& main = m.hydraulics.winches[0];
-  ic.clam_depth_m = s.number("clam_depth_m", unit::one,
-                             B::closed(main.min_length_m, main.max_length_m));
-  ic.clam_theta2_rad = s.number("clam_theta2_deg", unit::deg,
-                                B::closed(m.clam.theta2_open_rad, m.clam.theta2_closed_rad));
+  ic.clam_depth_m = s.number("clam_depth_m",
+                             {"m", unit::one, B::closed(main.min_length_m, main.max_length_m)});
+  ic.clam_theta2_rad = s.number("clam_theta2_deg",
+                                {"deg", unit::deg, B::closed(m.clam.theta2_open_rad,
+                                                             m.clam.theta2_closed_rad)});
   s.finish();
   return ic;
 }

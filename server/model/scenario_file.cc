@@ -11,13 +11,14 @@
 #include "core/loads.h"
 #include "model/json_fields.h"
 #include "model/machine_file.h"
+#include "model/quantities.h"
 #include "model/scenario_site.h"
 
 namespace clamsim::model {
 
 namespace {
 
-using B = Bounds;
+namespace q = quantity;
 using ojson = nlohmann::ordered_json;
 using Vec3 = Eigen::Vector3d;
 
@@ -28,6 +29,16 @@ constexpr double kBedSlabM = 2.0;     // the solid under the reservoir: thick en
                                       // nothing falls through it within one step
 // A load may rest on a solid (touching, or sunk by rounding); deeper counts as inside.
 constexpr double kOverlapToleranceM = 1e-3;
+
+// Ranges of this file's own (the shared kinds are in model/quantities.h).
+// a solid's yaw, kept in degrees as written for the browser
+constexpr Quantity kYawAsWritten = Quantity::closed("deg", unit::one, -360.0, 360.0);
+// a trash rack's bars and the gaps between them
+constexpr Quantity kBarSize = Quantity::closed("m", unit::one, 0.001, 10.0);
+// a load from a branch (0.1 kg) to issue 5's 25 t; nothing massless (contacts divide by it)
+constexpr Quantity kLoadMass = Quantity::closed("kg", unit::one, 0.1, kMaxLoadMassKg);
+// rolling resistance is a fraction of the normal force
+constexpr Quantity kRollingResistance = Quantity::closed("", unit::one, 0.0, 1.0);
 
 ojson vec(const std::array<double, 3>& v) { return ojson::array({v[0], v[1], v[2]}); }
 Vec3 eig(const std::array<double, 3>& v) { return {v[0], v[1], v[2]}; }
@@ -52,10 +63,10 @@ struct Box {
 };
 
 Box read_box(Section& s, core::SolidKind kind, std::string name) {
-  const auto center = s.vec3("center_m", unit::one, B::finite());
-  const auto size = s.vec3("size_m", unit::one, B::positive());
+  const auto center = s.vec3("center_m", q::kSitePosition);
+  const auto size = s.vec3("size_m", q::kSolidSize);
   // read as written: the browser gets the very number, the world its radians
-  const double yaw_deg = s.number("yaw_deg", unit::one, B::closed(-360.0, 360.0));
+  const double yaw_deg = s.number("yaw_deg", kYawAsWritten);
   Box b;
   b.solid.kind = kind;
   b.solid.name = std::move(name);
@@ -121,10 +132,10 @@ std::vector<core::SolidBox> truck_solids(const Section& s, const LoadSpace& spac
 core::WaterParams read_water(Section s, double level_m) {
   core::WaterParams w;
   w.level_m = level_m;
-  w.density_kg_per_m3 = s.number("density_kg_per_m3", unit::one, B::positive());
-  w.drag_coefficient = s.number("drag_coefficient", unit::one, B::non_negative());
-  w.angular_damping_s = s.number("angular_damping_s", unit::one, B::positive());
-  w.heave_damping_s = s.number("heave_damping_s", unit::one, B::positive());
+  w.density_kg_per_m3 = s.number("density_kg_per_m3", q::kWaterDensity);
+  w.drag_coefficient = s.number("drag_coefficient", q::kDragCoefficient);
+  w.angular_damping_s = s.number("angular_damping_s", q::kWaterDamping);
+  w.heave_damping_s = s.number("heave_damping_s", q::kWaterDamping);
   s.note();
   s.finish();
   return w;
@@ -132,14 +143,13 @@ core::WaterParams read_water(Section s, double level_m) {
 
 core::ContactParams read_contact(Section s) {
   core::ContactParams c;
-  c.natural_frequency_rad_per_s = s.number("natural_frequency_rad_per_s", unit::one,
-                                           B::positive());
-  c.damping_ratio = s.number("damping_ratio", unit::one, B::non_negative());
-  c.friction = s.number("friction", unit::one, B::non_negative());
+  c.natural_frequency_rad_per_s = s.number("natural_frequency_rad_per_s", q::kContactFrequency);
+  c.damping_ratio = s.number("damping_ratio", q::kDampingRatio);
+  c.friction = s.number("friction", q::kFrictionCoefficient);
   // a smoothing velocity of zero would divide by zero in the friction law
-  c.friction_velocity_m_per_s = s.number("friction_velocity_m_per_s", unit::one, B::positive());
+  c.friction_velocity_m_per_s = s.number("friction_velocity_m_per_s", q::kSmoothingSpeed);
   if (s.has("rolling_resistance"))   // optional: older scenario files keep the default
-    c.rolling_resistance = s.number("rolling_resistance", unit::one, B::closed(0.0, 1.0));
+    c.rolling_resistance = s.number("rolling_resistance", kRollingResistance);
   s.note();
   s.finish();
   return c;
@@ -165,28 +175,27 @@ core::LoadParams read_load(Section& s, ojson& client) {
   const std::string shape = s.text("shape");
   client["name"] = l.name;
   client["shape"] = shape;
-  l.mass_kg = s.number("mass_kg", unit::one, B{0.0, kMaxLoadMassKg, true, false});
+  l.mass_kg = s.number("mass_kg", kLoadMass);
   client["mass_kg"] = l.mass_kg;
   if (shape == "sphere" || shape == "cylinder") {
     l.shape = shape == "sphere" ? core::LoadShape::Sphere : core::LoadShape::Cylinder;
-    l.radius_m = s.number("radius_m", unit::one, B::positive());
+    l.radius_m = s.number("radius_m", q::kLoadSize);
     client["radius_m"] = l.radius_m;
     if (l.shape == core::LoadShape::Cylinder) {
-      l.length_m = s.number("length_m", unit::one, B::positive());
+      l.length_m = s.number("length_m", q::kLoadSize);
       client["length_m"] = l.length_m;
     }
   } else if (shape == "box") {
     l.shape = core::LoadShape::Box;
-    const auto size = s.vec3("size_m", unit::one, B::positive());
+    const auto size = s.vec3("size_m", q::kLoadSize);
     l.box_size_m = eig(size);
     client["size_m"] = vec(size);
   } else {
     s.fail("shape", "expected \"cylinder\", \"sphere\" or \"box\", got \"" + shape + "\"");
   }
-  l.position_m = eig(s.vec3("position_m", unit::one, B::finite()));
-  l.yaw_rad = s.number("yaw_deg", unit::deg, B::closed(-360.0 * unit::deg, 360.0 * unit::deg));
-  l.pitch_rad = s.number("pitch_deg", unit::deg,
-                         B::closed(-360.0 * unit::deg, 360.0 * unit::deg));
+  l.position_m = eig(s.vec3("position_m", q::kSitePosition));
+  l.yaw_rad = s.number("yaw_deg", q::kFullTurn);
+  l.pitch_rad = s.number("pitch_deg", q::kFullTurn);
   s.note();
   s.finish();
   return l;
@@ -218,13 +227,13 @@ void check_clear_of_solids(const Section& s, const core::LoadParams& load,
 
 TaskPenalties read_penalties(Section s) {
   TaskPenalties p;
-  p.rack_gate_hit = s.number("rack_gate_hit_points", unit::one, B::non_negative());
-  p.structure_hit = s.number("structure_hit_points", unit::one, B::non_negative());
-  p.slack_cable = s.number("slack_cable_points", unit::one, B::non_negative());
-  p.overload = s.number("overload_points", unit::one, B::non_negative());
-  p.dropped_load = s.number("dropped_load_points", unit::one, B::non_negative());
-  p.lmi_warning = s.number("lmi_warning_points", unit::one, B::non_negative());
-  p.lmi_cutout = s.number("lmi_cutout_points", unit::one, B::non_negative());
+  p.rack_gate_hit = s.number("rack_gate_hit_points", q::kPoints);
+  p.structure_hit = s.number("structure_hit_points", q::kPoints);
+  p.slack_cable = s.number("slack_cable_points", q::kPoints);
+  p.overload = s.number("overload_points", q::kPoints);
+  p.dropped_load = s.number("dropped_load_points", q::kPoints);
+  p.lmi_warning = s.number("lmi_warning_points", q::kPoints);
+  p.lmi_cutout = s.number("lmi_cutout_points", q::kPoints);
   s.note();
   s.finish();
   return p;
@@ -245,7 +254,7 @@ TaskSpec read_task(Section s, const std::vector<core::LoadParams>& loads) {
       if (seen == index) s.fail(where, "\"" + names[i] + "\" is named twice");
     t.loads.push_back(index);
   }
-  t.optimum_s = s.number("optimum_s", unit::one, B::positive());
+  t.optimum_s = s.number("optimum_s", q::kTaskTime);
   t.penalties = read_penalties(s.child("penalties"));
   if (s.has("lesson")) t.lesson = s.text("lesson");
   s.note();
@@ -285,7 +294,7 @@ Scenario parse_scenario_json(const nlohmann::json& doc, const std::string& origi
   client["name"] = sc.name;
   if (root.has("note")) client["note"] = root.text("note");
 
-  const double level = root.number("water_level_m", unit::one, B::finite());
+  const double level = root.number("water_level_m", q::kSitePosition);
   client["water_level_m"] = level;
   std::vector<core::SolidBox>& solids = sc.world.solids;
 
@@ -298,8 +307,8 @@ Scenario parse_scenario_json(const nlohmann::json& doc, const std::string& origi
   {  // a box plus its bars (vertical bars across the box's y extent), for the browser
     Section rack = root.child("trash_rack");
     Box b = read_box(rack, core::SolidKind::Rack, "trash_rack");
-    b.client["bar_spacing_m"] = rack.number("bar_spacing_m", unit::one, B::positive());
-    b.client["bar_width_m"] = rack.number("bar_width_m", unit::one, B::positive());
+    b.client["bar_spacing_m"] = rack.number("bar_spacing_m", kBarSize);
+    b.client["bar_width_m"] = rack.number("bar_width_m", kBarSize);
     rack.finish();
     client["trash_rack"] = b.client;
     solids.push_back(b.solid);

@@ -22,6 +22,7 @@ struct CounterSnapshot {
   std::uint64_t restarts = 0;          // new attempts at the task (request_restart)
   std::uint64_t reports_written = 0;   // task reports saved under the report directory
   std::uint64_t report_failures = 0;   // task reports that could not be saved
+  std::uint64_t nonfinite_resets = 0;  // steps whose state went NaN/inf and were undone
 
   CounterSnapshot& operator+=(const CounterSnapshot& o);
 };
@@ -37,6 +38,7 @@ struct Counters {
   std::atomic<std::uint64_t> restarts{0};
   std::atomic<std::uint64_t> reports_written{0};
   std::atomic<std::uint64_t> report_failures{0};
+  std::atomic<std::uint64_t> nonfinite_resets{0};
 
   CounterSnapshot snapshot() const;
 };
@@ -48,7 +50,7 @@ struct CounterField : core::Field<CounterSnapshot, std::uint64_t> {
   std::atomic<std::uint64_t> Counters::*live;
 };
 
-inline constexpr std::array<CounterField, 10> kCounterFields{{
+inline constexpr std::array<CounterField, 11> kCounterFields{{
     {{"frames_sent", "", "Frames handed to a transport.", &CounterSnapshot::frames_sent},
      &Counters::frames_sent},
     {{"send_failures", "", "Frames a transport could not send.",
@@ -77,6 +79,11 @@ inline constexpr std::array<CounterField, 10> kCounterFields{{
     {{"report_failures", "", "Task reports that could not be saved.",
       &CounterSnapshot::report_failures},
      &Counters::report_failures},
+    {{"nonfinite_resets", "",
+      "Integration steps whose state went NaN or inf and were undone (a model whose numbers "
+      "break the dynamics).",
+      &CounterSnapshot::nonfinite_resets},
+     &Counters::nonfinite_resets},
 }};
 
 // A counter in one struct and not the list (or the other struct) does not compile.

@@ -3,7 +3,8 @@
 // CSV (and optionally a plot). With --pick-place a scripted operator drives instead of the
 // script (experiment 5.1.3).
 // With --replay it re-simulates a session recording instead (tools/replay.h).
-// Exit status: 0 ok, 1 the run or the plot failed, 2 bad arguments or input files.
+// Exit status: 0 ok, 1 the run or the plot failed (a run that goes NaN or inf stops and
+// fails), 2 bad arguments, 3 input files that do not load.
 #include <algorithm>
 #include <csignal>
 #include <chrono>
@@ -19,6 +20,7 @@
 
 #include "cli/exit_codes.h"
 #include "cli/version_flag.h"
+#include "core/finite_outputs.h"
 #include "core/hydraulics.h"
 #include "core/machine.h"
 #include "model/control_script.h"
@@ -217,7 +219,19 @@ std::FILE* open_csv(const std::string& path) {
 struct Simulated {
   long rows = 0;        // CSV rows written
   double wall_s = 0.0;  // wall time the dynamics took
+  std::string nonfinite;  // "t = 1.250 s: output tip[2]" where the run went NaN/inf, or ""
 };
+
+// What of the run is not finite, or "": a step the integrator had to undo (core counts it
+// in nonfinite_resets and keeps the last good state, which is no result either), or an
+// output about to be written.
+std::string nonfinite_in(const core::State& state, const core::Outputs& out) {
+  if (state.health.nonfinite_resets != 0)
+    return "the integrated state (nonfinite_resets=" +
+           std::to_string(state.health.nonfinite_resets) + ")";
+  const std::string bad = core::first_nonfinite(out);
+  return bad.empty() ? "" : "output " + bad;
+}
 
 // Runs the dynamics for the run's duration with a CSV row at every 1/rate. Each row
 // interval is cut into chunks of at most one frame and the control is sampled at each
@@ -243,10 +257,21 @@ Simulated simulate(const Run& run, double rate_hz, core::State& state, const cor
   };
   double finished_at_s = -1.0;
   Simulated out;
+  // a row only when every number in it is finite: a NaN row is no result
+  const auto write_row = [&](const core::Control& u) {
+    const core::Outputs o = core::outputs(run.machine, state, env);
+    const std::string bad = nonfinite_in(state, o);
+    if (!bad.empty()) {
+      out.nonfinite = "t = " + model::format_number(state.time_s) + " s: " + bad;
+      return false;
+    }
+    writer.row(u, o);
+    ++out.rows;
+    return true;
+  };
   const auto wall_start = std::chrono::steady_clock::now();
-  writer.row(pilot ? applied : run.script->at(0.0), core::outputs(run.machine, state, env));
-  out.rows = 1;
-  for (long k = 1; k <= rows && writer.ok(); ++k) {
+  bool finite = write_row(pilot ? applied : run.script->at(0.0));
+  for (long k = 1; k <= rows && finite && writer.ok(); ++k) {
     for (long j = 1; j <= chunks; ++j) {
       const long n = (k - 1) * chunks + j;   // chunk number: exact times, no drift
       const core::Control control = control_at(static_cast<double>(n - 1) / chunk_rate);
@@ -254,8 +279,7 @@ Simulated simulate(const Run& run, double rate_hz, core::State& state, const cor
     }
     // the volts that apply from this row on, so a step shows at its own time
     const double t_row = static_cast<double>(k * chunks) / chunk_rate;
-    writer.row(pilot ? applied : run.script->at(t_row), core::outputs(run.machine, state, env));
-    ++out.rows;
+    finite = write_row(pilot ? applied : run.script->at(t_row));
     progress.update(state.time_s);
     if (pilot_finished() && finished_at_s < 0.0) finished_at_s = state.time_s;
     if (finished_at_s >= 0.0 && state.time_s >= finished_at_s + kSettle_s) break;
@@ -339,6 +363,13 @@ int run_once(const tools::SimOptions& opt, tools::RunFacts* facts) {
   if (!ok) {
     std::fprintf(stderr, "clamsim-sim: writing '%s' failed: %s\n", opt.csv_path.c_str(),
                  std::strerror(errno));
+    return kExitFailure;
+  }
+  if (!done.nonfinite.empty()) {  // printed with --quiet too: the CSV stops short
+    std::fprintf(stderr,
+                 "clamsim-sim: the run went non-finite at %s; stopped, '%s' holds the %ld rows "
+                 "before it (check the machine file's numbers)\n",
+                 done.nonfinite.c_str(), opt.csv_path.c_str(), done.rows);
     return kExitFailure;
   }
   if (!opt.quiet) {

@@ -411,11 +411,11 @@ TEST(MachineFile, EveryObjectRejectsUnknownKeys) {
 TEST(MachineFile, MistypedValueMessage) {
   json doc = shipped();
   doc["clam"]["link2_mass_kg"] = "abc";
-  EXPECT_EQ(error_of(doc), "t250.json: clam.link2_mass_kg: expected a number > 0, got \"abc\"");
+  EXPECT_EQ(error_of(doc), "t250.json: clam.link2_mass_kg: expected a number in [1, 200000] kg, got \"abc\"");
   doc["clam"]["link2_mass_kg"] = true;
-  EXPECT_EQ(error_of(doc), "t250.json: clam.link2_mass_kg: expected a number > 0, got true");
+  EXPECT_EQ(error_of(doc), "t250.json: clam.link2_mass_kg: expected a number in [1, 200000] kg, got true");
   doc["clam"]["link2_mass_kg"] = {{"value", "abc"}, {"source", "Table 2.1"}};
-  EXPECT_EQ(error_of(doc), "t250.json: clam.link2_mass_kg: expected a number > 0, got \"abc\"");
+  EXPECT_EQ(error_of(doc), "t250.json: clam.link2_mass_kg: expected a number in [1, 200000] kg, got \"abc\"");
   doc["clam"]["link2_mass_kg"] = {{"source", "Table 2.1"}};
   EXPECT_EQ(error_of(doc), "t250.json: clam.link2_mass_kg.value: missing");
   doc["clam"]["link2_mass_kg"] = {{"value", 350}, {"source", 2}};
@@ -428,9 +428,9 @@ TEST(MachineFile, MistypedValueMessage) {
 TEST(MachineFile, OutOfRangeValues) {
   json doc = shipped();
   doc["clam"]["link2_mass_kg"] = -350;
-  EXPECT_EQ(error_of(doc), "t250.json: clam.link2_mass_kg: expected a number > 0, got -350");
+  EXPECT_EQ(error_of(doc), "t250.json: clam.link2_mass_kg: expected a number in [1, 200000] kg, got -350");
   doc["clam"]["link2_mass_kg"] = 0;
-  EXPECT_EQ(error_of(doc), "t250.json: clam.link2_mass_kg: expected a number > 0, got 0");
+  EXPECT_EQ(error_of(doc), "t250.json: clam.link2_mass_kg: expected a number in [1, 200000] kg, got 0");
 
   doc = shipped();
   doc["clam"]["theta2_open_deg"]["value"] = 65;
@@ -438,7 +438,7 @@ TEST(MachineFile, OutOfRangeValues) {
             "t250.json: clam.theta2_open_deg: must be less than clam.theta2_closed_deg (65), "
             "got 65");
   doc["clam"]["theta2_open_deg"]["value"] = 95;
-  EXPECT_EQ(error_of(doc), "t250.json: clam.theta2_open_deg: expected a number in [0, 90], got 95");
+  EXPECT_EQ(error_of(doc), "t250.json: clam.theta2_open_deg: expected a number in [0, 90] deg, got 95");
 
   doc = shipped();
   doc["crane"]["boom_min_deg"]["value"] = 60;
@@ -449,7 +449,7 @@ TEST(MachineFile, OutOfRangeValues) {
   doc = shipped();
   doc["crane"]["links"]["boom_base"]["inertia_kgm2"]["value"] = {25448, 25502, -1};
   EXPECT_EQ(error_of(doc),
-            "t250.json: crane.links.boom_base.inertia_kgm2[2]: expected a number > 0, got -1");
+            "t250.json: crane.links.boom_base.inertia_kgm2[2]: expected a number in [0.001, 1000000000] kg m^2, got -1");
   doc["crane"]["links"]["boom_base"]["inertia_kgm2"]["value"] = {1, 1, 5};
   EXPECT_CONTAINS(error_of(doc), "crane.links.boom_base.inertia_kgm2: moment 2 (5) exceeds");
   doc["crane"]["links"]["boom_base"]["inertia_kgm2"]["value"] = {1, 1};
@@ -491,7 +491,7 @@ TEST(MachineFile, OutOfRangeValues) {
   doc = shipped();
   doc["hydraulics"]["channels"]["swing"]["input_deadband_V"]["value"] = 5;
   EXPECT_CONTAINS(error_of(doc),
-                  "hydraulics.channels.swing.input_deadband_V: expected a number in [0, 5), got 5");
+                  "hydraulics.channels.swing.input_deadband_V: expected a number in [0, 5) V, got 5");
 }
 
 TEST(MachineFile, IntegratorStepMustDivideFrame) {
@@ -503,7 +503,7 @@ TEST(MachineFile, IntegratorStepMustDivideFrame) {
   doc["integrator"]["step_ms"]["value"] = 100;
   EXPECT_CONTAINS(error_of(doc), "integrator.step_ms: must divide frame_ms");
   doc["integrator"]["step_ms"]["value"] = 0;
-  EXPECT_CONTAINS(error_of(doc), "integrator.step_ms: expected a number > 0, got 0");
+  EXPECT_CONTAINS(error_of(doc), "integrator.step_ms: expected a number in [0.01, 100] ms, got 0");
   doc["integrator"]["step_ms"]["value"] = 0.1;  // 500 steps, inexact in binary
   EXPECT_EQ(error_of(doc), "");
 }
@@ -516,11 +516,13 @@ TEST(MachineFile, DampingAndFrictionMayBeZero) {
   doc["hydraulics"]["swing_motor"]["coulomb_Nm"]["value"] = 0;
   doc["hydraulics"]["winches"]["main_hoist"]["rope_damping_s"]["value"] = 0;
   doc["hydraulics"]["winches"]["main_hoist"]["motor"]["viscous_Nms_per_rad"]["value"] = 0;
-  doc["crane"]["gravity_m_per_s2"]["value"] = 0;
   ASSERT_EQ(error_of(doc), "");
   const core::MachineParams m = parse_machine_json(doc, kOrigin);
   EXPECT_EQ(m.hydraulics.boom_cylinders.coulomb_N, 0.0);
-  EXPECT_EQ(m.crane.gravity_m_per_s2, 0.0);
+  // gravity is no friction: without it the load moment indicator divides by 0
+  doc["crane"]["gravity_m_per_s2"]["value"] = 0;
+  EXPECT_EQ(error_of(doc),
+            "t250.json: crane.gravity_m_per_s2: expected a number in [1, 25] m/s^2, got 0");
 }
 
 TEST(MachineFile, PlainNumbersAreAcceptedAsLeaves) {
@@ -540,19 +542,19 @@ TEST(MachineFile, InitialSectionIsOptionalButChecked) {
 
   doc = shipped();
   doc["initial"]["boom_deg"]["value"] = 55;
-  EXPECT_EQ(error_of(doc), "t250.json: initial.boom_deg: expected a number in [0, 50], got 55");
+  EXPECT_EQ(error_of(doc), "t250.json: initial.boom_deg: expected a number in [0, 50] deg, got 55");
   doc = shipped();
   doc["initial"]["boom_deg"]["value"] = 50;  // the end of the range is inside it
   EXPECT_EQ(error_of(doc), "");
   doc = shipped();
   doc["initial"]["telescope_m"]["value"] = 5;
-  EXPECT_CONTAINS(error_of(doc), "initial.telescope_m: expected a number in [9.7, 24.4], got 5");
+  EXPECT_CONTAINS(error_of(doc), "initial.telescope_m: expected a number in [9.7, 24.4] m, got 5");
   doc = shipped();
   doc["initial"]["clam_theta2_deg"]["value"] = 10;
-  EXPECT_CONTAINS(error_of(doc), "initial.clam_theta2_deg: expected a number in [20, 65], got 10");
+  EXPECT_CONTAINS(error_of(doc), "initial.clam_theta2_deg: expected a number in [20, 65] deg, got 10");
   doc = shipped();
   doc["initial"]["clam_depth_m"]["value"] = 41;
-  EXPECT_CONTAINS(error_of(doc), "initial.clam_depth_m: expected a number in [1, 40], got 41");
+  EXPECT_CONTAINS(error_of(doc), "initial.clam_depth_m: expected a number in [1, 40] m, got 41");
 }
 
 TEST(MachineFile, SchemaIsChecked) {

@@ -178,9 +178,9 @@ TEST(ScenarioFile, ErrorsNameThePath) {
       {"unknown key in a load", [](json& d) { d["loads"][3]["length_m"] = 1.0; },
        "dam_intake.json: loads[3].length_m: unknown key"},
       {"negative mass", [](json& d) { d["loads"][1]["mass_kg"] = -5; },
-       "dam_intake.json: loads[1].mass_kg: expected a number in (0, 25000], got -5"},
+       "dam_intake.json: loads[1].mass_kg: expected a number in [0.1, 25000] kg, got -5"},
       {"too heavy", [](json& d) { d["loads"][1]["mass_kg"] = 30000; },
-       "loads[1].mass_kg: expected a number in (0, 25000], got 30000"},
+       "loads[1].mass_kg: expected a number in [0.1, 25000] kg, got 30000"},
       {"load inside a solid",
        [](json& d) { d["loads"][0]["position_m"] = json::array({11.1, 0.0, -6.0}); },
        "dam_intake.json: loads[0].position_m: load \"log1\" starts inside trash_rack"},
@@ -204,7 +204,7 @@ TEST(ScenarioFile, ErrorsNameThePath) {
       {"odd name", [](json& d) { d["loads"][4]["name"] = "a crate"; },
        "loads[4].name: expected 1 to 32 letters, digits, '_' or '-', got \"a crate\""},
       {"start out of the machine's range", [](json& d) { d["start"]["boom_deg"] = 60; },
-       "dam_intake.json: start.boom_deg: expected a number in [0, 50], got 60"},
+       "dam_intake.json: start.boom_deg: expected a number in [0, 50] deg, got 60"},
       {"missing section", [](json& d) { d.erase("contact"); }, "dam_intake.json: contact: missing"},
       {"wall not an object", [](json& d) { d["intake_walls"][1] = 3; },
        "dam_intake.json: intake_walls[1]: expected an object, got 3"},
@@ -214,7 +214,7 @@ TEST(ScenarioFile, ErrorsNameThePath) {
       {"schema", [](json& d) { d["schema"] = "clamsim-scene/1"; },
        "dam_intake.json: schema: expected \"clamsim-scenario/1\", got \"clamsim-scene/1\""},
       {"yaw as text", [](json& d) { d["gate"]["yaw_deg"] = "0"; },
-       "dam_intake.json: gate.yaw_deg: expected a number in [-360, 360], got \"0\""},
+       "dam_intake.json: gate.yaw_deg: expected a number in [-360, 360] deg, got \"0\""},
   };
   for (const Case& c : cases) {
     json doc = shipped();
@@ -366,7 +366,7 @@ TEST(ScenarioFile, LessonErrorsNameThePathAndTheChoices) {
   EXPECT_CONTAINS(error_with([](json& d) { d["lesson"]["steps"][1]["check"]["by_m"] = 1; }),
                   "first_lesson.json: lesson.steps[1].check.by_m: unknown key");
   EXPECT_CONTAINS(error_with([](json& d) { d["lesson"]["steps"][0]["check"]["by_m"] = 0; }),
-                  "lesson.steps[0].check.by_m: expected a number in (0, 50], got 0");
+                  "lesson.steps[0].check.by_m: expected a number in (0, 50] m, got 0");
   EXPECT_CONTAINS(error_with([](json& d) { d["lesson"]["steps"][0]["controls"][0]["signals"][0] = json::array({7, 1}); }),
                   "lesson.steps[0].controls[0].signals[0]: signal 7 is not 0 (swing), 1 (boom), "
                   "2 (telescope), 3 (cable 1) or 4 (cable 2)");

@@ -343,6 +343,57 @@ TEST_F(SimCli, FileErrorsExitThreeWithTheLoadersMessage) {
                      "--csv: cannot write");
 }
 
+// The shipped machine file with `from` (which must occur once) replaced by `to`.
+std::string shipped_with(const std::string& from, const std::string& to) {
+  std::string text = slurp(kModel);
+  const auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  EXPECT_EQ(text.find(from, at + 1), std::string::npos) << from << " occurs twice";
+  return at == std::string::npos ? text : text.replace(at, from.size(), to);
+}
+
+// A number outside its physical range does not load (issue 38, finding 7): exit 3 with the
+// field, its range and unit, and no CSV.
+TEST_F(SimCli, AModelNumberOutOfItsRangeExitsThreeNamingTheFieldAndRange) {
+  write("huge.json", shipped_with("{\"value\": 3240,", "{\"value\": 1e308,"));
+  const std::string csv = path("x.csv");
+  expect_file_error({"--model", path("huge.json"), "--controls", kCraneSteps, "--csv", csv,
+                     "--quiet"},
+                    "crane.links.boom_base.mass_kg: expected a number in [1, 200000] kg, got "
+                    "1e+308");
+  EXPECT_FALSE(fs::exists(csv));
+}
+
+// A model inside every field's range can still make the dynamics blow up (here a rope as
+// stiff as any on a 3 kg grab, ringing far faster than the step): the run stops at the first
+// non-finite step, says when and what even with --quiet, exits 1 and writes no NaN row.
+TEST_F(SimCli, ARunThatGoesNonFiniteStopsAndFailsLoudlyEvenQuiet) {
+  std::string text = slurp(kModel);
+  const auto replace_all = [&text](const std::string& from, const std::string& to, int count) {
+    int n = 0;
+    for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+      text.replace(at, from.size(), to);
+      ++n;
+    }
+    EXPECT_EQ(n, count) << from;
+  };
+  replace_all("{\"value\": 1.1e7,", "{\"value\": 1e9,", 2);  // both winches' ropes
+  replace_all("\"link1_mass_kg\":      {\"value\": 25,", "\"link1_mass_kg\": {\"value\": 1,", 1);
+  replace_all("\"link2_mass_kg\":      {\"value\": 350,", "\"link2_mass_kg\": {\"value\": 1,", 1);
+  replace_all("\"link3_mass_kg\":      {\"value\": 25,", "\"link3_mass_kg\": {\"value\": 1,", 1);
+  write("stiff.json", text);
+  const std::string csv = path("run.csv");
+  const Result r = run({"--model", path("stiff.json"), "--controls", kCraneSteps, "--duration",
+                        "2", "--csv", csv, "--quiet"});
+  EXPECT_EQ(r.exit_code, cli::kExitFailure) << r.err;
+  EXPECT_NE(r.err.find("clamsim-sim: the run went non-finite at t = "), std::string::npos)
+      << r.err;
+  const std::string rows = slurp(csv);
+  EXPECT_EQ(rows.find("nan"), std::string::npos) << rows.substr(0, 2000);
+  EXPECT_EQ(rows.find("inf"), std::string::npos) << rows.substr(0, 2000);
+  EXPECT_GE(lines_of(rows).size(), 2u);  // the header and the rows before it
+}
+
 TEST_F(SimCli, PlotWritesAnSvg) {
   if (!gnuplot_installed()) GTEST_SKIP() << "gnuplot is not installed";
   const std::string svg = path("run.svg");

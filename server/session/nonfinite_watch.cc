@@ -1,0 +1,27 @@
+#include "session/nonfinite_watch.h"
+
+#include <cstdio>
+
+namespace clamsim::session {
+
+void NonfiniteWatch::after_step(const core::State& state, double session_s, Counters& counters,
+                                const std::string& label) {
+  const std::uint64_t now = state.health.nonfinite_resets;
+  if (now < seen_) seen_ = 0;  // a new attempt: its state counts from 0
+  const std::uint64_t fresh = now - seen_;
+  seen_ = now;
+  if (fresh != 0) {
+    counters.nonfinite_resets.fetch_add(fresh, std::memory_order_relaxed);
+    unlogged_ += fresh;
+  }
+  if (unlogged_ == 0 || (logged_ && session_s - logged_at_s_ < kLogEvery_s)) return;
+  std::fprintf(stderr,
+               "%s: the machine's state went NaN or inf in %llu step(s) (undone, the machine "
+               "held in its last good pose; check the model file's numbers)\n",
+               label.c_str(), static_cast<unsigned long long>(unlogged_));
+  unlogged_ = 0;
+  logged_ = true;
+  logged_at_s_ = session_s;
+}
+
+}  // namespace clamsim::session
