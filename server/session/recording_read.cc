@@ -46,7 +46,7 @@ std::uint64_t parse_count(const std::string& key, const std::string& text) {
 // Checks of one /inputs message, each throwing std::invalid_argument that names the field.
 class InputCheck {
  public:
-  InputCheck(const json& j, const std::string& path, std::uint64_t k)
+  InputCheck(const json& j, std::uint64_t k)
       : j_(j), where_("/inputs at frame " + std::to_string(k)) {}
 
   [[noreturn]] void fail(const std::string& why) const {
@@ -101,8 +101,8 @@ class InputCheck {
 };
 
 // One /inputs message, checked whole (recording_json.cc's schema, with each value's range).
-RecordedInput parse_input(const json& j, const std::string& path, std::uint64_t k) {
-  const InputCheck c(j, path, k);
+RecordedInput parse_input(const json& j, std::uint64_t k) {
+  const InputCheck c(j, k);
   using Kind = RecordedInput::Kind;
   static const std::vector<std::pair<std::string, Kind>> kKinds{
       {"restart", Kind::Restart}, {"control", Kind::Control}, {"faults", Kind::Faults},
@@ -313,7 +313,7 @@ RecordedSession read_recording(const std::string& path) {
                                   json(kMaxRecordedHours).dump() + " h) a recording may hold");
     r.last_k = std::max(r.last_k, k);
     if (m.channel_id == in->id) {
-      RecordedInput input = parse_input(j, path, k);
+      RecordedInput input = parse_input(j, k);
       if (input.kind == RecordedInput::Kind::Trainee) r.trainee = j["name"].get<std::string>();
       r.inputs[k].push_back(std::move(input));
     } else {
