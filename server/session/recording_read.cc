@@ -145,15 +145,15 @@ void check_frames_cover(const RecordedSession& r, std::uint64_t every) {
   std::uint64_t before = 0;   // frame 0, before the first
   for (const auto& [k, frame] : r.frames) {
     if (k - before > every)
-      throw std::invalid_argument("no recorded frame between " + std::to_string(before) +
-                                  " and " + std::to_string(k) + " (one every " + std::to_string(every) +
-                                  "): not a session's recording");
+      throw std::invalid_argument("not a session's recording: no recorded frame between " +
+                                  std::to_string(before) + " and " + std::to_string(k) + " (one every " +
+                                  std::to_string(every) + ")");
     before = k;
   }
   if (r.last_k > before + every)
-    throw std::invalid_argument("inputs up to frame " + std::to_string(r.last_k) +
-                                ", but its last recorded frame is " + std::to_string(before) +
-                                " (one every " + std::to_string(every) + "): not a session's recording");
+    throw std::invalid_argument("not a session's recording: inputs up to frame " + std::to_string(r.last_k) +
+                                ", its last recorded frame " + std::to_string(before) + " (one every " +
+                                std::to_string(every) + ")");
 }
 
 // "" when the start pose lies within the machine's joint and rope ranges, as a scenario's
@@ -212,8 +212,8 @@ RecordedSession seed_source(const RecordedSession& r, const MachineSetup& setup,
     throw std::invalid_argument("its source " + name + " ran another model or world");
   const std::uint64_t seed_k = r.seed_k();
   if (seed_k == 0 || seed_k > source.last_k)
-    throw std::invalid_argument("taken over at frame " + std::to_string(seed_k) + " of " + name +
-                                ", which holds " + std::to_string(source.last_k) + " frames");
+    throw std::invalid_argument("its source holds " + std::to_string(source.last_k) +
+                                " frames, not the frame " + std::to_string(seed_k) + " taken over (" + name + ")");
   if (seed_k > work.budget)
     throw std::invalid_argument("its chain of take-overs re-simulates more than " +
                                 json(kMaxRecordedHours).dump() + " h of frames: not re-simulated");

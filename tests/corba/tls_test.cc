@@ -242,8 +242,8 @@ TEST(IiopTls, BadFilesStopTheServerNamingTheFile) {
   EXPECT_TRUE(contains(p.output(), "--corba-plain no")) << p.output();
 }
 
-// A copy of the shipped scenarios whose task times out 0.75 s after the first frame, so a
-// receiver gets the task's report within a short run.
+// A copy of the shipped scenarios whose task times out 1.5 s after the first frame (the
+// loader's shortest optimum, 1 s), so a receiver gets the task's report within a short run.
 fs::path short_task_scenarios(const TestPki& pki) {
   const fs::path dir = fs::path(pki.path("scenarios"));
   fs::create_directories(dir);
@@ -251,7 +251,7 @@ fs::path short_task_scenarios(const TestPki& pki) {
     fs::copy_file(e.path(), dir / e.path().filename(), fs::copy_options::overwrite_existing);
   std::ifstream in(dir / "dam_intake.json");
   nlohmann::ordered_json world = nlohmann::ordered_json::parse(in);
-  world["task"]["optimum_s"]["value"] = 0.5;
+  world["task"]["optimum_s"]["value"] = 1.0;
   std::ofstream(dir / "dam_intake.json") << world.dump(2);
   return dir;
 }
@@ -273,7 +273,7 @@ TEST(IiopTls, TraineeNamesReachOnlyAuthenticatedReceivers) {
 
   const std::string anonymous = pki.path("anonymous.json");
   ReceiverRun r = run_receiver(tls_ref(s.port), {"--tls-ca", pki.path("ca.pem"), "--trainee",
-                                                 "Ada Lovelace", "--report", anonymous});
+                                                 "Ada Lovelace", "--report", anonymous}, 4.0);
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_EQ(report_trainee(anonymous), "<null>") << r.out;
 
@@ -281,7 +281,8 @@ TEST(IiopTls, TraineeNamesReachOnlyAuthenticatedReceivers) {
   r = run_receiver(tls_ref(s.port),
                    {"--tls-ca", pki.path("ca.pem"), "--tls-cert", pki.path("client.pem"),
                     "--tls-key", pki.path("client.key"), "--trainee", "Ada Lovelace",
-                    "--report", known});
+                    "--report", known},
+                   4.0);
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_EQ(report_trainee(known), "Ada Lovelace") << r.out;
 

@@ -117,7 +117,7 @@ inline std::vector<Crafted> crafted_recordings(const std::string& fifo, const st
       {"seed-self-far", none, [self](auto& m) {
          m["seed_recording"] = self;
          m["seed_k"] = "1000000000000";
-       }, "which holds"},
+       }, "its source holds"},
   };
 }
 
