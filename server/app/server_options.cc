@@ -18,6 +18,7 @@
 #include "cli/exit_codes.h"
 #include "cli/version_flag.h"
 #include "model/json_fields.h"
+#include "session/recorder.h"
 #include "web/host_check.h"
 
 namespace clamsim::app {
@@ -252,7 +253,7 @@ const std::vector<Setting>& settings() {
        [](const O& o) { return o.recordings_dir(); }},
       {"--record-frame-every", "record_frame_every", "N",
        "record every Nth frame's outputs (the inputs are always\nall recorded)", false,
-       [](O& o, S n, S v) { o.record_frame_every = static_cast<unsigned>(integer(n, v, 1, 10000)); },
+       [](O& o, S n, S v) { o.record_frame_every = static_cast<unsigned>(integer(n, v, 1, session::kMaxFrameEvery)); },
        [](const O& o) { return std::to_string(o.record_frame_every); }},
       {"--record-keep-days", "record_keep_days", "DAYS",
        "remove finished recordings older than this (0 = keep)", false,

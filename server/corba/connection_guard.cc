@@ -71,7 +71,7 @@ std::string over_total(Guard& g) {
 }
 
 // The same for the per-client cap: one address holding connections must not refuse
-// every other receiver (issue 38). Counted from the connections the watchdog follows.
+// every other receiver. Counted from the connections the watchdog follows.
 std::string over_client(Guard& g, const std::string& host) {
   const std::size_t cap = g.options.max_connections_per_client;
   if (cap == 0 || watched_from(host) < cap) return "";

@@ -2,7 +2,7 @@
 // exhaustion"). omniORB has no such limit; its serverAcceptConnection interceptor lets us
 // refuse a connection right after accept. A connection is refused when max_connections
 // are open already, when max_connections_per_client are open from its address (so one
-// client holding connections cannot lock every receiver out, issue 38), or when the
+// client holding connections cannot lock every receiver out), or when the
 // process is short of file descriptors (fd_budget.h). Refusals are logged at most once a
 // second, with a count, the reason and the last address. Every admitted connection is
 // handed to the request watchdog (request_watchdog.h), which closes it when a request

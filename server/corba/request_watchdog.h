@@ -1,5 +1,5 @@
 // Closes accepted IIOP connections whose request does not arrive whole within
-// --corba-request-timeout-ms (docs/security.md, "Connection exhaustion"; issue 38).
+// --corba-request-timeout-ms (docs/security.md, sections 4 and 20).
 //
 // Why omniORB does not do it itself: serverCallTimeOutPeriod is armed only once a
 // request's header has been unmarshalled (GIOP_S::dispatcher sets the deadline after

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "model/json_fields.h"
+#include "model/machine_file.h"
 
 namespace clamsim::model {
 namespace {
@@ -160,27 +161,8 @@ core::Control ControlScript::at(double t) const {
 
 void ControlScript::check_initial(const core::MachineParams& machine) const {
   if (!initial_) return;
-  const LineError err(origin_, initial_line_);
-  constexpr double deg = kPi / 180.0;
-  // the pose was converted from text in degrees: forgive the last bit of the conversion
-  const auto check = [&err](const char* key, double v, double lo, double hi, double scale) {
-    if (lo > hi) std::swap(lo, hi);
-    const double tol = 1e-9 * std::max({1.0, std::abs(lo), std::abs(hi)});
-    if (v < lo - tol || v > hi + tol) {
-      err.fail(std::string("initial ") + key + "=" + fmt(v / scale) +
-               " is outside the machine's range " + fmt(lo / scale) + ".." + fmt(hi / scale));
-    }
-  };
-  const core::InitialConditions& ic = *initial_;
-  check("swing_deg", ic.swing_rad, -2.0 * kPi, 2.0 * kPi, deg);
-  check("boom_deg", ic.boom_rad, machine.crane.boom_min_rad, machine.crane.boom_max_rad, deg);
-  check("telescope_m", ic.telescope_m, machine.crane.telescope_min_m,
-        machine.crane.telescope_max_m, 1.0);
-  // point A hangs on cable 1 (main hoist)
-  const core::WinchParams& main = machine.hydraulics.winches[0];
-  check("clam_depth_m", ic.clam_depth_m, main.min_length_m, main.max_length_m, 1.0);
-  check("clam_theta2_deg", ic.clam_theta2_rad, machine.clam.theta2_open_rad,
-        machine.clam.theta2_closed_rad, deg);
+  if (const std::string why = initial_out_of_range(*initial_, machine); !why.empty())
+    LineError(origin_, initial_line_).fail("initial " + why);
 }
 
 ControlScript parse_control_script(const std::string& text, const std::string& origin) {

@@ -1,7 +1,9 @@
 #include "model/machine_file.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <sstream>
 
 #include "core/crane.h"
 #include "core/step_limits.h"
@@ -438,6 +440,32 @@ core::InitialConditions parse_initial_section(Section& s, const core::MachinePar
                                                              m.clam.theta2_closed_rad)});
   s.finish();
   return ic;
+}
+
+std::string initial_out_of_range(const core::InitialConditions& ic, const core::MachineParams& m) {
+  const core::WinchParams& main = m.hydraulics.winches[0];   // point A hangs on cable 1
+  const struct {
+    const char* key;
+    double v, lo, hi, scale;   // SI, and SI units per file unit
+  } values[] = {
+      {"swing_deg", ic.swing_rad, q::kFullTurn.bounds.lo, q::kFullTurn.bounds.hi, unit::deg},
+      {"boom_deg", ic.boom_rad, m.crane.boom_min_rad, m.crane.boom_max_rad, unit::deg},
+      {"telescope_m", ic.telescope_m, m.crane.telescope_min_m, m.crane.telescope_max_m, 1.0},
+      {"clam_depth_m", ic.clam_depth_m, main.min_length_m, main.max_length_m, 1.0},
+      {"clam_theta2_deg", ic.clam_theta2_rad, m.clam.theta2_open_rad, m.clam.theta2_closed_rad,
+       unit::deg}};
+  for (auto v : values) {
+    if (v.lo > v.hi) std::swap(v.lo, v.hi);
+    // a pose converted from degrees in text: forgive the last bit of the conversion
+    const double tol = 1e-9 * std::max({1.0, std::abs(v.lo), std::abs(v.hi)});
+    if (!(v.v >= v.lo - tol && v.v <= v.hi + tol)) {
+      std::ostringstream os;
+      os << v.key << "=" << v.v / v.scale << " is outside the machine's range " << v.lo / v.scale
+         << ".." << v.hi / v.scale;
+      return os.str();
+    }
+  }
+  return "";
 }
 
 core::MachineParams parse_machine_json(const nlohmann::json& doc, const std::string& origin) {

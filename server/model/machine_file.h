@@ -37,6 +37,13 @@ core::InitialConditions parse_initial_conditions(const nlohmann::json& doc,
 // An "initial"-shaped object found anywhere (e.g. in a scenario), checked against `machine`.
 core::InitialConditions parse_initial_section(Section& section, const core::MachineParams& machine);
 
+// "" when every value of a start pose already in SI units (a control script's `initial`, a
+// recording's) lies within the machine's range, else the first that does not, in the file
+// units: "boom_deg=60 is outside the machine's range 0..50". The ranges are those
+// parse_initial_section reads a scenario's start with.
+std::string initial_out_of_range(const core::InitialConditions& initial,
+                                 const core::MachineParams& machine);
+
 // The document's "name" (schema checked too).
 std::string machine_name(const nlohmann::json& doc, const std::string& origin);
 

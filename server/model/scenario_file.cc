@@ -35,7 +35,7 @@ constexpr double kOverlapToleranceM = 1e-3;
 constexpr Quantity kYawAsWritten = Quantity::closed("deg", unit::one, -360.0, 360.0);
 // a trash rack's bars and the gaps between them
 constexpr Quantity kBarSize = Quantity::closed("m", unit::one, 0.001, 10.0);
-// a load from a branch (0.1 kg) to issue 5's 25 t; nothing massless (contacts divide by it)
+// a load from a branch (0.1 kg) to the machine's heaviest lift, 25 t; nothing massless (contacts divide by it)
 constexpr Quantity kLoadMass = Quantity::closed("kg", unit::one, 0.1, kMaxLoadMassKg);
 // rolling resistance is a fraction of the normal force
 constexpr Quantity kRollingResistance = Quantity::closed("", unit::one, 0.0, 1.0);

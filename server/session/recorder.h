@@ -19,6 +19,10 @@
 
 namespace clamsim::session {
 
+// The sparsest /frames a recording may keep (--record-frame-every's largest; a replay
+// refuses a recording that claims more, recording_read.h).
+inline constexpr unsigned kMaxFrameEvery = 10000;
+
 struct RecordingOptions {
   bool enabled = false;             // the server's --record (yes by default there)
   std::string dir = "recordings";   // created when missing

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "model/machine_file.h"
 #include "record/mcap_reader.h"
 #include "session/catalog.h"
 #include "session/control_input.h"
@@ -154,26 +155,6 @@ void check_frames_cover(const RecordedSession& r, std::uint64_t every) {
     throw std::invalid_argument("not a session's recording: inputs up to frame " + std::to_string(r.last_k) +
                                 ", its last recorded frame " + std::to_string(before) + " (one every " +
                                 std::to_string(every) + ")");
-}
-
-// "" when the start pose lies within the machine's joint and rope ranges, as a scenario's
-// start must (model/machine_file.cc, parse_initial_section), else the first value outside.
-std::string initial_out_of_range(const core::InitialConditions& ic, const core::MachineParams& m) {
-  const core::WinchParams& main = m.hydraulics.winches[0];   // point A hangs on cable 1
-  const struct {
-    const char* name;
-    double v, lo, hi;
-  } values[] = {{"swing_rad", ic.swing_rad, -4.0 * M_PI, 4.0 * M_PI},
-                {"boom_rad", ic.boom_rad, m.crane.boom_min_rad, m.crane.boom_max_rad},
-                {"telescope_m", ic.telescope_m, m.crane.telescope_min_m, m.crane.telescope_max_m},
-                {"clam_depth_m", ic.clam_depth_m, main.min_length_m, main.max_length_m},
-                {"clam_theta2_rad", ic.clam_theta2_rad, std::min(m.clam.theta2_open_rad, m.clam.theta2_closed_rad),
-                 std::max(m.clam.theta2_open_rad, m.clam.theta2_closed_rad)}};
-  for (const auto& v : values)
-    if (!(v.v >= v.lo - 1e-9 && v.v <= v.hi + 1e-9))
-      return std::string(v.name) + " = " + json(v.v).dump() + " is outside the machine's " +
-             json(v.lo).dump() + " .. " + json(v.hi).dump();
-  return "";
 }
 
 // The work of re-simulating a chain of take-overs: frames left to step, and whether to go on.
@@ -347,7 +328,7 @@ std::string recorded_setup(const RecordedSession& r, const Catalog& catalog, Mac
   const json initial = json::parse(r.meta_value("initial"), nullptr, false);
   if (!initial.is_object()) throw std::invalid_argument("the recording's initial pose is not a JSON object");
   setup->initial = initial_from_json(initial);
-  if (const std::string why = initial_out_of_range(setup->initial, *setup->params); !why.empty())
+  if (const std::string why = model::initial_out_of_range(setup->initial, *setup->params); !why.empty())
     throw std::invalid_argument("the recording's initial pose: " + why);
   if (setup->model_sha256 != r.meta_value("model_sha256"))
     return "recorded with another model file: " + model + " had SHA-256 " +

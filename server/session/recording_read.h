@@ -18,6 +18,7 @@
 
 #include "session/frame_stepper.h"
 #include "session/instructor_desk.h"
+#include "session/recorder.h"
 
 namespace clamsim::session {
 
@@ -41,7 +42,6 @@ struct RecordedInput {
 inline constexpr double kMaxRecordedHours = 24.0;     // frames of a recording and its sources
 inline constexpr double kMinFramePeriod_s = 0.001;    // the frame period, 1 ms ..
 inline constexpr double kMaxFramePeriod_s = 1.0;      // .. 1 s
-inline constexpr std::uint64_t kMaxFrameEvery = 10000;   // --record-frame-every's largest
 inline constexpr std::size_t kMaxRecordedText = 4096;    // a name, note or message [bytes]
 
 struct RecordedSession {

@@ -57,11 +57,6 @@ void PlayerReaper::retire(std::unique_ptr<ReplayPlayer> player, std::function<vo
   wake_.notify_all();
 }
 
-std::size_t PlayerReaper::pending() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return retired_.size() + (joining_ ? 1 : 0);
-}
-
 // Joins the retired players in turn; at close, the ones left (each already asked to stop).
 void PlayerReaper::reap() {
   std::unique_lock<std::mutex> lock(mutex_);
@@ -70,12 +65,10 @@ void PlayerReaper::reap() {
     if (retired_.empty()) return;   // closing, nothing left
     Retired r = std::move(retired_.front());
     retired_.pop_front();
-    joining_ = true;
     lock.unlock();
     r.player.reset();   // joins its thread
     if (r.after) r.after();
     lock.lock();
-    joining_ = false;
   }
 }
 
@@ -155,7 +148,6 @@ void ReplayPlayer::run() {
   } catch (const std::exception& e) {   // a bug, not a recording: the viewer is told, the server goes on
     listener_->failed(std::filesystem::path(path_).filename().string() + ": " + e.what());
   }
-  finished_.store(true);
 }
 
 void ReplayPlayer::play() {

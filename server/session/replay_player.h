@@ -7,7 +7,6 @@
 #pragma once
 
 #include <array>
-#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -73,7 +72,6 @@ class ReplayPlayer {
   // or one frame (of playing). stop() asks and joins: never on an I/O thread (PlayerReaper).
   void request_stop();
   void stop();
-  bool finished() const { return finished_.load(); }
   // Thread-safe; applied in order by the player's thread.
   void command(const ReplayCommand& c);
 
@@ -96,7 +94,6 @@ class ReplayPlayer {
   std::condition_variable wake_;
   std::vector<ReplayCommand> pending_;
   bool stop_ = false;
-  std::atomic<bool> finished_{false};
   std::thread thread_;
 };
 
@@ -113,7 +110,6 @@ class PlayerReaper {
   PlayerReaper& operator=(const PlayerReaper&) = delete;
 
   void retire(std::unique_ptr<ReplayPlayer> player, std::function<void()> after = {});
-  std::size_t pending() const;   // players retired and not yet joined
 
  private:
   struct Retired {
@@ -122,10 +118,9 @@ class PlayerReaper {
   };
   void reap();
 
-  mutable std::mutex mutex_;
+  std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<Retired> retired_;
-  bool joining_ = false;
   bool closing_ = false;
   std::thread thread_;   // last: started once the rest is built
 };

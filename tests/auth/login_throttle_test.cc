@@ -88,7 +88,7 @@ TEST(LoginThrottle, BoundedMemoryUnderAnAddressFlood) {
   EXPECT_TRUE(th.failed("10.1.3.249", "login").locked);
 }
 
-// Issue 38, finding 5a: attempts under way count against the lockout, so however many
+// Attempts under way count against the lockout, so however many
 // arrive at once, no more than lockout_after guesses are ever checked per window.
 TEST(LoginThrottle, AttemptsUnderWayCountAgainstTheLockout) {
   FakeTime t;

@@ -1,7 +1,7 @@
 // corba/connection_guard.cc, corba/request_watchdog.cc and the ORB's connection bounds
 // (orb_setup.cc) through the real server over real sockets: IIOP connections are capped in
 // total and per client address, requests that do not arrive whole in time are closed
-// (issue 38: they were held until omniORB's idle scan, ~57 s), idle ones are closed, and
+// (omniORB alone held them until its idle scan, ~57 s), idle ones are closed, and
 // the server's thread count stays bounded however many connections are open.
 #include "corba/connection_guard.h"
 
@@ -233,7 +233,7 @@ TEST(ConnectionGuard, ThreadsStayBoundedWithManyIdleConnections) {
   EXPECT_LE(after, before + kCap + 2) << before << " threads before, " << after << " after";
 }
 
-// Issue 38: every way of leaving a request unfinished is closed at the request timeout
+// Every way of leaving a request unfinished is closed at the request timeout
 // (default 2 s), not at omniORB's idle scan (60 s; measured 57 s before). The idle
 // timeout stays at its 60 s default so only the request watchdog can close them here.
 TEST(ConnectionGuard, UnfinishedRequestsAreClosedAtTheRequestTimeout) {
@@ -301,7 +301,7 @@ TEST(ConnectionGuard, UnfinishedRequestsAreClosedAtTheRequestTimeout) {
       << server.process().output();
 }
 
-// Issue 38: one client holding connections refused everyone (--corba-max-connections 50,
+// Before the per-client cap, one client holding connections refused everyone (--corba-max-connections 50,
 // 50 connections from one address: every status and subscribe failed for 62 s). With the
 // per-client cap it holds its share, is refused past it with a line naming it, and a
 // receiver from another address subscribes and gets frames.

@@ -1,4 +1,4 @@
-// Every number of the shipped machine and scenario files is bounded (issue 38, finding 7):
+// Every number of the shipped machine and scenario files is bounded (docs/security.md, "Model files and runs gone non-finite"):
 // each numeric leaf, found by walking the JSON file itself (not a hand list), is set to
 // 1e308, -1e308, 0 and inf (a document built in code can hold it; a file's 1e999 is refused
 // by the reader), and the loader must either refuse it, naming the leaf, or accept it and
@@ -144,7 +144,7 @@ TEST(FieldBounds, EveryMachineNumberIsRefusedByNameOrRunsFinite) {
     }
   }
   print("t250.json", tally);
-  EXPECT_EQ(tally.leaves, 319);  // the file's numbers at the time of issue 38, finding 7
+  EXPECT_EQ(tally.leaves, 319);  // the file's numbers when the bounds were written: a new one needs its range
   EXPECT_EQ(tally.accepted_huge, 0);
   EXPECT_EQ(tally.nonfinite, 0);
 }

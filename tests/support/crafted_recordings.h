@@ -1,4 +1,4 @@
-// Crafted session recordings (issue 38; docs/security.md, "Crafted recordings"): a real
+// Crafted session recordings (docs/security.md, "Crafted recordings"): a real
 // recording copied with its messages or metadata edited (CRCs recomputed), and the list of
 // attacks that both clamsim-sim and the server must refuse, each with the words its
 // refusal must hold. Shared by tests/tools/replay_test.cc and tests/web/replay_ws_test.cc.

@@ -248,7 +248,7 @@ TEST_F(Replay, WritesTheRunsTable) {
 
 const session::Catalog& catalog();
 
-// ---- crafted recordings (issue 38): refused whole, with a named reason, in bounded time ----
+// ---- crafted recordings (docs/recording.md, "What a replay refuses"): refused whole, with a named reason, in bounded time ----
 
 // Each crafted file is refused by clamsim-sim with exit 3 and its reason, long before the
 // tool's time-out (a FIFO seed or a far last frame used to hang it).

@@ -352,7 +352,7 @@ std::string shipped_with(const std::string& from, const std::string& to) {
   return at == std::string::npos ? text : text.replace(at, from.size(), to);
 }
 
-// A number outside its physical range does not load (issue 38, finding 7): exit 3 with the
+// A number outside its physical range does not load (docs/machine-file.md): exit 3 with the
 // field, its range and unit, and no CSV.
 TEST_F(SimCli, AModelNumberOutOfItsRangeExitsThreeNamingTheFieldAndRange) {
   write("huge.json", shipped_with("{\"value\": 3240,", "{\"value\": 1e308,"));

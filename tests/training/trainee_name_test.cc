@@ -49,10 +49,10 @@ TEST(TraineeName, InvisibleOnlyNamesAndBidiControlsAreRefused) {
         "\xC2\xAD" /* soft hyphen */, "\xE3\x85\xA4" /* Hangul filler */,
         "\xE2\xA0\x80" /* braille blank */, "\xF3\xA0\x80\xA1" /* tag character */,
         " \xE2\x80\x8D \xE2\x80\x8C ",
-        "\xE1\x9E\xB4\xE1\x9E\xB4" /* U+17B4 Khmer invisible vowel (issue 38) */,
+        "\xE1\x9E\xB4\xE1\x9E\xB4" /* U+17B4 Khmer invisible vowel */,
         "\xE1\xA0\x8B" /* Mongolian free variation selector */})
     EXPECT_NE(error_of(blank).find("no visible character"), std::string::npos) << blank;
-  // line and paragraph separators break the one line a name is shown on (issue 38)
+  // line and paragraph separators break the one line a name is shown on
   EXPECT_NE(error_of("Ada\xE2\x80\xA8Lovelace").find("line break"), std::string::npos);
   EXPECT_NE(error_of("\xE2\x80\xA9").find("line break"), std::string::npos);
   for (const char* bidi :

@@ -374,7 +374,7 @@ TEST(AuthRoutes, ClassCodeOverARealWebSocket) {
   }
 }
 
-// ---- issue 38, finding 3: a login's powers end with it, everywhere, at once ----
+// ---- a login's powers end with it, everywhere, at once ----
 
 Reply logout(const Server& s, const std::string& token) {
   Req out;
@@ -531,7 +531,7 @@ TEST(AuthRoutes, WithoutAccountsALocalObserverNeedsNoLogin) {
   EXPECT_TRUE(observer.read_type("display", Seconds(3)));
 }
 
-// ---- issue 38, finding 5: no guess is checked past the lockout, and one address's flood
+// ---- no guess is checked past the lockout, and one address's flood
 // never refuses another address's login ----
 
 TEST(AuthRoutes, GuessesSentWithoutWaitingNeverPassTheLockout) {

@@ -300,7 +300,7 @@ TEST(Observe, UnknownSessionsAndBadNumbersGetAClearCloseReason) {
   EXPECT_EQ(bad.read_until_closed(), 1008);
   EXPECT_NE(bad.close_reason().find("expected a session number"), std::string::npos)
       << bad.close_reason();
-  // issue 38: a malformed escape is refused, not read as absent (which started a session)
+  // a malformed escape is refused, not read as absent (which started a session)
   WsClient escaped;
   ASSERT_TRUE(escaped.connect(s.port(), "/ws?observe=19%00"));
   EXPECT_EQ(escaped.read_until_closed(), 1008);

@@ -268,7 +268,7 @@ std::string replay_refusal(Server& s, const std::string& name) {
   return reason;
 }
 
-// Issue 38: crafted recordings in the recordings directory used to end the whole server when
+// Crafted recordings in the recordings directory used to end the whole server when
 // replayed (an exception on the player's thread), and two replays whose preparation never
 // ended (a source whose last frame is 10^12, a FIFO as the source) froze the web front end
 // once closed (each I/O thread joined its player). Now each is refused with its reason,
@@ -354,7 +354,7 @@ TEST(ReplayWs, ClosingReplaysThatArePreparingNeverBlocksTheServer) {
   EXPECT_TRUE(opened);
 }
 
-// Issue 38, finding 6: a trainee's ticket opened eight replays of its own run and the
+// A trainee's ticket opened eight replays of its own run and the
 // instructor's replay got 1013. Tickets are capped per client address and never take the
 // places kept for instructors.
 TEST(ReplayWs, TraineesTicketsAreCappedPerAddressAndNeverStarveAnInstructor) {

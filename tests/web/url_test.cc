@@ -31,7 +31,7 @@ TEST(Url, ReadsQueryValues) {
   EXPECT_FALSE(query_value("", "model").has_value());
 }
 
-// Issue 38: a malformed escape used to read as an absent parameter.
+// A malformed escape used to read as an absent parameter.
 TEST(Url, AMalformedQueryIsNamedBeforeItIsRead) {
   EXPECT_EQ(query_problem("model=t250&scenario=exp%5F1"), "");
   EXPECT_EQ(query_problem(""), "");
