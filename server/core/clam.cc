@@ -156,12 +156,9 @@ double clam_jaw_gap(const ClamParams& c, double theta2) {
   return 2.0 * c.lip_length_m * std::sin(std::max(0.0, c.theta2_closed_rad - theta2));
 }
 
-double clam_squeeze_force(const ClamParams& c, const ClamKinematics& k, double stop_force_N) {
-  // Virtual work: lambda ds = F dgap. ds/dth2 = -l2 sin(th1 + th2) / cos(th1) (see kinematics),
-  // dgap/dth2 = -2 L_lip cos(th_closed - th2).
-  const double ds = c.link2_length_m * (k.s1 * k.c2 + k.c1 * k.s2) / k.c1;
-  const double dgap = 2.0 * c.lip_length_m * std::cos(c.theta2_closed_rad - k.theta2);
-  return stop_force_N * ds / dgap;
+double clam_ds_dtheta2(const ClamParams& c, const ClamKinematics& k) {
+  // s = l1 cos th1 + l2 cos th2 with l1 sin th1 = l2 sin th2: ds/dth2 = -l2 sin(th1 + th2) / cos th1
+  return c.link2_length_m * (k.s1 * k.c2 + k.c1 * k.s2) / k.c1;
 }
 
 double clam_mass(const ClamParams& c, double load_kg) {

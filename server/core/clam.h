@@ -64,10 +64,10 @@ ClamSolution clam_locked(const ClamParams& c, const ClamKinematics& k, double t1
 double clam_inelastic_velocity(const ClamParams& c, const ClamKinematics& k, double vA,
                                double vC, double load_kg);
 
-// Gap between the two lips and the force squeezing the load between them (virtual work on
-// the stop force lambda).
+// Gap between the two lips, and |ds/dtheta2|: how far A and C move apart per radian the
+// buckets turn (the stop force lambda's lever on the buckets, core/clam_grip.h).
 double clam_jaw_gap(const ClamParams& c, double theta2);
-double clam_squeeze_force(const ClamParams& c, const ClamKinematics& k, double stop_force_N);
+double clam_ds_dtheta2(const ClamParams& c, const ClamKinematics& k);
 
 // Total mass including a held load, and the kinetic + potential energy (y down).
 double clam_mass(const ClamParams& c, double load_kg);

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/clam.h"
+#include "core/clam_grip.h"
 #include "core/crane.h"
 
 namespace clamsim::core {
@@ -69,10 +70,22 @@ ClamProxies clam_proxies(const ClamParams& cp, const ClamPose& p) {
       }
     }
   };
+  // the shell follows its curl from C to the lip (core/clam_grip.h), the back is straight
+  auto add_shell = [&](double sgn) {
+    for (int e = 0; e < 2; ++e) {
+      const Vec3d edge = e == 0 ? width : Vec3d(-width);
+      for (int i = 0; i < kPerSegment; ++i) {
+        const PlanePoint q = shell_point(cp, p.jaw_opening_rad, (i + 0.5) / kPerSegment);
+        out.sphere[out.count] = {p.c + p.frame * Vec3d(sgn * q.x(), 0.0, q.y()) + edge, r};
+        out.on_buckets[out.count] = true;
+        ++out.count;
+      }
+    }
+  };
   for (int side = 0; side < 2; ++side) {
     add_segment(p.a, p.b[side], false);
     add_segment(p.b[side], p.lip[side], true);
-    add_segment(p.c, p.lip[side], true);
+    add_shell(side == 0 ? 1.0 : -1.0);
   }
   Vec3d lo = out.sphere[0].center, hi = lo;
   for (int i = 0; i < out.count; ++i) {

@@ -53,6 +53,7 @@ struct Hit {
   Vec3d velocity;
   int other = -1;
   bool on_head = false;   // a clam proxy on the head (at A), not on the buckets (at C)
+  bool on_held = false;   // a proxy of the load the clam holds
 };
 
 // The contacts of one body against one kind of thing (solids, the clam, another load),
@@ -62,8 +63,10 @@ struct Hits {
   std::array<Hit, kMax> at;
   int n = 0;
   bool full() const { return n >= kMax; }
-  void add(const Penetration& pen, const Vec3d& velocity, int other, bool on_head = false) {
-    if (pen.hit && n < kMax) at[static_cast<std::size_t>(n++)] = {pen, velocity, other, on_head};
+  void add(const Penetration& pen, const Vec3d& velocity, int other, bool on_head = false,
+           bool on_held = false) {
+    if (pen.hit && n < kMax)
+      at[static_cast<std::size_t>(n++)] = {pen, velocity, other, on_head, on_held};
   }
 };
 

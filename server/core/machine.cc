@@ -6,6 +6,7 @@
 
 #include "core/cable.h"
 #include "core/clam.h"
+#include "core/clam_grip.h"
 #include "core/clam_pose.h"
 #include "core/part_poses.h"
 #include "core/crane.h"
@@ -115,51 +116,75 @@ void lock_at(const MachineParams& m, State& st, const ClamKinematics& k, double 
 
 enum class JawEvent { None, Gripped, Released };
 
+GripGeometry grip_of(const ClamMode& mode) { return {mode.grip_support, mode.grip_lever_m}; }
+
+// Free, closing, and both shells touch an object (Table 2.5's "contact with an object while
+// closing"): the links stop on it. It is held (With-load) where the two contacts can carry
+// it upwards at all, support > 0 (core/clam_grip.h); in the throat, where the shells only
+// push it down and out, they stop on it and hold nothing.
+JawEvent close_on(const MachineParams& m, State& st, const ClamKinematics& k, const JawObject& obj) {
+  ClamMode& mode = st.clam;
+  const bool holds = obj.support[0] + obj.support[1] > 0.0;
+  if (holds) {
+    mode.load = LoadStatus::WithLoad;
+    mode.load_mass_kg = obj.mass_kg;
+    mode.grip_support = obj.support;
+    mode.grip_lever_m = obj.lever_m;
+  } else {
+    mode.on_object = true;
+  }
+  lock_at(m, st, k, k.s);
+  return holds ? JawEvent::Gripped : JawEvent::None;
+}
+
+// With-load: the grip fails while the shells' contacts, pressed by the stop force, carry
+// less than what holds the load up against gravity and the clam's vertical acceleration,
+// less what the world already carries (the deck it still rests on, the water); or while the
+// links pull apart. Held failing for kSlipTime_s, the load slips out.
+bool grip_fails(const MachineParams& m, const ClamMode& mode, const ClamKinematics& k,
+                const ClamSolution& sol, double held_up_N) {
+  const double g = m.crane.gravity_m_per_s2;
+  const double capacity =
+      grip_capacity_N(grip_of(mode), clam_ds_dtheta2(m.clam, k), sol.stop_force_N);
+  const double needed = mode.load_mass_kg * (g - sol.aA) - held_up_N;   // aA is down
+  return capacity < needed || sol.stop_force_N < -kStopRelease_N;
+}
+
 // Working-state changes allowed by Table 2.3, with the conditions of Table 2.5.
 // c is st.x's context on entry.
 JawEvent clam_events(const MachineParams& m, const ClamStops& stops, State& st,
-                     const ClamContext& c, const JawObject& obj, const WorldPush& world) {
+                     const ClamContext& c, const JawObject& obj, const WorldPush& world,
+                     double held_up_N) {
   JawEvent event = JawEvent::None;
-  const ClamParams& cp = m.clam;
   ClamMode& mode = st.clam;
   const ClamKinematics& k = c.kin;
 
   if (mode.working == WorkingState::Free) {
-    const double s_closed = stops.closed_m;
-    const double s_open = stops.open_m;
-    if (obj.present && k.s_dot < 0.0 && clam_jaw_gap(cp, k.theta2) <= obj.width_m) {
-      // Table 2.5: contact with an object while closing from Free -> With-load, Distributed.
-      mode.load = LoadStatus::WithLoad;
-      mode.load_mass_kg = obj.mass_kg;
-      mode.grip_secured = false;
-      lock_at(m, st, k, k.s);
-      event = JawEvent::Gripped;
-    } else if (k.s <= s_closed) {
-      lock_at(m, st, k, s_closed);
-    } else if (k.s >= s_open) {
-      lock_at(m, st, k, s_open);
+    if (obj.present && k.s_dot < 0.0) {
+      event = close_on(m, st, k, obj);
+    } else if (k.s <= stops.closed_m) {
+      lock_at(m, st, k, stops.closed_m);
+    } else if (k.s >= stops.open_m) {
+      lock_at(m, st, k, stops.open_m);
     }
   } else {
     const ClamSolution sol = clam_solution(m, c, mode, world);
     const bool was_full = mode.working == WorkingState::Full;
     bool leave = false;
     if (mode.load == LoadStatus::WithLoad) {
-      // The squeeze builds up after contact; once it has held the load, falling below the
-      // threshold lets the load slip out. Before that, only pulling apart loses it.
-      const double squeeze = clam_squeeze_force(cp, k, sol.stop_force_N);
-      if (squeeze >= cp.release_squeeze_N) mode.grip_secured = true;
-      const bool failing = (mode.grip_secured && squeeze < cp.release_squeeze_N) ||
-                           sol.stop_force_N < -kStopRelease_N;
-      mode.slip_s = failing ? mode.slip_s + m.integrator.step_s : 0.0;
+      mode.slip_s = grip_fails(m, mode, k, sol, held_up_N) ? mode.slip_s + m.integrator.step_s : 0.0;
       if (mode.slip_s >= kSlipTime_s) {
         mode.slip_s = 0.0;
         mode.load = LoadStatus::WithoutLoad;
         mode.load_mass_kg = 0.0;
-        mode.grip_secured = false;
         ++st.health.loads_released;
         leave = true;
         event = JawEvent::Released;
       }
+    } else if (mode.on_object) {
+      // The ropes open the buckets, or the object is no longer between them.
+      leave = sol.stop_force_N < -kStopRelease_N || !obj.present;
+      if (leave) mode.on_object = false;
     } else {
       // The ropes pull the links away from the stop, or a released load left them mid-range.
       leave = sol.stop_force_N < -kStopRelease_N || geo_of(stops, k.s) == GeoStatus::InRange;
@@ -171,8 +196,8 @@ JawEvent clam_events(const MachineParams& m, const ClamStops& stops, State& st,
       set_working(st, both_taut ? WorkingState::Distributed : WorkingState::Full);
     }
   }
-  mode.geo = mode.load == LoadStatus::WithLoad ? GeoStatus::InRange
-                                               : geo_of(stops, st.x(ix::yC) - st.x(ix::yA));
+  const bool on_something = mode.load == LoadStatus::WithLoad || mode.on_object;
+  mode.geo = on_something ? GeoStatus::InRange : geo_of(stops, st.x(ix::yC) - st.x(ix::yA));
   return event;
 }
 
@@ -366,8 +391,8 @@ void step_with(const MachineParams& m, const StepModel& sm, State& st, const Con
     ++st.health.nonfinite_resets;
   }
   const double mass_before = clam_mass(m.clam, st.clam.load_mass_kg);
-  const JawEvent jaw =
-      clam_events(m, sm.stops, st, context_of(m, st.x, context), between_jaws, world.push());
+  const JawEvent jaw = clam_events(m, sm.stops, st, context_of(m, st.x, context), between_jaws,
+                                   world.push(), world.held_up_N);
   if (env.world) {
     const ClamPose pose = clam_pose(m, st.x);
     if (jaw == JawEvent::Gripped && jaw_load >= 0) {
@@ -448,8 +473,11 @@ Outputs outputs(const MachineParams& m, const State& st, const Environment& env)
   o.cable_rates_m_per_s = {x(ix::lend), x(ix::lend + 1)};
   o.jaw_gap_m = clam_jaw_gap(m.clam, k.theta2);
   o.stop_force_N = locked(st.clam) ? sol.stop_force_N : 0.0;
-  o.squeeze_N = st.clam.load == LoadStatus::WithLoad ? clam_squeeze_force(m.clam, k, sol.stop_force_N)
-                                                     : 0.0;
+  if (st.clam.load == LoadStatus::WithLoad) {
+    const std::array<double, 2> n =
+        shell_normal_forces(grip_of(st.clam), clam_ds_dtheta2(m.clam, k), sol.stop_force_N);
+    o.squeeze_N = 0.5 * (n[0] + n[1]);
+  }
   o.clam_vel_m_per_s = {-x(ix::vA), -x(ix::vC)};
   o.working = st.clam.working;
   o.geo = st.clam.geo;

@@ -22,7 +22,9 @@ struct ClamParams {
   double theta2_open_rad = 0.0;      // bucket angle from the vertical when fully open
   double theta2_closed_rad = 0.0;    // bucket angle from the vertical when fully closed
   double lip_length_m = 0.0;         // C to the bucket's lip (for the jaw gap and squeeze force)
-  double release_squeeze_N = 0.0;    // a held load slips out below this squeeze force (2.1.2)
+  // The angle the shell's inner face turns through from the hinge C to the lip: a bucket's
+  // shell is an arc curling in under what it holds (core/clam_grip.h; 0 a flat plate)
+  double shell_curl_rad = 0.0;
   double max_load_kg = 0.0;          // heaviest load the grapple is rated for
   double bucket_width_m = 0.0;       // width of each bucket across the clam's plane
   double displaced_volume_m3 = 0.0;  // steel volume (buoyancy when under water)

@@ -62,7 +62,12 @@ struct ClamMode {
   GeoStatus geo = GeoStatus::InRange;
   LoadStatus load = LoadStatus::WithoutLoad;
   double load_mass_kg = 0.0;
-  bool grip_secured = false;      // the squeeze has once exceeded the release threshold
+  // Locked on an object the shells touch but cannot lift (it lies in the throat, where the
+  // shells push it down): the links stop on it, nothing is held (core/clam_grip.h).
+  bool on_object = false;
+  // A held load: how the two shells touch it, fixed while the links are locked on it.
+  std::array<double, 2> grip_support{};   // vertical support per newton of normal force
+  std::array<double, 2> grip_lever_m{};   // each normal force's lever about C
   double slip_s = 0.0;            // how long the grip has been failing (a load slips, not teleports)
 };
 
@@ -73,7 +78,7 @@ struct Health {
   std::uint64_t limit_hits = 0;            // joint or drum hard-stop contacts begun
   std::uint64_t clam_impacts = 0;          // inelastic collisions at clam stops (eq 2.9)
   std::uint64_t transitions = 0;           // working-state changes
-  std::uint64_t loads_released = 0;        // loads that slipped out (squeeze below threshold)
+  std::uint64_t loads_released = 0;        // loads that slipped out (the grip could not hold)
 };
 
 // The load moment indicator and the tipping degree of freedom (core/stability.h). Not in the
@@ -114,9 +119,11 @@ struct Control {
 // What the surroundings offer the jaws: an object between the lips that can be gripped.
 // Filled by the world model (contact detection); empty when nothing is there.
 struct JawObject {
-  bool present = false;
+  bool present = false;     // a load both shells touch
   double mass_kg = 0.0;
-  double width_m = 0.0;     // the jaw gap at which the lips touch it
+  double friction = 0.0;    // of the contacts between the shells and it
+  std::array<double, 2> support{};   // as ClamMode::grip_support, at this pose
+  std::array<double, 2> lever_m{};
 };
 
 // The surroundings: the dam, the water and the loads (null = empty space, as in the
@@ -155,7 +162,7 @@ struct Outputs {
   double theta1_clam_deg = 0.0;            // clam link 1 from the vertical
   double theta2_clam_deg = 0.0;            // clam bucket from the vertical
   double jaw_gap_m = 0.0;
-  double squeeze_N = 0.0;                  // force between the buckets' lips
+  double squeeze_N = 0.0;                  // normal force each shell presses a held load with
   double stop_force_N = 0.0;               // reaction of the clam's geometric stop or load
   std::array<double, 2> clam_vel_m_per_s{};  // vertical speed of A and C, positive up
   WorkingState working = WorkingState::Free;

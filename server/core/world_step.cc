@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/clam.h"
+#include "core/clam_grip.h"
 #include "core/loads.h"
 
 namespace clamsim::core {
@@ -18,6 +19,9 @@ constexpr double kSleepSpin_rad_per_s = 0.05;
 constexpr double kSleepAfter_s = 1.0;
 constexpr double kReleaseClear_s = 1.0;       // a released load falls clear of the jaws
 constexpr double kWakeMargin_m = 0.3;
+// A shell touches a load within this of the proxies' reach: a load resting on a shell sags
+// a few millimetres into it (the contacts' penalty springs, docs/model.md)
+constexpr double kShellTouch_m = 0.02;
 constexpr double kLostBelow_m = -200.0;      // fell out of the world (no solid below it)
 
 struct PosedLoad {
@@ -143,9 +147,11 @@ ContactSum sum_clam_contacts(const ContactParams& p, const ClamBody& clam, doubl
 struct OnClam {
   Vec3d force = Vec3d::Zero();
   double head_up_N = 0.0;
+  double held_up_N = 0.0;   // of the vertical part, what the held load's proxies took
   OnClam& operator+=(const OnClam& o) {
     force += o.force;
     head_up_N += o.head_up_N;
+    held_up_N += o.held_up_N;
     return *this;
   }
 };
@@ -164,7 +170,7 @@ OnClam clam_against_solids(const WorldParams& w, WorldState& s, const ClamPose& 
         hits.add(sphere_vs_box(cl.sphere[i], box), cl.on_buckets[i] ? pose.vel_c : pose.vel_a, j,
                  !cl.on_buckets[i]);
     for (int i = 0; clam.held >= 0 && i < clam.held_shape.geo.count && !hits.full(); ++i)
-      hits.add(sphere_vs_box(clam.held_shape.proxy[i], box), pose.vel_c, j);
+      hits.add(sphere_vs_box(clam.held_shape.proxy[i], box), pose.vel_c, j, false, true);
   }
   std::array<double, 32> approach{};
   std::uint32_t touching = 0;
@@ -172,6 +178,7 @@ OnClam clam_against_solids(const WorldParams& w, WorldState& s, const ClamPose& 
   const ContactSum sum = sum_clam_contacts(w.contact, clam, clam.mass_kg, hits, pose.c,
                                            [&](const Hit& hit, const Vec3d& f) {
     if (hit.on_head) out.head_up_N += f.z();
+    if (hit.on_held) out.held_up_N += f.z();
     const SolidKind kind = w.solids[static_cast<std::size_t>(hit.other)].kind;
     add_marker(s, hit.pen.point, f.norm(), ContactPair::ClamWorld, kind, clam.held);
     if (hit.other < 32) {
@@ -232,7 +239,8 @@ OnClam clam_against_loads(const WorldParams& w, WorldState& s, const ClamPose& p
 
 // 3. The water: buoyancy of the clam's steel and of the held load, drag on both.
 Vec3d water_on_clam(const MachineParams& m, const WorldParams& w, const ClamPose& pose,
-                    const ClamBody& clam, const Vec3d& current, double* submerged) {
+                    const ClamBody& clam, const Vec3d& current, double* submerged,
+                    double* held_up_N) {
   const WaterParams& wp = w.water;
   const double g = m.crane.gravity_m_per_s2;
   double z_low = pose.c.z();
@@ -247,9 +255,12 @@ Vec3d water_on_clam(const MachineParams& m, const WorldParams& w, const ClamPose
   if (clam.held >= 0) {
     const PosedLoad& shape = clam.held_shape;
     const LoadShape kind = w.loads[static_cast<std::size_t>(clam.held)].shape;
+    Vec3d on_load = Vec3d::Zero();
     for (int i = 0; i < shape.geo.count; ++i)
-      force += water_force(wp, kind, shape.proxy[i], shape.geo.volume_each_m3,
-                           shape.geo.area_each_m2, pose.vel_c - current, g, nullptr);
+      on_load += water_force(wp, kind, shape.proxy[i], shape.geo.volume_each_m3,
+                             shape.geo.area_each_m2, pose.vel_c - current, g, nullptr);
+    force += on_load;
+    *held_up_N += on_load.z();
   }
   return force;
 }
@@ -268,10 +279,14 @@ ClamWorldForces clam_world_forces(const MachineParams& m, const WorldParams& w, 
   contacts += clam_against_loads(w, s, pose, clam, pushes);
   out.force_N = contacts.force;
   out.head_up_N = contacts.head_up_N;
+  out.held_up_N = contacts.held_up_N;
   // Loose loads pushing on the load in the jaws (found while moving them, one step ago).
-  if (clam.held >= 0) out.force_N += s.held_load_push_N;
+  if (clam.held >= 0) {
+    out.force_N += s.held_load_push_N;
+    out.held_up_N += s.held_load_push_N.z();
+  }
   out.contact_N = out.force_N.norm();
-  out.force_N += water_on_clam(m, w, pose, clam, current, &out.submerged);
+  out.force_N += water_on_clam(m, w, pose, clam, current, &out.submerged, &out.held_up_N);
   return out;
 }
 
@@ -281,27 +296,31 @@ JawObject find_jaw_object(const MachineParams& m, const WorldParams& w, const Wo
   if (load_index) *load_index = -1;
   if (s.held_load >= 0) return best;
   const ClamParams& cp = m.clam;
-  const double lip = cp.lip_length_m, half_width = 0.5 * cp.bucket_width_m;
+  const double half_width = 0.5 * cp.bucket_width_m;
   for (int i = 0; i < s.load_count; ++i) {
     const LoadBody& b = s.loads[static_cast<std::size_t>(i)];
     if (b.ignore_clam_s > 0.0) continue;
     const LoadParams& lpar = w.loads[static_cast<std::size_t>(i)];
-    if ((b.position_m - pose.c).norm() > lip + load_bound_radius_m(lpar)) continue;
+    if ((b.position_m - pose.c).norm() > cp.lip_length_m + load_bound_radius_m(lpar)) continue;
     const PosedLoad lp = pose_load(lpar, b);
+    const double touch_at = lp.geo.radius_m + kClamProxyRadius_m + kShellTouch_m;
     for (int k = 0; k < lp.geo.count; ++k) {
-      // In the clam's frame with C at the origin: x across the jaws, z up.
+      // In the clam's frame with C at the origin: x across the jaws, z up; the -x bucket
+      // sees the proxy mirrored.
       const Vec3d local = pose.frame.transpose() * (lp.proxy[k].center - pose.c);
-      const double depth = -local.z(), across = std::fabs(local.x());
-      const double reach = std::hypot(across, depth);
-      if (std::fabs(local.y()) > half_width || depth <= 0.0 || reach > lip) continue;
-      const double bearing = std::atan2(across, depth);
-      if (bearing > pose.jaw_opening_rad) continue;   // outside the buckets
-      // The shells (rows of proxies from C at the lip's angle) touch it at this opening.
-      const double clearance = lp.geo.radius_m + kClamProxyRadius_m;
-      const double touch = bearing + std::asin(std::min(1.0, clearance / std::max(reach, 1e-6)));
-      const double width = 2.0 * lip * std::sin(std::min(touch, 0.5 * 3.14159265358979));
-      if (!best.present || width > best.width_m) {
-        best = {true, lpar.mass_kg, width};
+      if (std::fabs(local.y()) > half_width) continue;
+      std::array<ShellTouch, 2> touch;
+      bool both = true;
+      for (std::size_t side = 0; side < 2; ++side) {
+        const PlanePoint p(side == 0 ? local.x() : -local.x(), local.z());
+        touch[side] = shell_touch(cp, pose.jaw_opening_rad, p);
+        both = both && touch[side].inside && touch[side].distance_m <= touch_at;
+      }
+      if (!both) continue;
+      const GripGeometry g = grip_geometry(touch, w.contact.friction);
+      const double support = g.support[0] + g.support[1];
+      if (!best.present || support > best.support[0] + best.support[1]) {
+        best = {true, lpar.mass_kg, w.contact.friction, g.support, g.lever_m};
         if (load_index) *load_index = i;
       }
     }

@@ -18,6 +18,8 @@ namespace clamsim::core {
 struct ClamWorldForces {
   Vec3d force_N = Vec3d::Zero();   // contacts, water drag, buoyancy (clam and held load)
   double head_up_N = 0.0;          // of its vertical part, what the head's contacts push at A
+  double held_up_N = 0.0;          // ... and what holds up the load in the jaws (the solids it
+                                   // rests on, the water, loose loads under it)
   double contact_N = 0.0;          // magnitude of the contact part alone
   double submerged = 0.0;          // fraction of the clam below the water
   WorldPush push() const { return {force_N, head_up_N}; }
@@ -37,8 +39,8 @@ ClamWorldForces clam_world_forces(const MachineParams& m, const WorldParams& w, 
                                   const ClamPose& pose, double h, const Vec3d& current,
                                   const HeadMass& head_mass, LoadPushes& pushes);
 
-// The loose load lying between the open buckets, if any: width_m is the lip gap at which
-// the shells touch it (Table 2.5's "contact with an object while closing").
+// The loose load both shells touch, if any, with how they touch it (core/clam_grip.h): of
+// several, the one they can lift best. Table 2.5's "contact with an object" (machine.cc).
 JawObject find_jaw_object(const MachineParams& m, const WorldParams& w, const WorldState& s,
                           const ClamPose& pose, int* load_index);
 

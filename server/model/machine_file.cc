@@ -78,7 +78,7 @@ core::ClamParams read_clam(Section s) {
   require_less(s, "theta2_open_deg", c.theta2_open_rad, "theta2_closed_deg", c.theta2_closed_rad,
                unit::deg);
   c.lip_length_m = s.number("lip_length_m", q::kPartLength);
-  c.release_squeeze_N = s.number("release_squeeze_N", q::kSqueeze);
+  c.shell_curl_rad = s.number("shell_curl_deg", q::kShellCurl);
   c.max_load_kg = s.number("max_load_kg", q::kGrabRating);
   c.bucket_width_m = s.number("bucket_width_m", q::kPartLength);
   c.displaced_volume_m3 = s.number("displaced_volume_m3", q::kDisplacedVolume);

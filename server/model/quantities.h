@@ -62,6 +62,8 @@ inline constexpr Q kFullTurn = Q::closed("deg", unit::deg, -360.0, 360.0);
 inline constexpr Q kBoomAngle = Q::closed("deg", unit::deg, -90.0, 90.0);
 // the bucket from the vertical: beyond horizontal the bucket would point up
 inline constexpr Q kBucketAngle = Q::closed("deg", unit::deg, 0.0, 90.0);
+// the turn of a bucket shell's face from hinge to lip: 0 a flat plate, 180 a half-round
+inline constexpr Q kShellCurl = Q::closed("deg", unit::deg, 0.0, 180.0);
 
 // --- stiffnesses and dampings (0 damping: undamped) -------------------------------------
 inline constexpr Q kStopStiffness = Q::closed("N/m", unit::one, 1.0, 1e11);
@@ -80,7 +82,6 @@ inline constexpr Q kRopeDamping = Q::closed("s", unit::one, 0.0, 1.0);
 inline constexpr Q kFriction = Q::closed("N", unit::one, 0.0, 1e7);
 inline constexpr Q kFrictionRot = Q::closed("N m", unit::one, 0.0, 1e8);
 inline constexpr Q kRatedPull = Q::closed("N", unit::one, 100.0, 1e7);
-inline constexpr Q kSqueeze = Q::closed("N", unit::one, 0.0, 1e7);
 // the speed over which a Coulomb friction's sign is smoothed (0 divides)
 inline constexpr Q kSmoothingSpeed = Q::closed("m/s", unit::one, 1e-6, 1.0);
 inline constexpr Q kSmoothingRate = Q::closed("rad/s", unit::one, 1e-6, 10.0);

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/clam.h"
 #include "core/params.h"
 #include "core/state.h"
 
@@ -47,22 +48,29 @@ class PickPlacePilot {
         if (steer(o, pick_, v) && settled(o)) advance(Phase::Lower);
         break;
       case Phase::Lower:
-        // Both ropes out until C is just above the load's centre: the open buckets around it.
-        v[3] = -clamp(3.0 * (c_z - (pick_.z + 0.45)) + 1.0, 1.0, 2.5);
+        // Both ropes out until C is a grip depth above the load's centre: the open buckets
+        // around it, their lips beside it, where closing turns them in under it (higher, the
+        // shells close on it in the throat and only push it down: docs/model.md, Grip).
+        v[3] = -clamp(3.0 * (c_z - (pick_.z + grip_depth())) + 1.0, 1.0, 2.5);
         v[4] = clamp(v[3] - 0.1 * (90.0 - o.display[4]), -5.0, 0.0);  // keep the jaws open
         steer(o, pick_, v, false);
         // Landed: the clam has rested on something for a few frames. (A single frame's
         // contact force is an impact's, which the frame samples somewhere in its spike.)
         touching_s_ = o.clam_contact_force_N > 0.0 ? touching_s_ + dt_s : 0.0;
-        if (c_z < pick_.z + 0.45 || touching_s_ >= kLandedAfter_s) advance(Phase::Close);
+        if (c_z < pick_.z + grip_depth() || touching_s_ >= kLandedAfter_s) advance(Phase::Close);
         break;
       case Phase::Close:
         // Haul on the closing rope with the clam resting on the load: its parts in the clam
         // draw the block up to the head, the head sinks towards it, and the holding rope
         // follows with a little slack (a taut one would hold the head up and the jaws open).
-        v[4] = 3.0;
+        // Lift only once the closing rope carries the grab: hoisted on the holding rope, the
+        // buckets would be pulled open and the load slip out. Once it grips, gently: the
+        // closing rope takes the weight and would snatch the grab up past the holding rope.
+        v[4] = o.load == core::LoadStatus::WithLoad ? 1.0 : 2.0;
         v[3] = slack_follow(o);
-        if (o.load == core::LoadStatus::WithLoad) advance(Phase::Lift);
+        if (o.load == core::LoadStatus::WithLoad &&
+            o.tensions_N[1] > 0.5 * core::clam_mass(m_.clam, 0.0) * m_.crane.gravity_m_per_s2)
+          advance(Phase::Lift);
         if (in_phase_s_ > 8.0) advance(Phase::Failed);
         break;
       case Phase::Lift: {
@@ -81,7 +89,13 @@ class PickPlacePilot {
         // slowing as A nears the switch: the winch runs on for its spool's lag after the
         // lever is eased (0.3 s, 0.3 m at the 2 m/s of full stick)
         const double room = o.display[3] - (c.anti_two_block_m + 0.5 * kTwoBlockMargin_m);
-        v[4] = rope_volts(1, clamp(1.5 * room, 0.0, 1.6));
+        // The holding rope was paying out to follow the sinking head while the grab closed:
+        // the closing rope starts slowly and waits for it to take up its loop (a loop longer
+        // than the slack margin is an exam fault).
+        const double loop = o.display[5] - o.display[3];
+        const double hoist = std::min(1.6 * clamp(1.0 - (loop - 0.2) / 0.15, 0.0, 1.0),
+                                      0.2 + 0.5 * in_phase_s_);
+        v[4] = rope_volts(1, clamp(1.5 * room, 0.0, hoist));
         v[3] = clamp(v[4] + slack_follow(o), -5.0, 5.0);
         if (lowest(o) > carry_z_) {
           // carry at this height: the tip may not sink below where it is now
@@ -153,6 +167,10 @@ class PickPlacePilot {
     in_phase_s_ = 0.0;
     hold_span_ = -1.0;
   }
+
+  // C's height above a load's centre that puts the open lips beside it: three quarters of a
+  // lip below the hinge (closing, the lips then come in under a log of 0.3-0.5 m).
+  double grip_depth() const { return 0.75 * m_.clam.lip_length_m; }
 
   double lowest(const core::Outputs& o) const {
     // The lips hang about a lip length below C when closed on a load.

@@ -204,15 +204,16 @@ TEST(ClamImpact, Equation29ConservesVerticalMomentum) {
   EXPECT_NEAR(clam_inelastic_velocity(c, k, 0.4, -0.3, 500.0), p / clam_mass(c, 500.0), 1e-12);
 }
 
-TEST(ClamJaws, GapClosesAndSqueezeFollowsVirtualWork) {
+TEST(ClamJaws, GapClosesAndTheStopForcesLeverFollowsTheLinkage) {
   const ClamParams c = params();
   EXPECT_NEAR(clam_jaw_gap(c, c.theta2_closed_rad), 0.0, 1e-12);
   EXPECT_GT(clam_jaw_gap(c, c.theta2_open_rad), 1.0);
-  const double th = testing::deg(50), h = 1e-7;
-  const ClamKinematics k = at_rest(c, th);
-  const double ds = clam_distance_at(c, th + h) - clam_distance_at(c, th - h);
-  const double dgap = clam_jaw_gap(c, th + h) - clam_jaw_gap(c, th - h);
-  EXPECT_NEAR(clam_squeeze_force(c, k, 1000.0), 1000.0 * ds / dgap, 1e-3);
+  for (double deg : {25.0, 40.0, 50.0, 60.0}) {
+    const double th = testing::deg(deg), h = 1e-7;
+    const ClamKinematics k = at_rest(c, th);
+    const double ds = clam_distance_at(c, th + h) - clam_distance_at(c, th - h);
+    EXPECT_NEAR(clam_ds_dtheta2(c, k), std::fabs(ds / (2 * h)), 1e-6) << deg << " deg";
+  }
 }
 
 }  // namespace
