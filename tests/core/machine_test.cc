@@ -292,25 +292,26 @@ TEST(Machine, WorkingStateChangesOnlyAsTable23Allows) {
 }
 
 TEST(Machine, GripsALoadWhileClosingAndReleasesWhenTheSqueezeFails) {
-  // Table 2.5: Free + contact while closing -> With-load, Distributed; Distributed + squeeze
-  // below the threshold -> Without-load, Free.
+  // Table 2.5: Free + contact while closing -> With-load, Distributed; Distributed + a grip
+  // that cannot carry the load -> Without-load, Free. The log lies beside the open lips,
+  // where closing turns them in under it (docs/model.md, Grip).
   const MachineParams m = testing::shipped_machine();
-  State st = initial_state(m, default_pose());
-  WorldParams w = testing::log_between_jaws(m, st, 800.0);
+  InitialConditions open = default_pose();
+  open.clam_theta2_rad = m.clam.theta2_open_rad;
+  State st = initial_state(m, open);
+  WorldParams w = testing::log_between_jaws(m, st, 800.0, 0.75);
   reset_world(w, st.world);
   const Environment env{&w};
   int index = -1;
-  const JawObject log = find_jaw_object(m, w, st.world, clam_pose(m, st.x), &index);
-  ASSERT_TRUE(log.present) << "the log lies between the open jaws";
-  ASSERT_EQ(index, 0);
-  advance_to(m, st, volts(0, 0, 0, -2.5, 2.5), env, 3.0);  // close onto it
+  EXPECT_FALSE(find_jaw_object(m, w, st.world, clam_pose(m, st.x), &index).present)
+      << "the open shells do not touch it yet";
+  advance_to(m, st, volts(0, 0, 0, -1.2, 2.5), env, 3.0);  // close onto it where it hangs
   Outputs o = outputs(m, st, env);
   EXPECT_EQ(o.load, LoadStatus::WithLoad);
   EXPECT_NE(o.working, WorkingState::Free);
   EXPECT_EQ(o.display[7], 800.0) << "DisplayData[7] carries the held mass";
   EXPECT_GT(o.jaw_gap_m, 2 * w.loads[0].radius_m) << "stopped on the log, not shut";
-  EXPECT_LT(o.jaw_gap_m, log.width_m) << "closed from the open jaws onto it";
-  EXPECT_GT(o.squeeze_N, m.clam.release_squeeze_N);
+  EXPECT_GT(o.squeeze_N, 0.0);
   w.solids.clear();   // the shelf goes: the jaws alone hold the log from here on
   // Lift on cable 2: the weight of the buckets and the log keeps them shut.
   advance_to(m, st, volts(0, 0, 0, 0, 3), env, 6.0);

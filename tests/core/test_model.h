@@ -42,11 +42,13 @@ inline core::Control volts(double v0, double v1, double v2, double v3, double v4
 }
 
 // A small world for Table 2.5's grip: a log of `mass_kg` (1 m long, 0.2 m radius) lying
-// between the open buckets of the clam as it hangs in `st`, along their width, half a lip
-// below the hinge C, on a narrow shelf that holds it there until the jaws close; the water
+// between the open buckets of the clam as it hangs in `st`, along their width,
+// `depth_in_lips` lip lengths below the hinge C (half a lip: in the throat, where the
+// shells push it down and cannot lift it; three quarters: beside the lips, where closing
+// turns them in under it; docs/model.md, Grip), on a narrow shelf that holds it there until the jaws close; the water
 // far below. Take the shelf away (`solids.clear()`) once the log is in the jaws.
 inline core::WorldParams log_between_jaws(const core::MachineParams& m, const core::State& st,
-                                          double mass_kg) {
+                                          double mass_kg, double depth_in_lips = 0.5) {
   const core::ClamPose pose = core::clam_pose(m, st.x);
   const Eigen::Vector3d along = pose.frame.col(1);   // the buckets' width
   core::LoadParams log;
@@ -55,7 +57,7 @@ inline core::WorldParams log_between_jaws(const core::MachineParams& m, const co
   log.mass_kg = mass_kg;
   log.radius_m = 0.2;
   log.length_m = 1.0;
-  log.position_m = pose.c - 0.5 * m.clam.lip_length_m * Eigen::Vector3d::UnitZ();
+  log.position_m = pose.c - depth_in_lips * m.clam.lip_length_m * Eigen::Vector3d::UnitZ();
   log.yaw_rad = std::atan2(along.y(), along.x());
   core::SolidBox shelf;   // under the log's axis, narrower than the log across the jaws
   shelf.kind = core::SolidKind::Deck;
