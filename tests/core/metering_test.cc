@@ -60,11 +60,15 @@ struct Rig {
 void ready(const MachineParams& m, bool loaded, Rig& rig) {
   rig.st = initial_state(m, default_pose());
   if (!loaded) return;
-  rig.world = testing::log_between_jaws(m, rig.st, kLoadKg);
+  InitialConditions open = default_pose();
+  open.clam_theta2_rad = m.clam.theta2_open_rad;
+  rig.st = initial_state(m, open);
+  rig.world = testing::log_between_jaws(m, rig.st, kLoadKg, 0.75);   // beside the open lips
   reset_world(rig.world, rig.st.world);
-  advance_to(m, rig.st, volts(0, 0, 0, -2.5, 2.5), rig.env(), 3.0);  // close on the log
+  advance_to(m, rig.st, volts(0, 0, 0, -1.2, 2.5), rig.env(), 3.0);  // close on the log
   rig.world.solids.clear();
-  advance_to(m, rig.st, volts(0, 0, 0, 2.5, 2.5), rig.env(), 5.0);   // lift it clear
+  // lift it on cable 2 (the weight squeezes it; cable 1 hangs slack, as an operator carries)
+  advance_to(m, rig.st, volts(0, 0, 0, 0, 2.5), rig.env(), 5.0);
   advance_to(m, rig.st, volts(0, 0, 0, 0, 0), rig.env(), 6.0);
   EXPECT_EQ(rig.st.clam.load_mass_kg, kLoadKg) << "the log is in the jaws";
 }
