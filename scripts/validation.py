@@ -218,8 +218,10 @@ def main():
     p = sim(["--controls", prelude, "--chirp", "aux_hoist", "--chirp-amplitude", "2", "--chirp-from", "1",
              "--chirp-to", "8", "--chirp-tones", "25", "--csv", os.path.join(out, "chirp_rope_bounce.csv"),
              "--plot", os.path.join(out, "chirp_rope_bounce.png")])
-    mt = re.search(r"peaks at ([0-9.eE+-]+) Hz; the grab on this rope alone bounces at ([0-9.eE+-]+) Hz", p.stderr)
-    peak, bounce = float(mt.group(1)), float(mt.group(2))
+    mt = re.search(r"peaks at (\S+) Hz; the grab on this rope alone bounces at (\S+) Hz", p.stderr)
+    if not mt:
+        sys.exit("validation: no resonance in clamsim-sim's summary:\n" + p.stderr)
+    peak, bounce = float(mt.group(1)), float(mt.group(2))   # nan: no interior peak (a FAIL below)
     slack = min(r["tension_min_N"] for r in read_csv(os.path.join(out, "chirp_rope_bounce.csv")))
     add("rope bounce", "peak of tension per rope speed (rope 2 never slack: least %.0f N)" % slack,
         "%.3g" % peak, "%.3g" % bounce, "Hz", "%+.1f %%" % (100 * (peak / bounce - 1)), "10 %",
