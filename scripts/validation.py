@@ -197,8 +197,9 @@ def main():
             abs(g / r - 1) <= GAIN_TOL, "pump flow over area / displacement per 5 V (velocity source)",
             "ChirpTest: Chirp.LowFrequencyRopeSpeedPerVoltIsPumpFlowOverDisplacement" if ch == "main_hoist" else "this script")
         ph, ref_ph = interp_log(rows, 1.0, "phase_deg"), -math.degrees(math.atan(2 * math.pi * m.lag[ch]))
-        # The swing's 280 t m^2 rides on its oil spring (about 0.26 Hz, docs/model.md, Slewing
-        # drive): above that its phase is the inertia's, not the spool's. Shown, not judged.
+        # The swing's 280 t m^2 cannot follow past about 0.1 Hz: at 1 Hz its phase is the
+        # inertia's and its oil spring's (docs/model.md, Slewing drive), not the spool's.
+        # Shown, not judged.
         swing_note = ch == "swing"
         add("chirp %s" % ch, "phase at 1 Hz" + (" (past the swing's oil-spring mode: inertia, "
                                                  "not the spool)" if swing_note else ""),
