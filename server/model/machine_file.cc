@@ -43,7 +43,7 @@ constexpr Quantity kStep = Quantity::closed("ms", unit::ms, 0.01, 100.0);
 constexpr Quantity kFrame = Quantity::closed("ms", unit::ms, 1.0, 1000.0);
 
 // Order of HydraulicsParams::channels, i.e. ControlSignal.
-constexpr const char* kChannels[5] = {"swing", "boom", "telescope", "main_hoist", "aux_hoist"};
+constexpr const auto& kChannels = kChannelNames;
 // Order of CraneParams::links and HydraulicsParams::winches.
 constexpr const char* kLinks[3] = {"swing_cab", "boom_base", "telescopic"};
 constexpr const char* kWinches[2] = {"main_hoist", "aux_hoist"};

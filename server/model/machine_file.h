@@ -16,11 +16,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <string>
 
 namespace clamsim::model {
 
 inline constexpr const char* kMachineSchema = "clamsim-machine/1";
+
+// The five channels as hydraulics.channels names them, in ControlSignal order (the names
+// clamsim-sim --chirp and the fault catalog take too).
+inline constexpr std::array<const char*, 5> kChannelNames = {"swing", "boom", "telescope",
+                                                             "main_hoist", "aux_hoist"};
 
 // Reads, parses and validates a machine file (including its "initial" section, if any).
 core::MachineParams load_machine_file(const std::string& path);

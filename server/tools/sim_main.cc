@@ -28,6 +28,7 @@
 #include "model/machine_file.h"
 #include "model/scenario_file.h"
 #include "tools/batch.h"
+#include "tools/chirp.h"
 #include "tools/csv_writer.h"
 #include "tools/pick_place_pilot.h"
 #include "tools/plot.h"
@@ -381,6 +382,115 @@ int run_once(const tools::SimOptions& opt, tools::RunFacts* facts) {
   return kExitOk;
 }
 
+// --chirp: the operating point (the machine file's start pose, or --controls run first),
+// then the stepped sine; the Bode table and plot. The exit status.
+int run_chirp_cli(const tools::SimOptions& opt) {
+  core::MachineParams machine;
+  std::optional<model::ControlScript> script;
+  core::InitialConditions initial;
+  double prelude_s = 0.0;
+  try {
+    const nlohmann::json doc = model::read_json_file(opt.model_path);
+    machine = model::parse_machine_json(doc, opt.model_path);
+    if (opt.thesis_valve) core::use_thesis_valves(machine.hydraulics);
+    if (!opt.controls_path.empty()) script = model::load_control_script(opt.controls_path);
+    if (script && script->initial()) {
+      script->check_initial(machine);
+      initial = *script->initial();
+    } else if (doc.contains("initial")) {
+      initial = model::parse_initial_conditions(doc, opt.model_path);
+    } else {
+      throw model::ModelError("no initial pose: " + opt.model_path +
+                              " has no \"initial\" section (nor a --controls 'initial' line)");
+    }
+    if (script) {
+      if (opt.duration_s) {
+        prelude_s = *opt.duration_s;
+      } else if (script->duration_s()) {
+        prelude_s = *script->duration_s();
+      } else {
+        throw tools::UsageError("--duration is required: " + opt.controls_path +
+                                " has no 'duration' line (how long it runs before the sweep)");
+      }
+    }
+  } catch (const tools::UsageError& e) {
+    std::fprintf(stderr, "clamsim-sim: %s\n", e.what());
+    return kExitUsage;
+  } catch (const model::ModelError& e) {
+    std::fprintf(stderr, "clamsim-sim: %s\n", e.what());
+    return kExitBadModel;
+  }
+
+  const auto wall_start = std::chrono::steady_clock::now();
+  const core::Environment env{};
+  core::State state = core::initial_state(machine, initial);
+  core::Control hold;
+  if (script) {   // the operating point: the script sampled once a frame, as a run samples it
+    const double frame_s = machine.integrator.frame_s;
+    const long frames = static_cast<long>(std::ceil(prelude_s / frame_s - 1e-9));
+    for (long k = 0; k < frames; ++k)
+      core::advance_to(machine, state, script->at(static_cast<double>(k) * frame_s), env,
+                       std::min(prelude_s, static_cast<double>(k + 1) * frame_s));
+    hold = script->at(prelude_s);
+  }
+  tools::ChirpRequest request;
+  request.channel = *tools::chirp_channel(opt.chirp);
+  request.amplitude_V = opt.chirp_amplitude_V;
+  request.offset_V = opt.chirp_offset_V;
+  request.from_Hz = opt.chirp_from_Hz;
+  request.to_Hz = opt.chirp_to_Hz;
+  request.tones = opt.chirp_tones;
+  const bool winch = request.channel >= 3;
+  const double bounce_Hz = winch ? tools::rope_bounce_Hz(machine, state, request.channel - 3) : NAN;
+  const tools::ChirpReference ref =
+      tools::chirp_reference(machine, request, state.x(core::ix::q + 1) - M_PI / 2.0);
+  const tools::ChirpResult result = tools::run_chirp(machine, state, hold, request);
+  const double wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  if (!result.finite) {
+    std::fprintf(stderr, "clamsim-sim: the sweep went non-finite at %s; stopped, no table "
+                         "written (check the machine file's numbers)\n", result.what.c_str());
+    return kExitFailure;
+  }
+  if (!tools::write_chirp_csv(opt.csv_path, request.channel, result.tones)) {
+    std::fprintf(stderr, "clamsim-sim: --csv: cannot write '%s': %s\n", opt.csv_path.c_str(),
+                 std::strerror(errno));
+    return kExitUsage;
+  }
+  if (!opt.quiet) {
+    const tools::ChirpTone& low = result.tones.front();
+    std::fprintf(stderr,
+                 "clamsim-sim: %s sweep, %zu tones %.3g-%.3g Hz, %.1f s simulated (%.1f s before "
+                 "it) in %.2f s wall\n"
+                 "  %s at %.3g Hz: gain %.4g %s (velocity source: %.4g), phase %.1f deg "
+                 "(spool lag %.2f s: %.1f deg)\n",
+                 opt.chirp.c_str(), result.tones.size(), request.from_Hz, request.to_Hz,
+                 result.simulated_s, prelude_s, wall_s, tools::chirp_response_name(request.channel).c_str(),
+                 low.frequency_Hz, low.gain, tools::chirp_gain_unit(request.channel),
+                 ref.low_frequency_gain, low.phase_deg, ref.spool_lag_s, low.reference_phase_deg);
+    if (winch)
+      std::fprintf(stderr,
+                   "  tension per rope speed peaks at %.3g Hz; the grab on this rope alone "
+                   "bounces at %.3g Hz (sqrt(EA/(L m))/2 pi)\n",
+                   tools::tension_peak_Hz(result.tones), bounce_Hz);
+  }
+  if (opt.plot_path.empty()) return kExitOk;
+  const std::string note = "clamsim-sim --chirp " + opt.chirp + " on " + base_name(opt.model_path) +
+                           ", " + model::format_number(opt.chirp_offset_V) + " +- " +
+                           model::format_number(opt.chirp_amplitude_V) + " V" +
+                           (script ? ", after " + base_name(opt.controls_path) : std::string());
+  const tools::PlotResult plot = tools::run_gnuplot(
+      tools::chirp_gnuplot_script(opt.csv_path, opt.plot_path, request.channel, note, bounce_Hz),
+      opt.plot_path);
+  if (!plot.ok) {
+    std::fprintf(stderr, "clamsim-sim: --plot: %s (the CSV '%s' was written)\n",
+                 plot.message.c_str(), opt.csv_path.c_str());
+    return kExitFailure;
+  }
+  if (!opt.quiet) std::fprintf(stderr, "clamsim-sim: plot written to %s\n", opt.plot_path.c_str());
+  return kExitOk;
+}
+
 std::vector<std::string> split_commas(const std::string& text) {
   std::vector<std::string> out;
   std::string item;
@@ -438,6 +548,7 @@ int run_main(int argc, char** argv) {
     return kExitOk;
   }
   if (!opt.batch_path.empty()) return run_batch(opt);
+  if (!opt.chirp.empty()) return run_chirp_cli(opt);
   if (!opt.replay_path.empty())
     return tools::run_replay({opt.replay_path, opt.verify, opt.csv_path, opt.plot_path,
                               opt.models_dir, opt.scenarios_dir, opt.quiet});

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "model/machine_file.h"
+
 namespace clamsim::tools {
 namespace {
 
@@ -18,6 +20,23 @@ double positive_number(const std::string& flag, const std::string& text) {
   return v;
 }
 
+double any_number(const std::string& flag, const std::string& text) {
+  double v = 0.0;
+  const char* first = text.data();
+  const char* last = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(first, last, v);
+  if (ec != std::errc() || ptr != last || !std::isfinite(v)) {
+    throw UsageError(flag + ": '" + text + "' is not a number");
+  }
+  return v;
+}
+
+std::string channel_names() {
+  std::string out;
+  for (const char* n : model::kChannelNames) out += (out.empty() ? "" : ", ") + std::string(n);
+  return out;
+}
+
 bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
@@ -28,18 +47,50 @@ void check_batch(const cli::Args& a, const SimOptions& o) {
   if (o.out_dir.empty()) throw UsageError("--batch needs --out DIR");
   if (o.merge && o.batch_index) throw UsageError("--merge reads every run: no --index");
   for (const char* f : {"--model", "--controls", "--csv", "--duration", "--plot", "--world",
-                        "--pick-place", "--valve"})
+                        "--pick-place", "--valve", "--chirp"})
     if (a.has(f)) throw UsageError(std::string(f) + " comes from the table's row with --batch");
 }
 
 // --replay takes the machine, world and inputs from the recording.
 void check_replay(const cli::Args& a, const SimOptions& o) {
   for (const char* f : {"--model", "--controls", "--duration", "--rate", "--world",
-                        "--pick-place", "--valve", "--batch", "--index", "--out", "--merge"})
+                        "--pick-place", "--valve", "--batch", "--index", "--out", "--merge",
+                        "--chirp"})
     if (a.has(f)) throw UsageError(std::string(f) + " does not go with --replay (the recording names its machine, world and inputs)");
   if (!o.verify && o.csv_path.empty()) throw UsageError("--replay needs --verify or --csv OUT (or both)");
   if (!o.plot_path.empty() && (o.csv_path.empty() || o.csv_path == "-"))
     throw UsageError("--plot needs --csv to name a file");
+}
+
+// --chirp: its own flags fit together; the flags of a timed run do not go with it.
+void check_chirp(const cli::Args& a, const SimOptions& o) {
+  constexpr const char* kChirpFlags[] = {"--chirp-amplitude", "--chirp-offset", "--chirp-from",
+                                         "--chirp-to", "--chirp-tones"};
+  if (o.chirp.empty()) {
+    for (const char* f : kChirpFlags)
+      if (a.has(f)) throw UsageError(std::string(f) + " goes with --chirp CHANNEL");
+    return;
+  }
+  for (const char* f : {"--pick-place", "--world", "--rate", "--batch", "--index", "--out",
+                        "--merge", "--replay"})
+    if (a.has(f))
+      throw UsageError(std::string(f) + " does not go with --chirp (the sweep runs in empty "
+                       "space, a row per tone)");
+  if (a.has("--duration") && o.controls_path.empty())
+    throw UsageError("--duration with --chirp is the length of the --controls script run "
+                     "before the sweep: give --controls FILE");
+  const double peak = std::abs(o.chirp_offset_V) + o.chirp_amplitude_V;
+  if (peak > 5.0 + 1e-12)
+    throw UsageError("--chirp-offset and --chirp-amplitude reach " + model::format_number(peak) +
+                     " V, past full stick: |offset| + amplitude must be at most 5 V");
+  if (!(o.chirp_from_Hz < o.chirp_to_Hz))
+    throw UsageError("--chirp-from must be below --chirp-to");
+  if (o.chirp_to_Hz > 50.0)
+    throw UsageError("--chirp-to: at most 50 Hz (the 20 Hz frames and the integrator's "
+                     "steps resolve no more)");
+  if (o.csv_path.empty()) throw UsageError("--chirp needs --csv OUT for its Bode table");
+  if (!o.plot_path.empty() && o.csv_path == "-")
+    throw UsageError("--plot needs --csv to name a file, not '-'");
 }
 
 }  // namespace
@@ -99,6 +150,20 @@ Session recordings (docs/recording.md):
   --models-dir DIR   where the recording's model file is (default models)
   --scenarios-dir DIR  where its world file is (default config/scenarios)
 
+Frequency response (docs/validation.md):
+  --chirp CHANNEL    instead of a timed run, a logarithmic sine sweep on one channel
+                     (swing, boom, telescope, main_hoist, aux_hoist) as stepped dwell
+                     tones; --csv OUT gets gain and phase against frequency, --plot OUT
+                     the Bode plot. The response: the swing or boom rate, the telescope
+                     rate, the rope speed (and for a winch the rope tension per rope
+                     speed). --controls FILE, if given, runs first (the operating point;
+                     its last volts hold the other channels)
+  --chirp-amplitude V  the sine's amplitude (default 5)
+  --chirp-offset V   its centre (default 0); |offset| + amplitude <= 5
+  --chirp-from HZ    lowest tone (default 0.05)
+  --chirp-to HZ      highest tone (default 5, at most 50)
+  --chirp-tones N    tones, log-spaced, both ends included (default 20, 2..200)
+
 The initial pose comes from the script's 'initial' line, else the world's "start"
 (with --world), else the machine file's "initial" section.
 )";
@@ -109,7 +174,9 @@ SimOptions parse_sim_options(int argc, const char* const* argv) {
   flags.valued = {"--model", "--controls", "--csv",        "--duration", "--rate",
                   "--plot",  "--world",    "--pick-place", "--valve",
                   "--batch", "--index",    "--out",        "--merge",
-                  "--replay", "--models-dir", "--scenarios-dir"};
+                  "--replay", "--models-dir", "--scenarios-dir",
+                  "--chirp", "--chirp-amplitude", "--chirp-offset", "--chirp-from",
+                  "--chirp-to", "--chirp-tones"};
   flags.switches = {"--help", "-h", "--quiet", "-q", "--verify"};
   const cli::Args a(argc, argv, flags);
   SimOptions o;
@@ -151,6 +218,22 @@ SimOptions parse_sim_options(int argc, const char* const* argv) {
       o.models_dir = value;
     } else if (arg == "--scenarios-dir") {
       o.scenarios_dir = value;
+    } else if (arg == "--chirp") {
+      bool known = false;
+      for (const char* n : model::kChannelNames) known = known || value == n;
+      if (!known)
+        throw UsageError("--chirp: '" + value + "' is not a channel (" + channel_names() + ")");
+      o.chirp = value;
+    } else if (arg == "--chirp-amplitude") {
+      o.chirp_amplitude_V = positive_number(arg, value);
+    } else if (arg == "--chirp-offset") {
+      o.chirp_offset_V = any_number(arg, value);
+    } else if (arg == "--chirp-from") {
+      o.chirp_from_Hz = positive_number(arg, value);
+    } else if (arg == "--chirp-to") {
+      o.chirp_to_Hz = positive_number(arg, value);
+    } else if (arg == "--chirp-tones") {
+      o.chirp_tones = static_cast<int>(a.integer("--chirp-tones", 2, 200).value());
     } else if (arg == "--valve") {
       if (value != "model" && value != "thesis")
         throw UsageError("--valve: '" + value + "' is not a valve law (model, thesis)");
@@ -163,6 +246,11 @@ SimOptions parse_sim_options(int argc, const char* const* argv) {
     return o;
   }
   if (o.verify) throw UsageError("--verify goes with --replay FILE");
+  check_chirp(a, o);
+  if (!o.chirp.empty()) {
+    if (o.model_path.empty()) throw UsageError("--model is required (see --help)");
+    return o;
+  }
   if (!o.batch_path.empty() || !o.out_dir.empty() || o.batch_index || o.merge) {
     check_batch(a, o);
     return o;

@@ -40,6 +40,16 @@ struct SimOptions {
   bool verify = false;                  // --verify: every recorded frame bit for bit
   std::string models_dir = "models";    // --models-dir: where the recording's model is
   std::string scenarios_dir = "config/scenarios";   // --scenarios-dir: and its world
+
+  // --chirp CHANNEL (tools/chirp.h): a stepped-sine frequency response of one channel; the
+  // CSV is its Bode table, --plot its Bode plot. --controls, if given, runs first and sets
+  // the operating point (its last volts hold the other channels during the sweep).
+  std::string chirp;                    // a machine-file channel name (model::kChannelNames)
+  double chirp_amplitude_V = 5.0;       // --chirp-amplitude
+  double chirp_offset_V = 0.0;          // --chirp-offset
+  double chirp_from_Hz = 0.05;          // --chirp-from
+  double chirp_to_Hz = 5.0;             // --chirp-to
+  int chirp_tones = 20;                 // --chirp-tones: log-spaced dwell tones
 };
 
 using cli::UsageError;   // a bad command line (the one reader's, cli/args.h)

@@ -319,6 +319,61 @@ TEST_F(SimCli, BadFlagsExitTwoNamingTheProblem) {
   EXPECT_FALSE(fs::exists(path("x.csv")));
 }
 
+// --chirp: a Bode table, a row per tone, the gain's unit in its header; the plot when asked.
+TEST_F(SimCli, ChirpWritesABodeTableAndPlot) {
+  std::vector<std::string> args = {"--model", kModel, "--chirp", "main_hoist", "--chirp-from",
+                                   "0.5", "--chirp-to", "2", "--chirp-tones", "3", "--csv",
+                                   path("bode.csv")};
+  if (gnuplot_installed()) {
+    args.push_back("--plot");
+    args.push_back(path("bode.svg"));
+  }
+  const Result r = run(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("main_hoist sweep, 3 tones"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("tension per rope speed peaks at"), std::string::npos) << r.err;
+  const std::vector<std::string> rows = lines_of(slurp(path("bode.csv")));
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[0].rfind("frequency_Hz,periods,gain_m_s_per_V,phase_deg,", 0), 0u) << rows[0];
+  EXPECT_NE(rows[0].find("tension_per_speed_N_s_per_m"), std::string::npos) << rows[0];
+  EXPECT_EQ(rows[1].rfind("0.5,", 0), 0u) << rows[1];
+  EXPECT_EQ(rows[3].rfind("2,", 0), 0u) << rows[3];
+  for (const std::string& row : rows) EXPECT_EQ(fields(row), fields(rows[0])) << row;
+  if (gnuplot_installed()) {
+    const std::string svg = slurp(path("bode.svg"));
+    EXPECT_NE(svg.find("frequency [Hz]"), std::string::npos);
+    EXPECT_NE(svg.find("phase [deg]"), std::string::npos);
+  }
+}
+
+TEST_F(SimCli, BadChirpFlagsExitTwoNamingTheProblemAndTheChoices) {
+  const std::vector<std::string> ok = {"--model", kModel, "--chirp", "boom", "--csv",
+                                       path("x.csv")};
+  auto with = [&ok](std::vector<std::string> extra) {
+    std::vector<std::string> a = ok;
+    a.insert(a.end(), extra.begin(), extra.end());
+    return a;
+  };
+  expect_usage_error({"--model", kModel, "--chirp", "hoist1", "--csv", path("x.csv")},
+                     "--chirp: 'hoist1' is not a channel (swing, boom, telescope, main_hoist, "
+                     "aux_hoist)");
+  expect_usage_error(with({"--chirp-amplitude", "0"}), "--chirp-amplitude: must be positive");
+  expect_usage_error(with({"--chirp-offset", "up"}), "--chirp-offset: 'up' is not a number");
+  expect_usage_error(with({"--chirp-offset", "-2", "--chirp-amplitude", "4"}),
+                     "reach 6 V, past full stick: |offset| + amplitude must be at most 5 V");
+  expect_usage_error(with({"--chirp-from", "2", "--chirp-to", "1"}),
+                     "--chirp-from must be below --chirp-to");
+  expect_usage_error(with({"--chirp-to", "100"}), "--chirp-to: at most 50 Hz");
+  expect_usage_error(with({"--chirp-tones", "1"}), "--chirp-tones: 1 is outside 2..200");
+  expect_usage_error(with({"--world", "dam_intake"}), "--world does not go with --chirp");
+  expect_usage_error(with({"--duration", "3"}), "--duration with --chirp is the length of the");
+  expect_usage_error({"--model", kModel, "--chirp", "boom"}, "--chirp needs --csv OUT");
+  expect_usage_error({"--model", kModel, "--controls", kCraneSteps, "--csv", path("x.csv"),
+                      "--chirp-to", "3"},
+                     "--chirp-to goes with --chirp CHANNEL");
+  EXPECT_FALSE(fs::exists(path("x.csv")));
+}
+
 TEST_F(SimCli, FileErrorsExitThreeWithTheLoadersMessage) {
   const std::string csv = path("x.csv");
   expect_file_error({"--model", path("none.json"), "--controls", kCraneSteps, "--csv", csv},
