@@ -9,6 +9,7 @@
 #include "core/clam_grip.h"
 #include "core/clam_pose.h"
 #include "core/part_poses.h"
+#include "core/plausibility.h"
 #include "core/crane.h"
 #include "core/derivative.h"
 #include "core/faults.h"
@@ -51,9 +52,10 @@ struct StepModel {
   DerivedModel derived;
   ClamStops stops;
   Spools spool_decay;   // e^(-h / 2T) of each spool's lag (spool_half_step_decay)
+  PlausibleSpeeds fastest;
 };
 StepModel step_model(const MachineParams& m) {
-  return {derived_model(m), clam_stops(m.clam), spool_half_step_decay(m)};
+  return {derived_model(m), clam_stops(m.clam), spool_half_step_decay(m), plausible_speeds(m)};
 }
 
 // The clam context of the state it was built from. A step ends where the next begins: the
@@ -424,6 +426,9 @@ void step_with(const MachineParams& m, const StepModel& sm, State& st, const Con
   const std::uint8_t engaged = engaged_stops(m, st.x, after);
   if (engaged & ~st.stops_engaged) ++st.health.limit_hits;
   st.stops_engaged = engaged;
+  const bool implausible = implausible_speed(m, sm.fastest, st.x) != nullptr;
+  if (implausible && !st.implausible) ++st.health.nonphysical_warnings;
+  st.implausible = implausible;
   ++st.steps;
   st.time_s = static_cast<double>(st.steps) * h;
 }
@@ -493,6 +498,7 @@ Outputs outputs(const MachineParams& m, const State& st, const Environment& env)
   const Eigen::Quaterniond frame(pose.frame);
   o.clam_orientation = {frame.w(), frame.x(), frame.y(), frame.z()};
   o.energy_J = total_energy(m, st);
+  o.nonphysical_warnings = st.health.nonphysical_warnings;
 
   const WorldState& w = st.world;
   o.clam_contact_force_N = w.clam_contact_N;

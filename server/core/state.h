@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "faults.h"
+#include "field_list.h"
 #include "parts.h"
 #include "world.h"
 
@@ -79,7 +80,24 @@ struct Health {
   std::uint64_t clam_impacts = 0;          // inelastic collisions at clam stops (eq 2.9)
   std::uint64_t transitions = 0;           // working-state changes
   std::uint64_t loads_released = 0;        // loads that slipped out (the grip could not hold)
+  std::uint64_t nonphysical_warnings = 0;  // times a speed passed what the machine can reach
 };
+
+// The counters' one list: clamsim-sim's summary and its batch facts walk it.
+inline constexpr std::array<Field<Health, std::uint64_t>, 7> kHealthFields{{
+    {"nonfinite_resets", "", "Steps whose state went NaN or inf and were undone.",
+     &Health::nonfinite_resets},
+    {"singular_solves", "", "Ill-conditioned linear solves.", &Health::singular_solves},
+    {"limit_hits", "", "Joint or drum hard-stop contacts begun.", &Health::limit_hits},
+    {"clam_impacts", "", "Inelastic collisions at the clam's stops (eq 2.9).",
+     &Health::clam_impacts},
+    {"transitions", "", "Working-state changes.", &Health::transitions},
+    {"loads_released", "", "Loads that slipped out of the jaws.", &Health::loads_released},
+    {"nonphysical_warnings", "",
+     "Times a speed passed what no machine of this kind reaches (core/plausibility.h).",
+     &Health::nonphysical_warnings},
+}};
+static_assert(covers_struct(kHealthFields));
 
 // The load moment indicator and the tipping degree of freedom (core/stability.h). Not in the
 // integrated vector: the indicator is a filter, and the tilt a rigid turn of the whole machine
@@ -105,6 +123,7 @@ struct State {
   double time_s = 0.0;
   std::uint64_t steps = 0;
   std::uint8_t stops_engaged = 0;   // bit per hard stop in contact (to count new hits)
+  bool implausible = false;         // a speed is past core/plausibility.h's (to count new ones)
   WorldState world;                 // loads, contacts and events (empty without a world)
   StabilityState stability;
 };
@@ -173,6 +192,7 @@ struct Outputs {
   std::array<double, 3> point_b{};         // right-hand hinge B
   std::array<double, 3> point_c{};
   double energy_J = 0.0;                   // total mechanical + hydraulic energy
+  std::uint64_t nonphysical_warnings = 0;  // Health's count so far (core/plausibility.h)
 
   // The working world (issue 5).
   std::array<double, 2> clam_swing_deg{};  // ropes from the vertical: [0] along the boom

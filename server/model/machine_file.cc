@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <sstream>
 
+#include "core/clam.h"
 #include "core/crane.h"
 #include "core/step_limits.h"
 #include "model/quantities.h"
@@ -423,6 +424,35 @@ void check_reeving(Section& root, const core::MachineParams& m) {
 
 }  // namespace
 
+namespace {
+
+// The closing rope hangs from the tip to the head and then runs its parts between the head
+// and the block at C: reach + n s(theta2) below the tip sheave (docs/model.md, Decisions).
+// A start pose whose closing rope would be past its drum's stops is refused, naming the
+// fields; "" when it fits.
+std::string closing_rope_out_of_range(const core::InitialConditions& ic,
+                                      const core::MachineParams& m) {
+  const core::WinchParams& aux = m.hydraulics.winches[1];
+  const double s = core::clam_distance_at(m.clam, ic.clam_theta2_rad);
+  const double parts = m.clam.closing_parts * s;
+  const double hangs = ic.clam_depth_m + parts;
+  if (hangs >= aux.min_length_m && hangs <= aux.max_length_m) return "";
+  const bool longer = hangs > aux.max_length_m;
+  std::ostringstream os;
+  os << "clam_depth_m=" << format_number(ic.clam_depth_m) << " with clam_theta2_deg="
+     << format_number(ic.clam_theta2_rad / unit::deg) << " needs " << format_number(hangs)
+     << " m of the closing rope below the tip (the depth and " << m.clam.closing_parts
+     << " parts of " << format_number(s) << " m in the grab), "
+     << (longer ? "past its drum's end, hydraulics.winches.aux_hoist.max_length_m "
+                : "shorter than its stop at the tip, hydraulics.winches.aux_hoist.min_length_m ")
+     << format_number(longer ? aux.max_length_m : aux.min_length_m) << " m: at this opening "
+     << "clam_depth_m must be " << (longer ? "at most " : "at least ")
+     << format_number((longer ? aux.max_length_m : aux.min_length_m) - parts);
+  return os.str();
+}
+
+}  // namespace
+
 core::InitialConditions parse_initial_section(Section& s, const core::MachineParams& m) {
   core::InitialConditions ic;
   // the ranges are the machine's own, bounded by its fields' kinds
@@ -438,6 +468,8 @@ core::InitialConditions parse_initial_section(Section& s, const core::MachinePar
   ic.clam_theta2_rad = s.number("clam_theta2_deg",
                                 {"deg", unit::deg, B::closed(m.clam.theta2_open_rad,
                                                              m.clam.theta2_closed_rad)});
+  if (const std::string why = closing_rope_out_of_range(ic, m); !why.empty())
+    s.fail("clam_depth_m", why);
   s.finish();
   return ic;
 }
@@ -465,7 +497,7 @@ std::string initial_out_of_range(const core::InitialConditions& ic, const core::
       return os.str();
     }
   }
-  return "";
+  return closing_rope_out_of_range(ic, m);
 }
 
 core::MachineParams parse_machine_json(const nlohmann::json& doc, const std::string& origin) {

@@ -23,6 +23,7 @@ struct CounterSnapshot {
   std::uint64_t reports_written = 0;   // task reports saved under the report directory
   std::uint64_t report_failures = 0;   // task reports that could not be saved
   std::uint64_t nonfinite_resets = 0;  // steps whose state went NaN/inf and were undone
+  std::uint64_t nonphysical_warnings = 0;  // speeds past what the machine can reach
 
   CounterSnapshot& operator+=(const CounterSnapshot& o);
 };
@@ -39,6 +40,7 @@ struct Counters {
   std::atomic<std::uint64_t> reports_written{0};
   std::atomic<std::uint64_t> report_failures{0};
   std::atomic<std::uint64_t> nonfinite_resets{0};
+  std::atomic<std::uint64_t> nonphysical_warnings{0};
 
   CounterSnapshot snapshot() const;
 };
@@ -50,7 +52,7 @@ struct CounterField : core::Field<CounterSnapshot, std::uint64_t> {
   std::atomic<std::uint64_t> Counters::*live;
 };
 
-inline constexpr std::array<CounterField, 11> kCounterFields{{
+inline constexpr std::array<CounterField, 12> kCounterFields{{
     {{"frames_sent", "", "Frames handed to a transport.", &CounterSnapshot::frames_sent},
      &Counters::frames_sent},
     {{"send_failures", "", "Frames a transport could not send.",
@@ -84,6 +86,11 @@ inline constexpr std::array<CounterField, 11> kCounterFields{{
       "break the dynamics).",
       &CounterSnapshot::nonfinite_resets},
      &Counters::nonfinite_resets},
+    {{"nonphysical_warnings", "",
+      "Times a speed of the machine passed what no machine of this kind reaches (a model or a "
+      "start pose gone wrong).",
+      &CounterSnapshot::nonphysical_warnings},
+     &Counters::nonphysical_warnings},
 }};
 
 // A counter in one struct and not the list (or the other struct) does not compile.

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "session/frame_stepper.h"
-#include "session/nonfinite_watch.h"
+#include "session/health_watch.h"
 #include "training/report_file.h"
 #include "training/task_score.h"
 #include "version/version.h"
@@ -214,7 +214,7 @@ void Session::run() {
   // from the controls in force then, and sent at once: a control reaches the next frame
   // after half a period on average (computing ahead and holding the frame to its due time
   // added a whole period; issue 14, "Smooth and responsive").
-  NonfiniteWatch nonfinite;
+  HealthWatches health;
   std::uint64_t k = 1;
   for (; !stop_requested_; ++k) {
     const Instant due = t0 + static_cast<Duration::rep>(k) * period;
@@ -244,7 +244,7 @@ void Session::run() {
     frame.seq = seq++;
     frame.control_seq = control_seq;
     frame.outputs = stepper.step(k, &step_in);
-    nonfinite.after_step(stepper.state(), static_cast<double>(k) * options_.frame_period_s,
+    health.after_step(stepper.state(), static_cast<double>(k) * options_.frame_period_s,
                          counters_, label());
     report_finished();
     frame.score = stepper.scorer().score();
@@ -296,7 +296,7 @@ void Session::run() {
       for (std::uint64_t i = 0; i < skip && !stop_requested_; ++i) {
         ++k;
         const core::Outputs& o = stepper.step(k, nullptr);
-        nonfinite.after_step(stepper.state(), static_cast<double>(k) * options_.frame_period_s,
+        health.after_step(stepper.state(), static_cast<double>(k) * options_.frame_period_s,
                              counters_, label());
         report_finished();
         if (recorder) recorder->frame(k, seq, o, stepper.scorer().score(), stepper.state());

@@ -19,7 +19,7 @@ struct Column {
 };
 
 // clang-format off
-const std::array<Column, 33> kColumns = {{
+const std::array<Column, 34> kColumns = {{
   {"time_s",             [](const Sample& s) { return s.out.time_s; }, nullptr},
   {"swing_V",            [](const Sample& s) { return s.control.volts[0]; }, nullptr},
   {"boom_V",             [](const Sample& s) { return s.control.volts[1]; }, nullptr},
@@ -56,6 +56,8 @@ const std::array<Column, 33> kColumns = {{
   {"radius_m",           [](const Sample& s) { return s.out.radius_m; }, nullptr},
   {"load_moment_pct",    [](const Sample& s) { return s.out.load_moment_pct; }, nullptr},
   {"tilt_deg",           [](const Sample& s) { return s.out.tilt_deg; }, nullptr},
+  // health: speeds past what the machine can reach so far (core/plausibility.h)
+  {"nonphysical_warnings", [](const Sample& s) { return static_cast<double>(s.out.nonphysical_warnings); }, nullptr},
 }};
 // clang-format on
 

@@ -174,20 +174,15 @@ void print_world_summary(const core::State& state) {
 }
 
 void print_summary(const core::State& state, double simulated_s, double wall_s, long rows) {
-  const core::Health& h = state.health;
   std::fprintf(stderr,
                "clamsim-sim: simulated %.3f s in %.3f s wall (%.1fx real time), %llu steps, "
-               "%ld rows\n"
-               "  health: nonfinite_resets=%llu singular_solves=%llu limit_hits=%llu "
-               "clam_impacts=%llu transitions=%llu loads_released=%llu\n",
+               "%ld rows\n",
                simulated_s, wall_s, wall_s > 0.0 ? simulated_s / wall_s : INFINITY,
-               static_cast<unsigned long long>(state.steps), rows,
-               static_cast<unsigned long long>(h.nonfinite_resets),
-               static_cast<unsigned long long>(h.singular_solves),
-               static_cast<unsigned long long>(h.limit_hits),
-               static_cast<unsigned long long>(h.clam_impacts),
-               static_cast<unsigned long long>(h.transitions),
-               static_cast<unsigned long long>(h.loads_released));
+               static_cast<unsigned long long>(state.steps), rows);
+  std::string line = "  health:";
+  for (const auto& f : core::kHealthFields)
+    line += std::string(" ") + f.name + "=" + std::to_string(state.health.*f.member);
+  std::fprintf(stderr, "%s\n", line.c_str());
 }
 
 // Where the operator's load ended up; false when the errand failed.
@@ -350,13 +345,9 @@ int run_once(const tools::SimOptions& opt, tools::RunFacts* facts) {
   if (facts != nullptr) {
     facts->simulated_s = state.time_s;
     facts->wall_s = done.wall_s;
-    const core::Health& h = state.health;
-    facts->health = {{"nonfinite_resets", h.nonfinite_resets},
-                     {"singular_solves", h.singular_solves},
-                     {"limit_hits", h.limit_hits},
-                     {"clam_impacts", h.clam_impacts},
-                     {"transitions", h.transitions},
-                     {"loads_released", h.loads_released}};
+    facts->health.clear();
+    for (const auto& f : core::kHealthFields)
+      facts->health.emplace_back(f.name, state.health.*f.member);
   }
 
   bool ok = writer.ok() && std::fflush(csv) == 0;

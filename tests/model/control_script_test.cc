@@ -6,6 +6,7 @@
 #include <string>
 
 #include "model/json_fields.h"
+#include "model/machine_file.h"
 
 namespace clamsim::model {
 namespace {
@@ -167,6 +168,26 @@ TEST(ControlScript, InitialPoseCheckedAgainstTheMachine) {
                                     "clam_depth_m=8 clam_theta2_deg=70\n", "t.ctl")
                    .check_initial(m),
                ModelError);
+}
+
+TEST(ControlScript, InitialPoseMustFitTheClosingRopeOnItsDrum) {
+  // the shipped machine: 40 m of rope on each drum, four closing parts in the grab. At 35 m
+  // and theta2 40 deg the closing rope needs 35 + 4 s(40 deg) = 43.1 m
+  const core::MachineParams m =
+      load_machine_file(std::string(CLAMSIM_SOURCE_DIR) + "/models/t250.json");
+  const std::string pose = "initial swing_deg=0 boom_deg=30 telescope_m=20 clam_theta2_deg=40 ";
+  EXPECT_NO_THROW(parse_control_script(pose + "clam_depth_m=31.8\n", "t.ctl").check_initial(m));
+  try {
+    parse_control_script(pose + "clam_depth_m=35\n", "t.ctl").check_initial(m);
+    ADD_FAILURE() << "no error";
+  } catch (const ModelError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("t.ctl:1: initial clam_depth_m=35 with clam_theta2_deg=40 needs 43.1"),
+              std::string::npos)
+        << what;
+    EXPECT_NE(what.find("hydraulics.winches.aux_hoist.max_length_m 40 m"), std::string::npos) << what;
+    EXPECT_NE(what.find("clam_depth_m must be at most 31.8"), std::string::npos) << what;
+  }
 }
 
 TEST(ControlScriptErrors, TimeMustIncrease) {

@@ -1,6 +1,7 @@
-// Tests for server/session/nonfinite_watch.{h,cc}: a session's undone steps reach its counters
-// however the task restarts, and the log line comes at once, then at most once a minute.
-#include "session/nonfinite_watch.h"
+// Tests for server/session/health_watch.{h,cc}: a session's undone steps and non-physical
+// speeds reach its counters however the task restarts, and the log line comes at once, then at
+// most once a minute.
+#include "session/health_watch.h"
 
 #include <gtest/gtest.h>
 
@@ -15,9 +16,9 @@ core::State with_resets(std::uint64_t n) {
   return s;
 }
 
-TEST(NonfiniteWatch, CountsEachNewResetOnceAcrossRestarts) {
+TEST(HealthWatch, CountsEachNewResetOnceAcrossRestarts) {
   Counters c;
-  NonfiniteWatch w;
+  HealthWatch w = HealthWatch::nonfinite();
   w.after_step(with_resets(0), 0.05, c, "s1");
   EXPECT_EQ(c.nonfinite_resets.load(), 0u);
   w.after_step(with_resets(2), 0.10, c, "s1");
@@ -28,9 +29,9 @@ TEST(NonfiniteWatch, CountsEachNewResetOnceAcrossRestarts) {
   EXPECT_EQ(c.snapshot().nonfinite_resets, 3u);
 }
 
-TEST(NonfiniteWatch, LogsAtOnceThenAtMostOnceAMinute) {
+TEST(HealthWatch, LogsAtOnceThenAtMostOnceAMinute) {
   Counters c;
-  NonfiniteWatch w;
+  HealthWatch w = HealthWatch::nonfinite();
   ::testing::internal::CaptureStderr();
   w.after_step(with_resets(1), 1.0, c, "s7");
   w.after_step(with_resets(5), 2.0, c, "s7");                          // within the minute
@@ -39,10 +40,26 @@ TEST(NonfiniteWatch, LogsAtOnceThenAtMostOnceAMinute) {
       << first;
   EXPECT_EQ(first.find("in 4 step(s)"), std::string::npos) << first;
   ::testing::internal::CaptureStderr();
-  w.after_step(with_resets(5), 1.0 + NonfiniteWatch::kLogEvery_s, c, "s7");
+  w.after_step(with_resets(5), 1.0 + HealthWatch::kLogEvery_s, c, "s7");
   const std::string later = ::testing::internal::GetCapturedStderr();
   EXPECT_NE(later.find("in 4 step(s)"), std::string::npos) << later;  // the minute's sum
   EXPECT_EQ(c.nonfinite_resets.load(), 5u);
+}
+
+TEST(HealthWatch, NonphysicalSpeedsHaveTheirOwnCounterAndLine) {
+  Counters c;
+  HealthWatches w;
+  core::State s;
+  s.health.nonphysical_warnings = 2;
+  ::testing::internal::CaptureStderr();
+  w.after_step(s, 1.0, c, "s3");
+  const std::string line = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(c.nonphysical_warnings.load(), 2u);
+  EXPECT_EQ(c.nonfinite_resets.load(), 0u);
+  EXPECT_NE(line.find("s3: a speed passed what no machine of this kind reaches 2 time(s)"),
+            std::string::npos)
+      << line;
+  EXPECT_EQ(line.find("NaN"), std::string::npos) << line;
 }
 
 }  // namespace
