@@ -151,6 +151,8 @@ ClamContext clam_context(const MachineParams& m, const StateVector& x, const Joi
     c.rope[i] = rope_force(w, c.path[i] + c.span[i], c.path_rate[i] + span_rate[i],
                            x(ix::len + i), x(ix::lend + i));
   }
+  c.axis = clam_axis(x);
+  if (m.anti_swing.fitted) c.chain = anti_swing_chain(m, x, trig, c.axis);
   return c;
 }
 
@@ -158,16 +160,94 @@ ClamContext clam_context(const MachineParams& m, const StateVector& x) {
   return clam_context(m, x, joint_trig(joints(x)));
 }
 
-Eigen::Vector2d anti_swing_force(const MachineParams& m, const ClamContext& c) {
-  return -m.anti_swing.stiffness_N_per_m * c.hang - m.anti_swing.damping_Ns_per_m * c.hang_rate;
+ClamAxis clam_axis(const StateVector& x) {
+  ClamAxis a;
+  for (int i = 0; i < 2; ++i) {
+    a.sin(i) = std::sin(x(ix::tilt + i));
+    a.cos(i) = std::cos(x(ix::tilt + i));
+  }
+  // both tilts near 90 deg at once would lift the axis above A: kept just below level
+  const double level = std::sqrt(std::max(1e-6, 1.0 - a.sin.squaredNorm()));
+  a.down = Vec3(a.sin(0), a.sin(1), -level);
+  a.by_tilt[0] = Vec3(a.cos(0), 0.0, a.sin(0) * a.cos(0) / level);
+  a.by_tilt[1] = Vec3(0.0, a.cos(1), a.sin(1) * a.cos(1) / level);
+  return a;
+}
+
+double anti_swing_tension(const AntiSwingParams& a, double length_m, double rate_m_per_s) {
+  if (!a.fitted || length_m <= a.stowed_m) return 0.0;   // slack: the roll is at its stop
+  const double spring = a.preload_N + a.rate_N_per_m * (length_m - a.stowed_m);
+  // Coulomb friction against the chain's run, smoothed over friction_velocity so that the
+  // step sees a continuous force; it cannot make the chain push
+  const double friction = a.friction_N * std::tanh(rate_m_per_s / a.friction_velocity_m_per_s);
+  return std::max(0.0, spring + friction);
+}
+
+double anti_swing_energy(const AntiSwingParams& a, double length_m) {
+  if (!a.fitted || length_m <= a.stowed_m) return 0.0;
+  const double out = length_m - a.stowed_m;
+  return a.preload_N * out + 0.5 * a.rate_N_per_m * out * out;
+}
+
+AntiSwingChain anti_swing_chain(const MachineParams& m, const StateVector& x,
+                                const JointTrig& trig, const ClamAxis& axis) {
+  const AntiSwingParams& a = m.anti_swing;
+  AntiSwingChain ch;
+  if (!a.fitted) return ch;
+  // The roll sits on the boom's axis roll_behind_tip_m behind the tip sheave: the tip of a
+  // boom that much shorter (the telescope is prismatic along that axis).
+  Vec3 q = joints(x);
+  q(2) -= a.roll_behind_tip_m;
+  const Vec3 roll = tip_position(m.crane, q, trig);
+  ch.roll_jac.topRows<2>() = tip_horizontal_jacobian(m.crane, q, trig);
+  ch.roll_jac.row(2) = tip_height_gradient(q, trig).transpose();
+  const double e = a.attach_below_a_m;
+  const Vec3 head(x(ix::hx), x(ix::hy), -x(ix::yA));
+  const Vec3 head_rate(x(ix::hvx), x(ix::hvy), -x(ix::vA));
+  const Vec3 eye = head + e * axis.down;
+  const Vec3 eye_rate = head_rate + e * (axis.by_tilt[0] * x(ix::tiltd) +
+                                         axis.by_tilt[1] * x(ix::tiltd + 1));
+  const Vec3 span = eye - roll;
+  ch.length_m = span.norm();
+  if (ch.length_m < 1e-9) return ch;
+  const Vec3 along = span / ch.length_m;
+  ch.rate_m_per_s = along.dot(eye_rate - ch.roll_jac * joint_rates(x));
+  ch.tension_N = anti_swing_tension(a, ch.length_m, ch.rate_m_per_s);
+  ch.force_N = -ch.tension_N * along;
+  // virtual work at the eye, eye = A + e axis(tilt)
+  for (int i = 0; i < 2; ++i) ch.on_tilt(i) = e * ch.force_N.dot(axis.by_tilt[i]);
+  return ch;
+}
+
+SwingAccelerations swing_accelerations(const SwingBody& body, double g, const ClamAxis& axis,
+                                       const Eigen::Vector2d& tilt_rate,
+                                       const Eigen::Vector2d& force,
+                                       const Eigen::Vector2d& tilt_force) {
+  // Axis by axis, the Lagrangian of the head (mass M at h) and the body turned by phi about
+  // it, centre of gravity d below A: T = M h'^2 / 2 + M d cos(phi) h' phi' + J_A phi'^2 / 2,
+  // V = M g d (1 - cos phi). Its 2 x 2 mass matrix has determinant M (J_G + M d^2 sin^2),
+  // never 0.
+  SwingAccelerations a;
+  const double mass = body.mass_kg, d = body.cog_below_a_m, ja = body.about_a_kgm2();
+  for (int i = 0; i < 2; ++i) {
+    const double c = axis.cos(i), s = axis.sin(i), w = tilt_rate(i);
+    const double coupling = mass * d * c;
+    const double f = force(i) + mass * d * s * w * w;
+    const double q = tilt_force(i) - mass * g * d * s;
+    const double det = mass * ja - coupling * coupling;
+    a.head(i) = (ja * f - coupling * q) / det;
+    a.tilt(i) = (mass * q - coupling * f) / det;
+  }
+  return a;
 }
 
 ClamSolution clam_solution(const MachineParams& m, const ClamContext& c, const ClamMode& mode,
                            const WorldPush& world) {
   const double g = m.crane.gravity_m_per_s2;
   const ClamPulls p = c.pulls(m.clam);
-  // a push on the head acts at A like the ropes' pull there
-  const double at_a = p.at_A + world.head_up_N, lift = world.at_c_up_N();
+  // a push on the head acts at A like the ropes' pull there; so does the chain's lift, whose
+  // eye is on the head
+  const double at_a = p.at_A + world.head_up_N + c.chain.force_N.z(), lift = world.at_c_up_N();
   if (!locked(mode)) return clam_free(m.clam, c.kin, at_a, p.at_C, g, lift);
   return clam_locked(m.clam, c.kin, at_a, p.at_C, g, mode.load_mass_kg, stop_sign(mode), lift);
 }
@@ -281,11 +361,15 @@ ForceStage force_stage(const MachineParams& m, const StateVector& x, const ClamC
                              cr.boom_stop_stiffness_Nm_per_rad, cr.boom_stop_damping_Nms_per_rad);
   out.joint(2) += stop_force(q(2), qd(2), cr.telescope_min_m, cr.telescope_max_m,
                              cr.telescope_stop_stiffness_N_per_m, cr.telescope_stop_damping_Ns_per_m);
-  const Eigen::Vector2d chain = anti_swing_force(m, c);
   const Eigen::Vector2d ropes_on_clam = c.horizontal_pull();
   out.joint -= c.vertical_pull() * c.tip_grad;
-  out.joint -= c.tip_jac.transpose() * (ropes_on_clam + chain);   // reactions at the tip
-  out.clam_horizontal = ropes_on_clam + chain + world.force_N.head<2>();
+  out.joint -= c.tip_jac.transpose() * ropes_on_clam;   // reactions at the tip
+  out.joint -= c.chain.roll_jac.transpose() * c.chain.force_N;   // and at the roll
+  // (the world's push acts at the body's centre of gravity: its part on the tilts is
+  // added where the body is known, in derivative())
+  const Eigen::Vector2d pushed = world.force_N.head<2>();
+  out.clam_horizontal = ropes_on_clam + c.chain.force_N.head<2>() + pushed;
+  out.clam_tilt = c.chain.on_tilt;
   return out;
 }
 
@@ -341,9 +425,19 @@ StateVector derivative(const MachineParams& m, const DerivedModel& model, const 
   dx.segment<3>(ix::q) = qd;
   dx.segment<3>(ix::qd) = joint_accelerations(dyn, f.joint);
 
+  // The swing: the head on its ropes, the body turning about it (a double pendulum). The
+  // world's push acts at the centre of gravity: on the tilt through d cos(phi).
+  const SwingBody body = swing_body(m.clam, mode.load_mass_kg);
+  const Eigen::Vector2d tilt_rate = x.segment<2>(ix::tiltd);
+  const Eigen::Vector2d tilt_force =
+      f.clam_tilt + body.cog_below_a_m * c.axis.cos.cwiseProduct(world.force_N.head<2>());
+  const SwingAccelerations sw = swing_accelerations(body, m.crane.gravity_m_per_s2, c.axis,
+                                                    tilt_rate, f.clam_horizontal, tilt_force);
   dx(ix::hx) = x(ix::hvx);
   dx(ix::hy) = x(ix::hvy);
-  dx.segment<2>(ix::hvx) = f.clam_horizontal / clam_mass(m.clam, mode.load_mass_kg);
+  dx.segment<2>(ix::hvx) = sw.head;
+  dx.segment<2>(ix::tilt) = tilt_rate;
+  dx.segment<2>(ix::tiltd) = sw.tilt;
 
   const ClamSolution sol = clam_solution(m, c, mode, world);
   if (!sol.ok && singular) ++*singular;

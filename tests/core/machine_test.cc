@@ -21,7 +21,7 @@ using testing::default_pose;
 using testing::volts;
 
 // All dissipation off: rope damping, actuator friction and viscosity, stop damping, the
-// anti-swing chain's damper, and the line relief / make-up valves (they only act out of the
+// anti-swing roll's friction, and the line relief / make-up valves (they only act out of the
 // normal pressure range anyway).
 MachineParams lossless() {
   MachineParams m = testing::shipped_machine();
@@ -35,7 +35,7 @@ MachineParams lossless() {
     mo->viscous_Nms_per_rad = mo->coulomb_Nm = mo->cross_port_leak_m3_per_s_Pa = 0.0;
   for (auto& w : hy.winches) w.rope_damping_s = w.stop_damping_Ns_per_m = 0.0;
   m.crane.boom_stop_damping_Nms_per_rad = m.crane.telescope_stop_damping_Ns_per_m = 0.0;
-  m.anti_swing.damping_Ns_per_m = 0.0;
+  m.anti_swing.friction_N = 0.0;
   return m;
 }
 
