@@ -174,19 +174,22 @@ ClamAxis clam_axis(const StateVector& x) {
   return a;
 }
 
-double anti_swing_tension(const AntiSwingParams& a, double length_m, double rate_m_per_s) {
-  if (!a.fitted || length_m <= a.stowed_m) return 0.0;   // slack: the roll is at its stop
-  const double spring = a.preload_N + a.rate_N_per_m * (length_m - a.stowed_m);
-  // Coulomb friction against the chain's run, smoothed over friction_velocity so that the
-  // step sees a continuous force; it cannot make the chain push
-  const double friction = a.friction_N * std::tanh(rate_m_per_s / a.friction_velocity_m_per_s);
-  return std::max(0.0, spring + friction);
+Eigen::Vector2d anti_swing_force(const AntiSwingParams& a, const Eigen::Vector2d& offset_m,
+                                 const Eigen::Vector2d& rate_m_per_s) {
+  if (!a.fitted) return Eigen::Vector2d::Zero();
+  // Coulomb friction against the eye's motion, v / sqrt(|v|^2 + v_s^2): its full value once
+  // the eye moves faster than v_s, viscous (friction / v_s) below, so that a 2.5 ms step sees
+  // a force that changes smoothly and the grab comes to rest at the plumb, not wherever the
+  // friction last held it
+  const double v_s = a.friction_velocity_m_per_s;
+  const Eigen::Vector2d friction =
+      a.friction_N / std::sqrt(rate_m_per_s.squaredNorm() + v_s * v_s) * rate_m_per_s;
+  return -a.stiffness_N_per_m * offset_m - a.damping_Ns_per_m * rate_m_per_s - friction;
 }
 
-double anti_swing_energy(const AntiSwingParams& a, double length_m) {
-  if (!a.fitted || length_m <= a.stowed_m) return 0.0;
-  const double out = length_m - a.stowed_m;
-  return a.preload_N * out + 0.5 * a.rate_N_per_m * out * out;
+double anti_swing_energy(const AntiSwingParams& a, const Eigen::Vector2d& offset_m) {
+  if (!a.fitted) return 0.0;
+  return 0.5 * a.stiffness_N_per_m * offset_m.squaredNorm();
 }
 
 AntiSwingChain anti_swing_chain(const MachineParams& m, const StateVector& x,
@@ -194,26 +197,21 @@ AntiSwingChain anti_swing_chain(const MachineParams& m, const StateVector& x,
   const AntiSwingParams& a = m.anti_swing;
   AntiSwingChain ch;
   if (!a.fitted) return ch;
-  // The roll sits on the boom's axis roll_behind_tip_m behind the tip sheave: the tip of a
-  // boom that much shorter (the telescope is prismatic along that axis).
-  Vec3 q = joints(x);
-  q(2) -= a.roll_behind_tip_m;
-  const Vec3 roll = tip_position(m.crane, q, trig);
-  ch.roll_jac.topRows<2>() = tip_horizontal_jacobian(m.crane, q, trig);
-  ch.roll_jac.row(2) = tip_height_gradient(q, trig).transpose();
+  // The guide hangs under the tip sheave: its reaction loads the boom where the ropes do.
+  const Vec3 q = joints(x);
+  const Vec3 tip = tip_position(m.crane, q, trig);
+  ch.guide_jac.topRows<2>() = tip_horizontal_jacobian(m.crane, q, trig);
+  ch.guide_jac.row(2) = tip_height_gradient(q, trig).transpose();
   const double e = a.attach_below_a_m;
-  const Vec3 head(x(ix::hx), x(ix::hy), -x(ix::yA));
-  const Vec3 head_rate(x(ix::hvx), x(ix::hvy), -x(ix::vA));
-  const Vec3 eye = head + e * axis.down;
-  const Vec3 eye_rate = head_rate + e * (axis.by_tilt[0] * x(ix::tiltd) +
-                                         axis.by_tilt[1] * x(ix::tiltd + 1));
-  const Vec3 span = eye - roll;
-  ch.length_m = span.norm();
-  if (ch.length_m < 1e-9) return ch;
-  const Vec3 along = span / ch.length_m;
-  ch.rate_m_per_s = along.dot(eye_rate - ch.roll_jac * joint_rates(x));
-  ch.tension_N = anti_swing_tension(a, ch.length_m, ch.rate_m_per_s);
-  ch.force_N = -ch.tension_N * along;
+  const Eigen::Vector2d eye = Eigen::Vector2d(x(ix::hx), x(ix::hy)) + e * axis.down.head<2>();
+  const Eigen::Vector2d eye_rate =
+      Eigen::Vector2d(x(ix::hvx), x(ix::hvy)) +
+      e * (axis.by_tilt[0].head<2>() * x(ix::tiltd) + axis.by_tilt[1].head<2>() * x(ix::tiltd + 1));
+  // relative to the tip: the roll pays out with the ropes and travels with the boom, so only
+  // the chain's angle against the plumb works the spring and the friction
+  ch.offset_m = eye - tip.head<2>();
+  ch.offset_rate_m_per_s = eye_rate - ch.guide_jac.topRows<2>() * joint_rates(x);
+  ch.force_N.head<2>() = anti_swing_force(a, ch.offset_m, ch.offset_rate_m_per_s);
   // virtual work at the eye, eye = A + e axis(tilt)
   for (int i = 0; i < 2; ++i) ch.on_tilt(i) = e * ch.force_N.dot(axis.by_tilt[i]);
   return ch;
@@ -245,9 +243,8 @@ ClamSolution clam_solution(const MachineParams& m, const ClamContext& c, const C
                            const WorldPush& world) {
   const double g = m.crane.gravity_m_per_s2;
   const ClamPulls p = c.pulls(m.clam);
-  // a push on the head acts at A like the ropes' pull there; so does the chain's lift, whose
-  // eye is on the head
-  const double at_a = p.at_A + world.head_up_N + c.chain.force_N.z(), lift = world.at_c_up_N();
+  // a push on the head acts at A like the ropes' pull there
+  const double at_a = p.at_A + world.head_up_N, lift = world.at_c_up_N();
   if (!locked(mode)) return clam_free(m.clam, c.kin, at_a, p.at_C, g, lift);
   return clam_locked(m.clam, c.kin, at_a, p.at_C, g, mode.load_mass_kg, stop_sign(mode), lift);
 }
@@ -364,7 +361,7 @@ ForceStage force_stage(const MachineParams& m, const StateVector& x, const ClamC
   const Eigen::Vector2d ropes_on_clam = c.horizontal_pull();
   out.joint -= c.vertical_pull() * c.tip_grad;
   out.joint -= c.tip_jac.transpose() * ropes_on_clam;   // reactions at the tip
-  out.joint -= c.chain.roll_jac.transpose() * c.chain.force_N;   // and at the roll
+  out.joint -= c.chain.guide_jac.transpose() * c.chain.force_N;   // and at the chain's guide
   // (the world's push acts at the body's centre of gravity: its part on the tilts is
   // added where the body is known, in derivative())
   const Eigen::Vector2d pushed = world.force_N.head<2>();

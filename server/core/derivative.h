@@ -56,23 +56,27 @@ struct WorldPush {
   double at_c_up_N() const { return force_N.z() - head_up_N; }
 };
 
-// The anti-swing chain of Fig. 2.11 (section 2.3) at one state: from the spring roll on the
-// boom, behind the tip sheave, to its eye on the grab's axis below A. Its pull T is
-// preload + rate (l - stowed) + friction against l's rate, never below 0, and 0 while the eye
-// is nearer the roll than the stowed length (slack): a chain pulls, never pushes.
+// The anti-swing device of Fig. 2.11 (section 2.3) at one state. The roll pays its chain out
+// with the ropes, so hoisting, telescoping and slewing with the grab plumb under the tip move
+// neither its spring nor its friction; the chain leaves through a swivelling guide under the
+// tip sheave, and what the roll feels is the chain's angle there against the plumb line, in
+// both directions: the eye's horizontal offset from the plumb under the tip (docs/model.md,
+// Coupling and swing). Its pull on the grab at the eye is horizontal, towards the plumb.
 struct AntiSwingChain {
-  double length_m = 0.0;          // roll to eye
-  double rate_m_per_s = 0.0;      // positive paying out
-  double tension_N = 0.0;
-  Vec3 force_N = Vec3::Zero();    // on the grab at the eye, towards the roll
-  Eigen::Matrix3d roll_jac = Eigen::Matrix3d::Zero();  // d(roll)/dq: its reaction on the boom
-  Eigen::Vector2d on_tilt = Eigen::Vector2d::Zero();   // generalised forces on the tilts [N m]
+  Eigen::Vector2d offset_m = Eigen::Vector2d::Zero();          // eye from the plumb under the tip
+  Eigen::Vector2d offset_rate_m_per_s = Eigen::Vector2d::Zero();
+  Vec3 force_N = Vec3::Zero();    // on the grab at the eye (horizontal)
+  Eigen::Matrix3d guide_jac = Eigen::Matrix3d::Zero();  // d(tip)/dq: its reaction on the boom
+  Eigen::Vector2d on_tilt = Eigen::Vector2d::Zero();    // generalised forces on the tilts [N m]
 };
 
-// The chain's pull alone, from its length and rate (0 unfitted or slack).
-double anti_swing_tension(const AntiSwingParams& a, double length_m, double rate_m_per_s);
-// The spring roll's stored energy at this length (the friction's is lost).
-double anti_swing_energy(const AntiSwingParams& a, double length_m);
+// The device's horizontal pull on the eye from its offset and the offset's rate (0 unfitted):
+// the roll's spring, its viscous brake and its Coulomb friction, the last smoothed over
+// friction_velocity (a vector friction: it opposes the eye's motion in any direction).
+Eigen::Vector2d anti_swing_force(const AntiSwingParams& a, const Eigen::Vector2d& offset_m,
+                                 const Eigen::Vector2d& rate_m_per_s);
+// The roll's spring energy at this offset (the brake's and the friction's work is lost).
+double anti_swing_energy(const AntiSwingParams& a, const Eigen::Vector2d& offset_m);
 
 // The grab's axis pointing down from A, for its tilts (ix::tilt): (sin tilt[0], sin tilt[1],
 // -sqrt(1 - both squared)); and its derivatives by each tilt.
@@ -128,7 +132,7 @@ inline double hanging_length(const ClamContext& c, const StateVector& x, int i) 
   return x(ix::len + i) - c.path[i];
 }
 
-// The anti-swing chain (Fig. 2.11) at state x, on the grab with axis `axis`: built by
+// The anti-swing device (Fig. 2.11) at state x, on the grab with axis `axis`: built by
 // clam_context; zero when not fitted.
 AntiSwingChain anti_swing_chain(const MachineParams& m, const StateVector& x,
                                 const JointTrig& trig, const ClamAxis& axis);
@@ -189,7 +193,7 @@ HydraulicStage hydraulic_stage(const MachineParams& m, const StateVector& x, con
                                const Faults& faults);
 
 // Stage 4: the forces on each body. The joints: actuators, hard stops, the ropes pulling
-// the tip towards the clam and the chain pulling the roll; the drums: rope, motor and stops;
+// the tip towards the clam and the chain pulling its guide; the drums: rope, motor and stops;
 // the grab's swing: the generalised forces on its head's horizontal position (ropes, chain,
 // the world) and on its two tilts (the chain, the world's push at the centre of gravity).
 struct ForceStage {

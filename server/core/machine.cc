@@ -259,35 +259,17 @@ State initial_state(const MachineParams& m, const InitialConditions& init) {
       st.clam.geo == GeoStatus::InRange ? WorkingState::Free : WorkingState::Distributed;
 
   const double g = m.crane.gravity_m_per_s2;
-  // The anti-swing chain pulls the grab towards its roll behind the tip: the head hangs off
-  // the plumb and the body tilts until the ropes and gravity balance it. The ropes carry
-  // the weight less the chain's lift, so their horizontal stiffness is that over the drop;
-  // the tilt balances the chain's moment about A against M g d sin(phi). A fixed point: the
-  // chain's pull hardly changes over the centimetres it moves the grab.
-  const SwingBody body = swing_body(m.clam, 0.0);
-  const JointTrig trig = joint_trig(q);
-  Vec3 chain_force = Vec3::Zero();
-  for (int it = 0; it < 40 && m.anti_swing.fitted; ++it) {
-    const AntiSwingChain ch = anti_swing_chain(m, x, trig, clam_axis(x));
-    chain_force = ch.force_N;
-    const double carried = body.mass_kg * g - ch.force_N.z();
-    const double drop = x(ix::yA) + tip(2);
-    x(ix::hx) = tip(0) + ch.force_N.x() * drop / carried;
-    x(ix::hy) = tip(1) + ch.force_N.y() * drop / carried;
-    for (int i = 0; i < 2; ++i) {
-      const double sin_tilt = ch.on_tilt(i) / (body.mass_kg * g * body.cog_below_a_m);
-      x(ix::tilt + i) = std::asin(std::clamp(sin_tilt, -0.5, 0.5));
-    }
-  }
+  // The grab hangs plumb under the tip, its body straight: the anti-swing device pulls only
+  // on an eye off the plumb, so at rest the ropes carry the whole weight.
   const double drop = x(ix::yA) + tip(2);
-  const double reach = std::hypot(drop, std::hypot(x(ix::hx) - tip(0), x(ix::hy) - tip(1)));
+  const double reach = drop;
 
   // Rope tensions that hold the Free mechanism at rest: a_A, a_C are affine in (T1, T2),
-  // through the pulls at A and C (clam_pulls along the ropes) and the chain's lift at A.
+  // through the pulls at A and C (clam_pulls along the ropes).
   const ClamKinematics k = clam_kinematics(m.clam, x(ix::yA), x(ix::yC), 0.0, 0.0);
   auto accelerations = [&](double t1, double t2) {
     const ClamPulls p = clam_pulls(m.clam, t1, t2, drop / reach);
-    const ClamSolution sol = clam_free(m.clam, k, p.at_A + chain_force.z(), p.at_C, g);
+    const ClamSolution sol = clam_free(m.clam, k, p.at_A, p.at_C, g);
     return Eigen::Vector2d(sol.aA, sol.aC);
   };
   const Eigen::Vector2d a0 = accelerations(0.0, 0.0);
@@ -313,10 +295,10 @@ State initial_state(const MachineParams& m, const InitialConditions& init) {
   const ClamContext c = clam_context(m, x);
   const CraneDynamics dyn = crane_dynamics(m.crane, q, Vec3::Zero(), 0.0);
   // the ropes pull the tip down and, along the boom, the sheaves (derivative.cc force_stage)
-  // and the chain pulls its roll (force_stage)
+  // and the anti-swing chain its guide (force_stage; nothing at rest)
   const Vec3 hold = dyn.gravity + c.vertical_pull() * c.tip_grad +
                     c.tip_jac.transpose() * c.horizontal_pull() +
-                    c.chain.roll_jac.transpose() * c.chain.force_N +
+                    c.chain.guide_jac.transpose() * c.chain.force_N +
                     c.rope[0].tension_N * c.path_grad[0] + c.rope[1].tension_N * c.path_grad[1];
   const double lever = boom_cylinder_lever(hy.boom_geometry, init.boom_rad);
   auto cap_pressure = [&](const CylinderParams& cyl, double force, double rod_pressure) {
@@ -542,7 +524,7 @@ double total_energy(const MachineParams& m, const State& st) {
                    cr.telescope_stop_stiffness_N_per_m);
   const ClamContext c = clam_context(m, x);
   e += clam_energy(m.clam, c.kin, x(ix::yA), x(ix::yC), x(ix::vA), load, cr.gravity_m_per_s2);
-  e += anti_swing_energy(m.anti_swing, c.chain.length_m);
+  e += anti_swing_energy(m.anti_swing, c.chain.offset_m);
   for (int i = 0; i < 2; ++i) {
     const WinchParams& w = hy.winches[i];
     const double rate = x(ix::lend + i) / w.drum_radius_m;

@@ -34,21 +34,18 @@ struct ClamParams {
 };
 
 // The anti-swing mechanism of Fig. 2.11 (section 2.3): a spring roll on the boom head whose
-// steel chain runs down to the grab's body. The roll reels the chain in against a preloaded
-// spring, so the chain is taut at every rope length; a chain pulls and never pushes, and
-// hangs slack once its attachment comes closer to the roll than the chain wound in at the
-// roll's stop. Its pull is T = preload + rate (l - stowed) +- friction (Coulomb, in the roll's
-// bearing and the chain over its roller, against the chain's run), never below 0
-// (core/derivative.h anti_swing_chain; docs/model.md, Coupling and swing).
+// chain runs through a swivelling guide under the tip sheave down to an eye on the grab's
+// body. The roll pays the chain out with the ropes, so only the chain's angle against the
+// plumb under the guide works its spring and its friction, along and across the boom alike:
+// a horizontal pull on the eye back towards the plumb (core/derivative.h anti_swing_chain;
+// docs/model.md, Coupling and swing).
 struct AntiSwingParams {
   bool fitted = false;                   // false: the bare double pendulum
-  double preload_N = 0.0;                // the spring's pull at the roll's stop
-  double rate_N_per_m = 0.0;             // the pull's rise per metre of chain paid out
-  double friction_N = 0.0;               // Coulomb friction of the roll, against the chain's run
-  double friction_velocity_m_per_s = 0.01;  // the friction's smoothing speed (regularised)
-  double roll_behind_tip_m = 0.0;        // the roll on the boom's axis, behind the tip sheave
+  double stiffness_N_per_m = 0.0;        // the spring's pull per metre of the eye's offset
+  double damping_Ns_per_m = 0.0;         // the roll's viscous brake, per m/s of the eye's run
+  double friction_N = 0.0;               // Coulomb friction of the roll and guide
+  double friction_velocity_m_per_s = 0.05;  // below it the friction is viscous (regularised)
   double attach_below_a_m = 0.0;         // the chain's eye on the grab's axis, below A
-  double stowed_m = 0.0;                 // roll to eye with the roll at its stop: shorter is slack
 };
 
 // One crane link for eqs 2.13-2.14: mass, centre of gravity and inertia in the link's

@@ -197,7 +197,7 @@ Vec3 tip_load_force(const MachineParams& m, const ClamContext& c) {
   // both ropes hang from the tip to the head A
   Vec3 f = c.pulling() * Vec3(c.hang.x(), c.hang.y(), -c.drop) / c.reach;
   (void)m;
-  // the anti-swing chain's reaction on its roll, on the boom head by the tip
+  // the anti-swing chain's reaction on its guide under the tip
   return f - c.chain.force_N;
 }
 

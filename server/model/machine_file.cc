@@ -94,15 +94,11 @@ core::ClamParams read_clam(Section s) {
 core::AntiSwingParams read_anti_swing(Section s) {
   core::AntiSwingParams a;
   a.fitted = s.flag("fitted");
-  a.preload_N = s.number("preload_N", q::kFriction);
-  a.rate_N_per_m = s.number("rate_N_per_m", q::kAntiSwingRate);
+  a.stiffness_N_per_m = s.number("stiffness_N_per_m", q::kAntiSwingStiffness);
+  a.damping_Ns_per_m = s.number("damping_Ns_per_m", q::kDamping);
   a.friction_N = s.number("friction_N", q::kFriction);
-  if (a.friction_N > a.preload_N)
-    s.fail("friction_N", "must not exceed preload_N: the roll could not reel the chain in");
   a.friction_velocity_m_per_s = s.number("friction_velocity_m_per_s", q::kSmoothingSpeed);
-  a.roll_behind_tip_m = s.number("roll_behind_tip_m", q::kOffset);
   a.attach_below_a_m = s.number("attach_below_a_m", q::kOffset);
-  a.stowed_m = s.number("stowed_m", q::kOffset);
   s.finish();
   return a;
 }

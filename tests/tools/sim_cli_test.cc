@@ -511,9 +511,9 @@ TEST_F(SimBatch, BadTablesAndIndicesAreRefused) {
   refused(good, {}, 2, "--batch needs the row: --index N, or JOB_COMPLETION_INDEX");
   refused("name,model,controls,speed\nx," + kModel + "," + kCraneSteps + ",3\n", {"--index", "0"},
           2, "unknown column 'speed' (columns: name, model, controls");
-  refused("model,controls,/anti_swing/preload_N\n" + kModel + "," + kCraneSteps +
+  refused("model,controls,/anti_swing/stiffness_N_per_m\n" + kModel + "," + kCraneSteps +
               ",stiff\n",
-          {"--index", "0"}, 2, "line 2: column /anti_swing/preload_N: 'stiff' is not a number");
+          {"--index", "0"}, 2, "line 2: column /anti_swing/stiffness_N_per_m: 'stiff' is not a number");
   refused("model,controls,pick_place\n" + kModel + "," + kCraneSteps + ",log3\n", {"--index", "0"},
           2, "line 2: give exactly one of controls and pick_place");
   refused("model,controls,/anti_swing/nosuch\n" + kModel + "," + kCraneSteps + ",1\n",
