@@ -161,6 +161,33 @@ double clam_ds_dtheta2(const ClamParams& c, const ClamKinematics& k) {
   return c.link2_length_m * (k.s1 * k.c2 + k.c1 * k.s2) / k.c1;
 }
 
+SwingBody swing_body(const ClamParams& c, double load_kg) {
+  const double l1 = c.link1_length_m, l2 = c.link2_length_m;
+  const double theta2 = 0.5 * (c.theta2_open_rad + c.theta2_closed_rad);
+  const double s2 = std::sin(theta2), c2 = std::cos(theta2);
+  const double s1 = l2 * s2 / l1, c1 = std::sqrt(std::max(0.0, 1.0 - s1 * s1));
+  const double yb = l1 * c1, s = yb + l2 * c2;   // depths of B and C below A
+  const double m1 = c.link1_mass_kg, m2 = c.link2_mass_kg, m3 = c.link3_mass_kg;
+  // each part: mass, depth of its centre below A, its centre's distance off the axis
+  struct Piece { double m, y, x, j; };
+  const Piece parts[4] = {{2.0 * m1, 0.5 * yb, 0.5 * l1 * s1, 2.0 * c.link1_inertia_kgm2},
+                         {2.0 * m2, 0.5 * (yb + s), 0.5 * l2 * s2, 2.0 * c.link2_inertia_kgm2},
+                         {m3, s, 0.0, 0.0},
+                         {load_kg, s + 0.5 * c.lip_length_m, 0.0, 0.0}};
+  SwingBody b;
+  double first = 0.0;
+  for (const Piece& p : parts) {
+    b.mass_kg += p.m;
+    first += p.m * p.y;
+  }
+  b.cog_below_a_m = first / b.mass_kg;
+  for (const Piece& p : parts) {
+    const double dy = p.y - b.cog_below_a_m;
+    b.inertia_kgm2 += p.j + p.m * (dy * dy + p.x * p.x);
+  }
+  return b;
+}
+
 double clam_mass(const ClamParams& c, double load_kg) {
   return 2.0 * c.link1_mass_kg + 2.0 * c.link2_mass_kg + c.link3_mass_kg + load_kg;
 }

@@ -69,6 +69,20 @@ double clam_inelastic_velocity(const ClamParams& c, const ClamKinematics& k, dou
 double clam_jaw_gap(const ClamParams& c, double theta2);
 double clam_ds_dtheta2(const ClamParams& c, const ClamKinematics& k);
 
+// The grab as one body turning about its head A (docs/model.md, Coupling and swing): its
+// mass, its centre of gravity's distance below A along its axis, and its moment of inertia
+// about that centre for a tilt of the axis (the links' own, eq 2.1's rods, and theirs about
+// the common centre). Taken at the opening half-way between open and closed, with a held load
+// as a point in the jaws half a lip below C: the opening moves the centre by centimetres
+// (docs/model.md), and a constant d and J keep the swing's equations conservative.
+struct SwingBody {
+  double mass_kg = 0.0;
+  double cog_below_a_m = 0.0;        // d
+  double inertia_kgm2 = 0.0;         // J_G, about the centre of gravity
+  double about_a_kgm2() const { return inertia_kgm2 + mass_kg * cog_below_a_m * cog_below_a_m; }
+};
+SwingBody swing_body(const ClamParams& c, double load_kg);
+
 // Total mass including a held load, and the kinetic + potential energy (y down).
 double clam_mass(const ClamParams& c, double load_kg);
 double clam_energy(const ClamParams& c, const ClamKinematics& k, double yA, double yC,

@@ -6,6 +6,7 @@
 #include "core/clam.h"
 #include "core/clam_grip.h"
 #include "core/crane.h"
+#include "core/derivative.h"
 
 namespace clamsim::core {
 
@@ -24,14 +25,14 @@ ClamPose clam_pose(const MachineParams& m, const StateVector& x) {
   p.jaw_opening_rad = std::max(0.0, cp.theta2_closed_rad - k.theta2);
   p.a = Vec3d(x(ix::hx), x(ix::hy), -x(ix::yA));
 
-  // The clam's axis hangs along cable 1 (A to the tip); its heading follows the boom
-  // (the anti-swing chain keeps it from turning about the ropes, section 2.3).
+  // The grab's axis is its body's, turned about A by its tilts (a double pendulum with the
+  // ropes, docs/model.md); its heading follows the boom (the anti-swing chain keeps it from
+  // turning about the ropes, section 2.3).
   Eigen::Matrix3d yaw;   // the swing angle theta1 about z
   yaw << t.c1, -t.s1, 0.0,  t.s1, t.c1, 0.0,  0.0, 0.0, 1.0;
-  const Vec3d up = p.tip - p.a;
-  const Eigen::Matrix3d tilt = up.norm() > 1e-6
-      ? Eigen::Quaterniond::FromTwoVectors(Vec3d::UnitZ(), up).toRotationMatrix()
-      : Eigen::Matrix3d::Identity();
+  const ClamAxis axis = clam_axis(x);
+  const Eigen::Matrix3d tilt =
+      Eigen::Quaterniond::FromTwoVectors(Vec3d::UnitZ(), -axis.down).toRotationMatrix();
   p.frame = tilt * yaw;
 
   auto world = [&](double lx, double lz) { return Vec3d(p.a + p.frame * Vec3d(lx, 0.0, lz)); };
@@ -51,7 +52,9 @@ ClamPose clam_pose(const MachineParams& m, const StateVector& x) {
   const Vec3d across(-t.s1, t.c1, 0.0);
   p.swing_rad = {std::atan2(hang.dot(along), drop), std::atan2(hang.dot(across), drop)};
   p.vel_a = Vec3d(x(ix::hvx), x(ix::hvy), -x(ix::vA));
-  p.vel_c = Vec3d(x(ix::hvx), x(ix::hvy), -x(ix::vC));
+  // C turns with the body about A: s times the axis's rate, horizontally
+  const Vec3d turning = axis.by_tilt[0] * x(ix::tiltd) + axis.by_tilt[1] * x(ix::tiltd + 1);
+  p.vel_c = Vec3d(x(ix::hvx) + k.s * turning.x(), x(ix::hvy) + k.s * turning.y(), -x(ix::vC));
   return p;
 }
 

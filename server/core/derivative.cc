@@ -151,6 +151,8 @@ ClamContext clam_context(const MachineParams& m, const StateVector& x, const Joi
     c.rope[i] = rope_force(w, c.path[i] + c.span[i], c.path_rate[i] + span_rate[i],
                            x(ix::len + i), x(ix::lend + i));
   }
+  c.axis = clam_axis(x);
+  if (m.anti_swing.fitted) c.chain = anti_swing_chain(m, x, trig, c.axis);
   return c;
 }
 
@@ -158,8 +160,83 @@ ClamContext clam_context(const MachineParams& m, const StateVector& x) {
   return clam_context(m, x, joint_trig(joints(x)));
 }
 
-Eigen::Vector2d anti_swing_force(const MachineParams& m, const ClamContext& c) {
-  return -m.anti_swing.stiffness_N_per_m * c.hang - m.anti_swing.damping_Ns_per_m * c.hang_rate;
+ClamAxis clam_axis(const StateVector& x) {
+  ClamAxis a;
+  for (int i = 0; i < 2; ++i) {
+    a.sin(i) = std::sin(x(ix::tilt + i));
+    a.cos(i) = std::cos(x(ix::tilt + i));
+  }
+  // both tilts near 90 deg at once would lift the axis above A: kept just below level
+  const double level = std::sqrt(std::max(1e-6, 1.0 - a.sin.squaredNorm()));
+  a.down = Vec3(a.sin(0), a.sin(1), -level);
+  a.by_tilt[0] = Vec3(a.cos(0), 0.0, a.sin(0) * a.cos(0) / level);
+  a.by_tilt[1] = Vec3(0.0, a.cos(1), a.sin(1) * a.cos(1) / level);
+  return a;
+}
+
+Eigen::Vector2d anti_swing_force(const AntiSwingParams& a, const Eigen::Vector2d& offset_m,
+                                 const Eigen::Vector2d& rate_m_per_s) {
+  if (!a.fitted) return Eigen::Vector2d::Zero();
+  // Coulomb friction against the eye's motion, v / sqrt(|v|^2 + v_s^2): its full value once
+  // the eye moves faster than v_s, viscous (friction / v_s) below, so that a 2.5 ms step sees
+  // a force that changes smoothly and the grab comes to rest at the plumb, not wherever the
+  // friction last held it
+  const double v_s = a.friction_velocity_m_per_s;
+  const Eigen::Vector2d friction =
+      a.friction_N / std::sqrt(rate_m_per_s.squaredNorm() + v_s * v_s) * rate_m_per_s;
+  return -a.stiffness_N_per_m * offset_m - a.damping_Ns_per_m * rate_m_per_s - friction;
+}
+
+double anti_swing_energy(const AntiSwingParams& a, const Eigen::Vector2d& offset_m) {
+  if (!a.fitted) return 0.0;
+  return 0.5 * a.stiffness_N_per_m * offset_m.squaredNorm();
+}
+
+AntiSwingChain anti_swing_chain(const MachineParams& m, const StateVector& x,
+                                const JointTrig& trig, const ClamAxis& axis) {
+  const AntiSwingParams& a = m.anti_swing;
+  AntiSwingChain ch;
+  if (!a.fitted) return ch;
+  // The guide hangs under the tip sheave: its reaction loads the boom where the ropes do.
+  const Vec3 q = joints(x);
+  const Vec3 tip = tip_position(m.crane, q, trig);
+  ch.guide_jac.topRows<2>() = tip_horizontal_jacobian(m.crane, q, trig);
+  ch.guide_jac.row(2) = tip_height_gradient(q, trig).transpose();
+  const double e = a.attach_below_a_m;
+  const Eigen::Vector2d eye = Eigen::Vector2d(x(ix::hx), x(ix::hy)) + e * axis.down.head<2>();
+  const Eigen::Vector2d eye_rate =
+      Eigen::Vector2d(x(ix::hvx), x(ix::hvy)) +
+      e * (axis.by_tilt[0].head<2>() * x(ix::tiltd) + axis.by_tilt[1].head<2>() * x(ix::tiltd + 1));
+  // relative to the tip: the roll pays out with the ropes and travels with the boom, so only
+  // the chain's angle against the plumb works the spring and the friction
+  ch.offset_m = eye - tip.head<2>();
+  ch.offset_rate_m_per_s = eye_rate - ch.guide_jac.topRows<2>() * joint_rates(x);
+  ch.force_N.head<2>() = anti_swing_force(a, ch.offset_m, ch.offset_rate_m_per_s);
+  // virtual work at the eye, eye = A + e axis(tilt)
+  for (int i = 0; i < 2; ++i) ch.on_tilt(i) = e * ch.force_N.dot(axis.by_tilt[i]);
+  return ch;
+}
+
+SwingAccelerations swing_accelerations(const SwingBody& body, double g, const ClamAxis& axis,
+                                       const Eigen::Vector2d& tilt_rate,
+                                       const Eigen::Vector2d& force,
+                                       const Eigen::Vector2d& tilt_force) {
+  // Axis by axis, the Lagrangian of the head (mass M at h) and the body turned by phi about
+  // it, centre of gravity d below A: T = M h'^2 / 2 + M d cos(phi) h' phi' + J_A phi'^2 / 2,
+  // V = M g d (1 - cos phi). Its 2 x 2 mass matrix has determinant M (J_G + M d^2 sin^2),
+  // never 0.
+  SwingAccelerations a;
+  const double mass = body.mass_kg, d = body.cog_below_a_m, ja = body.about_a_kgm2();
+  for (int i = 0; i < 2; ++i) {
+    const double c = axis.cos(i), s = axis.sin(i), w = tilt_rate(i);
+    const double coupling = mass * d * c;
+    const double f = force(i) + mass * d * s * w * w;
+    const double q = tilt_force(i) - mass * g * d * s;
+    const double det = mass * ja - coupling * coupling;
+    a.head(i) = (ja * f - coupling * q) / det;
+    a.tilt(i) = (mass * q - coupling * f) / det;
+  }
+  return a;
 }
 
 ClamSolution clam_solution(const MachineParams& m, const ClamContext& c, const ClamMode& mode,
@@ -281,11 +358,15 @@ ForceStage force_stage(const MachineParams& m, const StateVector& x, const ClamC
                              cr.boom_stop_stiffness_Nm_per_rad, cr.boom_stop_damping_Nms_per_rad);
   out.joint(2) += stop_force(q(2), qd(2), cr.telescope_min_m, cr.telescope_max_m,
                              cr.telescope_stop_stiffness_N_per_m, cr.telescope_stop_damping_Ns_per_m);
-  const Eigen::Vector2d chain = anti_swing_force(m, c);
   const Eigen::Vector2d ropes_on_clam = c.horizontal_pull();
   out.joint -= c.vertical_pull() * c.tip_grad;
-  out.joint -= c.tip_jac.transpose() * (ropes_on_clam + chain);   // reactions at the tip
-  out.clam_horizontal = ropes_on_clam + chain + world.force_N.head<2>();
+  out.joint -= c.tip_jac.transpose() * ropes_on_clam;   // reactions at the tip
+  out.joint -= c.chain.guide_jac.transpose() * c.chain.force_N;   // and at the chain's guide
+  // (the world's push acts at the body's centre of gravity: its part on the tilts is
+  // added where the body is known, in derivative())
+  const Eigen::Vector2d pushed = world.force_N.head<2>();
+  out.clam_horizontal = ropes_on_clam + c.chain.force_N.head<2>() + pushed;
+  out.clam_tilt = c.chain.on_tilt;
   return out;
 }
 
@@ -341,9 +422,19 @@ StateVector derivative(const MachineParams& m, const DerivedModel& model, const 
   dx.segment<3>(ix::q) = qd;
   dx.segment<3>(ix::qd) = joint_accelerations(dyn, f.joint);
 
+  // The swing: the head on its ropes, the body turning about it (a double pendulum). The
+  // world's push acts at the centre of gravity: on the tilt through d cos(phi).
+  const SwingBody body = swing_body(m.clam, mode.load_mass_kg);
+  const Eigen::Vector2d tilt_rate = x.segment<2>(ix::tiltd);
+  const Eigen::Vector2d tilt_force =
+      f.clam_tilt + body.cog_below_a_m * c.axis.cos.cwiseProduct(world.force_N.head<2>());
+  const SwingAccelerations sw = swing_accelerations(body, m.crane.gravity_m_per_s2, c.axis,
+                                                    tilt_rate, f.clam_horizontal, tilt_force);
   dx(ix::hx) = x(ix::hvx);
   dx(ix::hy) = x(ix::hvy);
-  dx.segment<2>(ix::hvx) = f.clam_horizontal / clam_mass(m.clam, mode.load_mass_kg);
+  dx.segment<2>(ix::hvx) = sw.head;
+  dx.segment<2>(ix::tilt) = tilt_rate;
+  dx.segment<2>(ix::tiltd) = sw.tilt;
 
   const ClamSolution sol = clam_solution(m, c, mode, world);
   if (!sol.ok && singular) ++*singular;

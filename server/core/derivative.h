@@ -56,6 +56,37 @@ struct WorldPush {
   double at_c_up_N() const { return force_N.z() - head_up_N; }
 };
 
+// The anti-swing device of Fig. 2.11 (section 2.3) at one state. The roll pays its chain out
+// with the ropes, so hoisting, telescoping and slewing with the grab plumb under the tip move
+// neither its spring nor its friction; the chain leaves through a swivelling guide under the
+// tip sheave, and what the roll feels is the chain's angle there against the plumb line, in
+// both directions: the eye's horizontal offset from the plumb under the tip (docs/model.md,
+// Coupling and swing). Its pull on the grab at the eye is horizontal, towards the plumb.
+struct AntiSwingChain {
+  Eigen::Vector2d offset_m = Eigen::Vector2d::Zero();          // eye from the plumb under the tip
+  Eigen::Vector2d offset_rate_m_per_s = Eigen::Vector2d::Zero();
+  Vec3 force_N = Vec3::Zero();    // on the grab at the eye (horizontal)
+  Eigen::Matrix3d guide_jac = Eigen::Matrix3d::Zero();  // d(tip)/dq: its reaction on the boom
+  Eigen::Vector2d on_tilt = Eigen::Vector2d::Zero();    // generalised forces on the tilts [N m]
+};
+
+// The device's horizontal pull on the eye from its offset and the offset's rate (0 unfitted):
+// the roll's spring, its viscous brake and its Coulomb friction, the last smoothed over
+// friction_velocity (a vector friction: it opposes the eye's motion in any direction).
+Eigen::Vector2d anti_swing_force(const AntiSwingParams& a, const Eigen::Vector2d& offset_m,
+                                 const Eigen::Vector2d& rate_m_per_s);
+// The roll's spring energy at this offset (the brake's and the friction's work is lost).
+double anti_swing_energy(const AntiSwingParams& a, const Eigen::Vector2d& offset_m);
+
+// The grab's axis pointing down from A, for its tilts (ix::tilt): (sin tilt[0], sin tilt[1],
+// -sqrt(1 - both squared)); and its derivatives by each tilt.
+struct ClamAxis {
+  Vec3 down = Vec3(0.0, 0.0, -1.0);
+  Vec3 by_tilt[2] = {Vec3::UnitX(), Vec3::UnitY()};
+  Eigen::Vector2d sin = Eigen::Vector2d::Zero(), cos = Eigen::Vector2d::Ones();
+};
+ClamAxis clam_axis(const StateVector& x);
+
 // Stages 1-2: kinematics and ropes, everything the clam's equations need.
 // Both ropes run from the tip sheave to the head A (the clam swings as a pendulum on them;
 // `hang` is the clam's horizontal position h minus the tip's); the closing rope then runs
@@ -81,6 +112,8 @@ struct ClamContext {
   double path_rate[2] = {0.0, 0.0};
   ClamKinematics kin;
   RopeForce rope[2];
+  ClamAxis axis;          // the grab's body, tilted about A
+  AntiSwingChain chain;   // zero when not fitted
   // The ropes' pull on the clam as a whole: vertical (up) and horizontal parts, along the
   // reach; and how it divides between the head and the block (clam_pulls).
   double pulling() const { return rope[0].tension_N + rope[1].tension_N; }
@@ -99,8 +132,10 @@ inline double hanging_length(const ClamContext& c, const StateVector& x, int i) 
   return x(ix::len + i) - c.path[i];
 }
 
-// The anti-swing chain's pull on the clam (Fig. 2.11), horizontal.
-Eigen::Vector2d anti_swing_force(const MachineParams& m, const ClamContext& c);
+// The anti-swing device (Fig. 2.11) at state x, on the grab with axis `axis`: built by
+// clam_context; zero when not fitted.
+AntiSwingChain anti_swing_chain(const MachineParams& m, const StateVector& x,
+                                const JointTrig& trig, const ClamAxis& axis);
 
 // The clam's link accelerations (eqs 2.1-2.9) under its ropes' vertical pulls and the
 // world's push (up at A and at C).
@@ -157,14 +192,29 @@ HydraulicStage hydraulic_stage(const MachineParams& m, const BoomLinkage& boom,
 HydraulicStage hydraulic_stage(const MachineParams& m, const StateVector& x, const Spools& spool,
                                const Faults& faults);
 
-// Stage 4: the forces on each body. The joints: actuators, hard stops, and the ropes and
-// the anti-swing chain pulling the tip towards the clam; the drums: rope, motor and stops;
-// the clam's horizontal motion: ropes, chain and the world.
+// Stage 4: the forces on each body. The joints: actuators, hard stops, the ropes pulling
+// the tip towards the clam and the chain pulling its guide; the drums: rope, motor and stops;
+// the grab's swing: the generalised forces on its head's horizontal position (ropes, chain,
+// the world) and on its two tilts (the chain, the world's push at the centre of gravity).
 struct ForceStage {
   Vec3 joint = Vec3::Zero();
   std::array<double, 2> drum_N{};
   Eigen::Vector2d clam_horizontal = Eigen::Vector2d::Zero();
+  Eigen::Vector2d clam_tilt = Eigen::Vector2d::Zero();
 };
+
+// Stage 5 for the swing: the head's horizontal accelerations and the tilts' angular ones,
+// axis by axis, from the double pendulum's equations (docs/model.md, Coupling and swing):
+//   M (h'' + d cos(phi) phi'' - d sin(phi) phi'^2) = F
+//   M d cos(phi) h'' + (J_G + M d^2) phi''        = Q - M g d sin(phi)
+struct SwingAccelerations {
+  Eigen::Vector2d head = Eigen::Vector2d::Zero();
+  Eigen::Vector2d tilt = Eigen::Vector2d::Zero();
+};
+SwingAccelerations swing_accelerations(const SwingBody& body, double g, const ClamAxis& axis,
+                                       const Eigen::Vector2d& tilt_rate,
+                                       const Eigen::Vector2d& force,
+                                       const Eigen::Vector2d& tilt_force);
 ForceStage force_stage(const MachineParams& m, const StateVector& x, const ClamContext& c,
                        const HydraulicStage& hy, const WorldPush& world);
 

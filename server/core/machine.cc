@@ -285,12 +285,17 @@ State initial_state(const MachineParams& m, const InitialConditions& init) {
   st.clam.working =
       st.clam.geo == GeoStatus::InRange ? WorkingState::Free : WorkingState::Distributed;
 
-  // Rope tensions that hold the Free mechanism at rest: a_A, a_C are affine in (T1, T2),
-  // through the pulls at A and C (clam_pulls, hanging straight).
   const double g = m.crane.gravity_m_per_s2;
+  // The grab hangs plumb under the tip, its body straight: the anti-swing device pulls only
+  // on an eye off the plumb, so at rest the ropes carry the whole weight.
+  const double drop = x(ix::yA) + tip(2);
+  const double reach = drop;
+
+  // Rope tensions that hold the Free mechanism at rest: a_A, a_C are affine in (T1, T2),
+  // through the pulls at A and C (clam_pulls along the ropes).
   const ClamKinematics k = clam_kinematics(m.clam, x(ix::yA), x(ix::yC), 0.0, 0.0);
   auto accelerations = [&](double t1, double t2) {
-    const ClamPulls p = clam_pulls(m.clam, t1, t2, 1.0);
+    const ClamPulls p = clam_pulls(m.clam, t1, t2, drop / reach);
     const ClamSolution sol = clam_free(m.clam, k, p.at_A, p.at_C, g);
     return Eigen::Vector2d(sol.aA, sol.aC);
   };
@@ -302,7 +307,6 @@ State initial_state(const MachineParams& m, const InitialConditions& init) {
   // Unstretched rope lengths for those tensions, over the whole rope from the drum:
   // path + span = L (1 + T / EA); the closing rope's span includes its parts in the clam.
   const HydraulicsParams& hy = m.hydraulics;
-  const double reach = x(ix::yA) + tip(2);
   const double span[2] = {reach, reach + m.clam.closing_parts * s};
   for (int i = 0; i < 2; ++i) {
     const double path = reeved_path(m.crane, hy.winches[i].reeving, q).length_m;
@@ -318,7 +322,10 @@ State initial_state(const MachineParams& m, const InitialConditions& init) {
   const ClamContext c = clam_context(m, x);
   const CraneDynamics dyn = crane_dynamics(m.crane, q, Vec3::Zero(), 0.0);
   // the ropes pull the tip down and, along the boom, the sheaves (derivative.cc force_stage)
-  const Vec3 hold = dyn.gravity + (c.rope[0].tension_N + c.rope[1].tension_N) * c.tip_grad +
+  // and the anti-swing chain its guide (force_stage; nothing at rest)
+  const Vec3 hold = dyn.gravity + c.vertical_pull() * c.tip_grad +
+                    c.tip_jac.transpose() * c.horizontal_pull() +
+                    c.chain.guide_jac.transpose() * c.chain.force_N +
                     c.rope[0].tension_N * c.path_grad[0] + c.rope[1].tension_N * c.path_grad[1];
   const double lever = boom_cylinder_lever(hy.boom_geometry, init.boom_rad);
   auto cap_pressure = [&](const CylinderParams& cyl, double force, double rod_pressure) {
@@ -390,6 +397,7 @@ void step_with(const MachineParams& m, const StepModel& sm, State& st, const Con
     st.x(ix::vA) = st.x(ix::vC) = 0.0;
     st.x.segment<2>(ix::lend).setZero();
     st.x.segment<2>(ix::hvx).setZero();
+    st.x.segment<2>(ix::tiltd).setZero();
     ++st.health.nonfinite_resets;
   }
   const double mass_before = clam_mass(m.clam, st.clam.load_mass_kg);
@@ -535,15 +543,22 @@ double total_energy(const MachineParams& m, const State& st) {
   const HydraulicsParams& hy = m.hydraulics;
   const double load = st.clam.load_mass_kg;
   double e = crane_kinetic_energy(cr, q, qd, 0.0) + crane_potential_energy(cr, q);
-  // The clam's horizontal motion and the anti-swing spring.
-  e += 0.5 * clam_mass(m.clam, load) * x.segment<2>(ix::hvx).squaredNorm();
+  // The swing, axis by axis (derivative.h swing_accelerations): the head's motion, the body
+  // turning about it, and its centre of gravity's rise d (1 - cos phi).
+  const SwingBody body = swing_body(m.clam, load);
+  const double g = cr.gravity_m_per_s2, d = body.cog_below_a_m;
+  for (int i = 0; i < 2; ++i) {
+    const double v = x(ix::hvx + i), w = x(ix::tiltd + i), c = std::cos(x(ix::tilt + i));
+    e += 0.5 * body.mass_kg * v * v + body.mass_kg * d * c * v * w +
+         0.5 * body.about_a_kgm2() * w * w + body.mass_kg * g * d * (1.0 - c);
+  }
   e += stop_energy(q(1) - kHalfPi, cr.boom_min_rad, cr.boom_max_rad,
                    cr.boom_stop_stiffness_Nm_per_rad);
   e += stop_energy(q(2), cr.telescope_min_m, cr.telescope_max_m,
                    cr.telescope_stop_stiffness_N_per_m);
   const ClamContext c = clam_context(m, x);
   e += clam_energy(m.clam, c.kin, x(ix::yA), x(ix::yC), x(ix::vA), load, cr.gravity_m_per_s2);
-  e += 0.5 * m.anti_swing.stiffness_N_per_m * c.hang.squaredNorm();
+  e += anti_swing_energy(m.anti_swing, c.chain.offset_m);
   for (int i = 0; i < 2; ++i) {
     const WinchParams& w = hy.winches[i];
     const double rate = x(ix::lend + i) / w.drum_radius_m;

@@ -35,11 +35,19 @@ struct ClamParams {
   int closing_parts = 1;
 };
 
-// The anti-swing mechanism of Fig. 2.11: a spring roll on the boom tip whose chain pulls the
-// clam body back under the tip (section 2.3). Horizontal spring and damper on the clam.
+// The anti-swing mechanism of Fig. 2.11 (section 2.3): a spring roll on the boom head whose
+// chain runs through a swivelling guide under the tip sheave down to an eye on the grab's
+// body. The roll pays the chain out with the ropes, so only the chain's angle against the
+// plumb under the guide works its spring and its friction, along and across the boom alike:
+// a horizontal pull on the eye back towards the plumb (core/derivative.h anti_swing_chain;
+// docs/model.md, Coupling and swing).
 struct AntiSwingParams {
-  double stiffness_N_per_m = 0.0;
-  double damping_Ns_per_m = 0.0;
+  bool fitted = false;                   // false: the bare double pendulum
+  double stiffness_N_per_m = 0.0;        // the spring's pull per metre of the eye's offset
+  double damping_Ns_per_m = 0.0;         // the roll's viscous brake, per m/s of the eye's run
+  double friction_N = 0.0;               // Coulomb friction of the roll and guide
+  double friction_velocity_m_per_s = 0.05;  // below it the friction is viscous (regularised)
+  double attach_below_a_m = 0.0;         // the chain's eye on the grab's axis, below A
 };
 
 // One crane link for eqs 2.13-2.14: mass, centre of gravity and inertia in the link's

@@ -196,10 +196,9 @@ double rated_capacity_kg(const CapacityChart& c, double boom_length_m, double ra
 Vec3 tip_load_force(const MachineParams& m, const ClamContext& c) {
   // both ropes hang from the tip to the head A
   Vec3 f = c.pulling() * Vec3(c.hang.x(), c.hang.y(), -c.drop) / c.reach;
-  const Eigen::Vector2d chain = anti_swing_force(m, c);   // on the clam; its reaction on the tip
-  f.x() -= chain.x();
-  f.y() -= chain.y();
-  return f;
+  (void)m;
+  // the anti-swing chain's reaction on its guide under the tip
+  return f - c.chain.force_N;
 }
 
 double hook_load_kg(const MachineParams& m, const ClamContext& c) {

@@ -30,13 +30,18 @@ const char* to_string(LoadStatus s);
 //   len    hanging (unstretched) length of cable 1 and cable 2 from the boom-tip sheave [m]
 //   lend   their rates [m/s], positive paying out
 //   p      line pressures [Pa]: channel k (ControlSignal index) has lines 2k (A) and 2k+1 (B)
-//   hx,hy  horizontal position of the clam's axis (A and C) in the base frame [m]: the clam
-//          swings under the tip on its ropes (section 3.4.2), held back by the anti-swing
+//   hx,hy  horizontal position of the clam's head A in the base frame [m]: the head swings
+//          under the tip on its ropes (section 3.4.2)
 //   hvx,hvy its velocity [m/s]
 //   pilot  the pressure on each channel's counterbalance pilot, behind its damping orifice
 //          [Pa] (ControlSignal index; unused where the valve has no orifice: pilot_lag_s 0)
+//   tilt   the grab's body turning about its head A, a double pendulum with the ropes
+//          (docs/model.md, Coupling and swing): [0] in the base frame's x-z plane, [1] in
+//          its y-z plane [rad], its centre of gravity d (sin tilt[0], sin tilt[1]) off A
+//          horizontally (core/clam.h SwingBody); held back by the anti-swing chain when fitted
+//   tiltd  their rates [rad/s]
 // The spools' strokes are not in it: a spool's lag is linear, so each step takes it exactly
-// (State::spool, core/derivative.h spool_track) and RK4 carries 33 components, not 38.
+// (State::spool, core/derivative.h spool_track) and RK4 carries 37 components, not 42.
 namespace ix {
 constexpr int q = 0;
 constexpr int qd = 3;
@@ -52,7 +57,9 @@ constexpr int hy = 25;
 constexpr int hvx = 26;
 constexpr int hvy = 27;
 constexpr int pilot = 28;
-constexpr int size = 33;
+constexpr int tilt = 33;
+constexpr int tiltd = 35;
+constexpr int size = 37;
 }  // namespace ix
 
 using StateVector = Eigen::Matrix<double, ix::size, 1>;

@@ -280,6 +280,14 @@ std::array<double, 3> Section::vec3(const std::string& key, const Quantity& q) {
   });
 }
 
+bool Section::flag(const std::string& key) {
+  return guarded(key, [&] {
+    const json& v = leaf(key);
+    if (!v.is_boolean()) fail(key, "expected true or false, got " + shown(v));
+    return v.get<bool>();
+  });
+}
+
 std::string Section::text(const std::string& key) {
   return guarded(key, [&] {
     const json& v = value_of(key);

@@ -119,6 +119,8 @@ class Section {
   // number(); element j of row i is named "<key>[i][j]".
   std::vector<std::vector<double>> number_rows(const std::string& key, std::size_t rows,
                                                std::size_t columns, const Quantity& q);
+  // A required true/false leaf: true, or {"value": true, "source": "..."}.
+  bool flag(const std::string& key);
   // A required string (plain, not a {value, source} leaf).
   std::string text(const std::string& key);
   // A required nested object.

@@ -94,8 +94,12 @@ core::ClamParams read_clam(Section s) {
 
 core::AntiSwingParams read_anti_swing(Section s) {
   core::AntiSwingParams a;
+  a.fitted = s.flag("fitted");
   a.stiffness_N_per_m = s.number("stiffness_N_per_m", q::kAntiSwingStiffness);
   a.damping_Ns_per_m = s.number("damping_Ns_per_m", q::kDamping);
+  a.friction_N = s.number("friction_N", q::kFriction);
+  a.friction_velocity_m_per_s = s.number("friction_velocity_m_per_s", q::kSmoothingSpeed);
+  a.attach_below_a_m = s.number("attach_below_a_m", q::kOffset);
   s.finish();
   return a;
 }

@@ -70,7 +70,7 @@ inline constexpr Q kStopStiffness = Q::closed("N/m", unit::one, 1.0, 1e11);
 inline constexpr Q kStopStiffnessRot = Q::closed("N m/rad", unit::one, 1.0, 1e12);
 inline constexpr Q kDamping = Q::closed("N s/m", unit::one, 0.0, 1e10);
 inline constexpr Q kDampingRot = Q::closed("N m s/rad", unit::one, 0.0, 1e11);
-// the anti-swing chain: 0 is no chain
+// the anti-swing roll's spring, per metre of the chain's eye off the plumb: 0 is no spring
 inline constexpr Q kAntiSwingStiffness = Q::closed("N/m", unit::one, 0.0, 1e7);
 // a rope's axial stiffness EA: a 6 mm rope's 1e6 N to a 100 mm rope's 4e8 (1e10 on a light
 // clam rang faster than the step and went NaN)

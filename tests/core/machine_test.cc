@@ -21,7 +21,7 @@ using testing::default_pose;
 using testing::volts;
 
 // All dissipation off: rope damping, actuator friction and viscosity, stop damping, the
-// anti-swing chain's damper, and the line relief / make-up valves (they only act out of the
+// anti-swing roll's brake and friction, and the line relief / make-up valves (they only act out of the
 // normal pressure range anyway).
 MachineParams lossless() {
   MachineParams m = testing::shipped_machine();
@@ -35,7 +35,7 @@ MachineParams lossless() {
     mo->viscous_Nms_per_rad = mo->coulomb_Nm = mo->cross_port_leak_m3_per_s_Pa = 0.0;
   for (auto& w : hy.winches) w.rope_damping_s = w.stop_damping_Ns_per_m = 0.0;
   m.crane.boom_stop_damping_Nms_per_rad = m.crane.telescope_stop_damping_Ns_per_m = 0.0;
-  m.anti_swing.damping_Ns_per_m = 0.0;
+  m.anti_swing.friction_N = m.anti_swing.damping_Ns_per_m = 0.0;
   return m;
 }
 
@@ -47,7 +47,9 @@ TEST(Machine, StartsAtRestInStaticEquilibrium) {
   const Outputs after = outputs(m, st, {});
   for (int i = 0; i < 8; ++i) EXPECT_NEAR(after.display[i], before.display[i], 1e-4) << "display " << i;
   EXPECT_EQ(after.working, WorkingState::Free);
+  // hanging plumb, the ropes carry the whole weight: the anti-swing chain pulls only off it
   EXPECT_NEAR(after.tensions_N[0] + after.tensions_N[1], clam_mass(m.clam, 0.0) * 9.81, 1.0);
+  EXPECT_LT(clam_context(m, st.x).chain.force_N.norm(), 1e-6);
 }
 
 // The lossless machine set moving: every joint, and the clam's two rope ends at (vA, vC).
