@@ -176,6 +176,36 @@ TEST(Machine, EnergyStaysBoundedWhileTheClamBouncesOnSlackRopes) {
   RecordProperty("injected_J", std::to_string(injected));
 }
 
+// With every damping and friction off and the valves centred, where does energy go? Only into
+// the clam's stops: entering one is eq 2.9's completely inelastic collision, which keeps
+// momentum and takes the kinetic energy of the links' relative motion. So every step that
+// loses more than the integrator's error is a step with a new impact, and nothing else loses
+// energy; the drops do not shrink with the step (docs/model.md, Energy).
+TEST(Machine, WithoutLossesEnergyLeavesOnlyThroughTheClamsInelasticStops) {
+  const MachineParams m = lossless();
+  for (const double step_s : {2.5e-3, 1e-3}) {
+    MachineParams mm = m;
+    mm.integrator.step_s = step_s;
+    State st = set_moving(mm, 0.3, 0.0, -1.5);   // C thrown up at A: the buckets slam shut
+    double at_impacts = 0.0, elsewhere = 0.0;
+    double e = total_energy(mm, st);
+    const long steps = std::lround(6.0 / step_s);
+    for (long i = 0; i < steps; ++i) {
+      const std::uint64_t impacts = st.health.clam_impacts;
+      step(mm, st, volts(0, 0, 0, 0, 0), {});
+      const double now = total_energy(mm, st);
+      if (st.health.clam_impacts != impacts) at_impacts += e - now;
+      else elsewhere = std::max(elsewhere, std::fabs(now - e));
+      e = now;
+    }
+    EXPECT_GT(st.health.clam_impacts, 0u) << step_s;
+    EXPECT_GT(at_impacts, 1.0) << "the impacts take energy, " << step_s;
+    EXPECT_LT(elsewhere, 0.05) << "no other step gains or loses more than the scheme's error";
+    RecordProperty(step_s > 2e-3 ? "impact_loss_J_2_5ms" : "impact_loss_J_1ms",
+                   std::to_string(at_impacts));
+  }
+}
+
 // The product's step on the same hard kick, with the machine's losses on (rope damping,
 // friction, the chain's damper): a dissipative machine whose valves are centred can only lose
 // energy. The slack-taut kinks cost the scheme its order; at the shipped step they must not

@@ -96,11 +96,13 @@ TEST(Lesson, AScriptedTraineeCompletesTheWholeLessonWithTheNamedControls) {
   EXPECT_EQ(p.step, 2);
   EXPECT_EQ(run.o.geo, core::GeoStatus::Open);
   run.rest(20);
-  // 3. lower the open buckets around the log (C just above its centre, or resting on it),
-  // then close: cable 2 in, cable 1 held
+  // 3. lower the open buckets until their lips are beside the log (C three quarters of a lip
+  // above its centre, or resting on it), then close: cable 2 in, cable 1 held. Higher, the
+  // shells would close on it in their throat and only push it down (docs/model.md, Grip).
   const double log_z = run.o.loads[0].position_m[2];
+  const double grip_depth = 0.75 * run.m.clam.lip_length_m;
   ASSERT_TRUE(run.hold(0, [&](const core::Outputs& o) {
-    return o.point_c[2] < log_z + 0.45 || o.clam_contact_force_N > 2000.0;
+    return o.point_c[2] < log_z + grip_depth || o.clam_contact_force_N > 2000.0;
   }, 1200, kHalfVolts)) << "point C " << run.o.point_c[2];
   // The buckets may already have closed on the log as it pushed up between them: the step
   // then counts it held. Either way the trainee keeps closing (E) until the closing rope,
