@@ -63,15 +63,29 @@ inline double pilot_rate(const ActuatorChannel& ch, double pb, double lagged) {
   return lag > 0.0 ? (pb - lagged) / lag : 0.0;
 }
 
+// The poppet's own dynamics (poppet_lag_s > 0; docs/model.md, Load-holding valves): the
+// poppet with its mass, spring and damping chamber, overdamped, follows the opening its
+// pressures ask for (counterbalance_opening) as a first order, do/dt = (o_static - o) / T,
+// its state o in ix::poppet. Inline: called for every channel at every stage.
+inline bool poppet_lags(const ActuatorChannel& ch) {
+  return ch.counterbalance.fitted && ch.counterbalance.poppet_lag_s > 0.0;
+}
+inline double poppet_rate(const ActuatorChannel& ch, double pa, double pilot, double poppet) {
+  if (!poppet_lags(ch)) return 0.0;
+  return (counterbalance_opening(ch.counterbalance, pa, pilot) - poppet) /
+         ch.counterbalance.poppet_lag_s;
+}
+
 // One channel's valve (open_centre_valve) with its counterbalance valve in line A: flow into
 // A passes the check freely, flow out of A passes the poppet and the spool's metering
-// orifice in series. Without a counterbalance valve, open_centre_valve itself.
+// orifice in series. Without a counterbalance valve, open_centre_valve itself. `poppet` is
+// the poppet's opening state, read where the poppet lags (poppet_lags), else ignored.
 ValveFlows channel_valve(const ActuatorChannel& ch, double x, double pa, double pb,
-                         double pilot);
+                         double pilot, double poppet = 0.0);
 // The conductances of channel_valve's flows (valve_conductances, with the series poppet's
-// slope, its opening's included, on line A).
+// slope, its opening's included where the opening follows P_A at once, on line A).
 LineConductances channel_conductances(const ActuatorChannel& ch, double x, double pa, double pb,
-                                      double pilot, const ValveFlows& f);
+                                      double pilot, const ValveFlows& f, double poppet = 0.0);
 
 // The line and motor terms below are inline: each is a line or two, asked for every line at
 // every stage, where a call cost more than the term (docs/model.md, Performance).

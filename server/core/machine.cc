@@ -305,6 +305,13 @@ State initial_state(const MachineParams& m, const InitialConditions& init) {
     x(ix::p + 2 * ch) = x(ix::p + 2 * ch + 1) + c.rope[i].drum_force_N * w.drum_radius_m /
                                                     (w.motor.gear_ratio * w.motor.displacement_m3_per_rad);
   }
+  // a poppet at rest sits where its pressures put it (closed below its setting)
+  for (int ch = 0; ch < 5; ++ch) {
+    const ActuatorChannel& chan = hy.channels[ch];
+    x(ix::poppet + ch) = chan.counterbalance.fitted
+        ? counterbalance_opening(chan.counterbalance, x(ix::p + 2 * ch), x(ix::pilot + ch))
+        : 0.0;
+  }
   st.stops_engaged = engaged_stops(m, x, c);
   // the indicator starts reading what hangs at the tip, not from zero
   st.stability.load_kg = hook_load_kg(m, c);

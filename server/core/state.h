@@ -34,8 +34,10 @@ const char* to_string(LoadStatus s);
 //   hvx,hvy its velocity [m/s]
 //   pilot  the pressure on each channel's counterbalance pilot, behind its damping orifice
 //          [Pa] (ControlSignal index; unused where the valve has no orifice: pilot_lag_s 0)
+//   poppet the opening (0..1) of each channel's counterbalance poppet, where the poppet has its
+//          own dynamics (ControlSignal index; unused where poppet_lag_s is 0)
 // The spools' strokes are not in it: a spool's lag is linear, so each step takes it exactly
-// (State::spool, core/derivative.h spool_track) and RK4 carries 33 components, not 38.
+// (State::spool, core/derivative.h spool_track) and RK4 carries 38 components, not 43.
 namespace ix {
 constexpr int q = 0;
 constexpr int qd = 3;
@@ -51,7 +53,10 @@ constexpr int hy = 25;
 constexpr int hvx = 26;
 constexpr int hvy = 27;
 constexpr int pilot = 28;
-constexpr int size = 33;
+// appended after the pilots: the counterbalance poppets' openings (docs/model.md,
+// Load-holding valves)
+constexpr int poppet = 33;
+constexpr int size = 38;
 }  // namespace ix
 
 using StateVector = Eigen::Matrix<double, ix::size, 1>;
