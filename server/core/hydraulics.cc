@@ -136,9 +136,13 @@ LineConductances valve_conductances(const ValveParams& v, double x, double pa, d
   return g;
 }
 
-double counterbalance_opening(const CounterbalanceParams& cb, double pa, double pilot) {
+double counterbalance_demand(const CounterbalanceParams& cb, double pa, double pilot) {
   const double drive = pa + cb.pilot_ratio * std::max(0.0, pilot) - cb.setting_Pa;
-  return std::clamp(drive / cb.opening_rise_Pa, 0.0, 1.0);
+  return drive / cb.opening_rise_Pa;
+}
+
+double counterbalance_opening(const CounterbalanceParams& cb, double pa, double pilot) {
+  return std::clamp(counterbalance_demand(cb, pa, pilot), 0.0, 1.0);
 }
 
 namespace {

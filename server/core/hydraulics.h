@@ -6,6 +6,8 @@
 // negative. Pressures are gauge pressures [Pa].
 #pragma once
 
+#include <algorithm>
+
 #include "params.h"
 
 namespace clamsim::core {
@@ -63,17 +65,31 @@ inline double pilot_rate(const ActuatorChannel& ch, double pb, double lagged) {
   return lag > 0.0 ? (pb - lagged) / lag : 0.0;
 }
 
+// The net force on the poppet, as a fraction of the force that holds it fully open: the load
+// pressure plus the pilot ratio times the pilot pressure, less the setting, over the opening
+// rise. Unclamped: below 0 the spring's preload presses the poppet onto its seat.
+// counterbalance_opening is this clamped to the poppet's travel, [0, 1].
+double counterbalance_demand(const CounterbalanceParams& cb, double pa, double pilot);
+
 // The poppet's own dynamics (poppet_lag_s > 0; docs/model.md, Load-holding valves): the
-// poppet with its mass, spring and damping chamber, overdamped, follows the opening its
-// pressures ask for (counterbalance_opening) as a first order, do/dt = (o_static - o) / T,
-// its state o in ix::poppet. Inline: called for every channel at every stage.
+// poppet with its spring and a damping chamber emptied through an orifice, overdamped, moves
+// at a speed proportional to the net force on it, do/dt = (d - o) / T, its state o in
+// ix::poppet. Closing, d is the unclamped demand (counterbalance_demand): below its setting
+// the spring's preload drives the poppet onto its seat at a finite speed, so it seats in a
+// finite time and a released load holds (a lag towards the clamped opening, 0, only
+// approaches the seat exponentially, and the load crept 5.7 mm in 10 s). Opening, d stops at
+// the full opening, 1: a faster opening, with the pilot's whole force, made the long boom's
+// lowering hunt again (docs/model.md). The seat and the full stroke stop it (step_with
+// clamps o to [0, 1] after each step). Inline: called for every channel at every stage.
 inline bool poppet_lags(const ActuatorChannel& ch) {
   return ch.counterbalance.fitted && ch.counterbalance.poppet_lag_s > 0.0;
 }
 inline double poppet_rate(const ActuatorChannel& ch, double pa, double pilot, double poppet) {
   if (!poppet_lags(ch)) return 0.0;
-  return (counterbalance_opening(ch.counterbalance, pa, pilot) - poppet) /
-         ch.counterbalance.poppet_lag_s;
+  const double demand = std::min(counterbalance_demand(ch.counterbalance, pa, pilot), 1.0);
+  // on its seat and pressed onto it, or at full stroke: it stays
+  if ((poppet <= 0.0 && demand <= poppet) || (poppet >= 1.0 && demand >= poppet)) return 0.0;
+  return (demand - poppet) / ch.counterbalance.poppet_lag_s;
 }
 
 // One channel's valve (open_centre_valve) with its counterbalance valve in line A: flow into

@@ -363,6 +363,8 @@ void step_with(const MachineParams& m, const StepModel& sm, State& st, const Con
     const double floor = m.hydraulics.channels[i / 2].lines.floor_Pa;
     st.x(ix::p + i) = std::max(st.x(ix::p + i), floor);
   }
+  // and a poppet's may pass its seat or its full stroke, where it stops (poppet_rate)
+  for (int i = 0; i < 5; ++i) st.x(ix::poppet + i) = std::clamp(st.x(ix::poppet + i), 0.0, 1.0);
   if (!st.x.allFinite()) {
     // Numerical failure: keep the last good pose, stop all motion, count it.
     st.x = before;
