@@ -60,8 +60,9 @@ inline FaultLeaks fault_leaks(const MachineParams& m, const Faults& faults, int 
 // The integrator's decay rates of a channel's two lines (decay_rates), from the valve's flows
 // at these pressures.
 void line_decay_rates(const ActuatorChannel& ch, double spool, double pa, double pb,
-                      double pilot, const ValveFlows& f, const FaultLeaks& leak, double* decay) {
-  const LineConductances g = channel_conductances(ch, spool, pa, pb, pilot, f);
+                      double pilot, double poppet, const ValveFlows& f, const FaultLeaks& leak,
+                      double* decay) {
+  const LineConductances g = channel_conductances(ch, spool, pa, pb, pilot, f, poppet);
   const double c = line_compliance(ch.lines);
   decay[0] = (g.a + line_protection_conductance(ch.valve, pa) + leak.g_a) / c;
   decay[1] = (g.b + line_protection_conductance(ch.valve, pb) + leak.g_b) / c;
@@ -78,6 +79,16 @@ void line_rates(const ActuatorChannel& ch, double pa, double pb, const ValveFlow
       ch.lines, pa, f.into_a + line_protection_flow(ch.valve, pa) - drawn_from_a - leak.a);
   pb_dot = line_pressure_rate(
       ch.lines, pb, f.into_b + line_protection_flow(ch.valve, pb) + returned_to_b - leak.b);
+}
+
+// A lagging poppet's decay rate, 1 / T_poppet: its first order do/dt = (o_static - o) / T
+// is the integrator's stiff linear part, taken exactly at any h / T (core/integrator.h); the
+// static opening's movement with the pressures is left to the explicit weights.
+void poppet_decay_rates(const MachineParams& m, StateVector& rate) {
+  for (int ch = 0; ch < 5; ++ch) {
+    const ActuatorChannel& chan = m.hydraulics.channels[static_cast<std::size_t>(ch)];
+    rate(ix::poppet + ch) = poppet_lags(chan) ? 1.0 / chan.counterbalance.poppet_lag_s : 0.0;
+  }
 }
 
 }  // namespace
@@ -285,14 +296,17 @@ HydraulicStage hydraulic_stage_of(const MachineParams& m, const BoomLinkage& boo
     const auto c = static_cast<std::size_t>(ch);
     const double pa = p(2 * ch), pb = p(2 * ch + 1);
     const double pilot = pilot_pressure(hy.channels[c], pb, x(ix::pilot + ch));
+    const double poppet = x(ix::poppet + ch);
     const double stroke = spool[c];
     const FaultLeaks leak = fault_leaks(m, faults, ch, pa, pb);
-    const ValveFlows f = channel_valve(hy.channels[c], stroke, pa, pb, pilot);
+    const ValveFlows f = channel_valve(hy.channels[c], stroke, pa, pb, pilot, poppet);
     line_rates(hy.channels[c], pa, pb, f, drawn_from_a, returned_to_b, leak,
                out.pressure_rate[2 * c], out.pressure_rate[2 * c + 1]);
     out.pilot_rate[c] = pilot_rate(hy.channels[c], pb, x(ix::pilot + ch));
+    out.poppet_rate[c] = poppet_rate(hy.channels[c], pa, pilot, poppet);
     if constexpr (kWithDecay)
-      line_decay_rates(hy.channels[c], stroke, pa, pb, pilot, f, leak, &out.decay_rate[2 * c]);
+      line_decay_rates(hy.channels[c], stroke, pa, pb, pilot, poppet, f, leak,
+                       &out.decay_rate[2 * c]);
   };
 
   // Swing motor through its gear train (eq 2.26).
@@ -377,13 +391,16 @@ StateVector decay_rates(const MachineParams& m, const StateVector& x, const Spoo
     const ActuatorChannel& chan = m.hydraulics.channels[ch];
     const double pa = x(ix::p + 2 * ch), pb = x(ix::p + 2 * ch + 1);
     const double pilot = pilot_pressure(chan, pb, x(ix::pilot + ch));
+    const double poppet = x(ix::poppet + ch);
     const double stroke = spool[static_cast<std::size_t>(ch)];
     double decay[2];
-    line_decay_rates(chan, stroke, pa, pb, pilot, channel_valve(chan, stroke, pa, pb, pilot),
+    line_decay_rates(chan, stroke, pa, pb, pilot, poppet,
+                     channel_valve(chan, stroke, pa, pb, pilot, poppet),
                      fault_leaks(m, faults, ch, pa, pb), decay);
     rate(ix::p + 2 * ch) = decay[0];
     rate(ix::p + 2 * ch + 1) = decay[1];
   }
+  poppet_decay_rates(m, rate);
   return rate;
 }
 
@@ -404,6 +421,7 @@ StateVector derivative(const MachineParams& m, const DerivedModel& model, const 
   if (decay) {
     decay->setZero();
     for (int i = 0; i < 10; ++i) (*decay)(ix::p + i) = hy.decay_rate[static_cast<std::size_t>(i)];
+    poppet_decay_rates(m, *decay);
   }
   const ForceStage f = force_stage(m, x, c, hy, world);
 
@@ -412,6 +430,7 @@ StateVector derivative(const MachineParams& m, const DerivedModel& model, const 
   StateVector dx;
   for (int i = 0; i < 10; ++i) dx(ix::p + i) = hy.pressure_rate[static_cast<std::size_t>(i)];
   for (int i = 0; i < 5; ++i) dx(ix::pilot + i) = hy.pilot_rate[static_cast<std::size_t>(i)];
+  for (int i = 0; i < 5; ++i) dx(ix::poppet + i) = hy.poppet_rate[static_cast<std::size_t>(i)];
   for (int i = 0; i < 2; ++i) {
     const WinchParams& w = m.hydraulics.winches[static_cast<std::size_t>(i)];
     dx(ix::len + i) = x(ix::lend + i);

@@ -176,6 +176,7 @@ struct HydraulicStage {
   std::array<double, 10> pressure_rate{};
   std::array<double, 10> decay_rate{};   // decay_rates' lines, when asked for (with_decay)
   std::array<double, 5> pilot_rate{};    // each channel's counterbalance pilot (ix::pilot)
+  std::array<double, 5> poppet_rate{};   // each channel's counterbalance poppet (ix::poppet)
 };
 // What derivative() needs of the model that no state changes: built once per advance.
 struct DerivedModel {

@@ -136,26 +136,40 @@ LineConductances valve_conductances(const ValveParams& v, double x, double pa, d
   return g;
 }
 
-double counterbalance_opening(const CounterbalanceParams& cb, double pa, double pilot) {
+double counterbalance_demand(const CounterbalanceParams& cb, double pa, double pilot) {
   const double drive = pa + cb.pilot_ratio * std::max(0.0, pilot) - cb.setting_Pa;
-  return std::clamp(drive / cb.opening_rise_Pa, 0.0, 1.0);
+  return drive / cb.opening_rise_Pa;
 }
 
+double counterbalance_opening(const CounterbalanceParams& cb, double pa, double pilot) {
+  return std::clamp(counterbalance_demand(cb, pa, pilot), 0.0, 1.0);
+}
+
+namespace {
+
+// The poppet's opening: its state where it lags, clamped to its travel, else the static one.
+double poppet_opening(const ActuatorChannel& ch, double pa, double pilot, double poppet) {
+  if (poppet_lags(ch)) return std::clamp(poppet, 0.0, 1.0);
+  return counterbalance_opening(ch.counterbalance, pa, pilot);
+}
+
+}  // namespace
+
 ValveFlows channel_valve(const ActuatorChannel& ch, double x, double pa, double pb,
-                         double pilot) {
+                         double pilot, double poppet) {
   ValveFlows f = open_centre_valve(ch.valve, x, pa, pb);
   const CounterbalanceParams& cb = ch.counterbalance;
   const ValveParams& v = ch.valve;
   // feeding line A, or A below the return line: oil flows in through the check, unrestricted
   if (!cb.fitted || x >= 0.0 || pa <= v.tank_pressure_Pa) return f;
   const double a = v.orifice_coeff * std::fabs(x);
-  const double c = cb.orifice_coeff * counterbalance_opening(cb, pa, pilot);
+  const double c = cb.orifice_coeff * poppet_opening(ch, pa, pilot, poppet);
   f.into_a = -orifice(series_coeff(a, c), pa - v.tank_pressure_Pa, v.laminar_dp_Pa);
   return f;
 }
 
 LineConductances channel_conductances(const ActuatorChannel& ch, double x, double pa, double pb,
-                                      double pilot, const ValveFlows& f) {
+                                      double pilot, const ValveFlows& f, double poppet) {
   const ValveParams& v = ch.valve;
   LineConductances g = valve_conductances(v, x, pa, pb, f);
   const CounterbalanceParams& cb = ch.counterbalance;
@@ -163,12 +177,13 @@ LineConductances channel_conductances(const ActuatorChannel& ch, double x, doubl
   // q = e(a, c(P_A)) orifice(P_A - Pe): the orifice's own slope at the series coefficient e,
   // plus the poppet opening with P_A inside its band (de/dc = a^3 / (a^2 + c^2)^1.5)
   const double a = v.orifice_coeff * std::fabs(x);
-  const double opening = counterbalance_opening(cb, pa, pilot);
+  const double opening = poppet_opening(ch, pa, pilot, poppet);
   const double c = cb.orifice_coeff * opening;
   const double e = series_coeff(a, c);
   const double dp = pa - v.tank_pressure_Pa;
   g.a = orifice_slope(e, -f.into_a, dp, v.laminar_dp_Pa);
-  if (opening > 0.0 && opening < 1.0 && a > 0.0) {
+  // a lagging poppet's opening does not move with P_A within the step: its state does
+  if (!poppet_lags(ch) && opening > 0.0 && opening < 1.0 && a > 0.0) {
     const double de_dc = a * a * a / std::pow(a * a + c * c, 1.5);
     g.a += orifice(1.0, dp, v.laminar_dp_Pa) * de_dc * cb.orifice_coeff / cb.opening_rise_Pa;
   }

@@ -6,6 +6,8 @@
 // negative. Pressures are gauge pressures [Pa].
 #pragma once
 
+#include <algorithm>
+
 #include "params.h"
 
 namespace clamsim::core {
@@ -63,15 +65,43 @@ inline double pilot_rate(const ActuatorChannel& ch, double pb, double lagged) {
   return lag > 0.0 ? (pb - lagged) / lag : 0.0;
 }
 
+// The net force on the poppet, as a fraction of the force that holds it fully open: the load
+// pressure plus the pilot ratio times the pilot pressure, less the setting, over the opening
+// rise. Unclamped: below 0 the spring's preload presses the poppet onto its seat.
+// counterbalance_opening is this clamped to the poppet's travel, [0, 1].
+double counterbalance_demand(const CounterbalanceParams& cb, double pa, double pilot);
+
+// The poppet's own dynamics (poppet_lag_s > 0; docs/model.md, Load-holding valves): the
+// poppet with its spring and a damping chamber emptied through an orifice, overdamped, moves
+// at a speed proportional to the net force on it, do/dt = (d - o) / T, its state o in
+// ix::poppet. Closing, d is the unclamped demand (counterbalance_demand): below its setting
+// the spring's preload drives the poppet onto its seat at a finite speed, so it seats in a
+// finite time and a released load holds (a lag towards the clamped opening, 0, only
+// approaches the seat exponentially, and the load crept 5.7 mm in 10 s). Opening, d stops at
+// the full opening, 1: a faster opening, with the pilot's whole force, made the long boom's
+// lowering hunt again (docs/model.md). The seat and the full stroke stop it (step_with
+// clamps o to [0, 1] after each step). Inline: called for every channel at every stage.
+inline bool poppet_lags(const ActuatorChannel& ch) {
+  return ch.counterbalance.fitted && ch.counterbalance.poppet_lag_s > 0.0;
+}
+inline double poppet_rate(const ActuatorChannel& ch, double pa, double pilot, double poppet) {
+  if (!poppet_lags(ch)) return 0.0;
+  const double demand = std::min(counterbalance_demand(ch.counterbalance, pa, pilot), 1.0);
+  // on its seat and pressed onto it, or at full stroke: it stays
+  if ((poppet <= 0.0 && demand <= poppet) || (poppet >= 1.0 && demand >= poppet)) return 0.0;
+  return (demand - poppet) / ch.counterbalance.poppet_lag_s;
+}
+
 // One channel's valve (open_centre_valve) with its counterbalance valve in line A: flow into
 // A passes the check freely, flow out of A passes the poppet and the spool's metering
-// orifice in series. Without a counterbalance valve, open_centre_valve itself.
+// orifice in series. Without a counterbalance valve, open_centre_valve itself. `poppet` is
+// the poppet's opening state, read where the poppet lags (poppet_lags), else ignored.
 ValveFlows channel_valve(const ActuatorChannel& ch, double x, double pa, double pb,
-                         double pilot);
+                         double pilot, double poppet = 0.0);
 // The conductances of channel_valve's flows (valve_conductances, with the series poppet's
-// slope, its opening's included, on line A).
+// slope, its opening's included where the opening follows P_A at once, on line A).
 LineConductances channel_conductances(const ActuatorChannel& ch, double x, double pa, double pb,
-                                      double pilot, const ValveFlows& f);
+                                      double pilot, const ValveFlows& f, double poppet = 0.0);
 
 // The line and motor terms below are inline: each is a line or two, asked for every line at
 // every stage, where a call cost more than the term (docs/model.md, Performance).

@@ -339,6 +339,13 @@ State initial_state(const MachineParams& m, const InitialConditions& init) {
     x(ix::p + 2 * ch) = x(ix::p + 2 * ch + 1) + c.rope[i].drum_force_N * w.drum_radius_m /
                                                     (w.motor.gear_ratio * w.motor.displacement_m3_per_rad);
   }
+  // a poppet at rest sits where its pressures put it (closed below its setting)
+  for (int ch = 0; ch < 5; ++ch) {
+    const ActuatorChannel& chan = hy.channels[ch];
+    x(ix::poppet + ch) = chan.counterbalance.fitted
+        ? counterbalance_opening(chan.counterbalance, x(ix::p + 2 * ch), x(ix::pilot + ch))
+        : 0.0;
+  }
   st.stops_engaged = engaged_stops(m, x, c);
   // the indicator starts reading what hangs at the tip, not from zero
   st.stability.load_kg = hook_load_kg(m, c);
@@ -390,6 +397,8 @@ void step_with(const MachineParams& m, const StepModel& sm, State& st, const Con
     const double floor = m.hydraulics.channels[i / 2].lines.floor_Pa;
     st.x(ix::p + i) = std::max(st.x(ix::p + i), floor);
   }
+  // and a poppet's may pass its seat or its full stroke, where it stops (poppet_rate)
+  for (int i = 0; i < 5; ++i) st.x(ix::poppet + i) = std::clamp(st.x(ix::poppet + i), 0.0, 1.0);
   if (!st.x.allFinite()) {
     // Numerical failure: keep the last good pose, stop all motion, count it.
     st.x = before;

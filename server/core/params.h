@@ -199,6 +199,12 @@ struct CounterbalanceParams {
   // The pilot's damping orifice: the pressure on the pilot piston follows P_B with this time
   // constant (a state per channel, ix::pilot); 0: no orifice, the pilot sees P_B itself.
   double pilot_lag_s = 0.0;
+  // The poppet's own dynamics: a poppet with its mass, spring and a damping chamber that the
+  // oil must leave through an orifice, overdamped, follows the opening its pressures ask for
+  // as a first-order lag of this time constant (a state per channel, ix::poppet; taken
+  // exactly by the integrator's decay rate). 0: the opening is the static function of the
+  // pressures (counterbalance_opening).
+  double poppet_lag_s = 0.0;
 };
 
 struct ActuatorChannel {

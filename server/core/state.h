@@ -38,10 +38,12 @@ const char* to_string(LoadStatus s);
 //   tilt   the grab's body turning about its head A, a double pendulum with the ropes
 //          (docs/model.md, Coupling and swing): [0] in the base frame's x-z plane, [1] in
 //          its y-z plane [rad], its centre of gravity d (sin tilt[0], sin tilt[1]) off A
-//          horizontally (core/clam.h SwingBody); held back by the anti-swing chain when fitted
+//          horizontally (core/clam.h SwingBody); held back by the anti-swing device when fitted
 //   tiltd  their rates [rad/s]
+//   poppet the opening (0..1) of each channel's counterbalance poppet, where the poppet has its
+//          own dynamics (ControlSignal index; unused where poppet_lag_s is 0)
 // The spools' strokes are not in it: a spool's lag is linear, so each step takes it exactly
-// (State::spool, core/derivative.h spool_track) and RK4 carries 37 components, not 42.
+// (State::spool, core/derivative.h spool_track) and RK4 carries 42 components, not 47.
 namespace ix {
 constexpr int q = 0;
 constexpr int qd = 3;
@@ -59,7 +61,9 @@ constexpr int hvy = 27;
 constexpr int pilot = 28;
 constexpr int tilt = 33;
 constexpr int tiltd = 35;
-constexpr int size = 37;
+// the counterbalance poppets' openings (docs/model.md, Load-holding valves)
+constexpr int poppet = 37;
+constexpr int size = 42;
 }  // namespace ix
 
 using StateVector = Eigen::Matrix<double, ix::size, 1>;

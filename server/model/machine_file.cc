@@ -176,6 +176,8 @@ core::CounterbalanceParams read_counterbalance(Section s, const core::ValveParam
   cb.orifice_coeff = s.number("orifice_coeff_m3_per_s_per_sqrt_Pa", q::kOrificeCoeff);
   // 0: no damping orifice; a short one is checked against the step (check_pilot_lags)
   cb.pilot_lag_s = s.number("pilot_lag_s", q::kValveLag);
+  // 0: the opening is a static function of the pressures; any lag is taken exactly
+  cb.poppet_lag_s = s.number("poppet_lag_s", q::kValveLag);
   s.finish();
   return cb;
 }
