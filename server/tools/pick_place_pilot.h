@@ -60,14 +60,15 @@ class PickPlacePilot {
         if (c_z < pick_.z + grip_depth() || touching_s_ >= kLandedAfter_s) advance(Phase::Close);
         break;
       case Phase::Close:
-        // Haul on the closing rope with the clam resting on the load: its parts in the clam
-        // draw the block up to the head, the head sinks towards it, and the holding rope
-        // follows with a little slack (a taut one would hold the head up and the jaws open).
-        // Lift only once the closing rope carries the grab: hoisted on the holding rope, the
+        // Haul on the closing rope with the clam resting on the load and the holding rope held:
+        // its parts in the clam draw the block up towards the head, and the buckets close
+        // upwards, their lips turning in under the load (paying the holding rope out would
+        // wait on its load-holding valve, which lets a pulling load down only once its
+        // damped poppet has opened). Lift only once the closing rope carries the grab: hoisted on the holding rope, the
         // buckets would be pulled open and the load slip out. Once it grips, gently: the
         // closing rope takes the weight and would snatch the grab up past the holding rope.
         v[4] = o.load == core::LoadStatus::WithLoad ? 1.0 : 2.0;
-        v[3] = slack_follow(o);
+        v[3] = 0.0;
         if (o.load == core::LoadStatus::WithLoad &&
             o.tensions_N[1] > 0.5 * core::clam_mass(m_.clam, 0.0) * m_.crane.gravity_m_per_s2)
           advance(Phase::Lift);
