@@ -60,15 +60,18 @@ class PickPlacePilot {
         if (c_z < pick_.z + grip_depth() || touching_s_ >= kLandedAfter_s) advance(Phase::Close);
         break;
       case Phase::Close:
-        // Haul on the closing rope with the clam resting on the load and the holding rope held:
-        // its parts in the clam draw the block up towards the head, and the buckets close
-        // upwards, their lips turning in under the load (paying the holding rope out would
-        // wait on its load-holding valve, which lets a pulling load down only once its
-        // damped poppet has opened). Lift only once the closing rope carries the grab: hoisted on the holding rope, the
+        // Haul on the closing rope: its parts in the clam draw the block C up towards the head.
+        // The holding rope lets the head down as far as keeps C at the grip depth over the
+        // load, so that the lips turn in under it rather than closing above it (C rises by
+        // half a metre as the buckets close; the holding rope's load-holding valve lets the
+        // head down only once its damped poppet has opened, hence feedback on C, not a fixed
+        // ratio). Lift only once the closing rope carries the grab: hoisted on the holding rope, the
         // buckets would be pulled open and the load slip out. Once it grips, gently: the
         // closing rope takes the weight and would snatch the grab up past the holding rope.
         v[4] = o.load == core::LoadStatus::WithLoad ? 1.0 : 2.0;
-        v[3] = 0.0;
+        v[3] = o.load == core::LoadStatus::WithLoad
+                   ? 0.0
+                   : clamp(-4.0 * (c_z - (pick_.z + grip_depth())), -2.5, 0.0);
         if (o.load == core::LoadStatus::WithLoad &&
             o.tensions_N[1] > 0.5 * core::clam_mass(m_.clam, 0.0) * m_.crane.gravity_m_per_s2)
           advance(Phase::Lift);

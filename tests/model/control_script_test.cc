@@ -137,8 +137,10 @@ core::MachineParams small_machine() {
   m.crane.boom_max_rad = 50.0 * kPi / 180.0;
   m.crane.telescope_min_m = 9.7;
   m.crane.telescope_max_m = 24.4;
-  m.hydraulics.winches[0].min_length_m = 1.0;
-  m.hydraulics.winches[0].max_length_m = 30.0;
+  for (auto& w : m.hydraulics.winches) {
+    w.min_length_m = 1.0;
+    w.max_length_m = 30.0;
+  }
   m.clam.theta2_open_rad = 60.0 * kPi / 180.0;   // open..closed may run either way
   m.clam.theta2_closed_rad = 5.0 * kPi / 180.0;
   return m;

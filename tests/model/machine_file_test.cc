@@ -199,6 +199,7 @@ TEST(MachineFile, EveryFieldComesFromTheFile) {
     std::vector<json::json_pointer> numbers;
     const std::function<void(const json::json_pointer&)> collect = [&](const json::json_pointer& p) {
       const json& here = shipped()[p];
+      if (here.is_boolean()) return;   // a switch: anti_swing.fitted, checked below
       if (!here.is_array()) return numbers.push_back(p);
       for (std::size_t i = 0; i < here.size(); ++i) collect(p / i);
     };
@@ -229,6 +230,11 @@ TEST(MachineFile, EveryFieldComesFromTheFile) {
   for (std::size_t i = 0; i < kSlots; ++i) {
     EXPECT_TRUE(covered[i] || exempt[i]) << "MachineParams double #" << i << " is not read from the file";
   }
+  // the one switch: the anti-swing device fitted or not
+  json doc = shipped();
+  doc["anti_swing"]["fitted"]["value"] = !doc["anti_swing"]["fitted"]["value"].get<bool>();
+  EXPECT_NE(parse_machine_json(doc, kOrigin).anti_swing.fitted,
+            parse_machine_json(shipped(), kOrigin).anti_swing.fitted);
 }
 
 TEST(MachineFile, EveryLeafIsRequired) {

@@ -70,11 +70,14 @@ TEST(Chirp, LowFrequencyRopeSpeedPerVoltIsPumpFlowOverDisplacement) {
 
 // At 1 Hz the rope speed lags the volts by the spool's first-order lag, -atan(2 pi f T);
 // the drum's inertia on its oil adds a few degrees more, hence 8 deg. The same with the
-// lag set to a third: the phase follows the parameter, it is no coincidence.
+// lag set to a third: the phase follows the parameter, it is no coincidence. There the
+// load-holding valve's damped poppet, which lets the paying-out half-cycles start late,
+// is taken as static, so that the spool alone sets the phase (with it: 8.6 deg more).
 TEST(Chirp, PhaseAtOneHertzIsTheSpoolLag) {
   core::MachineParams m = shipped();
   for (const double lag_s : {m.hydraulics.channels[3].valve.spool_lag_s, 0.1}) {
     m.hydraulics.channels[3].valve.spool_lag_s = lag_s;
+    if (lag_s == 0.1) m.hydraulics.channels[3].counterbalance.poppet_lag_s = 0.0;
     const core::State st = core::initial_state(m, default_pose());
     const ChirpResult r = run_chirp(m, st, {}, tone(3, 1.0, 5.0));
     ASSERT_TRUE(r.finite) << r.what;

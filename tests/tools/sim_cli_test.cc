@@ -208,7 +208,7 @@ TEST_F(SimCli, WorldRunsTheScenarioAndRecordsTheLoads) {
   const auto lines = lines_of(slurp(csv));
   ASSERT_EQ(lines.size(), 1u + 11u);
   const std::string& header = lines[0];
-  EXPECT_NE(header.find(",load_moment_pct,tilt_deg,log1_x_m,log1_y_m,log1_z_m,log1_held,log2_x_m"),
+  EXPECT_NE(header.find(",load_moment_pct,tilt_deg,nonphysical_warnings,log1_x_m,log1_y_m,log1_z_m,log1_held,log2_x_m"),
             std::string::npos)
       << header;
   EXPECT_EQ(header.substr(header.size() - 40), "crate_x_m,crate_y_m,crate_z_m,crate_held")

@@ -108,18 +108,21 @@ TEST(Lesson, AScriptedTraineeCompletesTheWholeLessonWithTheNamedControls) {
   // then counts it held. Either way the trainee keeps closing (E) until the closing rope,
   // slack while both ropes lowered, is taken up and squeezes the log.
   if (p.step == 2) {
-    ASSERT_TRUE(run.hold(1)) << "closing never gripped the log; squeeze " << run.o.squeeze_N;
+    ASSERT_TRUE(run.hold(1, [](const core::Outputs&) { return false; }, 1200, kHalfVolts))
+        << "closing never gripped the log; squeeze " << run.o.squeeze_N;
   }
+  // the lesson measures the lift from where the log was when the grip was made
+  const double lz = run.o.loads[0].position_m[2];
   core::Control close;
   close.volts[4] = kHalfVolts;
   for (int f = 0; f < 100 && run.o.tensions_N[1] < 2000.0; ++f) run.frame(close);
+  run.rest(20);   // E let go: the closing winch stops before both start together
   EXPECT_EQ(p.step, 3);
   EXPECT_EQ(run.o.held_load, 0);
   EXPECT_EQ(run.o.load, core::LoadStatus::WithLoad);
   EXPECT_GE(run.o.tensions_N[1], 2000.0) << "the closing rope squeezes the log";
   // 4. lift on both (Q + E): the two winches wind at the same speed, so cable 1 follows with
   // the slack the close left it, and the jaws stay shut on the log
-  const double lz = run.o.loads[0].position_m[2];
   const auto slack = [](const core::Outputs& o) { return o.display[5] - o.display[3]; };
   const double slack_before = slack(run.o);
   ASSERT_TRUE(run.hold(0)) << "lifting never reached the goal";
