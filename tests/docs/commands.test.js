@@ -255,8 +255,9 @@ test('documented clamsim-sim runs work', { skip }, (t) => {
         if (given[i] === '--plot' && !gnuplot) { i += 1; continue; }
         args.push(given[i]);
       }
-      // a scripted pick-and-place is judged at its end (about 2 simulated minutes): run it whole
-      if (!given.includes('--pick-place')) args.push('--duration', '1');
+      // a scripted pick-and-place is judged at its end (about 2 simulated minutes): run it
+      // whole; a sweep's length is its tones' (--duration there is the set-up script's)
+      if (!given.includes('--pick-place') && !given.includes('--chirp')) args.push('--duration', '1');
       const r = spawnSync(sim, args, { cwd: dir, encoding: 'utf8', timeout: RUN_TIMEOUT_MS });
       assert.equal(r.status, 0, `${c.file}:${c.line}: ${c.argv.join(' ')}\n${r.stderr}`);
       const csv = args[args.indexOf('--csv') + 1];

@@ -163,6 +163,7 @@ std::vector<bool> not_from_the_file(const core::MachineParams& m) {
     mark(&ch.counterbalance.fitted, sizeof ch.counterbalance.fitted);
     if (!ch.counterbalance.fitted) mark(&ch.counterbalance, sizeof ch.counterbalance);
   }
+  mark(&m.anti_swing.fitted, sizeof m.anti_swing.fitted);   // a switch, checked on its own
   const core::CapacityChart& c = m.load_moment.chart;
   mark(&c.lengths, sizeof c.lengths);
   mark(&c.radii, sizeof c.radii);
