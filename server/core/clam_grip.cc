@@ -56,6 +56,25 @@ PlanePoint shell_point(const ClamParams& c, double phi_rad, double t) {
   return s.o + PlanePoint(ct * from.x() - st * from.y(), st * from.x() + ct * from.y());
 }
 
+std::array<PlanePoint, kShellProxies> shell_proxy_points(const ClamParams& c, double phi_rad) {
+  const Shell s = shell_at(c, phi_rad);
+  std::array<PlanePoint, kShellProxies> out;
+  if (s.curl < kStraight_rad) {
+    for (int i = 0; i < kShellProxies; ++i) out[i] = (i + 0.5) / kShellProxies * s.lip;
+    return out;
+  }
+  // the first point, then each next one turned by the same step about the centre
+  const double sign = cross(-s.o, s.lip - s.o) >= 0.0 ? 1.0 : -1.0;
+  const double first = sign * 0.5 / kShellProxies * s.curl, step = 2.0 * first;
+  const double cf = std::cos(first), sf = std::sin(first), cs = std::cos(step), ss = std::sin(step);
+  PlanePoint r(cf * -s.o.x() - sf * -s.o.y(), sf * -s.o.x() + cf * -s.o.y());
+  for (int i = 0; i < kShellProxies; ++i) {
+    out[i] = s.o + r;
+    r = PlanePoint(cs * r.x() - ss * r.y(), ss * r.x() + cs * r.y());
+  }
+  return out;
+}
+
 ShellTouch shell_touch(const ClamParams& c, double phi_rad, const PlanePoint& p) {
   const Shell s = shell_at(c, phi_rad);
   if (s.curl < kStraight_rad) {

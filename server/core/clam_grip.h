@@ -34,6 +34,9 @@ ShellTouch shell_touch(const ClamParams& c, double phi_rad, const PlanePoint& p)
 
 // Points along the +x shell from C (t = 0) to the lip (t = 1), for the contact proxies.
 PlanePoint shell_point(const ClamParams& c, double phi_rad, double t);
+// n points at t = (i + 0.5) / n, i = 0..n-1, at the cost of one (the proxies' every step).
+inline constexpr int kShellProxies = 3;
+std::array<PlanePoint, kShellProxies> shell_proxy_points(const ClamParams& c, double phi_rad);
 
 // Vertical support one contact gives per newton of normal force: n_z + mu |n_x|.
 double contact_support(const PlanePoint& normal, double friction);

@@ -74,11 +74,12 @@ ClamProxies clam_proxies(const ClamParams& cp, const ClamPose& p) {
     }
   };
   // the shell follows its curl from C to the lip (core/clam_grip.h), the back is straight
+  static_assert(kShellProxies == kPerSegment);
+  const std::array<PlanePoint, kShellProxies> shell = shell_proxy_points(cp, p.jaw_opening_rad);
   auto add_shell = [&](double sgn) {
     for (int e = 0; e < 2; ++e) {
       const Vec3d edge = e == 0 ? width : Vec3d(-width);
-      for (int i = 0; i < kPerSegment; ++i) {
-        const PlanePoint q = shell_point(cp, p.jaw_opening_rad, (i + 0.5) / kPerSegment);
+      for (const PlanePoint& q : shell) {
         out.sphere[out.count] = {p.c + p.frame * Vec3d(sgn * q.x(), 0.0, q.y()) + edge, r};
         out.on_buckets[out.count] = true;
         ++out.count;

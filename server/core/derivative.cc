@@ -163,7 +163,7 @@ ClamContext clam_context(const MachineParams& m, const StateVector& x, const Joi
                            x(ix::len + i), x(ix::lend + i));
   }
   c.axis = clam_axis(x);
-  if (m.anti_swing.fitted) c.chain = anti_swing_chain(m, x, trig, c.axis);
+  if (m.anti_swing.fitted) c.chain = anti_swing_chain(m, x, c);
   return c;
 }
 
@@ -204,15 +204,15 @@ double anti_swing_energy(const AntiSwingParams& a, const Eigen::Vector2d& offset
 }
 
 AntiSwingChain anti_swing_chain(const MachineParams& m, const StateVector& x,
-                                const JointTrig& trig, const ClamAxis& axis) {
+                                const ClamContext& c) {
   const AntiSwingParams& a = m.anti_swing;
   AntiSwingChain ch;
   if (!a.fitted) return ch;
   // The guide hangs under the tip sheave: its reaction loads the boom where the ropes do.
-  const Vec3 q = joints(x);
-  const Vec3 tip = tip_position(m.crane, q, trig);
-  ch.guide_jac.topRows<2>() = tip_horizontal_jacobian(m.crane, q, trig);
-  ch.guide_jac.row(2) = tip_height_gradient(q, trig).transpose();
+  const ClamAxis& axis = c.axis;
+  const Vec3& tip = c.tip;
+  ch.guide_jac.topRows<2>() = c.tip_jac;
+  ch.guide_jac.row(2) = c.tip_grad.transpose();
   const double e = a.attach_below_a_m;
   const Eigen::Vector2d eye = Eigen::Vector2d(x(ix::hx), x(ix::hy)) + e * axis.down.head<2>();
   const Eigen::Vector2d eye_rate =
@@ -270,7 +270,8 @@ double head_mass_kg(const MachineParams& m, const ClamContext& c, const ClamMode
 }
 
 DerivedModel derived_model(const MachineParams& m) {
-  return {crane_inertia(m.crane), boom_linkage(m.hydraulics.boom_geometry)};
+  return {crane_inertia(m.crane), boom_linkage(m.hydraulics.boom_geometry),
+          swing_body(m.clam, 0.0)};
 }
 
 HydraulicStage hydraulic_stage(const MachineParams& m, const StateVector& x, const Spools& spool,
@@ -443,7 +444,9 @@ StateVector derivative(const MachineParams& m, const DerivedModel& model, const 
 
   // The swing: the head on its ropes, the body turning about it (a double pendulum). The
   // world's push acts at the centre of gravity: on the tilt through d cos(phi).
-  const SwingBody body = swing_body(m.clam, mode.load_mass_kg);
+  // the empty grab's body is the model's; a held load changes it
+  const SwingBody body = mode.load_mass_kg == 0.0 ? model.empty_body
+                                                  : swing_body(m.clam, mode.load_mass_kg);
   const Eigen::Vector2d tilt_rate = x.segment<2>(ix::tiltd);
   const Eigen::Vector2d tilt_force =
       f.clam_tilt + body.cog_below_a_m * c.axis.cos.cwiseProduct(world.force_N.head<2>());

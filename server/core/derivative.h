@@ -132,10 +132,11 @@ inline double hanging_length(const ClamContext& c, const StateVector& x, int i) 
   return x(ix::len + i) - c.path[i];
 }
 
-// The anti-swing device (Fig. 2.11) at state x, on the grab with axis `axis`: built by
-// clam_context; zero when not fitted.
+// The anti-swing device (Fig. 2.11) at state x: built by clam_context from the tip and the
+// grab's axis it has already worked out (c.tip, tip_jac, tip_grad, axis); zero when not
+// fitted.
 AntiSwingChain anti_swing_chain(const MachineParams& m, const StateVector& x,
-                                const JointTrig& trig, const ClamAxis& axis);
+                                const ClamContext& c);
 
 // The clam's link accelerations (eqs 2.1-2.9) under its ropes' vertical pulls and the
 // world's push (up at A and at C).
@@ -182,6 +183,7 @@ struct HydraulicStage {
 struct DerivedModel {
   CraneInertia inertia;   // eq 2.12's links (crane_inertia)
   BoomLinkage boom;       // eqs 2.17-2.19's constants (boom_linkage)
+  SwingBody empty_body;   // the grab as a body on its ropes, nothing held (swing_body)
 };
 DerivedModel derived_model(const MachineParams& m);
 

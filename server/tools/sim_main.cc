@@ -285,6 +285,23 @@ Simulated simulate(const Run& run, double rate_hz, core::State& state, const cor
 }
 
 // --plot: the figure of the CSV just written; the exit status.
+// Runs `prepare` (which reads the files and the flags) and maps what it refuses to the exit
+// status: a bad flag 2, a file that does not load 3 (docs/deploy.md, Exit status). 0 when it
+// went through.
+template <class Prepare>
+int prepared(Prepare&& prepare) {
+  try {
+    prepare();
+  } catch (const tools::UsageError& e) {
+    std::fprintf(stderr, "clamsim-sim: %s\n", e.what());
+    return kExitUsage;
+  } catch (const model::ModelError& e) {
+    std::fprintf(stderr, "clamsim-sim: %s\n", e.what());
+    return kExitBadModel;
+  }
+  return 0;
+}
+
 int plot_run(const tools::SimOptions& opt, bool pick_place) {
   const tools::PlotResult plot = tools::draw_plot(
       {opt.csv_path, opt.plot_path,
@@ -311,15 +328,7 @@ int plot_run(const tools::SimOptions& opt, bool pick_place) {
 // One run of `opt`; its facts (for a batch summary) in *facts. The exit status.
 int run_once(const tools::SimOptions& opt, tools::RunFacts* facts) {
   Run run;
-  try {
-    run = prepare(opt);
-  } catch (const tools::UsageError& e) {
-    std::fprintf(stderr, "clamsim-sim: %s\n", e.what());
-    return kExitUsage;
-  } catch (const model::ModelError& e) {
-    std::fprintf(stderr, "clamsim-sim: %s\n", e.what());
-    return kExitBadModel;
-  }
+  if (const int status = prepared([&] { run = prepare(opt); }); status != 0) return status;
   std::FILE* csv = open_csv(opt.csv_path);
   if (csv == nullptr) return kExitUsage;
 
@@ -380,7 +389,7 @@ int run_chirp_cli(const tools::SimOptions& opt) {
   std::optional<model::ControlScript> script;
   core::InitialConditions initial;
   double prelude_s = 0.0;
-  try {
+  const int status = prepared([&] {
     const nlohmann::json doc = model::read_json_file(opt.model_path);
     machine = model::parse_machine_json(doc, opt.model_path);
     if (opt.thesis_valve) core::use_thesis_valves(machine.hydraulics);
@@ -404,13 +413,8 @@ int run_chirp_cli(const tools::SimOptions& opt) {
                                 " has no 'duration' line (how long it runs before the sweep)");
       }
     }
-  } catch (const tools::UsageError& e) {
-    std::fprintf(stderr, "clamsim-sim: %s\n", e.what());
-    return kExitUsage;
-  } catch (const model::ModelError& e) {
-    std::fprintf(stderr, "clamsim-sim: %s\n", e.what());
-    return kExitBadModel;
-  }
+  });
+  if (status != 0) return status;
 
   const auto wall_start = std::chrono::steady_clock::now();
   const core::Environment env{};

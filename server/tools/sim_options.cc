@@ -8,18 +8,6 @@
 namespace clamsim::tools {
 namespace {
 
-double positive_number(const std::string& flag, const std::string& text) {
-  double v = 0.0;
-  const char* first = text.data();
-  const char* last = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(first, last, v);
-  if (ec != std::errc() || ptr != last || !std::isfinite(v)) {
-    throw UsageError(flag + ": '" + text + "' is not a number");
-  }
-  if (v <= 0.0) throw UsageError(flag + ": must be positive, got " + text);
-  return v;
-}
-
 double any_number(const std::string& flag, const std::string& text) {
   double v = 0.0;
   const char* first = text.data();
@@ -28,6 +16,12 @@ double any_number(const std::string& flag, const std::string& text) {
   if (ec != std::errc() || ptr != last || !std::isfinite(v)) {
     throw UsageError(flag + ": '" + text + "' is not a number");
   }
+  return v;
+}
+
+double positive_number(const std::string& flag, const std::string& text) {
+  const double v = any_number(flag, text);
+  if (v <= 0.0) throw UsageError(flag + ": must be positive, got " + text);
   return v;
 }
 

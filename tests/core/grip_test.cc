@@ -47,6 +47,10 @@ TEST(ShellGeometry, ACurledShellTurnsInUnderTheLoadTowardsItsLip) {
   EXPECT_NEAR(shell_point(c, phi, 0.0).norm(), 0.0, 1e-12);
   EXPECT_NEAR((shell_point(c, phi, 1.0) - c.lip_length_m * PlanePoint(std::sin(phi), -std::cos(phi))).norm(),
               0.0, 1e-12);
+  // the proxies' points, turned step by step, are the arc's
+  const std::array<PlanePoint, kShellProxies> proxies = shell_proxy_points(c, phi);
+  for (int i = 0; i < kShellProxies; ++i)
+    EXPECT_NEAR((proxies[i] - shell_point(c, phi, (i + 0.5) / kShellProxies)).norm(), 0.0, 1e-12);
   const PlanePoint mid = shell_point(c, phi, 0.5);
   const double sagitta = 0.5 * c.lip_length_m * std::tan(0.25 * c.shell_curl_rad);
   EXPECT_NEAR(mid.dot(PlanePoint(std::cos(phi), std::sin(phi))), sagitta, 1e-12);

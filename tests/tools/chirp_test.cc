@@ -11,24 +11,15 @@
 #include "core/machine.h"
 #include "model/machine_file.h"
 #include "tools/chirp.h"
+#include "../core/test_model.h"
 
 namespace clamsim::tools {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-core::MachineParams shipped() {
-  return model::load_machine_file(std::string(CLAMSIM_SOURCE_DIR) + "/models/t250.json");
-}
-
-core::InitialConditions default_pose() {
-  core::InitialConditions ic;
-  ic.boom_rad = 30.0 * kPi / 180.0;
-  ic.telescope_m = 12.0;
-  ic.clam_depth_m = 8.0;
-  ic.clam_theta2_rad = 40.0 * kPi / 180.0;
-  return ic;
-}
+core::MachineParams shipped() { return testing::shipped_machine(); }
+using testing::default_pose;
 
 ChirpRequest tone(int channel, double f_Hz, double amplitude_V) {
   ChirpRequest r;
