@@ -151,8 +151,8 @@ struct Control {
 struct JawObject {
   bool present = false;     // a load both shells touch
   double mass_kg = 0.0;
-  double friction = 0.0;    // of the contacts between the shells and it
-  std::array<double, 2> support{};   // as ClamMode::grip_support, at this pose
+  std::array<double, 2> support{};   // as ClamMode::grip_support, at this pose (with the
+                                     // world's contact friction)
   std::array<double, 2> lever_m{};
 };
 

@@ -320,7 +320,7 @@ JawObject find_jaw_object(const MachineParams& m, const WorldParams& w, const Wo
       const GripGeometry g = grip_geometry(touch, w.contact.friction);
       const double support = g.support[0] + g.support[1];
       if (!best.present || support > best.support[0] + best.support[1]) {
-        best = {true, lpar.mass_kg, w.contact.friction, g.support, g.lever_m};
+        best = {true, lpar.mass_kg, g.support, g.lever_m};
         if (load_index) *load_index = i;
       }
     }
