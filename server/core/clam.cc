@@ -25,6 +25,9 @@ struct ClamRows {
   const ClamKinematics& k;
   double t1, t2, g, m2, stop_sign, lift;
   double s1, c1, s2, c2, w1s, w2s;
+  // 1 / the closure rows' determinant, -l1 l2 sin(th1 + th2) (never 0): the same for every
+  // evaluation, so the three evaluations a solve takes share one division
+  double inv_det;
 
   // Residuals of the two equations of motion for accelerations aA, aC and stop force lam.
   Eigen::Vector2d operator()(double aA, double aC, double lam) const {
@@ -35,9 +38,8 @@ struct ClamRows {
     // closure (eqs 2.6-2.7): l1 c1 al1 - l2 c2 al2 = r1, -l1 s1 al1 - l2 s2 al2 = r2
     const double r1 = l1 * s1 * w1s - l2 * s2 * w2s;
     const double r2 = l1 * c1 * w1s + l2 * c2 * w2s - aA + aC;
-    const double det = -l1 * l2 * (c1 * s2 + s1 * c2);  // -l1 l2 sin(th1 + th2), never 0
-    const double al1 = (r1 * -l2 * s2 - -l2 * c2 * r2) / det;
-    const double al2 = (l1 * c1 * r2 - -l1 * s1 * r1) / det;
+    const double al1 = (r1 * -l2 * s2 - -l2 * c2 * r2) * inv_det;
+    const double al2 = (l1 * c1 * r2 - -l1 * s1 * r1) * inv_det;
     // centres of gravity (eqs 2.4-2.5 and link 2's)
     const double aG1x = h1 * c1 * al1 - h1 * s1 * w1s;
     const double aG1y = aA - h1 * s1 * al1 - h1 * c1 * w1s;
@@ -83,7 +85,8 @@ ClamSolution solve_links(const ClamParams& c, const ClamKinematics& k, double t1
                       k.s2,
                       k.c2,
                       k.omega1 * k.omega1,
-                      k.omega2 * k.omega2};
+                      k.omega2 * k.omega2,
+                      -1.0 / (c.link1_length_m * c.link2_length_m * (k.c1 * k.s2 + k.s1 * k.c2))};
   ClamSolution sol;
   const Eigen::Vector2d r0 = rows(0.0, 0.0, 0.0);
   Eigen::Matrix2d a;
@@ -118,8 +121,6 @@ ClamKinematics clam_kinematics(const ClamParams& c, double yA, double yC, double
   k.c2 = std::clamp((l2 * l2 + s * s - l1 * l1) / (2.0 * l2 * s), -1.0, 1.0);
   k.s1 = std::sqrt(1.0 - k.c1 * k.c1);
   k.s2 = std::sqrt(1.0 - k.c2 * k.c2);
-  k.theta1 = std::acos(k.c1);
-  k.theta2 = std::acos(k.c2);
   // s_dot = -l1 s1 w1 - l2 s2 w2 with l1 c1 w1 = l2 c2 w2 (B's x agrees on both links).
   k.omega2 = -k.s_dot * k.c1 / (l2 * (k.s1 * k.c2 + k.c1 * k.s2));
   k.omega1 = l2 * k.c2 * k.omega2 / (l1 * k.c1);

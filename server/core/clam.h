@@ -8,6 +8,8 @@
 // closes the buckets; letting C down opens them.
 #pragma once
 
+#include <cmath>
+
 #include "params.h"
 #include "state.h"
 
@@ -16,9 +18,12 @@ namespace clamsim::core {
 struct ClamKinematics {
   double s = 0.0;                 // A-to-C distance [m]
   double s_dot = 0.0;
-  double theta1 = 0.0, theta2 = 0.0;   // [rad] from the vertical
-  double s1 = 0.0, c1 = 1.0, s2 = 0.0, c2 = 1.0;  // their sines and cosines (law of cosines)
+  double s1 = 0.0, c1 = 1.0, s2 = 0.0, c2 = 1.0;  // the links' sines and cosines (law of cosines)
   double omega1 = 0.0, omega2 = 0.0;   // [rad/s]
+  // The angles themselves [rad] from the vertical (both in [0, pi]): the equations of
+  // motion need only their sines and cosines, so the acos is paid where an angle is shown.
+  double theta1() const { return std::acos(c1); }
+  double theta2() const { return std::acos(c2); }
 };
 
 // Law of cosines in triangle A-B-C; valid for s strictly between |l1-l2| and l1+l2.

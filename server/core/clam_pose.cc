@@ -21,8 +21,8 @@ ClamPose clam_pose(const MachineParams& m, const StateVector& x) {
   const JointTrig t = joint_trig(q);
   p.tip = tip_position(m.crane, q, t);
   const ClamKinematics k = clam_kinematics(cp, x(ix::yA), x(ix::yC), x(ix::vA), x(ix::vC));
-  p.theta2 = k.theta2;
-  p.jaw_opening_rad = std::max(0.0, cp.theta2_closed_rad - k.theta2);
+  p.theta2 = k.theta2();
+  p.jaw_opening_rad = std::max(0.0, cp.theta2_closed_rad - p.theta2);
   p.a = Vec3d(x(ix::hx), x(ix::hy), -x(ix::yA));
 
   // The grab's axis is its body's, turned about A by its tilts (a double pendulum with the
@@ -38,8 +38,10 @@ ClamPose clam_pose(const MachineParams& m, const StateVector& x) {
   auto world = [&](double lx, double lz) { return Vec3d(p.a + p.frame * Vec3d(lx, 0.0, lz)); };
   const double l1 = cp.link1_length_m;
   p.c = world(0.0, -k.s);
-  const double lip_x = cp.lip_length_m * std::sin(p.jaw_opening_rad);
-  const double lip_z = -k.s - cp.lip_length_m * std::cos(p.jaw_opening_rad);
+  double sin_open = 0.0, cos_open = 1.0;
+  sin_cos(p.jaw_opening_rad, &sin_open, &cos_open);
+  const double lip_x = cp.lip_length_m * sin_open;
+  const double lip_z = -k.s - cp.lip_length_m * cos_open;
   for (int side = 0; side < 2; ++side) {
     const double sgn = side == 0 ? 1.0 : -1.0;
     p.b[side] = world(sgn * l1 * k.s1, -l1 * k.c1);
@@ -53,7 +55,7 @@ ClamPose clam_pose(const MachineParams& m, const StateVector& x) {
   p.swing_rad = {std::atan2(hang.dot(along), drop), std::atan2(hang.dot(across), drop)};
   p.vel_a = Vec3d(x(ix::hvx), x(ix::hvy), -x(ix::vA));
   // C turns with the body about A: s times the axis's rate, horizontally
-  const Vec3d turning = axis.by_tilt[0] * x(ix::tiltd) + axis.by_tilt[1] * x(ix::tiltd + 1);
+  const Vec3d turning = axis.by_tilt(0) * x(ix::tiltd) + axis.by_tilt(1) * x(ix::tiltd + 1);
   p.vel_c = Vec3d(x(ix::hvx) + k.s * turning.x(), x(ix::hvy) + k.s * turning.y(), -x(ix::vC));
   return p;
 }

@@ -25,10 +25,8 @@ Eigen::Vector4d com_homogeneous(const LinkParams& l) {
 
 JointTrig joint_trig(const Vec3& q) {
   JointTrig t;
-  t.c1 = std::cos(q(0));
-  t.s1 = std::sin(q(0));
-  t.c2 = std::cos(q(1));
-  t.s2 = std::sin(q(1));
+  sin_cos(q(0), &t.s1, &t.c1);
+  sin_cos(q(1), &t.s2, &t.c2);
   return t;
 }
 

@@ -9,6 +9,7 @@
 
 #include <Eigen/Core>
 #include <array>
+#include <cmath>
 
 #include "params.h"
 
@@ -20,6 +21,17 @@ using Mat3 = Eigen::Matrix3d;
 
 // theta2 of a level boom (Table 2.7's home); the boom angle of Table 2.6 is theta2 - this.
 constexpr double kHalfPi = 1.57079632679489661923;
+
+// sin a and cos a in one call (glibc's sincos, about the cost of one of them): GCC merges a
+// sin and a cos of one angle into it only where both are in one function after inlining.
+inline void sin_cos(double a, double* s, double* c) {
+#if defined(__GLIBC__)
+  ::sincos(a, s, c);
+#else
+  *s = std::sin(a);
+  *c = std::cos(a);
+#endif
+}
 
 // The joint angles' sines and cosines. The model computes them once per evaluation and
 // hands them to the transforms, the tip and its Jacobians (each took its own before).

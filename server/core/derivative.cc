@@ -63,9 +63,9 @@ void line_decay_rates(const ActuatorChannel& ch, double spool, double pa, double
                       double pilot, double poppet, const ValveFlows& f, const FaultLeaks& leak,
                       double* decay) {
   const LineConductances g = channel_conductances(ch, spool, pa, pb, pilot, f, poppet);
-  const double c = line_compliance(ch.lines);
-  decay[0] = (g.a + line_protection_conductance(ch.valve, pa) + leak.g_a) / c;
-  decay[1] = (g.b + line_protection_conductance(ch.valve, pb) + leak.g_b) / c;
+  const double k = line_stiffness(ch.lines);
+  decay[0] = (g.a + line_protection_conductance(ch.valve, pa) + leak.g_a) * k;
+  decay[1] = (g.b + line_protection_conductance(ch.valve, pb) + leak.g_b) * k;
 }
 
 // Stage 3: one valve channel feeding two lines, given the valve's flows, the actuator's flow
@@ -75,10 +75,11 @@ void line_rates(const ActuatorChannel& ch, double pa, double pb, const ValveFlow
                 double drawn_from_a, double returned_to_b, const FaultLeaks& leak,
                 double& pa_dot, double& pb_dot) {
   // eq 2.24
+  const double k = line_stiffness(ch.lines);
   pa_dot = line_pressure_rate(
-      ch.lines, pa, f.into_a + line_protection_flow(ch.valve, pa) - drawn_from_a - leak.a);
+      ch.lines, pa, f.into_a + line_protection_flow(ch.valve, pa) - drawn_from_a - leak.a, k);
   pb_dot = line_pressure_rate(
-      ch.lines, pb, f.into_b + line_protection_flow(ch.valve, pb) + returned_to_b - leak.b);
+      ch.lines, pb, f.into_b + line_protection_flow(ch.valve, pb) + returned_to_b - leak.b, k);
 }
 
 // A lagging poppet's decay rate, 1 / T_poppet: its first order do/dt = (o_static - o) / T
@@ -173,15 +174,10 @@ ClamContext clam_context(const MachineParams& m, const StateVector& x) {
 
 ClamAxis clam_axis(const StateVector& x) {
   ClamAxis a;
-  for (int i = 0; i < 2; ++i) {
-    a.sin(i) = std::sin(x(ix::tilt + i));
-    a.cos(i) = std::cos(x(ix::tilt + i));
-  }
+  for (int i = 0; i < 2; ++i) sin_cos(x(ix::tilt + i), &a.sin(i), &a.cos(i));
   // both tilts near 90 deg at once would lift the axis above A: kept just below level
   const double level = std::sqrt(std::max(1e-6, 1.0 - a.sin.squaredNorm()));
   a.down = Vec3(a.sin(0), a.sin(1), -level);
-  a.by_tilt[0] = Vec3(a.cos(0), 0.0, a.sin(0) * a.cos(0) / level);
-  a.by_tilt[1] = Vec3(0.0, a.cos(1), a.sin(1) * a.cos(1) / level);
   return a;
 }
 
@@ -208,23 +204,19 @@ AntiSwingChain anti_swing_chain(const MachineParams& m, const StateVector& x,
   const AntiSwingParams& a = m.anti_swing;
   AntiSwingChain ch;
   if (!a.fitted) return ch;
-  // The guide hangs under the tip sheave: its reaction loads the boom where the ropes do.
+  // The eye is e below A on the body's axis, eye = A + e axis(tilt). Relative to the tip:
+  // the roll pays out with the ropes and travels with the boom, so only the chain's angle
+  // against the plumb works the spring and the friction. The context has A's offset from the
+  // tip (hang) and its rate already; the axis's horizontal part turns with each tilt alone
+  // (d axis_x / d tilt_x = cos tilt_x, clam_axis), so the eye's rate adds e cos(phi) phi'.
   const ClamAxis& axis = c.axis;
-  const Vec3& tip = c.tip;
-  ch.guide_jac.topRows<2>() = c.tip_jac;
-  ch.guide_jac.row(2) = c.tip_grad.transpose();
   const double e = a.attach_below_a_m;
-  const Eigen::Vector2d eye = Eigen::Vector2d(x(ix::hx), x(ix::hy)) + e * axis.down.head<2>();
-  const Eigen::Vector2d eye_rate =
-      Eigen::Vector2d(x(ix::hvx), x(ix::hvy)) +
-      e * (axis.by_tilt[0].head<2>() * x(ix::tiltd) + axis.by_tilt[1].head<2>() * x(ix::tiltd + 1));
-  // relative to the tip: the roll pays out with the ropes and travels with the boom, so only
-  // the chain's angle against the plumb works the spring and the friction
-  ch.offset_m = eye - tip.head<2>();
-  ch.offset_rate_m_per_s = eye_rate - ch.guide_jac.topRows<2>() * joint_rates(x);
+  ch.offset_m = c.hang + e * axis.down.head<2>();
+  ch.offset_rate_m_per_s =
+      c.hang_rate + e * axis.cos.cwiseProduct(x.segment<2>(ix::tiltd));
   ch.force_N.head<2>() = anti_swing_force(a, ch.offset_m, ch.offset_rate_m_per_s);
-  // virtual work at the eye, eye = A + e axis(tilt)
-  for (int i = 0; i < 2; ++i) ch.on_tilt(i) = e * ch.force_N.dot(axis.by_tilt[i]);
+  // virtual work at the eye: a horizontal force F does F . d(eye)/d(tilt_i) = e F_i cos(phi_i)
+  ch.on_tilt = e * axis.cos.cwiseProduct(ch.force_N.head<2>());
   return ch;
 }
 
@@ -375,8 +367,8 @@ ForceStage force_stage(const MachineParams& m, const StateVector& x, const ClamC
                              cr.telescope_stop_stiffness_N_per_m, cr.telescope_stop_damping_Ns_per_m);
   const Eigen::Vector2d ropes_on_clam = c.horizontal_pull();
   out.joint -= c.vertical_pull() * c.tip_grad;
-  out.joint -= c.tip_jac.transpose() * ropes_on_clam;   // reactions at the tip
-  out.joint -= c.chain.guide_jac.transpose() * c.chain.force_N;   // and at the chain's guide
+  // reactions at the tip, of the ropes and of the chain's guide hung under the tip sheave
+  out.joint -= c.tip_jac.transpose() * (ropes_on_clam + c.chain.force_N.head<2>());
   // (the world's push acts at the body's centre of gravity: its part on the tilts is
   // added where the body is known, in derivative())
   const Eigen::Vector2d pushed = world.force_N.head<2>();

@@ -65,8 +65,9 @@ struct WorldPush {
 struct AntiSwingChain {
   Eigen::Vector2d offset_m = Eigen::Vector2d::Zero();          // eye from the plumb under the tip
   Eigen::Vector2d offset_rate_m_per_s = Eigen::Vector2d::Zero();
-  Vec3 force_N = Vec3::Zero();    // on the grab at the eye (horizontal)
-  Eigen::Matrix3d guide_jac = Eigen::Matrix3d::Zero();  // d(tip)/dq: its reaction on the boom
+  // on the grab at the eye (horizontal); its reaction loads the boom at the tip, where the
+  // guide hangs (force_stage)
+  Vec3 force_N = Vec3::Zero();
   Eigen::Vector2d on_tilt = Eigen::Vector2d::Zero();    // generalised forces on the tilts [N m]
 };
 
@@ -82,8 +83,14 @@ double anti_swing_energy(const AntiSwingParams& a, const Eigen::Vector2d& offset
 // -sqrt(1 - both squared)); and its derivatives by each tilt.
 struct ClamAxis {
   Vec3 down = Vec3(0.0, 0.0, -1.0);
-  Vec3 by_tilt[2] = {Vec3::UnitX(), Vec3::UnitY()};
   Eigen::Vector2d sin = Eigen::Vector2d::Zero(), cos = Eigen::Vector2d::Ones();
+  // d(down)/d(tilt i): horizontally cos(tilt i) along its own axis only, vertically
+  // sin cos / level. Asked for outside the stages only (clam_pose), so not built with the axis.
+  Vec3 by_tilt(int i) const {
+    const double level = -down.z();
+    return i == 0 ? Vec3(cos(0), 0.0, sin(0) * cos(0) / level)
+                  : Vec3(0.0, cos(1), sin(1) * cos(1) / level);
+  }
 };
 ClamAxis clam_axis(const StateVector& x);
 
@@ -91,25 +98,28 @@ ClamAxis clam_axis(const StateVector& x);
 // Both ropes run from the tip sheave to the head A (the clam swings as a pendulum on them;
 // `hang` is the clam's horizontal position h minus the tip's); the closing rope then runs
 // closing_parts times between the head and the block at C (clam_pulls).
+// Only clam_context builds one, and it sets every member but `chain` (zero unless the device
+// is fitted): the members have no initialisers of their own, which a context, built at every
+// stage, would pay for twice.
 struct ClamContext {
   JointTrig trig;         // the joints' sines and cosines it was built with
   Vec3 tip;
   Vec3 tip_grad;          // d(tip z)/dq
   Eigen::Matrix<double, 2, 3> tip_jac;   // d(tip x, y)/dq
-  double tip_z_rate = 0.0;
-  Eigen::Vector2d hang = Eigen::Vector2d::Zero();
-  Eigen::Vector2d hang_rate = Eigen::Vector2d::Zero();
-  double drop = 0.0;             // vertical distance from the tip down to A
-  double reach = 0.0;            // straight distance from the tip sheave to A
+  double tip_z_rate;
+  Eigen::Vector2d hang;
+  Eigen::Vector2d hang_rate;
+  double drop;             // vertical distance from the tip down to A
+  double reach;            // straight distance from the tip sheave to A
   // Hanging rope lengths: rope 1 the reach, rope 2 the reach and its parts in the clam,
   // reach + n (yC - yA).
-  double span[2] = {0.0, 0.0};
+  double span[2];
   // Each rope's reeved path drum -> foot sheave -> tip sheave (core/reeving.h): its length,
   // d/dq and rate. The rope's stretched length is path + span; its unstretched length is
   // the winch state, and the hanging part of it len - path (hanging_length).
-  double path[2] = {0.0, 0.0};
-  Vec3 path_grad[2] = {Vec3::Zero(), Vec3::Zero()};
-  double path_rate[2] = {0.0, 0.0};
+  double path[2];
+  Vec3 path_grad[2];
+  double path_rate[2];
   ClamKinematics kin;
   RopeForce rope[2];
   ClamAxis axis;          // the grab's body, tilted about A

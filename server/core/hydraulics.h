@@ -118,14 +118,21 @@ inline double line_protection_conductance(const ValveParams& v, double p) {
   return (p > v.relief_pressure_Pa || p < 0.0) ? v.relief_gain_m3_per_s_Pa : 0.0;
 }
 
-// Hydraulic compliance C = V / beta of one line (eq 2.24).
+// Hydraulic compliance C = V / beta of one line (eq 2.24), and its inverse, the oil's
+// stiffness beta / V that the rates multiply by (a channel's two lines share it, so a stage
+// divides once per channel, not once per line and rate: docs/model.md, Performance).
 inline double line_compliance(const LineParams& l) { return l.volume_m3 / l.bulk_modulus_Pa; }
+inline double line_stiffness(const LineParams& l) { return l.bulk_modulus_Pa / l.volume_m3; }
 
 // The line's pressure rate dP/dt = net flow / C (eq 2.24), held at the line's floor
 // (LineParams::floor_Pa, the vapour floor) when the line is drawn on there.
-inline double line_pressure_rate(const LineParams& l, double p, double net_flow) {
+inline double line_pressure_rate(const LineParams& l, double p, double net_flow,
+                                 double stiffness) {
   if (p <= l.floor_Pa && net_flow < 0.0) return 0.0;
-  return net_flow / line_compliance(l);
+  return net_flow * stiffness;
+}
+inline double line_pressure_rate(const LineParams& l, double p, double net_flow) {
+  return line_pressure_rate(l, p, net_flow, line_stiffness(l));
 }
 
 // Smooth sign for Coulomb friction: tanh(v / v_eps); v_eps keeps the term non-stiff.

@@ -67,8 +67,9 @@ inline EtdWeights etd_weights(double h, double lambda) {
   // one exponential per stiff component: e^c = (e^(c/2))^2
   const double e_half = std::exp(0.5 * c);
   const double e = e_half * e_half;
-  const double scale = h / (c * c * c);
-  w.half = (1.0 - e_half) / lambda;
+  const double ic = 1.0 / c;                  // the one division: 1 / lambda = -h / c
+  const double scale = h * ic * ic * ic;
+  w.half = (1.0 - e_half) * -h * ic;
   w.w1 = scale * (-4.0 - c + e * (4.0 - 3.0 * c + c * c));
   w.w2 = scale * (2.0 + c + e * (c - 2.0));
   w.w3 = scale * (-4.0 - 3.0 * c - c * c + e * (4.0 - c));
@@ -76,6 +77,34 @@ inline EtdWeights etd_weights(double h, double lambda) {
 }
 
 }  // namespace detail
+
+// The weights of every component for one step: RK4's where a component does not decay.
+// Each stiff component costs an exponential or a 7-term series, so the weights of a
+// component whose rate is the same as last step's (a poppet's fixed lag, an orifice in its
+// laminar band) are kept, not worked out again.
+template <typename Vec>
+struct EtdStepWeights {
+  double h = 0.0;
+  Vec lambda, half, w1, w2, w3;
+
+  void update(double step, const Vec& rates) {
+    if (step != h) {
+      h = step;
+      lambda = Vec::Zero(rates.size());
+      half = Vec::Constant(rates.size(), 0.5 * h);
+      w1 = w2 = w3 = Vec::Constant(rates.size(), h / 6.0);
+    }
+    for (int i = 0; i < rates.size(); ++i) {
+      if (rates(i) == lambda(i)) continue;
+      lambda(i) = rates(i);
+      const detail::EtdWeights w = detail::etd_weights(h, rates(i));
+      half(i) = w.half;
+      w1(i) = w.w1;
+      w2(i) = w.w2;
+      w3(i) = w.w3;
+    }
+  }
+};
 
 // One step of ETDRK4 in increment form: with N(x) = f(x) + lambda x, the published stages
 // a = E x + P N(x), b = E x + P N(a), c = E a + P (2 N(b) - N(x)) and
@@ -85,20 +114,13 @@ inline EtdWeights etd_weights(double h, double lambda) {
 //
 // lambda holds the decay rates (>= 0) at x; f(x) or f(x, t) returns dx/dt.
 // k1 = f(x) when the caller has it already (it was built with lambda).
+// `weights` carries the weights from step to step (EtdStepWeights); the overloads without it
+// work them out afresh.
 template <typename Vec, typename Derivative>
-void etd_rk4_step(Vec& x, double h, const Vec& lambda, const Vec& k1, Derivative&& f) {
-  // RK4's weights everywhere, replaced where a component decays
-  Vec half = Vec::Constant(0.5 * h);
-  Vec w1 = Vec::Constant(h / 6.0);
-  Vec w2 = w1, w3 = w1;
-  for (int i = 0; i < x.size(); ++i) {
-    if (lambda(i) == 0.0) continue;
-    const detail::EtdWeights w = detail::etd_weights(h, lambda(i));
-    half(i) = w.half;
-    w1(i) = w.w1;
-    w2(i) = w.w2;
-    w3(i) = w.w3;
-  }
+void etd_rk4_step(Vec& x, double h, const Vec& lambda, const Vec& k1, Derivative&& f,
+                  EtdStepWeights<Vec>& weights) {
+  weights.update(h, lambda);
+  const Vec &half = weights.half, &w1 = weights.w1, &w2 = weights.w2, &w3 = weights.w3;
   const Vec a = x + half.cwiseProduct(k1);
   const Vec k2 = detail::stage(f, a, 0.5 * h);
   const Vec b = x + half.cwiseProduct(k2 + lambda.cwiseProduct(a - x));
@@ -109,6 +131,12 @@ void etd_rk4_step(Vec& x, double h, const Vec& lambda, const Vec& k1, Derivative
       w1.cwiseProduct(k1) + 2.0 * w2.cwiseProduct(k2 + k3) + w3.cwiseProduct(k4) +
       lambda.cwiseProduct(2.0 * w2.cwiseProduct(a + b - 2.0 * x) + w3.cwiseProduct(c - x));
   x += dx;
+}
+
+template <typename Vec, typename Derivative>
+void etd_rk4_step(Vec& x, double h, const Vec& lambda, const Vec& k1, Derivative&& f) {
+  EtdStepWeights<Vec> weights;
+  etd_rk4_step(x, h, lambda, k1, f, weights);
 }
 
 template <typename Vec, typename Derivative>

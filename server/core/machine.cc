@@ -76,6 +76,30 @@ const ClamContext& context_of(const MachineParams& m, const StateVector& x, Cont
   return at.c;
 }
 
+// The clam's pose in the world of the state it was built from: as with the context, a step's
+// last pose (its loads moved against it) is the next step's first (the world's pushes).
+struct PoseAt {
+  bool valid = false;
+  StateVector x;
+  ClamPose pose;
+};
+const ClamPose& pose_of(const MachineParams& m, const StateVector& x, PoseAt& at) {
+  if (!at.valid || at.x != x) {
+    at.x = x;
+    at.pose = clam_pose(m, x);
+    at.valid = true;
+  }
+  return at.pose;
+}
+
+// What a run of steps carries from one step to the next: the last context and pose, and the
+// integrator's weights (core/integrator.h), kept where a component's decay rate is unchanged.
+struct StepCarry {
+  ContextAt context;
+  PoseAt pose;
+  EtdStepWeights<StateVector> weights;
+};
+
 // Bits of the hard stops in contact, to count new hits. The ropes' stops act on the hanging
 // length (the winch state less the reeved path), which the step's context already holds.
 std::uint8_t engaged_stops(const MachineParams& m, const StateVector& x, const ClamContext& c) {
@@ -324,8 +348,7 @@ State initial_state(const MachineParams& m, const InitialConditions& init) {
   // the ropes pull the tip down and, along the boom, the sheaves (derivative.cc force_stage)
   // and the anti-swing chain its guide (force_stage; nothing at rest)
   const Vec3 hold = dyn.gravity + c.vertical_pull() * c.tip_grad +
-                    c.tip_jac.transpose() * c.horizontal_pull() +
-                    c.chain.guide_jac.transpose() * c.chain.force_N +
+                    c.tip_jac.transpose() * (c.horizontal_pull() + c.chain.force_N.head<2>()) +
                     c.rope[0].tension_N * c.path_grad[0] + c.rope[1].tension_N * c.path_grad[1];
   const double lever = boom_cylinder_lever(hy.boom_geometry, init.boom_rad);
   auto cap_pressure = [&](const CylinderParams& cyl, double force, double rod_pressure) {
@@ -358,7 +381,8 @@ namespace {
 // One step with the model's derived parts already built (advance_to builds them once) and
 // the context of the state the last step ended with, if it is still st.x's.
 void step_with(const MachineParams& m, const StepModel& sm, State& st, const Control& u,
-               const Environment& env, ContextAt& context) {
+               const Environment& env, StepCarry& carry) {
+  ContextAt& context = carry.context;
   const DerivedModel& model = sm.derived;
   const double h = m.integrator.step_s;
   const Control allowed = load_moment_cutout(st, anti_two_block_cutout(st, u, env.faults), env.faults);
@@ -374,7 +398,7 @@ void step_with(const MachineParams& m, const StepModel& sm, State& st, const Con
   LoadPushes pushes;
   int jaw_load = -1;
   if (env.world) {
-    const ClamPose pose = clam_pose(m, st.x);
+    const ClamPose& pose = pose_of(m, st.x, carry.pose);
     const HeadMass head_mass(m, context_of(m, st.x, context), st.clam);
     world = clam_world_forces(m, *env.world, st.world, pose, h, current, head_mass, pushes);
     between_jaws = find_jaw_object(m, *env.world, st.world, pose, &jaw_load);
@@ -386,10 +410,13 @@ void step_with(const MachineParams& m, const StepModel& sm, State& st, const Con
   StateVector lambda;
   const StateVector k1 = derivative(m, model, st.x, context_of(m, st.x, context), st.clam,
                                     spool.start, env.faults, world.push(), &singular, &lambda);
-  etd_rk4_step(st.x, h, lambda, k1, [&](const StateVector& x, double t) {
-    const Spools& at = t < h ? spool.half : spool.end;
-    return derivative(m, model, x, st.clam, at, env.faults, world.push(), &singular);
-  });
+  etd_rk4_step(
+      st.x, h, lambda, k1,
+      [&](const StateVector& x, double t) {
+        const Spools& at = t < h ? spool.half : spool.end;
+        return derivative(m, model, x, st.clam, at, env.faults, world.push(), &singular);
+      },
+      carry.weights);
   st.spool = spool.end;
   st.health.singular_solves += static_cast<std::uint64_t>(singular);
   // a step's last stage may overshoot the vapour floor the lines' rates stop at
@@ -413,7 +440,7 @@ void step_with(const MachineParams& m, const StepModel& sm, State& st, const Con
   const JawEvent jaw = clam_events(m, sm.stops, st, context_of(m, st.x, context), between_jaws,
                                    world.push(), world.held_up_N);
   if (env.world) {
-    const ClamPose pose = clam_pose(m, st.x);
+    const ClamPose& pose = pose_of(m, st.x, carry.pose);
     if (jaw == JawEvent::Gripped && jaw_load >= 0) {
       // The load joins the clam's horizontal motion: momentum is shared (inelastic).
       const LoadBody& load = st.world.loads[static_cast<std::size_t>(jaw_load)];
@@ -453,8 +480,8 @@ void step_with(const MachineParams& m, const StepModel& sm, State& st, const Con
 }  // namespace
 
 void step(const MachineParams& m, State& st, const Control& u, const Environment& env) {
-  ContextAt context;
-  step_with(m, step_model(m), st, u, env, context);
+  StepCarry carry;
+  step_with(m, step_model(m), st, u, env, carry);
 }
 
 void advance_to(const MachineParams& m, State& st, const Control& u, const Environment& env,
@@ -462,8 +489,8 @@ void advance_to(const MachineParams& m, State& st, const Control& u, const Envir
   const double h = m.integrator.step_s;
   const double n = std::floor((t_end_s - st.time_s) / h + 0.5);
   const StepModel sm = step_model(m);
-  ContextAt context;
-  for (long i = 0; i < static_cast<long>(n); ++i) step_with(m, sm, st, u, env, context);
+  StepCarry carry;
+  for (long i = 0; i < static_cast<long>(n); ++i) step_with(m, sm, st, u, env, carry);
 }
 
 Outputs outputs(const MachineParams& m, const State& st, const Environment& env) {
@@ -481,9 +508,9 @@ Outputs outputs(const MachineParams& m, const State& st, const Environment& env)
   o.joint_pos = {swing_deg,
                  (x(ix::q + 1) - kHalfPi) * kRadToDeg, x(ix::q + 2)};
   o.joint_vel = {x(ix::qd) * kRadToDeg, x(ix::qd + 1) * kRadToDeg, x(ix::qd + 2)};
-  o.theta1_clam_deg = k.theta1 * kRadToDeg;
-  o.theta2_clam_deg = k.theta2 * kRadToDeg;
-  const double opening = 2.0 * (m.clam.theta2_closed_rad - k.theta2) * kRadToDeg;
+  o.theta1_clam_deg = k.theta1() * kRadToDeg;
+  o.theta2_clam_deg = k.theta2() * kRadToDeg;
+  const double opening = 2.0 * (m.clam.theta2_closed_rad - k.theta2()) * kRadToDeg;
   // Table 4.1 order and units; [3] is the distance from the tip to the clam (rope 1).
   // [5], [6]: the unstretched rope hanging below the tip sheave (the winch state less the
   // reeved path along the boom), as the thesis's cable lengths.
@@ -493,7 +520,7 @@ Outputs outputs(const MachineParams& m, const State& st, const Environment& env)
   for (int i = 0; i < 10; ++i) o.pressures_Pa[i] = x(ix::p + i);
   o.tensions_N = {c.rope[0].tension_N, c.rope[1].tension_N};
   o.cable_rates_m_per_s = {x(ix::lend), x(ix::lend + 1)};
-  o.jaw_gap_m = clam_jaw_gap(m.clam, k.theta2);
+  o.jaw_gap_m = clam_jaw_gap(m.clam, k.theta2());
   o.stop_force_N = locked(st.clam) ? sol.stop_force_N : 0.0;
   if (st.clam.load == LoadStatus::WithLoad) {
     const std::array<double, 2> n =

@@ -125,16 +125,12 @@ ClamBody clam_body(const MachineParams& m, const WorldParams& w, const WorldStat
 template <class Each>
 ContactSum sum_clam_contacts(const ContactParams& p, const ClamBody& clam, double cap_kg,
                              const Hits& hits, const Vec3d& centre, Each&& each) {
-  std::array<Hits, 2> part;   // buckets, head
-  for (int k = 0; k < hits.n; ++k) {
-    const Hit& hit = hits.at[static_cast<std::size_t>(k)];
-    part[hit.on_head ? 1 : 0].add(hit.pen, hit.velocity, hit.other, hit.on_head);
-  }
   ContactSum total;
-  for (std::size_t i = 0; i < part.size(); ++i) {
-    if (part[i].n == 0) continue;
-    const double mass = std::min(i == 1 ? clam.head_mass->kg() : clam.mass_kg, cap_kg);
-    const ContactSum sum = sum_contacts(p, mass, part[i], centre, each);
+  for (const bool head : {false, true}) {   // the buckets' hits, then the head's
+    const auto on_part = [head](const Hit& hit) { return hit.on_head == head; };
+    if (std::none_of(hits.at.begin(), hits.at.begin() + hits.n, on_part)) continue;
+    const double mass = std::min(head ? clam.head_mass->kg() : clam.mass_kg, cap_kg);
+    const ContactSum sum = sum_contacts_of(p, mass, hits, centre, on_part, each);
     total.force += sum.force;
     total.torque += sum.torque;
     total.approach_m_per_s = std::max(total.approach_m_per_s, sum.approach_m_per_s);

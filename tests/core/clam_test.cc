@@ -37,8 +37,8 @@ Table22 table22_system(const ClamParams& c, const ClamKinematics& k, double t1, 
   Eigen::VectorXd r = Eigen::VectorXd::Zero(n);
   const double l1 = c.link1_length_m, l2 = c.link2_length_m, h1 = l1 / 2, h2 = l2 / 2;
   const double m1 = c.link1_mass_kg, m2 = c.link2_mass_kg + 0.5 * load_kg, m3 = c.link3_mass_kg;
-  const double s1 = std::sin(k.theta1), c1 = std::cos(k.theta1);
-  const double s2 = std::sin(k.theta2), c2 = std::cos(k.theta2);
+  const double s1 = std::sin(k.theta1()), c1 = std::cos(k.theta1());
+  const double s2 = std::sin(k.theta2()), c2 = std::cos(k.theta2());
   const double w1s = k.omega1 * k.omega1, w2s = k.omega2 * k.omega2, sl = 0.5 * stop_sign;
   int e = 0;
   // link 1: eqs 2.1-2.3
@@ -118,16 +118,16 @@ TEST(ClamKinematics, BothHalvesOfTheLinkageMeetAtB) {
   for (double th = 20; th <= 65; th += 5) {
     const ClamKinematics k = clam_kinematics(c, 1.0, 1.0 + clam_distance_at(c, testing::deg(th)),
                                              0.3, -0.2);
-    EXPECT_NEAR(k.theta2, testing::deg(th), 1e-9);
+    EXPECT_NEAR(k.theta2(), testing::deg(th), 1e-9);
     // x of B from A and from C (eq 2.7's position form), y of B (eq 2.6's).
-    EXPECT_NEAR(c.link1_length_m * std::sin(k.theta1), c.link2_length_m * std::sin(k.theta2), 1e-12);
-    EXPECT_NEAR(c.link1_length_m * std::cos(k.theta1) + c.link2_length_m * std::cos(k.theta2), k.s,
+    EXPECT_NEAR(c.link1_length_m * std::sin(k.theta1()), c.link2_length_m * std::sin(k.theta2()), 1e-12);
+    EXPECT_NEAR(c.link1_length_m * std::cos(k.theta1()) + c.link2_length_m * std::cos(k.theta2()), k.s,
                 1e-12);
     // velocity form: l1 cos th1 w1 = l2 cos th2 w2, and s_dot consistent
-    EXPECT_NEAR(c.link1_length_m * std::cos(k.theta1) * k.omega1,
-                c.link2_length_m * std::cos(k.theta2) * k.omega2, 1e-12);
-    EXPECT_NEAR(-c.link1_length_m * std::sin(k.theta1) * k.omega1 -
-                    c.link2_length_m * std::sin(k.theta2) * k.omega2,
+    EXPECT_NEAR(c.link1_length_m * std::cos(k.theta1()) * k.omega1,
+                c.link2_length_m * std::cos(k.theta2()) * k.omega2, 1e-12);
+    EXPECT_NEAR(-c.link1_length_m * std::sin(k.theta1()) * k.omega1 -
+                    c.link2_length_m * std::sin(k.theta2()) * k.omega2,
                 k.s_dot, 1e-12);
   }
 }
@@ -194,8 +194,8 @@ TEST(ClamImpact, Equation29ConservesVerticalMomentum) {
   const ClamKinematics k = clam_kinematics(c, 0.0, s, 0.4, -0.3);  // closing fast
   const double v = clam_inelastic_velocity(c, k, 0.4, -0.3, 0.0);
   // Momentum before from the links' CoG speeds, computed from energy-consistent kinematics.
-  const double v1 = 0.4 - 0.5 * c.link1_length_m * std::sin(k.theta1) * k.omega1;
-  const double v2 = -0.3 + 0.5 * c.link2_length_m * std::sin(k.theta2) * k.omega2;
+  const double v1 = 0.4 - 0.5 * c.link1_length_m * std::sin(k.theta1()) * k.omega1;
+  const double v2 = -0.3 + 0.5 * c.link2_length_m * std::sin(k.theta2()) * k.omega2;
   const double p = 2 * c.link1_mass_kg * v1 + 2 * c.link2_mass_kg * v2 + c.link3_mass_kg * -0.3;
   EXPECT_NEAR(v * clam_mass(c, 0), p, 1e-9);
   EXPECT_GT(v, -0.3);

@@ -222,8 +222,8 @@ TEST(Lines, PressureStopsAtTheVapourFloor) {
   EXPECT_EQ(l.floor_Pa, kVapourPressureGauge_Pa);
   EXPECT_EQ(line_pressure_rate(l, kVapourPressureGauge_Pa, -1e-3), 0.0);
   EXPECT_EQ(line_pressure_rate(l, kVapourPressureGauge_Pa - 1.0, -1e-3), 0.0);
-  EXPECT_EQ(line_pressure_rate(l, kVapourPressureGauge_Pa, 1e-3), 1e-3 / c);   // refills
-  EXPECT_EQ(line_pressure_rate(l, 1e6, -1e-3), -1e-3 / c);
+  EXPECT_DOUBLE_EQ(line_pressure_rate(l, kVapourPressureGauge_Pa, 1e-3), 1e-3 / c);   // refills
+  EXPECT_DOUBLE_EQ(line_pressure_rate(l, 1e6, -1e-3), -1e-3 / c);
   EXPECT_GT(kVapourPressureGauge_Pa, -101325.0);  // above absolute zero
 }
 

@@ -211,10 +211,10 @@ MachineParams with_winch_valves(MachineParams m, double ratio, double poppet_lag
 // the loop's gain; a lag in it (the poppet's damping chamber, or an orifice in the pilot)
 // takes away its damping unless it is slow enough to filter the loop out. With the shipped
 // 3:1 and 1 s poppet the rope pays out at 2.00 m/s, swinging by 0.013 and 0.003 m/s; at 10:1
-// by 0.40 and 0.20 m/s; at 3:1 with a 0.2 s poppet by 2.0 and 1.6 m/s (0.5 s: 0.56 and
-// 0.35 m/s). With the opening a static function of the pressures the 3:1 winch meters
+// by 0.40 and 0.08 m/s (0.20 on the closing rope before rope 1's damping rose to 0.012 s:
+// models/t250.json); at 3:1 with a 0.2 s poppet by 2.0 and 2.1 m/s (0.5 s: 0.56 and 0.35 m/s). With the opening a static function of the pressures the 3:1 winch meters
 // steadily too (0.009 m/s), where the boom chatters (docs/model.md, Load-holding valves).
-// Bounds: hunting swings by more than 0.1 m/s, the shipped valve by a tenth of the hunting's.
+// Bounds: hunting swings by more than 0.05 m/s, the shipped valve by a tenth of the hunting's.
 TEST(LoadHolding, AHighPilotRatioOrAQuickerPoppetMakesAWinchValveHunt) {
   const MachineParams m = heavy_machine();
   for (int ch = kMainHoist; ch <= kAuxHoist; ++ch) {
@@ -227,8 +227,8 @@ TEST(LoadHolding, AHighPilotRatioOrAQuickerPoppetMakesAWinchValveHunt) {
   const PayOut high_ratio = pay_out(with_winch_valves(m, 10.0, 1.0), -5.0);
   const PayOut quicker = pay_out(with_winch_valves(m, 3.0, 0.2), -5.0);
   for (std::size_t i = 0; i < 2; ++i) {
-    EXPECT_GT(high_ratio.swing_m_per_s[i], 0.1) << "10:1, cable " << i + 1;
-    EXPECT_GT(quicker.swing_m_per_s[i], 0.1) << "3:1, 0.2 s poppet, cable " << i + 1;
+    EXPECT_GT(high_ratio.swing_m_per_s[i], 0.05) << "10:1, cable " << i + 1;
+    EXPECT_GT(quicker.swing_m_per_s[i], 0.05) << "3:1, 0.2 s poppet, cable " << i + 1;
     EXPECT_LT(steady.swing_m_per_s[i], 0.1 * std::min(high_ratio.swing_m_per_s[i],
                                                       quicker.swing_m_per_s[i]))
         << "cable " << i + 1;
