@@ -58,6 +58,7 @@ std::string first_nonfinite(const Outputs& o) {
       all_finite(o.theta1_clam_deg, "theta1_clam_deg", &w) &&
       all_finite(o.theta2_clam_deg, "theta2_clam_deg", &w) &&
       all_finite(o.jaw_gap_m, "jaw_gap_m", &w) && all_finite(o.squeeze_N, "squeeze_N", &w) &&
+      all_finite(o.grip_holds_kg, "grip_holds_kg", &w) &&
       all_finite(o.stop_force_N, "stop_force_N", &w) &&
       all_finite(o.clam_vel_m_per_s, "clam_vel_m_per_s", &w) && all_finite(o.tip, "tip", &w) &&
       all_finite(o.point_a, "point_a", &w) && all_finite(o.point_b, "point_b", &w) &&

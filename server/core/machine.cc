@@ -523,9 +523,11 @@ Outputs outputs(const MachineParams& m, const State& st, const Environment& env)
   o.jaw_gap_m = clam_jaw_gap(m.clam, k.theta2());
   o.stop_force_N = locked(st.clam) ? sol.stop_force_N : 0.0;
   if (st.clam.load == LoadStatus::WithLoad) {
-    const std::array<double, 2> n =
-        shell_normal_forces(grip_of(st.clam), clam_ds_dtheta2(m.clam, k), sol.stop_force_N);
+    const double ds_dtheta2 = clam_ds_dtheta2(m.clam, k);
+    const std::array<double, 2> n = shell_normal_forces(grip_of(st.clam), ds_dtheta2, sol.stop_force_N);
     o.squeeze_N = 0.5 * (n[0] + n[1]);
+    o.grip_holds_kg = grip_capacity_N(grip_of(st.clam), ds_dtheta2, sol.stop_force_N) /
+                      m.crane.gravity_m_per_s2;
   }
   o.clam_vel_m_per_s = {-x(ix::vA), -x(ix::vC)};
   o.working = st.clam.working;

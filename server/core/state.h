@@ -193,6 +193,9 @@ struct Outputs {
   double theta2_clam_deg = 0.0;            // clam bucket from the vertical
   double jaw_gap_m = 0.0;
   double squeeze_N = 0.0;                  // normal force each shell presses a held load with
+  // the mass the shells' contacts can carry straight up at that squeeze (core/clam_grip.h,
+  // grip_capacity_N over g): against the held load's, how firm the grip is (the lesson's check)
+  double grip_holds_kg = 0.0;
   double stop_force_N = 0.0;               // reaction of the clam's geometric stop or load
   std::array<double, 2> clam_vel_m_per_s{};  // vertical speed of A and C, positive up
   WorkingState working = WorkingState::Free;

@@ -40,6 +40,8 @@ LessonCheck read_check(Section s) {
     c.by_m = s.number("by_m", Quantity::above("m", unit::one, 0.0, 50.0));
   if (c.kind == LessonCheckKind::LoadSwung)
     c.by_deg = s.number("by_deg", Quantity::above("deg", unit::one, 0.0, 180.0));
+  if (c.kind == LessonCheckKind::LoadGripped)
+    c.times_weight = s.number("times_weight", Quantity::above("", unit::one, 0.0, 10.0));
   s.note();
   s.finish();
   return c;
@@ -121,6 +123,7 @@ nlohmann::ordered_json client_lesson(const LessonSpec& lesson) {
     ojson check = {{"kind", to_string(st.check.kind)}};
     if (st.check.by_m > 0.0) check["by_m"] = st.check.by_m;
     if (st.check.by_deg > 0.0) check["by_deg"] = st.check.by_deg;
+    if (st.check.times_weight > 0.0) check["times_weight"] = st.check.times_weight;
     steps.push_back({{"goal", st.goal}, {"controls", std::move(controls)}, {"check", std::move(check)}});
   }
   return {{"title", lesson.title}, {"steps", std::move(steps)}};

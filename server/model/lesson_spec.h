@@ -21,7 +21,7 @@ inline constexpr int kControlSignals = 5;   // ControlSignal[5]: swing, boom, te
 enum class LessonCheckKind {
   ClamLowered,   // point A went down by by_m
   JawsOpened,    // the clam sits on its open stop (Geo status Open)
-  LoadGripped,   // a load is held in the jaws (Load status With-load)
+  LoadGripped,   // a load is held in the jaws, squeezed to carry times_weight its weight
   LoadLifted,    // the held load rose by by_m
   LoadSwung,     // the machine swung by by_deg with the load held
   LoadSetDown,   // the load was let go and rests on something
@@ -36,6 +36,10 @@ struct LessonCheck {
   LessonCheckKind kind = LessonCheckKind::ClamLowered;
   double by_m = 0.0;     // ClamLowered, LoadLifted
   double by_deg = 0.0;   // LoadSwung
+  // LoadGripped: the shells' contacts, pressed as they are, carry this many times the load's
+  // weight (Outputs::grip_holds_kg): a grip firm enough to lift it, not one that merely
+  // touches (1 = it hangs, nothing to spare for the lift's acceleration)
+  double times_weight = 0.0;
 };
 
 // One way to move toward the goal, e.g. "close": cable 1 out, cable 2 in.

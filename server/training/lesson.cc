@@ -10,6 +10,7 @@ namespace clamsim::training {
 namespace {
 
 using Kind = model::LessonCheckKind;
+constexpr std::size_t kDisplayLoadKg = 7;   // Outputs::display's last: the load in the jaws
 
 double speed(const core::Outputs::Load& l) {
   const auto& v = l.velocity_m_per_s;
@@ -52,7 +53,9 @@ double LessonTracker::measure(const model::LessonCheck& c, const core::Outputs& 
   switch (c.kind) {
     case Kind::ClamLowered: return fraction(base_.clam_z - o.point_a[2], c.by_m);
     case Kind::JawsOpened: return o.geo == core::GeoStatus::Open ? 1.0 : 0.0;
-    case Kind::LoadGripped: return held ? 1.0 : 0.0;
+    case Kind::LoadGripped:
+      // held, and squeezed firmly enough: the step fills as the trainee closes harder
+      return held ? fraction(o.grip_holds_kg, c.times_weight * o.display[kDisplayLoadKg]) : 0.0;
     case Kind::LoadLifted: return held ? fraction(held->position_m[2] - base_.load_z, c.by_m) : 0.0;
     case Kind::LoadSwung:
       return held ? fraction(std::abs(o.joint_pos[0] - base_.swing_deg), c.by_deg) : 0.0;
