@@ -306,7 +306,8 @@ function setView(name) {
   if (!VIEWS.includes(name)) return;
   view = name;
   views?.set(name);
-  for (const b of document.querySelectorAll('[data-view]')) b.setAttribute('aria-pressed', String(b.dataset.view === name));
+  // buttons only: the body carries data-view too, and aria-pressed is no attribute of it
+  for (const b of document.querySelectorAll('button[data-view]')) b.setAttribute('aria-pressed', String(b.dataset.view === name));
   document.body.dataset.view = name;
   markDirty();
 }
