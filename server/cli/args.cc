@@ -104,6 +104,13 @@ std::string unknown_option_message(const std::string& unknown, const FlagSet& fl
   if (const auto hint = flags.hints.find(unknown); hint != flags.hints.end())
     return out + ": " + hint->second + " (see --help)";
   const std::vector<std::string> near = nearest_flags(unknown, flags);
+  // a beginning as short as "--c" fits many: the first few, then --help's word
+  constexpr std::size_t kListed = 5;
+  if (near.size() > kListed) {
+    out += "; did you mean one of ";
+    for (std::size_t i = 0; i < kListed; ++i) out += near[i] + ", ";
+    return out + "...? (see --help)";
+  }
   for (std::size_t i = 0; i < near.size(); ++i)
     out += (i == 0 ? "; did you mean " : i + 1 == near.size() ? " or " : ", ") + near[i];
   return out + (near.empty() ? "" : "?") + " (see --help)";

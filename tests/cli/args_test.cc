@@ -77,6 +77,12 @@ TEST(CliArgs, AnUnknownFlagSuggestsTheNearestKnownOnes) {
   EXPECT_EQ(nearest_flags("-quiet", server), std::vector<std::string>{"--quiet"});
   EXPECT_EQ(error_of({"--csv-file", "x"}),
             "unknown option '--csv-file'; did you mean --csv? (see --help)");
+  // a beginning that fits many: the first five
+  FlagSet many;
+  many.valued = {"--ca", "--cb", "--cc", "--cd", "--ce", "--cf", "--cg"};
+  EXPECT_EQ(error_of({"--c"}, many),
+            "unknown option '--c'; did you mean one of --ca, --cb, --cc, --cd, --ce, ...? "
+            "(see --help)");
   // nothing near: no guess
   EXPECT_EQ(nearest_flags("--zzzzzz", server), std::vector<std::string>{});
   EXPECT_EQ(nearest_flags("-x", flags()), std::vector<std::string>{});

@@ -88,8 +88,10 @@ std::string keys_help(const receiver::ReceiverOptions& opt, const char* argv0) {
     const std::string path =
         opt.keys_path.empty() ? receiver::default_keyboard_file(argv0) : opt.keys_path;
     const std::string legend = receiver::keyboard_legend(model::load_keyboard_layout(path));
-    return "Keys of --keyboard (from " + path + "; each press steps --key-step volts):\n  " +
-           legend.substr(0, legend.size() - 1) + "\n";
+    std::string indented = "  ";   // each line of the legend, two spaces in
+    for (std::size_t i = 0; i < legend.size(); ++i)
+      indented += legend[i] == '\n' && i + 1 < legend.size() ? std::string("\n  ") : std::string(1, legend[i]);
+    return "Keys of --keyboard (from " + path + "; each press steps --key-step volts):\n" + indented;
   } catch (const std::exception& e) {
     return std::string("Keys of --keyboard: no layout to list (") + e.what() + ")\n";
   }
