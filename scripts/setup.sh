@@ -42,7 +42,8 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # three.js and uPlot (served to browsers from node_modules/three and node_modules/uplot/dist)
-# and playwright-core (browser tests).
+# and playwright-core and axe-core (browser tests: driving Chromium, checking contrast and
+# other accessibility rules).
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: npm ci"
   npm ci --no-audit --no-fund --loglevel=error

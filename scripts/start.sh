@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 
 scripts/setup.sh
 cmake --preset release >/dev/null
+# the server and every tool the README's "Other tools" table names (tests/docs checks it)
 cmake --build --preset release -j"$(nproc)" --target clamsim-server clamsim-sim \
-  clamsim-receiver clamsim-loadgen clamsim-wsload
+  clamsim-receiver clamsim-loadgen clamsim-wsload clamsim-accounts clamsim-plot
 echo "open http://127.0.0.1:8080/ in a browser (plug in a joystick, or use the keyboard)"
 exec build/release/server/app/clamsim-server --config config/server.json "$@"

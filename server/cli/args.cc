@@ -1,5 +1,7 @@
 #include "cli/args.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -17,6 +19,104 @@ std::pair<std::string, std::optional<std::string>> split_flag(const std::string&
   return {arg, std::nullopt};
 }
 
+// Edits (insert, delete, replace a character) that turn a into b.
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// "--corba-port" -> {"corba", "port"}
+std::vector<std::string> words(const std::string& flag) {
+  std::vector<std::string> out;
+  std::string word;
+  for (const char c : flag) {
+    if (c == '-') {
+      if (!word.empty()) out.push_back(word);
+      word.clear();
+    } else {
+      word += c;
+    }
+  }
+  if (!word.empty()) out.push_back(word);
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> nearest_flags(const std::string& unknown, const FlagSet& flags) {
+  std::set<std::string> known;
+  for (const auto* set : {&flags.valued, &flags.switches})
+    for (const std::string& f : *set)
+      if (f.rfind("--", 0) == 0) known.insert(f);
+  const std::vector<std::string> asked = words(unknown);
+  if (asked.empty()) return {};
+  std::string bare;  // "--Port" and "-port" are --port
+  for (const std::string& w : asked) bare += (bare.empty() ? "--" : "-") + w;
+  for (char& c : bare) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::vector<std::string> out;
+  // a beginning: "--dur" -> --duration
+  for (const std::string& f : known)
+    if (f.rfind(bare, 0) == 0) out.push_back(f);
+  if (!out.empty()) return out;
+  // every word of it among a flag's words: "--port" -> --corba-port, --http-port
+  const std::vector<std::string> lower = words(bare);
+  for (const std::string& f : known) {
+    const std::vector<std::string> have = words(f);
+    if (std::all_of(lower.begin(), lower.end(), [&](const std::string& w) {
+          return std::find(have.begin(), have.end(), w) != have.end();
+        }))
+      out.push_back(f);
+  }
+  if (!out.empty()) return out;
+  // a flag's words all in it: "--csv-file" -> --csv
+  for (const std::string& f : known) {
+    const std::vector<std::string> have = words(f);
+    if (std::all_of(have.begin(), have.end(), [&](const std::string& w) {
+          return std::find(lower.begin(), lower.end(), w) != lower.end();
+        }))
+      out.push_back(f);
+  }
+  if (!out.empty()) return out;
+  // a slip of the keyboard: the nearest within a third of its length (at least 2 edits)
+  const std::size_t allowed = std::max<std::size_t>(2, (bare.size() - 2) / 3);
+  std::size_t best = allowed + 1;
+  for (const std::string& f : known) {
+    const std::size_t d = edit_distance(bare, f);
+    if (d > allowed) continue;
+    if (d < best) out.clear(), best = d;
+    if (d == best) out.push_back(f);
+  }
+  return out;
+}
+
+std::string unknown_option_message(const std::string& unknown, const FlagSet& flags) {
+  std::string out = "unknown option '" + unknown + "'";
+  if (const auto hint = flags.hints.find(unknown); hint != flags.hints.end())
+    return out + ": " + hint->second + " (see --help)";
+  const std::vector<std::string> near = nearest_flags(unknown, flags);
+  // a beginning as short as "--c" fits many: the first few, then --help's word
+  constexpr std::size_t kListed = 5;
+  if (near.size() > kListed) {
+    out += "; did you mean one of ";
+    for (std::size_t i = 0; i < kListed; ++i) out += near[i] + ", ";
+    return out + "...? (see --help)";
+  }
+  for (std::size_t i = 0; i < near.size(); ++i)
+    out += (i == 0 ? "; did you mean " : i + 1 == near.size() ? " or " : ", ") + near[i];
+  return out + (near.empty() ? "" : "?") + " (see --help)";
+}
+
+namespace {
 
 // A bound in a message: "5", "0.1", "1e+06".
 std::string shown(double v) {
@@ -63,7 +163,7 @@ Args::Args(int argc, const char* const* argv, const FlagSet& flags) {
         positionals_.push_back(arg);
         continue;
       }
-      throw UsageError("unknown option '" + arg + "' (see --help)");
+      throw UsageError(unknown_option_message(arg, flags));
     }
     if (values_.count(arg) != 0 && flags.repeatable.count(arg) == 0) {
       throw UsageError(arg + " given twice");

@@ -30,11 +30,23 @@ struct FlagSet {
                                      // (--server-arg passes a flag to a spawned server)
   bool positionals = false;          // plain arguments are the program's operands
   bool orb_options = false;          // "-ORBname value" pairs are kept for ORB_init
+  // A flag this program does not have but a user may well try, and what to use instead
+  // (the receiver's "--port": the port goes in --server's reference).
+  std::map<std::string, std::string> hints;
 };
+
+// The flags of `flags` an unknown one most likely meant: those it begins ("--dur" ->
+// --duration), else those having all its words ("--port" -> --corba-port, --http-port),
+// else those whose words it has ("--csv-file" -> --csv), else the nearest by edit distance,
+// within a third of its length (at least 2). Empty when none is near.
+std::vector<std::string> nearest_flags(const std::string& unknown, const FlagSet& flags);
+// "unknown option '--port'; did you mean --corba-port or --http-port? (see --help)"
+std::string unknown_option_message(const std::string& unknown, const FlagSet& flags);
 
 class Args {
  public:
-  // Throws UsageError for an unknown flag, a missing value or a repeated flag.
+  // Throws UsageError for an unknown flag (with unknown_option_message), a missing value or
+  // a repeated flag.
   Args(int argc, const char* const* argv, const FlagSet& flags);
 
   bool has(const std::string& flag) const;

@@ -24,6 +24,19 @@ std::vector<fs::path> files_with(const std::string& dir, const std::string& ext)
   return out;
 }
 
+// A name as a client sent it, fit for a log line and a WebSocket close reason: at most 40
+// bytes, control characters as \xNN (a client's "%0A" must not start a forged log line).
+std::string shown(const std::string& name) {
+  std::string out;
+  static const char* hex = "0123456789abcdef";
+  for (std::size_t i = 0; i < name.size() && i < 40; ++i) {
+    const auto c = static_cast<unsigned char>(name[i]);
+    if (c < 0x20 || c == 0x7f) out += std::string("\\x") + hex[c >> 4] + hex[c & 15];
+    else out += static_cast<char>(c);
+  }
+  return name.size() > 40 ? out + "..." : out;
+}
+
 // "dam_intake, quarry" or "none there"
 std::string listed(const std::vector<std::string>& names) {
   std::string out;
@@ -100,7 +113,7 @@ bool Catalog::resolve(const std::string& model, const std::string& scenario, Mac
   const std::string name = model.empty() ? default_model_ : model;
   auto m = machines_.find(name);
   if (m == machines_.end()) {
-    if (error) *error = "unknown model \"" + name + "\"";
+    if (error) *error = "unknown model \"" + shown(name) + "\"; the models: " + listed(models());
     return false;
   }
   *out = m->second;
@@ -124,7 +137,7 @@ bool Catalog::resolve(const std::string& model, const std::string& scenario, Mac
     use_world(scenario, true);
     return true;
   }
-  if (error) *error = "unknown scenario \"" + scenario + "\"";
+  if (error) *error = "unknown scenario \"" + shown(scenario) + "\"; the scenarios: " + listed(scenarios());
   return false;
 }
 

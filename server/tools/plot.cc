@@ -9,7 +9,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cmath>
 #include <cstring>
+#include <ctime>
 #include <optional>
 #include <sstream>
 
@@ -40,14 +42,34 @@ std::string number(double v) {
   return text;
 }
 
-constexpr const char* kGripColour = "#1a9850";
+constexpr const char* kGripColour = "#00773a";   // both 4.5:1 or more on white
 constexpr const char* kReleaseColour = "#d73027";
 
 // The figure's size in pixels: two panels a row.
 constexpr int kWidthPx = 1800;
 constexpr int kRowPx = 330;
 constexpr int kTopPx = 20;
-constexpr int kCaptionPx = 90;
+constexpr int kCaptionPx = 120;   // the title, the thesis's caption, the note
+
+// The datablock that holds an unwrapped curve (gnuplot cannot unwrap as it reads).
+std::string block_name(std::size_t panel, std::size_t series) {
+  return "$unwrapped_" + std::to_string(panel) + "_" + std::to_string(series);
+}
+
+// The curve's time and value, one row a line, as a gnuplot datablock.
+std::string datablock(const std::string& name, const CsvTable& t, const std::string& time_column,
+                      const Series& s) {
+  const std::vector<double> v = series_values(t, s);
+  std::string out = name + " << EOD\n";
+  char line[64];
+  for (std::size_t r = 0; r < t.rows(); ++r) {
+    const double time = t.number(r, time_column);
+    if (!std::isfinite(time) || !std::isfinite(v[r])) continue;
+    std::snprintf(line, sizeof line, "%.9g,%.9g\n", time, v[r]);   // the CSV's separator
+    out += line;
+  }
+  return out + "EOD\n";
+}
 
 // gnuplot's "using" for one curve: the time column, then the value.
 std::string using_clause(const CsvTable& t, int time_col, const Series& s) {
@@ -129,8 +151,11 @@ void draw_panel(std::ostringstream& g, const PlotPlan& plan, const CsvTable& t, 
   g << "plot ";
   for (std::size_t i = 0; i < p.series.size(); ++i) {
     const Series& s = p.series[i];
-    g << (i ? ", \\\n     " : "") << "f skip 1 using " << using_clause(t, time_col, s)
-      << (s.right_axis ? " axes x1y2" : "") << " title " << quoted(s.title) << " " << s.style;
+    const CurveLook look = curve_look(i);
+    g << (i ? ", \\\n     " : "")
+      << (s.unwrap ? block_name(index, i) + " using 1:2" : "f skip 1 using " + using_clause(t, time_col, s))
+      << (s.right_axis ? " axes x1y2" : "") << " title " << quoted(s.title) << " " << s.style
+      << " lc rgb '" << look.colour << "' dt " << look.dash;
   }
   // the markers' key entries (the lines themselves are arrows, which have none)
   const auto has = [&](Marker::Kind k) {
@@ -147,6 +172,21 @@ void draw_panel(std::ostringstream& g, const PlotPlan& plan, const CsvTable& t, 
 }
 
 }  // namespace
+
+std::string utc_minute(const std::string& iso) {
+  // "YYYY-MM-DDTHH:MM..." as written by the recorder
+  if (iso.size() < 16 || iso[10] != 'T' || iso[13] != ':') return iso;
+  return iso.substr(0, 10) + " " + iso.substr(11, 5) + " UTC";
+}
+
+std::string utc_minute(long long t) {
+  const std::time_t when = static_cast<std::time_t>(t);
+  std::tm utc{};
+  gmtime_r(&when, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &utc);
+  return text;
+}
 
 std::string gnuplot_script(const PlotPlan& plan, const CsvTable& table, const PlotRequest& r) {
   const std::size_t rows = (plan.panels.size() + 1) / 2;
@@ -173,14 +213,24 @@ std::string gnuplot_script(const PlotPlan& plan, const CsvTable& table, const Pl
     << (plan.x ? "set xrange [" + number(plan.x->lo) + ":" + number(plan.x->hi) + "]\n" : "")
     << "set style data lines\n"
     << "set multiplot\n";
-  // the caption under the figure, as in the thesis; the run it shows in smaller type
-  const double caption_y = 1.0 - (static_cast<double>(height_px) - kCaptionPx * 0.55) / height_px;
-  g << "set label 1 " << quoted(plan.caption) << " at screen 0.5, screen " << caption_y
-    << " center font ',14'\n";
-  if (!r.note.empty()) {
-    g << "set label 2 " << quoted(r.note) << " at screen 0.5, screen " << caption_y * 0.45
-      << " center font ',10' textcolor rgb '#555555'\n";
+  // under the figure: which run it is, the thesis's figure it resembles, what was run
+  const auto line_y = [&](double px_from_bottom) { return px_from_bottom / height_px; };
+  const bool titled = !r.title.empty();
+  g << "set label 1 " << quoted(titled ? r.title : plan.caption) << " at screen 0.5, screen "
+    << line_y(kCaptionPx * 0.72) << " center font ',14'\n";
+  if (titled) {
+    g << "set label 2 " << quoted(plan.experiment == Experiment::Run ? plan.caption : "cf. thesis " + plan.caption)
+      << " at screen 0.5, screen " << line_y(kCaptionPx * 0.45) << " center font ',11'\n";
   }
+  if (!r.note.empty()) {
+    g << "set label 3 " << quoted(r.note) << " at screen 0.5, screen "
+      << line_y(kCaptionPx * (titled ? 0.2 : 0.4)) << " center font ',10' textcolor rgb '#555555'\n";
+  }
+  // the unwrapped curves' data
+  for (std::size_t p = 0; p < plan.panels.size(); ++p)
+    for (std::size_t i = 0; i < plan.panels[p].series.size(); ++i)
+      if (plan.panels[p].series[i].unwrap)
+        g << datablock(block_name(p, i), table, plan.time_column, plan.panels[p].series[i]);
   int arrow = 1;
   for (const Marker& m : plan.markers) {
     g << "set arrow " << arrow++ << " from " << number(m.time_s) << ", graph 0 to "
@@ -189,7 +239,7 @@ std::string gnuplot_script(const PlotPlan& plan, const CsvTable& table, const Pl
   }
   for (std::size_t i = 0; i < plan.panels.size(); ++i) {
     draw_panel(g, plan, table, plan.panels[i], i);
-    if (i == 0) g << "unset label 1\nunset label 2\n";   // drawn once
+    if (i == 0) g << "unset label 1\nunset label 2\nunset label 3\n";   // drawn once
   }
   g << "unset multiplot\n"
     << "set output\n";

@@ -17,7 +17,17 @@ struct PlotRequest {
   std::string csv_path;   // clamsim-sim's or clamsim-receiver's CSV
   std::string out_path;   // ends in .svg or .png
   std::string note;       // under the caption: what was run, e.g. "clamsim-sim: demo.ctl on t250.json"
+  // The figure's title: which run it is (scenario, trainee or recording, date), e.g.
+  // "dam_intake, trainee Ada, 2026-11-29 08:12 UTC". The thesis figure the run resembles
+  // follows it as "cf. ..."; without a title that caption is the title.
+  std::string title = {};
 };
+
+// "2026-11-29T08:12:03Z" (a recording's start_utc) -> "2026-11-29 08:12 UTC"; other text
+// unchanged.
+std::string utc_minute(const std::string& iso8601);
+// The moment `t` (seconds since 1970) as "2026-11-29 08:12 UTC".
+std::string utc_minute(long long t);
 
 struct PlotResult {
   bool ok = false;

@@ -143,22 +143,90 @@ double value_of(const CsvTable& t, std::size_t row, const Series& s) {
   return NAN;
 }
 
-// Autoscale unless the curves on that axis span less than `span`: then a range of `span`
-// centred on them, so noise in a quantity at rest is not drawn as motion.
-std::optional<Range> at_least(const CsvTable& t, const Panel& p, bool right, double span) {
+}  // namespace
+
+double wrap_degrees(double deg) {
+  double w = std::fmod(deg, 360.0);   // (-360, 360)
+  if (w > 180.0) w -= 360.0;
+  if (w <= -180.0) w += 360.0;
+  return w;
+}
+
+std::vector<double> unwrap_degrees(const std::vector<double>& deg) {
+  std::vector<double> out(deg.size());
+  std::optional<double> last;   // the last finite value out
+  for (std::size_t i = 0; i < deg.size(); ++i) {
+    const double v = deg[i];
+    if (!std::isfinite(v)) {
+      out[i] = v;
+      continue;
+    }
+    out[i] = last ? *last + wrap_degrees(v - *last) : wrap_degrees(v);
+    last = out[i];
+  }
+  return out;
+}
+
+std::pair<Range, Range> align_zeros(Range a, Range b) {
+  // each axis as the parts below and above 0 (both >= 0: 0 is on the axis)
+  double below[2] = {std::max(0.0, -a.lo), std::max(0.0, -b.lo)};
+  double above[2] = {std::max(0.0, a.hi), std::max(0.0, b.hi)};
+  for (int i = 0; i < 2; ++i)
+    if (below[i] + above[i] <= 0.0) below[i] = above[i] = 1.0;   // all 0: any scale
+  // the share of the height under 0: the larger one, unless that is all of it on one axis
+  // while the other has something above 0 (no finite room below would do); then the
+  // other's, or the middle when one axis is all below 0 and the other all above
+  const double share[2] = {below[0] / (below[0] + above[0]), below[1] / (below[1] + above[1])};
+  double f = std::max(share[0], share[1]);
+  if (f >= 1.0 && std::min(share[0], share[1]) < 1.0) {
+    f = std::min(share[0], share[1]);
+    if (f <= 0.0) f = 0.5;
+  }
+  for (int i = 0; i < 2; ++i) {
+    if (share[i] < f) below[i] = f * above[i] / (1.0 - f);
+    if (share[i] > f) above[i] = below[i] * (1.0 - f) / f;
+  }
+  constexpr double kRoom = 1.05;
+  return {Range{-below[0] * kRoom, above[0] * kRoom}, Range{-below[1] * kRoom, above[1] * kRoom}};
+}
+
+CurveLook curve_look(std::size_t index) {
+  // dark colours (each at least 6.5:1 on white) and five dash patterns: solid, dashes,
+  // dash-dot, dots, dash-dot-dot
+  static constexpr CurveLook kLooks[kCurveLooks] = {
+      {"#000000", 1}, {"#0055aa", 2}, {"#b2182b", 4}, {"#006d2c", 3}, {"#7a0177", 5}};
+  return kLooks[index % kCurveLooks];
+}
+
+std::vector<double> series_values(const CsvTable& t, const Series& s) {
+  std::vector<double> v(t.rows());
+  for (std::size_t r = 0; r < t.rows(); ++r) v[r] = value_of(t, r, s);
+  return s.unwrap ? unwrap_degrees(v) : v;
+}
+
+namespace {
+
+// The finite values of the curves on one axis: none when there are none.
+std::optional<Range> data_range(const CsvTable& t, const Panel& p, bool right) {
   double lo = std::numeric_limits<double>::infinity();
   double hi = -lo;
   for (const Series& s : p.series) {
     if (s.right_axis != right) continue;
-    for (std::size_t r = 0; r < t.rows(); ++r) {
-      const double v = value_of(t, r, s);
+    for (const double v : series_values(t, s)) {
       if (!std::isfinite(v)) continue;
       lo = std::min(lo, v);
       hi = std::max(hi, v);
     }
   }
-  if (!(hi >= lo) || hi - lo >= span) return std::nullopt;
-  const double mid = 0.5 * (hi + lo);
+  if (!(hi >= lo)) return std::nullopt;
+  return Range{lo, hi};
+}
+
+// Autoscale unless the curves on that axis span less than `span`: then a range of `span`
+// centred on them, so noise in a quantity at rest is not drawn as motion.
+std::optional<Range> at_least(const std::optional<Range>& data, double span) {
+  if (!data || data->hi - data->lo >= span) return std::nullopt;
+  const double mid = 0.5 * (data->hi + data->lo);
   return Range{mid - 0.5 * span, mid + 0.5 * span};
 }
 
@@ -190,10 +258,11 @@ std::vector<Panel> crane_panels() {
   controls.series = {value("swing", "swing_V", "lw 5"), value("boom", "boom_V", "lw 3"),
                      value("telescope", "telescope_V", "lw 1"),
                      value("cable 1 (main hoist)", "hoist1_V", "lw 3"),
-                     value("cable 2 (aux hoist)", "hoist2_V", "lw 1.5 dt 2")};
+                     value("cable 2 (aux hoist)", "hoist2_V", "lw 1.5")};
   Panel joints{"joints", "", "angle [deg]", "telescope length [m]", {}, {}, {}, false};
   joints.series = {value("swing [deg]", "swing_deg"), value("boom [deg]", "boom_deg"),
                    value("telescope [m]", "telescope_m", "", true)};
+  joints.series[0].unwrap = true;   // a replay's swing comes in 0..360
   Panel rates{"rates", "", "angular velocity [deg/s]", "telescope speed [m/s]", {}, {}, {}, false};
   rates.series = {value("swing [deg/s]", "swing_rate_deg_s"),
                   value("boom [deg/s]", "boom_rate_deg_s"),
@@ -237,7 +306,6 @@ std::optional<Panel> load_path_panel(const CsvTable& t, const std::vector<std::s
     d.x0 = t.number(0, d.column);
     d.y0 = t.number(0, d.column_y);
     d.right_axis = true;
-    d.style = "dt 2";
     p.series.push_back(z);
     p.series.push_back(d);
   }
@@ -302,10 +370,17 @@ PlotPlan plan_plot(const CsvTable& t) {
   for (Panel& p : candidates) {
     if (!keep_present(t, p)) continue;
     p.caption = caption_of(p.key, plan.experiment);
+    const std::optional<Range> left = data_range(t, p, false), right = data_range(t, p, true);
     for (const MinSpan& m : kMinSpans) {
       if (p.key != m.key) continue;
-      if (m.y > 0.0) p.y = at_least(t, p, false, m.y);
-      if (m.y2 > 0.0) p.y2 = at_least(t, p, true, m.y2);
+      if (m.y > 0.0) p.y = at_least(left, m.y);
+      if (m.y2 > 0.0) p.y2 = at_least(right, m.y2);
+    }
+    // two axes: their zeros at one height, so curves at 0 on either meet
+    if (left && right) {
+      const auto [y, y2] = align_zeros(p.y.value_or(*left), p.y2.value_or(*right));
+      p.y = y;
+      p.y2 = y2;
     }
     plan.panels.push_back(std::move(p));
   }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -37,8 +38,36 @@ struct Series {
   double scale = 1.0;           // Value
   double x0 = 0.0, y0 = 0.0;    // Distance
   bool right_axis = false;
-  std::string style;            // gnuplot style words, e.g. "lw 3 dt 2"
+  // An angle that may go round (the swing): drawn unwrapped, from its first value in
+  // (-180, 180], so a turn through 0 or 360 is no jump across the panel.
+  bool unwrap = false;
+  std::string style;            // gnuplot style words besides colour and dash, e.g. "lw 3"
 };
+
+// A curve's value at each row of the table (unwrapped when the series says so); NaN where
+// the row has none.
+std::vector<double> series_values(const CsvTable& table, const Series& s);
+
+// An angle in (-180, 180] [deg].
+double wrap_degrees(double deg);
+// The angles as one continuous curve: the first in (-180, 180], each next one the nearest
+// to its predecessor of the values equal to it modulo 360. Non-finite values stay and do
+// not break the curve.
+std::vector<double> unwrap_degrees(const std::vector<double>& deg);
+
+// The ranges of a panel's two y-axes, widened so that 0 sits at the same height on both
+// (and is on both): a curve at 0 on the right axis meets one at 0 on the left. Each range
+// keeps what it had, with 5 % room above and below.
+std::pair<Range, Range> align_zeros(Range left, Range right);
+
+// The look of a panel's i-th curve: a colour that reads on white (contrast at least 4.5:1)
+// and a dash pattern of its own, so the curves stay apart printed in greyscale too.
+struct CurveLook {
+  const char* colour;   // "#rrggbb"
+  int dash;             // gnuplot's dashtype: 1 solid, 2 dashes, ...
+};
+CurveLook curve_look(std::size_t index);
+constexpr std::size_t kCurveLooks = 5;
 
 struct Panel {
   std::string key;       // "controls", "joints", "rates", "tensions", "theta2", "working",

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <vector>
 
@@ -100,7 +101,13 @@ int run_replay(const ReplayOptions& o) {
                  static_cast<unsigned long long>(r.last_k), sim_s, wall_s,
                  wall_s > 0.0 ? sim_s / wall_s : 0.0);
   if (!o.plot_path.empty()) {
-    const PlotResult plot = draw_plot({o.csv_path, o.plot_path, "clamsim-sim --replay " + o.path});
+    // the title names the session: its world, who was at the controls, when, which file
+    const std::string world = r.meta.count("world") && !r.meta.at("world").empty() ? r.meta.at("world") : "empty space";
+    const std::string when = r.meta.count("start_utc") ? ", " + utc_minute(r.meta.at("start_utc")) : "";
+    const std::string title = world + ", " +
+                              (r.trainee.empty() ? "no trainee name" : "trainee " + r.trainee) + when +
+                              " (" + std::filesystem::path(o.path).filename().string() + ")";
+    const PlotResult plot = draw_plot({o.csv_path, o.plot_path, "clamsim-sim --replay " + o.path, title});
     if (!plot.ok) return fail("--plot: " + plot.message, cli::kExitFailure);
   }
   return cli::kExitOk;

@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <cstring>
 #include <exception>
 #include <filesystem>
@@ -303,12 +304,18 @@ int prepared(Prepare&& prepare) {
 }
 
 int plot_run(const tools::SimOptions& opt, bool pick_place) {
+  // the title names this run: what drove it, in which world, when
+  const std::string world = opt.world.empty() ? "empty space" : base_name(opt.world);
+  const std::string title =
+      (pick_place ? "pick-and-place of " + opt.pick_place : base_name(opt.controls_path)) +
+      " in " + world + ", " + tools::utc_minute(static_cast<long long>(std::time(nullptr)));
   const tools::PlotResult plot = tools::draw_plot(
       {opt.csv_path, opt.plot_path,
        "clamsim-sim: " +
            (pick_place ? "pick-and-place of " + opt.pick_place + " in " + base_name(opt.world)
                        : base_name(opt.controls_path)) +
-           " on " + base_name(opt.model_path)});
+           " on " + base_name(opt.model_path),
+       title});
   if (!plot.ok && plot.gnuplot_missing && opt.plot_if_gnuplot) {
     if (!opt.quiet) std::fprintf(stderr, "clamsim-sim: no plot: %s\n", plot.message.c_str());
     return kExitOk;

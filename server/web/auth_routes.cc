@@ -273,7 +273,11 @@ void serve_auth_route(const AuthRequest& req, std::string_view path, const std::
   reply(json_answer(http::status::ok,
                     {{"class_code_required", !auth.options().class_code.empty()},
                      {"instructor_login_required", auth.login_required()},
-                     {"keyboard", state.options().keyboard}}));
+                     {"keyboard", state.options().keyboard},
+                     // the names a page may ask for (?scenario=, ?model=), offered when the
+                     // server refuses one it does not have
+                     {"scenarios", state.catalog().scenarios()},
+                     {"models", state.catalog().models()}}));
 }
 
 std::optional<HttpAnswer> require_instructor(const AuthRequest& req, SharedState& state) {

@@ -61,6 +61,13 @@ Listener::Listener(net::io_context& ioc, const tcp::endpoint& endpoint,
   acceptor_.set_option(net::socket_base::reuse_address(true), ec);
   check("set SO_REUSEADDR on");
   acceptor_.bind(endpoint, ec);
+  // the usual mistake, said as the CORBA port's is: the flag to change, and how
+  if (ec == net::error::address_in_use)
+    throw std::runtime_error("--http-port " + std::to_string(endpoint.port()) + ": port " +
+                             std::to_string(endpoint.port()) + " on " +
+                             endpoint.address().to_string() +
+                             " is in use (another server?); choose another, or 0 for any free "
+                             "port");
   check("bind");
   acceptor_.listen(net::socket_base::max_listen_connections, ec);
   check("listen on");

@@ -207,6 +207,8 @@ bool WebSocketSession::start_session() {
     if (!class_code_accepted(query_value(query, "class_code").value_or(""))) return false;
     if (!state_->catalog().resolve(model, scenario, &setup, &why)) {
       c.ws_closed_policy.fetch_add(1);
+      // a mistyped ?scenario= is the usual cause: the operator sees it without a browser
+      state_->log("web: refused WebSocket: " + why);
       close_with(websocket::close_code::policy_error, why);
       return false;
     }

@@ -57,6 +57,43 @@ TEST(CliArgs, MistakesAreOneLineNamingTheArgument) {
   EXPECT_EQ(error_of({"-ORBtraceLevel", "5"}), "unknown option '-ORBtraceLevel' (see --help)");
 }
 
+// An unknown flag names the ones it most likely meant, so a user need not read --help.
+TEST(CliArgs, AnUnknownFlagSuggestsTheNearestKnownOnes) {
+  FlagSet server;
+  server.valued = {"--corba-port", "--corba-tls-port", "--http-port", "--host", "--duration",
+                   "--scenario"};
+  server.switches = {"--quiet", "-q", "--help"};
+  // all its words among a flag's
+  EXPECT_EQ(error_of({"--port", "1"}, server),
+            "unknown option '--port'; did you mean --corba-port, --corba-tls-port or "
+            "--http-port? (see --help)");
+  // a beginning
+  EXPECT_EQ(error_of({"--dur=5"}, server),
+            "unknown option '--dur'; did you mean --duration? (see --help)");
+  // a slip: two letters swapped, one missing, another case, one dash
+  EXPECT_EQ(nearest_flags("--scneario", server), std::vector<std::string>{"--scenario"});
+  EXPECT_EQ(nearest_flags("--scenaro", server), std::vector<std::string>{"--scenario"});
+  EXPECT_EQ(nearest_flags("--Quiet", server), std::vector<std::string>{"--quiet"});
+  EXPECT_EQ(nearest_flags("-quiet", server), std::vector<std::string>{"--quiet"});
+  EXPECT_EQ(error_of({"--csv-file", "x"}),
+            "unknown option '--csv-file'; did you mean --csv? (see --help)");
+  // a beginning that fits many: the first five
+  FlagSet many;
+  many.valued = {"--ca", "--cb", "--cc", "--cd", "--ce", "--cf", "--cg"};
+  EXPECT_EQ(error_of({"--c"}, many),
+            "unknown option '--c'; did you mean one of --ca, --cb, --cc, --cd, --ce, ...? "
+            "(see --help)");
+  // nothing near: no guess
+  EXPECT_EQ(nearest_flags("--zzzzzz", server), std::vector<std::string>{});
+  EXPECT_EQ(nearest_flags("-x", flags()), std::vector<std::string>{});
+  // a program's own hint for a flag it does not have
+  FlagSet receiver = flags();
+  receiver.hints["--port"] = "the server's port goes in --server corbaloc::HOST:PORT/Name";
+  EXPECT_EQ(error_of({"--port", "1"}, receiver),
+            "unknown option '--port': the server's port goes in --server "
+            "corbaloc::HOST:PORT/Name (see --help)");
+}
+
 TEST(CliArgs, NumbersAreCheckedAgainstTheirRange) {
   const Args a = read({"--rate", "fast", "--count", "70"});
   try {

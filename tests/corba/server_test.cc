@@ -150,6 +150,30 @@ TEST(ClamsimServer, PortInUseFailsToStartInOneLineNamingPortAndSetting) {
   EXPECT_EQ(r.out.find("omniORB"), std::string::npos) << r.out;
 }
 
+// The web port likewise: the line names --http-port, so the user knows which setting to change.
+TEST(ClamsimServer, WebPortInUseNamesTheHttpPortSetting) {
+  const int held = socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(held, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(bind(held, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  ASSERT_EQ(listen(held, 1), 0);
+  socklen_t len = sizeof a;
+  ASSERT_EQ(getsockname(held, reinterpret_cast<sockaddr*>(&a), &len), 0);
+  const std::string port = std::to_string(ntohs(a.sin_port));
+  const Exit r = run_server({"--config", std::string(CLAMSIM_SOURCE_DIR) + "/config/server.json",
+                            "--host", "127.0.0.1", "--corba-port", "0", "--http-host",
+                            "127.0.0.1", "--http-port", port});
+  close(held);
+  EXPECT_EQ(r.status, cli::kExitFailure) << r.out;
+  EXPECT_NE(r.out.find("\nclamsim-server: --http-port " + port + ": port " + port +
+                       " on 127.0.0.1 is in use (another server?); choose another, or 0 for "
+                       "any free port\n"),
+            std::string::npos)
+      << r.out;
+}
+
 // The exit statuses of cli/exit_codes.h, as --help lists them, from real runs.
 TEST(ClamsimServer, ExitStatusesAreTheDocumentedOnes) {
   const fs::path dir = fs::temp_directory_path() / ("clamsim-exit-" + std::to_string(getpid()));

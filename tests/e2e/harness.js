@@ -99,6 +99,10 @@ export class ServerProcess {
     this.child = child;
     let out = '';
     child.stdout.on('data', (d) => { out += d; });
+    // what the server said on either stream, for tests of its log lines
+    this.output = '';
+    child.stdout.on('data', (d) => { this.output += d; });
+    child.stderr.on('data', (d) => { this.output += d; });
     child.stdout.pipe(this.log, { end: false });
     child.stderr.pipe(this.log, { end: false });
     let exited = null;

@@ -1,6 +1,7 @@
 // The keys and the help overlay against the real clamsim-server: the page drives with the
 // layout the server read from config/keyboard.json, says it in the header's hint, and the
-// help overlay (? key or button) lists those keys and the connected joystick's mapping.
+// help overlay (? key or button) lists those keys and the connected joystick's mapping,
+// and axe-core finds nothing serious in it (colour contrast of every key cap included).
 // Needs CLAMSIM_SERVER and Debian's Chromium; skips otherwise.
 
 import { describe, test, before, after } from 'node:test';
@@ -77,6 +78,46 @@ describe('keys and help overlay', { skip: skip ?? false }, () => {
     await page.keyboard.press('Escape');
     await waitFor('the overlay to close on Esc', async () => !(await page.isVisible('dialog#help')), { timeoutMs: 3000 });
   });
+
+  // axe-core's own rules, run in the page with the help open, at a laptop's and a desktop's
+  // screen: no serious or critical violation, and the key caps of the table pass its colour
+  // contrast check (so the check really looked at them, not only at the rest of the page).
+  for (const [width, height] of [[1366, 768], [1920, 1080]]) {
+    test(`axe-core finds no serious violation with the help open at ${width}x${height}`, async () => {
+      await page.setViewportSize({ width, height });
+      if (!(await page.isVisible('dialog#help'))) await page.keyboard.press('Shift+Slash');
+      await waitFor('the help overlay', () => page.isVisible('dialog#help'), { timeoutMs: 3000 });
+      // evaluated through the DevTools protocol, which the page's script-src policy rightly
+      // does not let a <script> tag do
+      await page.evaluate(readFileSync(path.join(REPO, 'node_modules/axe-core/axe.min.js'), 'utf8'));
+      const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations', 'passes'] }));
+      const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      const told = serious.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')} ${n.failureSummary ?? ''}`).join(' | ')}`);
+      assert.deepEqual(told, [], 'serious or critical axe-core violations');
+      const keysShown = await page.locator('dialog#help kbd').count();
+      assert.ok(keysShown > 10, `the help shows its keys (${keysShown})`);
+      // axe checks the letters' caps and leaves the arrows' (no text characters to it) as
+      // "incomplete"; the caps' own colours are then measured here, every one of them
+      const keys = await page.evaluate(() => window.axe.run({ include: [['dialog#help']] }, { runOnly: ['color-contrast'] }));
+      const onKeys = (list) => (list[0]?.nodes ?? []).filter((n) => /kbd$/.test(n.target.at(-1)));
+      assert.deepEqual(onKeys(keys.violations).map((n) => n.target.at(-1)), []);
+      const unchecked = onKeys(keys.incomplete).filter((n) => !n.any.every((a) => /non-text characters/.test(a.message)));
+      assert.deepEqual(unchecked.map((n) => n.target.at(-1)), [], 'axe could not tell the contrast of these keys');
+      assert.ok(onKeys(keys.passes).length >= keysShown / 2, `axe passed ${onKeys(keys.passes).length} of ${keysShown} key caps`);
+      const ratios = await page.$$eval('dialog#help kbd', (all) => all.map((k) => {
+        const rgb = (c) => c.match(/[\d.]+/g).slice(0, 3).map(Number);
+        const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+          .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+        const style = getComputedStyle(k);
+        const [a, b] = [lum(rgb(style.color)), lum(rgb(style.backgroundColor))].sort((x, y) => y - x);
+        return { key: k.textContent, ratio: (a + 0.05) / (b + 0.05), opaque: !/rgba\(.*, 0\)/.test(style.backgroundColor) };
+      }));
+      for (const r of ratios) assert.ok(r.opaque && r.ratio >= 4.5, `key ${r.key}: contrast ${r.ratio.toFixed(2)}:1, WCAG AA needs 4.5:1`);
+      await page.screenshot({ path: path.join(ARTIFACTS, `help-overlay-${width}x${height}.png`) });
+      await page.keyboard.press('Escape');
+      await waitFor('the overlay to close on Esc', async () => !(await page.isVisible('dialog#help')), { timeoutMs: 3000 });
+    });
+  }
 
   test('the ? button opens it and the ? key closes it', async () => {
     await page.click('#open-help');

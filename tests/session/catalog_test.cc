@@ -25,9 +25,15 @@ TEST(Catalog, OffersTheShippedModelsAndScenarios) {
   ASSERT_TRUE(c.resolve("t250", "exp_5_1_1_clam_steps", &m, &why)) << why;
   EXPECT_NEAR(m.initial.clam_theta2_rad, 25.0 * M_PI / 180.0, 1e-12);
   EXPECT_FALSE(c.resolve("nope", "", &m, &why));
-  EXPECT_EQ(why, "unknown model \"nope\"");
+  EXPECT_EQ(why, "unknown model \"nope\"; the models: t250");
   EXPECT_FALSE(c.resolve("", "nope", &m, &why));
-  EXPECT_EQ(why, "unknown scenario \"nope\"");
+  EXPECT_EQ(why, "unknown scenario \"nope\"; the scenarios: dam_intake, demo, exp_5_1_1_clam_steps, "
+                 "exp_5_1_2_crane_steps, first_lesson");
+  // a client's name goes into logs and close reasons: no control characters, 40 bytes at most
+  EXPECT_FALSE(c.resolve("", "a\nweb: forged line" + std::string(60, 'x'), &m, &why));
+  EXPECT_EQ(why.find('\n'), std::string::npos) << why;
+  EXPECT_NE(why.find("unknown scenario \"a\\x0aweb: forged line"), std::string::npos) << why;
+  EXPECT_NE(why.find("xxx...\"; the scenarios: dam_intake"), std::string::npos) << why;
 }
 
 // Reports name the files a session was scored with by content hash (sha256sum's hex).

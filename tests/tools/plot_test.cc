@@ -85,12 +85,15 @@ TEST_F(Plots, ClamStepsGetTheFiguresOf511WithTheWorkingStateOnItsOwnAxis) {
   ASSERT_TRUE(working.y.has_value());
   EXPECT_LT(working.y->lo, 0.0);
   EXPECT_GT(working.y->hi, 2.0);
-  // the telescope does not move: its axis gets a least span instead of tics drawn from
-  // numerical noise; swing (0 deg) and boom (30 deg) span enough on theirs
+  // the telescope (12 m) does not move: its axis is not drawn from numerical noise; with
+  // swing (0 deg) and boom (30 deg) on the left, both axes start at 0, at one height
   const Panel& joints = *plan.panel("joints");
-  EXPECT_FALSE(joints.y.has_value());
+  ASSERT_TRUE(joints.y.has_value());
   ASSERT_TRUE(joints.y2.has_value());
-  EXPECT_NEAR(joints.y2->hi - joints.y2->lo, 0.5, 1e-9);
+  EXPECT_DOUBLE_EQ(joints.y->lo, 0.0);
+  EXPECT_DOUBLE_EQ(joints.y2->lo, 0.0);
+  EXPECT_NEAR(joints.y->hi, 30.0 * 1.05, 0.1);
+  EXPECT_NEAR(joints.y2->hi, 12.25 * 1.05, 0.01);   // the least span's top, with 5 % room
   EXPECT_TRUE(plan.markers.empty()) << "nothing to grip in empty space";
 
   // the figure is gnuplot's: every panel's legend right of its plot, the caption under it
@@ -166,7 +169,7 @@ TEST_F(Plots, PickPlaceMarksGripAndReleaseWhereTheLoadMassChanges) {
 
 // A receiver's record (receiver/frame_csv.h's columns, state names spelt as clamsim-sim's):
 // columns found by name, the arrival time as the time axis, no panel for columns it lacks.
-std::string receiver_csv() {
+std::string receiver_csv(double swing_from = 0.0, double swing_rate = 0.0) {
   std::ostringstream csv;
   csv << receiver::FrameCsv::header() << "\n";
   const std::vector<std::string> header = CsvTable::parse(csv.str(), "header").header();
@@ -182,6 +185,9 @@ std::string receiver_csv() {
       else if (name == "geo") csv << "In-range";
       else if (name == "load") csv << (t >= 2.0 && t < 3.0 ? "With-load" : "Without-load");
       else if (name == "theta2_clam_deg") csv << 25 + 10 * t;
+      // as Table 4.1 reports the swing (and so do CSVs and replays): in [0, 360)
+      else if (name == "swing_deg") csv << std::fmod(std::fmod(swing_from + swing_rate * t, 360.0) + 360.0, 360.0);
+      else if (name == "telescope_m") csv << 6.0 + t;
       else if (name == "hoist1_V") csv << -2.5;
       else if (name == "hoist2_V") csv << 2.5;
       else csv << 0;
@@ -209,6 +215,123 @@ TEST_F(Plots, ReceiverCsvPlotsTheSameWayByHeaderName) {
             std::string::npos);
 }
 
+TEST(PlotAngles, WrappedIntoMinus180To180AndUnwrappedIntoOneCurve) {
+  EXPECT_DOUBLE_EQ(wrap_degrees(0.0), 0.0);
+  EXPECT_DOUBLE_EQ(wrap_degrees(359.0), -1.0);
+  EXPECT_DOUBLE_EQ(wrap_degrees(180.0), 180.0);
+  EXPECT_DOUBLE_EQ(wrap_degrees(-180.0), 180.0);
+  EXPECT_DOUBLE_EQ(wrap_degrees(540.0), 180.0);
+  EXPECT_DOUBLE_EQ(wrap_degrees(-190.0), 170.0);
+  EXPECT_DOUBLE_EQ(wrap_degrees(720.5), 0.5);
+  // a swing back and forth through 0, as [0, 360) reports it: no jump
+  EXPECT_EQ(unwrap_degrees({350.0, 359.0, 1.0, 10.0, 355.0}),
+            (std::vector<double>{-10.0, -1.0, 1.0, 10.0, -5.0}));
+  // whole turns go on past 180 and 360 (a curve, not a saw)
+  EXPECT_EQ(unwrap_degrees({0.0, 120.0, 240.0, 0.0, 120.0}),
+            (std::vector<double>{0.0, 120.0, 240.0, 360.0, 480.0}));
+  // a missing value stays missing and the curve goes on from the last one
+  const std::vector<double> gap = unwrap_degrees({358.0, NAN, 2.0});
+  EXPECT_DOUBLE_EQ(gap[0], -2.0);
+  EXPECT_TRUE(std::isnan(gap[1]));
+  EXPECT_DOUBLE_EQ(gap[2], 2.0);
+}
+
+// Where 0 sits on an axis, as a share of its height from the bottom.
+double zero_at(const Range& r) { return -r.lo / (r.hi - r.lo); }
+
+TEST(PlotAxes, TheTwoZerosSitAtOneHeight) {
+  const auto check = [](Range a, Range b) {
+    const auto [y, y2] = align_zeros(a, b);
+    EXPECT_NEAR(zero_at(y), zero_at(y2), 1e-12) << a.lo << ".." << a.hi << " / " << b.lo << ".." << b.hi;
+    // nothing of either is cut off, and 0 is on both
+    EXPECT_LE(y.lo, std::min(a.lo, 0.0));
+    EXPECT_GE(y.hi, std::max(a.hi, 0.0));
+    EXPECT_LE(y2.lo, std::min(b.lo, 0.0));
+    EXPECT_GE(y2.hi, std::max(b.hi, 0.0));
+    return std::make_pair(y, y2);
+  };
+  // swing -40..20 deg, telescope 5..8 m: the telescope axis gets room below 0
+  auto [y, y2] = check({-40.0, 20.0}, {5.0, 8.0});
+  EXPECT_NEAR(zero_at(y), 2.0 / 3.0, 1e-12);
+  EXPECT_NEAR(y.lo, -42.0, 1e-9);     // 5 % room
+  EXPECT_NEAR(y.hi, 21.0, 1e-9);
+  EXPECT_NEAR(y2.hi, 8.4, 1e-9);
+  EXPECT_NEAR(y2.lo, -16.8, 1e-9);
+  check({-1.0, 3.0}, {-2.0, 1.0});
+  check({10.0, 20.0}, {1.0, 2.0});    // both above 0: 0 at the bottom of both
+  EXPECT_NEAR(zero_at(align_zeros({10.0, 20.0}, {1.0, 2.0}).first), 0.0, 1e-12);
+  check({-5.0, -1.0}, {2.0, 3.0});    // one all below, one all above: 0 in the middle
+  EXPECT_NEAR(zero_at(align_zeros({-5.0, -1.0}, {2.0, 3.0}).first), 0.5, 1e-12);
+  check({-5.0, -1.0}, {-1.0, 3.0});   // one all below, the other both sides
+  check({0.0, 0.0}, {-1.0, 2.0});     // a curve at rest at 0
+}
+
+// Relative luminance and contrast after WCAG 2.
+double luminance(const std::string& hex) {
+  double l = 0.0;
+  const double weight[3] = {0.2126, 0.7152, 0.0722};
+  for (int i = 0; i < 3; ++i) {
+    const double c = std::stoi(hex.substr(1 + 2 * i, 2), nullptr, 16) / 255.0;
+    l += weight[i] * (c <= 0.03928 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4));
+  }
+  return l;
+}
+
+TEST(PlotLooks, EveryCurveReadsOnWhiteAndHasADashOfItsOwn) {
+  std::vector<int> dashes;
+  for (std::size_t i = 0; i < kCurveLooks; ++i) {
+    const CurveLook look = curve_look(i);
+    const double contrast = 1.05 / (luminance(look.colour) + 0.05);
+    EXPECT_GE(contrast, 4.5) << "curve " << i << " " << look.colour;
+    EXPECT_EQ(std::count(dashes.begin(), dashes.end(), look.dash), 0) << "curve " << i;
+    dashes.push_back(look.dash);
+  }
+}
+
+// A swing through 0 (350 deg, on to 10 deg) plotted from a receiver's record: one curve
+// from -10 to 10 deg drawn from the plan's own data, the two axes' zeros level, every curve
+// coloured and dashed, and the run's title over the thesis's caption.
+TEST_F(Plots, ASwingThroughZeroIsOneCurveUnderTheRunsTitle) {
+  const CsvTable t = CsvTable::parse(receiver_csv(350.0, 5.0), "receiver.csv");
+  const PlotPlan plan = plan_plot(t);
+  const Panel& joints = *plan.panel("joints");
+  ASSERT_TRUE(joints.series[0].unwrap);
+  const std::vector<double> swing = series_values(t, joints.series[0]);
+  for (std::size_t r = 1; r < swing.size(); ++r)
+    ASSERT_LT(std::abs(swing[r] - swing[r - 1]), 1.0) << "row " << r << ": a jump";
+  EXPECT_NEAR(swing.front(), -10.0, 1e-9);
+  EXPECT_NEAR(swing.back(), 10.0, 1e-9);
+  ASSERT_TRUE(joints.y && joints.y2);
+  EXPECT_NEAR(zero_at(*joints.y), zero_at(*joints.y2), 1e-12);
+  EXPECT_LE(joints.y->lo, -10.0);
+  EXPECT_GE(joints.y2->hi, 10.0);   // the telescope's 6..10 m
+
+  const std::string script = gnuplot_script(plan, t, {"r.csv", "r.svg", "a note", "dam_intake, trainee Ada, 2026-11-29 08:12 UTC"});
+  EXPECT_NE(script.find("$unwrapped_1_0 << EOD\n0.01,-10\n"), std::string::npos) << script.substr(0, 3000);
+  EXPECT_NE(script.find("$unwrapped_1_0 using 1:2 title 'swing [deg]'"), std::string::npos);
+  EXPECT_NE(script.find("set label 1 'dam_intake, trainee Ada, 2026-11-29 08:12 UTC'"), std::string::npos);
+  EXPECT_NE(script.find("set label 2 'cf. thesis Figures 5.12-5.18: Machine performing a pick-and-place task'"),
+            std::string::npos);
+  // cable 2's curve: dark purple, dash-dot-dot, no longer gnuplot's pale yellow
+  EXPECT_NE(script.find("title 'cable 2 (aux hoist)' lw 1.5 lc rgb '#7a0177' dt 5"), std::string::npos);
+  EXPECT_EQ(script.find("yellow"), std::string::npos);
+
+  // gnuplot reads the unwrapped curve (a datablock in the CSV's separator) and draws it
+  if (!gnuplot_installed()) GTEST_SKIP() << "gnuplot is not installed";
+  std::ofstream(scratch_.path("swing.csv")) << receiver_csv(350.0, 5.0);
+  const PlotResult drawn = draw_plot({scratch_.path("swing.csv"), scratch_.path("swing.svg"), "", "a swing through 0"});
+  ASSERT_TRUE(drawn.ok) << drawn.message;
+  EXPECT_EQ(drawn.message.find("no valid points"), std::string::npos) << drawn.message;
+  EXPECT_NE(slurp(scratch_.path("swing.svg")).find("swing [deg]"), std::string::npos);
+}
+
+TEST(PlotTitle, ARecordingsStartIsShownToTheMinute) {
+  EXPECT_EQ(utc_minute("2026-11-29T08:12:03Z"), "2026-11-29 08:12 UTC");
+  EXPECT_EQ(utc_minute("yesterday"), "yesterday");
+  EXPECT_EQ(utc_minute(0LL), "1970-01-01 00:00 UTC");
+  EXPECT_EQ(utc_minute(1795939920LL), "2026-11-29 08:12 UTC");
+}
+
 TEST_F(Plots, ClamsimPlotDrawsAReceiverCsvAndRefusesBadInput) {
   const std::string csv = scratch_.path("receiver.csv");
   std::ofstream(csv) << receiver_csv();
@@ -231,9 +354,17 @@ TEST_F(Plots, ClamsimPlotDrawsAReceiverCsvAndRefusesBadInput) {
   r = run_tool(plot, {csv, scratch_.path("receiver.svg"), "--note", "receiver test"}, scratch_,
                std::chrono::seconds(60));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const std::string svg = slurp(scratch_.path("receiver.svg"));
+  std::string svg = slurp(scratch_.path("receiver.svg"));
   EXPECT_NE(svg.find("<svg"), std::string::npos);
   EXPECT_NE(svg.find("Working state of the claming device"), std::string::npos);
+  // no title given: the CSV's name and when it was written
+  EXPECT_NE(svg.find("receiver.csv, 20"), std::string::npos);
+  r = run_tool(plot, {csv, scratch_.path("titled.svg"), "--title", "dam_intake, trainee Ada"},
+               scratch_, std::chrono::seconds(60));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  svg = slurp(scratch_.path("titled.svg"));
+  EXPECT_NE(svg.find("dam_intake, trainee Ada"), std::string::npos);
+  EXPECT_NE(svg.find("cf. thesis Figures 5.12-5.18"), std::string::npos);
 }
 
 }  // namespace

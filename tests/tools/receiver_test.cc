@@ -471,8 +471,8 @@ class Terminal {
 };
 
 // Keys typed on a terminal: each W steps the telescope's volts up and the receiver holds
-// them; R restarts the task, and the held volts go back to 0 V so the new attempt does not
-// start with the old one's levers (issue 17).
+// them; R asks, y confirms, the task restarts, and the held volts go back to 0 V so the new
+// attempt does not start with the old one's levers.
 TEST_F(ReceiverCli, KeysOnATerminalHoldTheirVoltsUntilARestartZeroesThem) {
   Terminal tty;
   const pid_t pid = start({"--server", server_->reference(), "--keyboard", "--keys",
@@ -483,9 +483,15 @@ TEST_F(ReceiverCli, KeysOnATerminalHoldTheirVoltsUntilARestartZeroesThem) {
   tty.type("www");
   std::this_thread::sleep_for(1500ms);
   tty.type("r");
+  std::this_thread::sleep_for(300ms);
+  tty.type("y");
   const Result r = finish(pid);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("1 restart(s)"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("clamsim-receiver: restart the task? R again or y: yes, a new attempt; any "
+                       "other key: no\n"),
+            std::string::npos)
+      << r.err;
   const auto rows = read_csv(path("keys.csv"));
   ASSERT_GT(rows.size(), 20u);
   const std::size_t v = column(rows[0], "telescope_V");
@@ -626,6 +632,35 @@ TEST_F(ReceiverCli, ANameTheServerRefusesEndsTheRunSayingWhy) {
   const Result empty = run({"--server", server_->reference(), "--trainee", "  "});
   EXPECT_EQ(empty.exit_code, 2);
   EXPECT_NE(empty.err.find("--trainee: the name is empty"), std::string::npos) << empty.err;
+  // a scenario or model the server does not have: the flag, and the names it has
+  const Result scenario = run({"--server", server_->reference(), "--scenario", "dam_intak"});
+  EXPECT_EQ(scenario.exit_code, 2) << scenario.err;
+  EXPECT_NE(scenario.err.find("clamsim-receiver: --scenario: the server refused it: unknown "
+                              "scenario \"dam_intak\"; the scenarios: dam_intake, demo, "
+                              "exp_5_1_1_clam_steps, exp_5_1_2_crane_steps, first_lesson\n"),
+            std::string::npos)
+      << scenario.err;
+  const Result model = run({"--server", server_->reference(), "--model", "t25"});
+  EXPECT_EQ(model.exit_code, 2) << model.err;
+  EXPECT_NE(model.err.find("--model: the server refused it: unknown model \"t25\"; the models: "
+                           "t250"),
+            std::string::npos)
+      << model.err;
+}
+
+// Every program reads its command line with cli::Args: a flag it does not have names the
+// nearest it has, and the server's flags tried here say where the server's address goes.
+TEST_F(ReceiverCli, AnUnknownOptionNamesTheNearestOrWhereItGoes) {
+  Result r = run({"--server", server_->reference(), "--port", "10150"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("unknown option '--port': the server's host and CORBA port (its "
+                       "--corba-port) go in --server corbaloc::HOST:PORT/CraneClamAdmin"),
+            std::string::npos)
+      << r.err;
+  r = run({"--server", server_->reference(), "--scenarios", "dam_intake"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("unknown option '--scenarios'; did you mean --scenario?"), std::string::npos)
+      << r.err;
 }
 
 TEST_F(ReceiverCli, ReportAndRestartNeedTheExtendedInterface) {
@@ -863,9 +898,9 @@ TEST(ReceiverKeyboardKeys, TheBrowsersKeysStepLatchClampAndZero) {
   EXPECT_EQ(keys.volts(), (std::array<float, 5>{}));
   EXPECT_FALSE(keys.quit());
   EXPECT_FALSE(keys.take_restart());
-  keys.feed("r");
-  EXPECT_TRUE(keys.take_restart()) << "R: a new attempt at the task, as in the browser";
-  EXPECT_FALSE(keys.take_restart()) << "once per press";
+  keys.feed("rr");
+  EXPECT_TRUE(keys.take_restart()) << "R, R to confirm: a new attempt at the task, as in the browser";
+  EXPECT_FALSE(keys.take_restart()) << "once per confirmed press";
   keys.feed("?");
   EXPECT_TRUE(keys.take_help());
   keys.feed("x");
@@ -889,7 +924,72 @@ TEST(ReceiverKeyboardKeys, EscapeSequencesSplitAcrossReadsAndUnknownOnes) {
 TEST(ReceiverKeyboardKeys, TheLegendSaysTheLayoutsKeys) {
   EXPECT_EQ(receiver::keyboard_legend(shipped_keys()),
             "keys: ←/→ swing  ↑/↓ boom  W/S telescope  Q/A cable 1  E/D cable 2\n"
-            "      Space all to 0 V  R restart task  ? help  X quit\n");
+            "      Space all to 0 V  R restart task (R again or y confirms)  ? help  X quit\n");
+}
+
+// A stray R must not throw an attempt away: R asks, R again or y restarts, any other key
+// keeps the attempt (and does what it does).
+TEST(ReceiverKeyboardKeys, RestartAsksAndOnlyRAgainOrYConfirms) {
+  receiver::KeyboardKeys keys(shipped_keys(), 1.0f);
+  keys.feed("r");
+  EXPECT_FALSE(keys.take_restart());
+  EXPECT_EQ(keys.take_notice(), "restart the task? R again or y: yes, a new attempt; any other key: no");
+  EXPECT_EQ(keys.take_notice(), "");
+  keys.feed("R");
+  EXPECT_TRUE(keys.take_restart());
+  EXPECT_FALSE(keys.take_restart());
+  keys.feed("ry");
+  EXPECT_TRUE(keys.take_restart());
+  keys.feed("rY");
+  EXPECT_TRUE(keys.take_restart());
+  // no: a key of the layout, which then does its own thing
+  keys.feed("rw");
+  EXPECT_FALSE(keys.take_restart());
+  EXPECT_EQ(keys.take_notice(), "restart not confirmed: the attempt goes on");
+  EXPECT_FLOAT_EQ(keys.volts()[2], 1.0f);
+  // no: a key of no meaning (n), and an arrow key's escape sequence
+  keys.feed("rn");
+  EXPECT_FALSE(keys.take_restart());
+  EXPECT_EQ(keys.take_notice(), "restart not confirmed: the attempt goes on");
+  keys.feed("r\x1b[A");
+  EXPECT_FALSE(keys.take_restart());
+  EXPECT_FLOAT_EQ(keys.volts()[1], 1.0f);
+  // after a no, y is just a key again
+  keys.feed("y");
+  EXPECT_FALSE(keys.take_restart());
+  // the question stays open across reads
+  keys.feed("r");
+  keys.feed("r");
+  EXPECT_TRUE(keys.take_restart());
+}
+
+// --help lists the keys of the layout file it would use, not a copy of them.
+TEST_F(ReceiverCli, HelpListsTheKeysOfTheLayoutFile) {
+  Result r = run({"--help", "--keys", kSource + "/config/keyboard.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Keys of --keyboard (from " + kSource + "/config/keyboard.json; each press "
+                       "steps --key-step volts):\n  " + receiver::keyboard_legend(shipped_keys()).substr(0, 10)),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("R restart task (R again or y confirms)  ? help  X quit\n"), std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("Ctrl-C or q"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("keyboard's n "), std::string::npos) << r.out;
+  // another layout: its keys
+  nlohmann::json keys;
+  std::ifstream(kSource + "/config/keyboard.json") >> keys;
+  keys["actions"]["restart"] = {{"key", "KeyN"}, {"label", "N"}, {"does", "new attempt"}};
+  keys["actions"]["quit"] = {{"key", "KeyZ"}, {"label", "Z"}, {"does", "leave"}};
+  write("keys.json", keys.dump());
+  r = run({"--help", "--keys", path("keys.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("N new attempt (N again or y confirms)  ? help  Z leave\n"), std::string::npos)
+      << r.out;
+  // none to be read: said, and the rest of the help is still there
+  r = run({"--help", "--keys", path("missing.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Keys of --keyboard: no layout to list ("), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--duration S"), std::string::npos) << r.out;
 }
 
 TEST(ReceiverStatusLine, ShowsTheLiveScoreWhenTheWorldHasATask) {
@@ -913,6 +1013,76 @@ TEST(ReceiverStatusLine, ShowsTheLiveScoreWhenTheWorldHasATask) {
   t.completed = true;
   EXPECT_NE(receiver::format_status(snap, {}, "neutral").find("| task done 87 pts (-13) |"),
             std::string::npos);
+}
+
+// A busy frame at its widest: every value at its longest, a task running with penalties.
+receiver::MonitorSnapshot busy_snapshot() {
+  receiver::MonitorSnapshot snap;
+  clamsim::client::ReceivedFrame f;
+  f.extended = true;
+  f.display = {-123.4f, 45.6f, 12.34f, 12.34f, 123.4f, 12.34f, 12.34f, 1234.0f};
+  f.tension_N = {12300.0f, 45600.0f};
+  f.score.enabled = true;
+  f.score.running = true;
+  f.score.total = 87.0;
+  f.score.penalty_points = 13.0;
+  f.score.delivered = 1;
+  f.score.required = 3;
+  f.score.elapsed_s = 142.0;
+  f.score.limit_s = 450.0;
+  snap.latest = f;
+  snap.rate_hz = 20.0;
+  snap.gaps = 12;
+  return snap;
+}
+
+// An 80-column terminal (79 cells: StatusLine leaves the last one so the cursor does not
+// wrap) keeps the volts, the score and its clock, and the swing; fields go least useful
+// first; a wide terminal shows everything.
+TEST(ReceiverStatusLine, FitsTheTerminalDroppingTheLeastUsefulFieldsFirst) {
+  const receiver::MonitorSnapshot snap = busy_snapshot();
+  const std::array<float, 5> volts{5.0f, -5.0f, 5.0f, -5.0f, 5.0f};
+  const std::string full = receiver::format_status(snap, volts, "keyboard");
+  EXPECT_EQ(full, "swing -123.4° boom 45.6° tele 12.34m clam 12.34m open 123.4° c1 12.34m "
+                  "c2 12.34m load 1234kg | " + std::string(clamsim::core::to_string(snap.latest->working)) +
+                  " T 12.3/45.6kN | task 87 pts 1/3 142/450s (-13) | 20 fps 12 gaps | "
+                  "V +5.0 -5.0 +5.0 -5.0 +5.0 | keyboard");
+  for (std::size_t width : {79u, 80u}) {
+    const std::string line = receiver::format_status(snap, volts, "keyboard", width);
+    EXPECT_LE(receiver::terminal_cells(line), width) << line;
+    EXPECT_NE(line.find("V +5.0 -5.0 +5.0 -5.0 +5.0"), std::string::npos) << line;
+    EXPECT_NE(line.find("task 87 pts 1/3 142/450s (-13)"), std::string::npos) << line;
+    EXPECT_NE(line.find("swing -123.4°"), std::string::npos) << line;
+    EXPECT_EQ(line.find("keyboard"), std::string::npos) << line;
+    EXPECT_EQ(line.find("gaps"), std::string::npos) << line;
+    EXPECT_EQ(line.find(" | | "), std::string::npos) << "an emptied group leaves no separator: " << line;
+  }
+  EXPECT_EQ(receiver::format_status(snap, volts, "keyboard", 80),
+            "swing -123.4° | task 87 pts 1/3 142/450s (-13) | V +5.0 -5.0 +5.0 -5.0 +5.0");
+  // at rest, with shorter numbers, more of the machine fits
+  receiver::MonitorSnapshot rest = snap;
+  rest.latest->display = {12.3f, 45.6f, 2.1f, 1.0f, 30.0f, 8.2f, 8.2f, 0.0f};
+  EXPECT_EQ(receiver::format_status(rest, {}, "keyboard", 79),
+            "swing 12.3° | task 87 pts 1/3 142/450s (-13) | V +0.0 +0.0 +0.0 +0.0 +0.0");
+  // one cell short of the whole line: only the input's name goes, then the gaps
+  const std::size_t cells = receiver::terminal_cells(full);
+  EXPECT_EQ(receiver::format_status(snap, volts, "keyboard", cells - 1),
+            full.substr(0, full.size() - std::string(" | keyboard").size()));
+  EXPECT_EQ(receiver::format_status(snap, volts, "keyboard", cells - 12).find("gaps"), std::string::npos);
+  EXPECT_NE(receiver::format_status(snap, volts, "keyboard", cells - 12).find("T 12.3/45.6kN"), std::string::npos);
+  for (std::size_t width : {cells, cells + 1, std::size_t{1000}})
+    EXPECT_EQ(receiver::format_status(snap, volts, "keyboard", width), full) << width;
+  // a 120-column terminal: the five joints the volts move
+  EXPECT_EQ(receiver::format_status(snap, volts, "keyboard", 119),
+            "swing -123.4° boom 45.6° tele 12.34m c1 12.34m c2 12.34m | task 87 pts 1/3 142/450s "
+            "(-13) | V +5.0 -5.0 +5.0 -5.0 +5.0");
+  // no frames: the warning stays with the volts and the score
+  receiver::MonitorSnapshot late = snap;
+  late.since_last_s = 7.0;
+  const std::string warned = receiver::format_status(late, volts, "keyboard", 79);
+  EXPECT_NE(warned.find("NO FRAMES FOR 7 s"), std::string::npos) << warned;
+  EXPECT_NE(warned.find("V +5.0"), std::string::npos) << warned;
+  EXPECT_LE(receiver::terminal_cells(warned), 79u) << warned;
 }
 
 TEST(ReceiverSummary, LostFramesFromSequenceGapsAndSchedule) {

@@ -6,6 +6,7 @@
 // finds its events, and a session taken over from it goes on exactly as it did.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -244,6 +245,23 @@ TEST_F(Replay, WritesTheRunsTable) {
   const std::string table = slurp(csv);
   EXPECT_EQ(table.rfind("time_s,", 0), 0U);
   EXPECT_GE(static_cast<std::size_t>(std::count(table.begin(), table.end(), '\n')), frames_);
+}
+
+// --plot titles the figure by the session: its world, the trainee, when it started and
+// which recording, not by the thesis figure it resembles.
+TEST_F(Replay, ItsPlotIsTitledByTheSession) {
+  bool gnuplot = false;
+  for (const char* dir : {"/usr/bin/", "/usr/local/bin/"})
+    gnuplot = gnuplot || access((std::string(dir) + "gnuplot").c_str(), X_OK) == 0;
+  if (!gnuplot) GTEST_SKIP() << "gnuplot is not installed";
+  const std::string svg = scratch_->path("replay.svg");
+  const auto r = replay({"--replay", recording_, "--csv", scratch_->path("plotted.csv"), "--plot", svg});
+  ASSERT_EQ(r.exit_code, cli::kExitOk) << r.err;
+  const std::string figure = slurp(svg);
+  const std::string file = std::filesystem::path(recording_).filename().string();
+  EXPECT_NE(figure.find("dam_intake, trainee Ann Example, 20"), std::string::npos);
+  EXPECT_NE(figure.find(" UTC (" + file + ")"), std::string::npos) << file;
+  EXPECT_NE(figure.find("cf. thesis Figures 5.12-5.18"), std::string::npos);
 }
 
 const session::Catalog& catalog();

@@ -30,6 +30,7 @@ import { makeRumbleTracker, loadRumbleEnabled, saveRumbleEnabled, RUMBLES } from
 import { makeTraineeSync, traineeErrorKind } from './trainee.js';
 import { createTraineeUi } from './trainee-ui.js';
 import { withClassCode, classCodeRefusal, createClassCodeForm } from './class-code.js';
+import { describeRefusal, showRefusal } from './refusal.js';
 import { observeParam, observeUrl } from './observer.js';
 import { createObserverUi } from './observer-ui.js';
 import { deskState, onControl, onAnswer, instructorDrives } from './desk.js';
@@ -130,6 +131,8 @@ const sound = createSound({ doc: document, storage: window.localStorage });
 createSoundUi({ doc: document, sound });
 let observeEnded = null;    // why the server stopped (or refused) this observer
 let takeoverRefused = null; // why the server refused this page's take-over ticket
+let refusal = null;        // any other refusal of the connection (close 1008): final
+let serverLists = { scenarios: [], models: [] };  // client-config's names, offered on a refusal
 const input = createInput({ target: document, storage: window.localStorage,
   getGamepads: () => navigator.getGamepads?.() ?? [] });
 
@@ -306,7 +309,8 @@ function setView(name) {
   if (!VIEWS.includes(name)) return;
   view = name;
   views?.set(name);
-  for (const b of document.querySelectorAll('[data-view]')) b.setAttribute('aria-pressed', String(b.dataset.view === name));
+  // buttons only: the body carries data-view too, and aria-pressed is no attribute of it
+  for (const b of document.querySelectorAll('button[data-view]')) b.setAttribute('aria-pressed', String(b.dataset.view === name));
   document.body.dataset.view = name;
   markDirty();
 }
@@ -537,6 +541,7 @@ function describeLink() {
   if (observeEnded) return ['not watching', 'error', `Not watching: ${observeEnded}. Choose a live session on the instructor page.`];
   if (rateRefused) return ['frame rate refused', 'error', `The server refused the frame rate asked for (?rate=${frameRate}): ${rateRefused}`];
   if (takeoverRefused) return ['take-over refused', 'error', `Take-over refused: ${takeoverRefused}. Go back to the replay and take over again.`];
+  if (refusal) return ['refused by the server', 'error', ''];  // #refusal says why and what to do
   if (drainNotice && s.status === 'connected')
     return [`server stopping in ${drainNotice.secondsLeft} s`, 'warn', drainNotice.message];
   const secs = s.retryAt ? Math.max(0, Math.ceil((s.retryAt - Date.now()) / 1000)) : 0;
@@ -605,6 +610,16 @@ const connection = new Connection({
       window.sessionStorage.removeItem(CLASS_CODE_KEY);
       classCodeForm.ask(`Refused by the server: ${refused}`);
       connection.stop();
+      return;
+    }
+    // any other policy close before the hello (an unknown scenario or model, an origin not
+    // allowed) is a refusal: the same URL would be refused again, so no retry; say why and
+    // what to do instead. One after the hello (flooding) ended a session: a new one may start
+    if (s.code === 1008 && !helloSeen) {
+      refusal = describeRefusal(s.rawReason, serverLists, window.location.href);
+      showRefusal(document.getElementById('refusal'), refusal);
+      connection.stop();
+      showLink();
       return;
     }
     linkState = s;
@@ -868,6 +883,7 @@ async function startConnection() {
   try {
     const res = await fetch('/api/client-config', { cache: 'no-store' });
     config = parseClientConfig(await res.json());
+    serverLists = { scenarios: config.scenarios, models: config.models };
     useKeyboardLayout(config.keyboard);
   } catch (e) {
     hud.note(`client-config: ${e.message ?? e}; connecting without a class code`);

@@ -837,9 +837,16 @@ export function parseClientConfig(body) {
       fail(`client-config.${key}`, body[key] === undefined ? 'missing' : `expected a boolean, got ${JSON.stringify(body[key])}`);
     }
   }
+  // the scenarios and models the server has (offered when it refuses a name); [] when an
+  // older server does not say
+  const names = (key) => {
+    const v = body[key] ?? [];
+    if (!Array.isArray(v) || !v.every((n) => typeof n === 'string')) fail(`client-config.${key}`, 'expected an array of names');
+    return v;
+  };
   // the keyboard layout, as the server read it (keyboard.js parses it); null: none
   return { classCodeRequired: body.class_code_required, instructorLoginRequired: body.instructor_login_required,
-    keyboard: body.keyboard ?? null };
+    keyboard: body.keyboard ?? null, scenarios: names('scenarios'), models: names('models') };
 }
 
 // ?rate=HZ on the page's own URL (20, 30 or 60 frames per second, as the server offers in

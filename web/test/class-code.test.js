@@ -22,7 +22,11 @@ test('only a 1008 about the class code is a class-code refusal', () => {
 
 test('client-config is checked field by field', () => {
   assert.deepEqual(parseClientConfig({ class_code_required: true, instructor_login_required: false }),
-    { classCodeRequired: true, instructorLoginRequired: false, keyboard: null });
+    { classCodeRequired: true, instructorLoginRequired: false, keyboard: null, scenarios: [], models: [] });
+  assert.deepEqual(parseClientConfig({ class_code_required: false, instructor_login_required: false,
+    scenarios: ['dam_intake', 'demo'], models: ['t250'] }).scenarios, ['dam_intake', 'demo']);
+  assert.throws(() => parseClientConfig({ class_code_required: false, instructor_login_required: false, scenarios: 'demo' }),
+    /scenarios: expected an array of names/);
   // the keyboard layout is passed on for keyboard.js to parse
   assert.deepEqual(parseClientConfig({ class_code_required: false, instructor_login_required: false, keyboard: { version: 1 } }).keyboard,
     { version: 1 });

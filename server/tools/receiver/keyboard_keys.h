@@ -21,9 +21,15 @@ class KeyboardKeys {
   void feed(std::string_view bytes);
   const std::array<float, 5>& volts() const { return volts_; }
   bool quit() const { return quit_; }
-  // A restart (help) key was pressed since the last call.
+  // A restart was asked for and confirmed since the last call: the restart key asks (a
+  // stray press must not throw an attempt away, as in the browser), and the restart key
+  // again or y confirms; any other key keeps the attempt and does what it does.
   bool take_restart();
+  // The help key was pressed since the last call.
   bool take_help();
+  // What the trainee must be told since the last call: the restart's question, or that it
+  // was not confirmed; "" when nothing.
+  std::string take_notice();
   // A new attempt starts from neutral: the held volts do not carry into it.
   void zero() { volts_.fill(0.0f); }
 
@@ -44,11 +50,14 @@ class KeyboardKeys {
   bool quit_ = false;
   bool restart_ = false;
   bool help_ = false;
+  bool confirming_ = false;   // the restart key was pressed: the next key answers
+  std::string notice_;
+  std::string restart_label_;
 };
 
 // The legend printed at start and on the help key, e.g.
 //   keys: ←/→ swing  ↑/↓ boom  W/S telescope  Q/A cable 1  E/D cable 2
-//         Space all to 0 V  R restart task  ? help  X quit
+//         Space all to 0 V  R restart task (R again or y confirms)  ? help  X quit
 std::string keyboard_legend(const model::KeyboardLayout& layout);
 
 }  // namespace clamsim::receiver

@@ -28,6 +28,8 @@ class KeyboardSource : public ControlSource {
   std::string label() const override { return "keyboard"; }
   // The help key was pressed since the last call.
   bool take_help_request() { return keys_.take_help(); }
+  // The restart's question or its answer, to print; "" when none (keyboard_keys.h).
+  std::string take_notice() { return keys_.take_notice(); }
   // keyboard_legend() of the layout.
   const std::string& legend() const { return legend_; }
 

@@ -81,6 +81,22 @@ std::unique_ptr<receiver::KeyboardSource> make_keyboard(const receiver::Receiver
   return keyboard;
 }
 
+// The keyboard's section of --help, from the layout --keyboard would read: the keys it
+// names cannot drift from the ones the receiver uses.
+std::string keys_help(const receiver::ReceiverOptions& opt, const char* argv0) {
+  try {
+    const std::string path =
+        opt.keys_path.empty() ? receiver::default_keyboard_file(argv0) : opt.keys_path;
+    const std::string legend = receiver::keyboard_legend(model::load_keyboard_layout(path));
+    std::string indented = "  ";   // each line of the legend, two spaces in
+    for (std::size_t i = 0; i < legend.size(); ++i)
+      indented += legend[i] == '\n' && i + 1 < legend.size() ? std::string("\n  ") : std::string(1, legend[i]);
+    return "Keys of --keyboard (from " + path + "; each press steps --key-step volts):\n" + indented;
+  } catch (const std::exception& e) {
+    return std::string("Keys of --keyboard: no layout to list (") + e.what() + ")\n";
+  }
+}
+
 std::unique_ptr<receiver::ControlSource> make_source(const receiver::ReceiverOptions& opt,
                                                      const char* argv0) {
   switch (opt.input) {
@@ -141,7 +157,7 @@ std::optional<int> prepare(int argc, char** argv, Setup& s) {
   try {
     s.opt = receiver::parse_receiver_options(argc, argv);
     if (s.opt.help) {
-      std::fputs(receiver::receiver_usage(), stdout);
+      std::fputs(receiver::receiver_usage(keys_help(s.opt, argv[0])).c_str(), stdout);
       std::fputs(("\n" + clamsim::cli::exit_codes_help()).c_str(), stdout);
       return kExitOk;
     }
@@ -252,10 +268,16 @@ std::optional<int> control_step(Run& r, double t) {
   r.volts = r.source.sample(t);
   r.monitor.set_volts(r.volts);
   restart_if_asked(r, t);
-  if (auto* keyboard = dynamic_cast<receiver::KeyboardSource*>(&r.source);
-      keyboard != nullptr && keyboard->take_help_request() && !r.opt.quiet) {
-    r.status.finish();
-    std::fputs(keyboard->legend().c_str(), stderr);
+  if (auto* keyboard = dynamic_cast<receiver::KeyboardSource*>(&r.source); keyboard != nullptr) {
+    if (keyboard->take_help_request() && !r.opt.quiet) {
+      r.status.finish();
+      std::fputs(keyboard->legend().c_str(), stderr);
+    }
+    // the restart's question is asked even with --quiet: the key waits for its answer
+    if (const std::string notice = keyboard->take_notice(); !notice.empty()) {
+      r.status.finish();
+      std::fprintf(stderr, "clamsim-receiver: %s\n", notice.c_str());
+    }
   }
   if (auto text = r.monitor.take_report()) on_task_report(*text, r.opt, r.status, r.report);
   std::string send_error;
@@ -374,7 +396,18 @@ SessionEnd run_session(Setup& s, const std::shared_ptr<receiver::FrameMonitor>& 
   try {
     sub = admin.subscribe(me.in(), sub_settings);
   } catch (const client::Refused& r) {
-    std::fprintf(stderr, "clamsim-receiver: the server refused the subscription: %s\n", r.what());
+    // a name the server does not have is this command line's mistake: name the flag (the
+    // server's reason lists the names it has)
+    const std::string why = r.what();
+    for (const auto& [prefix, flag] : {std::pair<const char*, const char*>{"unknown scenario", "--scenario"},
+                                       {"unknown model", "--model"}}) {
+      if (why.rfind(prefix, 0) == 0) {
+        std::fprintf(stderr, "clamsim-receiver: %s: the server refused it: %s\n", flag, why.c_str());
+        orb.deactivate(servant_id.in());
+        return {kExitUsage, false};
+      }
+    }
+    std::fprintf(stderr, "clamsim-receiver: the server refused the subscription: %s\n", why.c_str());
     orb.deactivate(servant_id.in());
     return {kExitFailed, false};
   }

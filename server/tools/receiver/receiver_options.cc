@@ -4,7 +4,7 @@
 
 namespace clamsim::receiver {
 
-const char* receiver_usage() {
+std::string receiver_usage(const std::string& keys) {
   return R"(Usage: clamsim-receiver --server REF [input] [options]
 
 Subscribes to a clamsim server as a service receiver (thesis ch. 4), sends the five
@@ -48,10 +48,10 @@ Output:
   --csv FILE           one row per frame received
   --report FILE        save the training task's report (JSON) here when the task ends
   --restart-at S       start a new attempt at the task S seconds after subscribing
-                       (restartTask; the keyboard's n or the joystick's restart button
-                       does it by hand)
+                       (restartTask; by hand: the keyboard's restart key, below, or
+                       the joystick's restart button)
   --duration S         stop after S seconds (default: the script's duration line, else
-                       run until Ctrl-C or q)
+                       run until Ctrl-C or the keyboard's quit key, below)
   --observe ID         watch session ID (an instructor's view: the trainee's frames,
                        inputs and events) instead of driving a session; needs
   --ticket T           a ticket from the instructor page ("Receiver ticket"), used once
@@ -60,6 +60,7 @@ Output:
   --version            print the version and exit
 omniORB options (-ORBname value, e.g. -ORBtraceLevel 10) are passed to the ORB.
 
+)" + keys + R"(
 Ctrl-C ends a run normally (exit status 0). A server that cannot be reached, refuses the
 subscription or stops sending is a failure at run time (1).
 )";
@@ -99,11 +100,16 @@ ReceiverOptions parse_receiver_options(int argc, const char* const* argv) {
                   "--report", "--restart-at", "--trainee", "--tls-ca", "--tls-cert", "--tls-key",
                   "--observe", "--ticket"};
   flags.switches = {"--legacy", "--bidir", "--keyboard", "--quiet", "--help", "-h"};
+  // the server's flags, tried here: the receiver finds the server by one reference
+  const std::string where = "the server's host and CORBA port (its --corba-port) go in --server "
+                            "corbaloc::HOST:PORT/CraneClamAdmin";
+  for (const char* f : {"--port", "--corba-port", "--host"}) flags.hints[f] = where;
   flags.orb_options = true;
   const cli::Args a(argc, argv, flags);
   ReceiverOptions o;
   if (a.has("--help") || a.has("-h")) {
     o.help = true;
+    o.keys_path = a.text("--keys").value_or("");  // whose keys the help lists
     return o;
   }
   o.server = a.required("--server");

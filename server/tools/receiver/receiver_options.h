@@ -44,6 +44,8 @@ struct ReceiverOptions {
 // Throws cli::UsageError naming the offending argument.
 ReceiverOptions parse_receiver_options(int argc, const char* const* argv);
 
-const char* receiver_usage();
+// The --help text; `keys` is the keyboard's section, made from the key layout file
+// (keys_help in receiver_main.cc), so the keys it names are the ones the receiver reads.
+std::string receiver_usage(const std::string& keys);
 
 }  // namespace clamsim::receiver
