@@ -30,7 +30,7 @@ import { makeRumbleTracker, loadRumbleEnabled, saveRumbleEnabled, RUMBLES } from
 import { makeTraineeSync, traineeErrorKind } from './trainee.js';
 import { createTraineeUi } from './trainee-ui.js';
 import { withClassCode, classCodeRefusal, createClassCodeForm } from './class-code.js';
-import { observeParam, observeUrl } from './observer.js';
+import { observeParam, observeUrl, observerControlWords } from './observer.js';
 import { createObserverUi } from './observer-ui.js';
 import { deskState, onControl, onAnswer, instructorDrives } from './desk.js';
 import { createDeskUi } from './desk-ui.js';
@@ -222,7 +222,7 @@ let confirmRestartUntil = 0;  // "press R again" shown until then
 const warningTracker = makeWarningTracker();
 const restartGuard = makeRestartGuard();
 const taskUi = createTaskUi({ warnings: document.getElementById('warnings'), score: document.getElementById('score'),
-  report: document.getElementById('report'), onRestart: (source) => requestRestart(source),
+  report: document.getElementById('report'), onRestart: (source, practice) => requestRestart(source, practice),
   onReplay: watchOnly ? null : (show) => replayTicket.request(show) });
 
 // the first lesson: offered in the dam task, taken in its own world (docs/training-task.md)
@@ -245,6 +245,12 @@ const lessonUi = createLessonUi({ panel: document.getElementById('lesson'), offe
     rememberLesson(why);
     lessonUi.offer(null);
     if (sceneInfo?.lesson) switchWorld(null);
+  },
+  // the dam task again, as a practice attempt: the server scores it without a time limit
+  onPractice() {
+    rememberLesson('skipped');
+    lessonUi.offer(null);
+    requestRestart('lesson offer', true);
   } });
 
 // who is at the controls: stored in this browser, sent after every hello and on a change
@@ -261,7 +267,9 @@ const traineeUi = createTraineeUi({ slot: document.getElementById('trainee'), pr
   clearError: () => trainee.clearError() });
 traineeUi.show(trainee.view());
 
-function requestRestart(source) {
+// practice: a practice attempt (no time limit); by default R and the score panel's button
+// repeat the kind of attempt under way
+function requestRestart(source, practice = lastScore?.practice === true) {
   if (replay) {
     hud.note('restart: this is a replay; "Take over from here" starts a live session');
     return false;
@@ -274,11 +282,11 @@ function requestRestart(source) {
     hud.note('restart: not connected');
     return false;
   }
-  connection.send(restartMessage(++restartId));
+  connection.send(restartMessage(++restartId, practice));
   restartStats.sent += 1;
   restartGuard.cancel();
   confirmRestartUntil = 0;
-  hud.note(`restart requested (${source})`);
+  hud.note(`restart requested (${source}${practice ? ', practice' : ''})`);
   return true;
 }
 
@@ -326,7 +334,8 @@ const handlers = {
       views?.dispose();
       world?.dispose();
       world = buildWorld(msg, { look });
-      views = createViews({ renderer, world, labels: document.getElementById('labels'), onChange: markDirty });
+      views = createViews({ renderer, world, labels: document.getElementById('labels'), onChange: markDirty,
+        overlays: () => [document.getElementById('score'), document.getElementById('lmi')] });
       worldKey = key;
       resize();
       setView(view);
@@ -463,7 +472,7 @@ const handlers = {
   },
   control(m) {
     notices.control(m);
-    hud.note(`control: ${m.text}`);
+    hud.note(`control: ${observeId === null ? m.text : observerControlWords(m)}`);
     if (observeId === null) return;
     desk = onControl(desk, m);
     deskUi?.show(desk);

@@ -805,8 +805,11 @@ export function pingMessage(id, tMs) {
 }
 
 // Start the scenario's task (and its world) again; the server answers `restarting`.
-export function restartMessage(id) {
-  return JSON.stringify(id === undefined ? { type: 'restart' } : { type: 'restart', id });
+// practice: a practice attempt (scored, no time limit; the report says practice)
+export function restartMessage(id, practice = false) {
+  const m = id === undefined ? { type: 'restart' } : { type: 'restart', id };
+  if (practice) m.practice = true;
+  return JSON.stringify(m);
 }
 
 // An instructor's (observer connection's) requests, docs/websocket-protocol.md "Instructors".

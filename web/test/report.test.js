@@ -109,3 +109,13 @@ test('the load moment penalties are in the table; a tip-over is a note without p
   assert.deepEqual(v.timeline.map((r) => [r[1], r[2]]),
     [['Load moment cut-out', '10'], ['Tipped over (over the front outriggers)', '']]);
 });
+
+test('the first account\'s own name is not said twice: "The instructor took the controls"', async () => {
+  const { timelineWords, instructorWords } = await import('../js/timeline-words.js');
+  assert.equal(instructorWords('instructor'), 'The instructor');
+  assert.equal(instructorWords(''), 'The instructor');
+  assert.equal(instructorWords('ann'), 'Instructor ann');
+  assert.equal(timelineWords({ kind: 'control', detail: 'exclusive', by: 'instructor' }), 'The instructor took the controls');
+  assert.equal(timelineWords({ kind: 'rack_gate_hit', solid: 'trash rack', driver: 'instructor', instructor: 'instructor' }),
+    'Hit the trash rack or gate: trash rack \u2013 the instructor driving');
+});
