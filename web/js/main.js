@@ -58,6 +58,10 @@ if (observeId !== null) document.body.dataset.observing = 'true';
 // starts where a replay stood (the ticket is good for the first connection only).
 const replayRequest = replayParam(location.search);
 let takeoverTicket = takeoverParam(location.search);
+// a take-over page is an instructor at a replayed moment: it asks no name (the run has its
+// trainee) and offers no lesson (the task is under way)
+const takeoverPage = takeoverTicket !== null;
+if (takeoverPage) document.body.dataset.takeover = 'true';
 // ?rate=20|30|60: frames per second asked of the server (hello.frame_period_s is what it grants)
 const frameRate = frameRateParam(location.search);
 let rateRefused = null;     // the server's reason when it refused that rate
@@ -314,7 +318,7 @@ function setView(name) {
   if (!VIEWS.includes(name)) return;
   view = name;
   views?.set(name);
-  for (const b of document.querySelectorAll('[data-view]')) b.setAttribute('aria-pressed', String(b.dataset.view === name));
+  for (const b of document.querySelectorAll('#view-buttons [data-view]')) b.setAttribute('aria-pressed', String(b.dataset.view === name));
   document.body.dataset.view = name;
   markDirty();
 }
@@ -345,7 +349,7 @@ const handlers = {
     lastLesson = null;
     if (sceneInfo.lesson) lessonUi.show(lessonView(sceneInfo.lesson, null));
     else lessonUi.hide();
-    offeredLesson = sceneInfo.lesson || watchOnly ? null : lessonOffer(sceneInfo, window.localStorage);
+    offeredLesson = sceneInfo.lesson || watchOnly || takeoverPage ? null : lessonOffer(sceneInfo, window.localStorage);
     lessonUi.offer(offeredLesson);
     lmiLevels = loadMomentLevels(msg.machine);
     hud.loadMomentLevels(lmiLevels);
@@ -843,6 +847,32 @@ window.clamsim = {
   // per drawn viewport, the structures drawn see-through because they hide the clam:
   // {full: {'trash rack': 0.25, ...}} (opacity factor; 1 would be opaque)
   occlusion: () => views?.occlusion() ?? {},
+  // where a base-frame point (x, y, z [m]) is drawn in a view: {x, y} CSS px on the canvas
+  project: (name, p) => views?.project(name, p) ?? null,
+  // the work's points in the base frame [m] (the scene's): the rack's centre and the ends of
+  // its long side, the truck's bed, the crane's swing axis
+  workPoints() {
+    const sc = sceneInfo ?? {};
+    const top = (b) => [b.center_m[0], b.center_m[1], b.center_m[2] + b.size_m[2] / 2];
+    const r = sc.trash_rack, k = sc.truck_bed;
+    const ends = r ? (() => {
+      const yaw = ((r.yaw_deg ?? 0) * Math.PI) / 180;
+      const long = r.size_m[0] >= r.size_m[1] ? [Math.cos(yaw), Math.sin(yaw)] : [-Math.sin(yaw), Math.cos(yaw)];
+      const h = Math.max(r.size_m[0], r.size_m[1]) / 2;
+      return [-1, 1].map((s) => [r.center_m[0] + s * h * long[0], r.center_m[1] + s * h * long[1], top(r)[2]]);
+    })() : null;
+    return { rack: r ? top(r) : null, rackEnds: ends, truck: k ? top(k) : null, crane: [0, 0, 0] };
+  },
+  // the clam's centre in the base frame [m], as drawn
+  clamCenter() {
+    const c = world?.clamCenter();
+    return c ? [c.x, -c.z, c.y] : null;
+  },
+  // the operator's eye in the base frame [m], as drawn
+  eye() {
+    const e = world?.eye();
+    return e ? [e.x, -e.z, e.y] : null;
+  },
   // per drawn viewport, the names of those structures: {full: ['trash rack', ...]}
   occluded() {
     const r = {};

@@ -112,7 +112,7 @@ export function createTaskUi({ warnings, score, report, onRestart, onReplay = nu
         el('td', { class: 'num' }, String(p.count)), el('td', { class: 'num' }, p.pointsText)))
       : [el('tr', {}, el('td', { colspan: '3', class: 'hint' }, 'No penalties.'))];
     const timeline = v.timeline.length
-      ? el('ol', { class: 'report-timeline' }, ...v.timeline.map((e) => el('li', {},
+      ? el('ol', { class: 'report-timeline', tabindex: '0', 'aria-label': 'Timeline' }, ...v.timeline.map((e) => el('li', {},
         el('span', { class: 'tl-time' }, e.time), el('span', { class: 'tl-text' }, e.text), el('span', { class: 'tl-points' }, e.points))))
       : el('p', { class: 'hint' }, 'No events recorded.');
     // after practice the first choice is the timed task; practice again stays offered

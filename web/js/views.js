@@ -257,6 +257,18 @@ export function createViews({ renderer, world, labels, onChange, overlays = () =
     return underwater;
   }
 
+  // Where a point of the base frame (x, y, z [m]) is drawn in a viewport of the current
+  // layout, in CSS px from the canvas's top left, as of the last drawing; null when that view
+  // is not drawn. `inFront`: before the near plane's far side (drawn at all).
+  function project(name, p) {
+    const vp = viewports().find((v) => v.name === name);
+    if (!vp) return null;
+    const camera = cameras[name];
+    const q = new THREE.Vector3(p[0], p[2], -p[1]).project(camera);
+    return { x: vp.x + ((q.x + 1) / 2) * vp.w, y: vp.y + ((1 - q.y) / 2) * vp.h, inFront: q.z > -1 && q.z < 1,
+      near: camera.near, distance: camera.position.distanceTo(new THREE.Vector3(p[0], p[2], -p[1])) };
+  }
+
   // per drawn viewport: {structure name: opacity} of the structures drawn see-through
   function occlusion() {
     const r = {};
@@ -281,7 +293,7 @@ export function createViews({ renderer, world, labels, onChange, overlays = () =
 
   set('full');
   return {
-    set, resize, render, dispose, viewports, occlusion,
+    set, resize, render, dispose, viewports, occlusion, project,
     get current() { return current; },
     // a structure is still fading in or out: draw again next animation frame
     get fading() { return fading; },
