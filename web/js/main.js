@@ -819,7 +819,8 @@ window.clamsim = {
   get drivingVolts() { return drivingVolts; },
   // the trainee's name: stored, acknowledged by this session, state, last refusal, sent
   get trainee() { return trainee.view(); },
-  restart: () => requestRestart('console'),
+  // practice: true for a practice attempt (no time limit)
+  restart: (practice) => requestRestart('console', practice),
   // the help overlay, for the end-to-end tests
   help,
   get keyboard() { return keyboardLayout(); },
