@@ -119,3 +119,13 @@ test('the first account\'s own name is not said twice: "The instructor took the 
   assert.equal(timelineWords({ kind: 'rack_gate_hit', solid: 'trash rack', driver: 'instructor', instructor: 'instructor' }),
     'Hit the trash rack or gate: trash rack \u2013 the instructor driving');
 });
+
+test('a practice report says so: no limit, the task marked practice', () => {
+  const v = reportView({ schema: 'clamsim-report/1', task: 'Clear the trash rack', practice: true, outcome: 'interrupted',
+    elapsed_s: 512.3, optimum_s: 300, limit_s: null });
+  assert.equal(v.task, 'Clear the trash rack (practice)');
+  assert.match(v.facts.find(([k]) => k === 'Time')[1], /practice: no limit/);
+  const timed = reportView({ schema: 'clamsim-report/1', task: 'Clear the trash rack', practice: false, elapsed_s: 60, optimum_s: 300, limit_s: 450 });
+  assert.equal(timed.task, 'Clear the trash rack');
+  assert.match(timed.facts.find(([k]) => k === 'Time')[1], /limit 7:30/);
+});
