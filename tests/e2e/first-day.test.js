@@ -5,7 +5,8 @@
 // overview and watch tab at 1366 px, the wording of a hand-over by the first account, the
 // report card's buttons at 768 px, the replay banner beside the badges, a take-over page
 // without the name prompt; and axe-core (no serious or critical violation) on each of those
-// states at 1366x768 and 1920x1080. The views' screenshots go to docs/figures/first-day/.
+// states at 1366x768 and 1920x1080. The views' screenshots go to artifacts/first-day/, or
+// where CLAMSIM_FIGURES says (docs/figures/first-day/ to renew the docs' figures).
 // Needs CLAMSIM_SERVER and Debian's Chromium; skips otherwise.
 
 import { describe, test, before, after } from 'node:test';
@@ -19,7 +20,7 @@ import {
 
 const PASSWORD = 'e2e first day password';
 const AXE = path.join(REPO, 'node_modules/axe-core/axe.min.js');
-const FIGURES = path.join(REPO, 'docs/figures/first-day');
+const FIGURES = path.resolve(REPO, process.env.CLAMSIM_FIGURES ?? path.join(ARTIFACTS, 'first-day'));
 const SIZES = [[1366, 768], [1920, 1080]];
 
 const skip = skipReason() ?? (serverHas('--record-dir') ? null : 'the server has no --record-dir (recording)');
