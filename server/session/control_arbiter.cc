@@ -1,6 +1,7 @@
 #include "session/control_arbiter.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <utility>
 
@@ -39,6 +40,12 @@ namespace {
 
 std::string shown_name(const std::string& name) { return name.empty() ? "instructor" : name; }
 
+// "Instructor ann", or "The instructor" without a name or for the first account's own name
+// (auth::kFirstInstructor), which would read "Instructor instructor".
+std::string instructor_words(const std::string& name) {
+  return name.empty() || name == "instructor" ? "The instructor" : "Instructor " + name;
+}
+
 std::string mode_words(ControlMode m) {
   return m == ControlMode::Shared ? "shared (dual) control" : "exclusive control";
 }
@@ -48,10 +55,12 @@ std::string mode_words(ControlMode m) {
 std::string control_notice_text(const ControlState& c) {
   switch (c.mode) {
     case ControlMode::Exclusive:
-      return "Instructor " + c.holder_name + " is driving: your stick is ignored";
-    case ControlMode::Shared:
-      return "Dual control: instructor " + c.holder_name +
-             "'s stick overrides yours where it moves";
+      return instructor_words(c.holder_name) + " is driving: your stick is ignored";
+    case ControlMode::Shared: {
+      std::string who = instructor_words(c.holder_name);
+      who[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(who[0])));
+      return "Dual control: " + who + "'s stick overrides yours where it moves";
+    }
     case ControlMode::Trainee: break;
   }
   return "You are driving";

@@ -1,5 +1,7 @@
 #include "session/frame_stepper.h"
 
+#include <algorithm>
+#include <cmath>
 #include <utility>
 
 namespace clamsim::session {
@@ -24,10 +26,10 @@ FrameStepper::FrameStepper(const core::MachineParams& model, const model::Scenar
   restart(1);
 }
 
-void FrameStepper::restart(std::uint64_t k) {
+void FrameStepper::restart(std::uint64_t k, bool practice) {
   state_ = core::initial_state(model_, initial_);
   if (env_.world != nullptr) core::reset_world(*env_.world, state_.world);
-  scorer_.reset();
+  scorer_.reset(practice);
   lesson_.reset();
   k0_ = static_cast<std::int64_t>(k) - 1;
 }
@@ -41,7 +43,9 @@ const core::Outputs& FrameStepper::step(std::uint64_t k, const StepInputs* in) {
   }
   core::advance_to(model_, state_, control_, env_, sim_time(k));
   outputs_ = core::outputs(model_, state_, env_);
-  scorer_.update(outputs_);
+  const bool moved = std::any_of(control_.volts.begin(), control_.volts.end(),
+                                 [](double v) { return std::abs(v) > kControlMovedV; });
+  scorer_.update(outputs_, moved);
   lesson_.update(outputs_);
   return outputs_;
 }

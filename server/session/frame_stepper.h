@@ -27,16 +27,21 @@ struct StepInputs {
   std::vector<DeskNote> notes;           // changes for the report's timeline
 };
 
+// A control further off centre than this has moved: a stick at rest reads 0 after the
+// page's dead zone, and a key gives volts.
+inline constexpr double kControlMovedV = 0.05;
+
 class FrameStepper {
  public:
   FrameStepper(const core::MachineParams& model, const model::Scenario* scenario,
                const core::InitialConditions& initial, double frame_period_s);
 
   // A new attempt begins before frame k: the start pose, the world as loaded, the score
-  // cleared; its sim time counts from there.
-  void restart(std::uint64_t k);
+  // cleared (a practice attempt: no time limit); its sim time counts from there.
+  void restart(std::uint64_t k, bool practice = false);
   // Frame k (k = 1, 2, ...): the inputs take effect, the model integrates to frame k's
-  // time, and the outputs are scored. A frame skipped by a late session passes
+  // time, and the outputs are scored (the task's clock starts with the first frame whose
+  // control is off centre by more than kControlMovedV). A frame skipped by a late session passes
   // `inputs` = null: the last control goes on and only the score is updated.
   const core::Outputs& step(std::uint64_t k, const StepInputs* inputs);
 

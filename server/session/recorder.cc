@@ -97,8 +97,10 @@ void SessionRecorder::write(std::uint16_t channel, std::uint64_t k, const std::s
   writer_->write_message(channel, t, t, text);
 }
 
-void SessionRecorder::restart(std::uint64_t k) {
-  write(inputs_, k, json{{"k", k}, {"kind", "restart"}}.dump());
+void SessionRecorder::restart(std::uint64_t k, bool practice) {
+  json j{{"k", k}, {"kind", "restart"}};
+  if (practice) j["practice"] = true;
+  write(inputs_, k, j.dump());
 }
 
 void SessionRecorder::inputs(std::uint64_t k, const core::Control& trainee, const StepInputs& in,

@@ -58,7 +58,7 @@ class SessionRecorder {
   const std::string& path() const { return path_; }
 
   // Before frame k: a new attempt.
-  void restart(std::uint64_t k);
+  void restart(std::uint64_t k, bool practice = false);
   // Frame k's inputs: the control when it changed (and the trainee's own stick when it
   // differs), the faults and the driver when they changed, the desk's notes and messages.
   void inputs(std::uint64_t k, const core::Control& trainee, const StepInputs& in,

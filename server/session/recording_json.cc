@@ -16,6 +16,7 @@ const RecordingChannel kInputsChannel{"/inputs", "clamsim.Input", R"schema({
     "k": {"type": "integer", "description": "frame index from the session's start (1, 2, ...)"},
     "kind": {"enum": ["control", "restart", "faults", "driver", "note", "message", "trainee"]},
     "volts": {"type": "array", "items": {"type": "number"}, "description": "control: the five valve voltages that drive the machine [V]"},
+    "practice": {"type": "boolean", "description": "restart: a practice attempt (no time limit)"},
     "trainee_volts": {"type": "array", "items": {"type": "number"}, "description": "control: the trainee's stick, when it differs from volts [V]"},
     "faults": {"type": "object", "description": "faults: every physics fault slot in force"},
     "driver": {"enum": ["trainee", "instructor", "both"]},

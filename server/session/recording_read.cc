@@ -116,7 +116,12 @@ RecordedInput parse_input(const json& j, std::uint64_t k) {
   for (const auto& [name, k2] : kKinds)
     if (name == kind) i.kind = k2;
   switch (i.kind) {
-    case Kind::Restart: break;
+    case Kind::Restart:
+      if (const auto p = j.find("practice"); p != j.end()) {
+        if (!p->is_boolean()) c.fail("\"practice\" is not true or false");
+        i.practice = p->get<bool>();
+      }
+      break;
     case Kind::Control:
       i.control = c.volts("volts");
       if (j.contains("trainee_volts")) c.volts("trainee_volts");
@@ -212,9 +217,9 @@ ReplayStart seeded_start(const RecordedSession& r, const MachineSetup& setup,
   const std::uint64_t seed_k = r.seed_k();
   for (std::uint64_t k = 1; k <= seed_k; ++k) {
     if (++work.stepped % 100 == 0 && work.keep_going && !work.keep_going()) throw ReplayCancelled();
-    bool restart = false;
-    apply_recorded_inputs(recorded_inputs(source, k), s.inputs, &restart);
-    if (restart) s.stepper.restart(k);
+    bool restart = false, practice = false;
+    apply_recorded_inputs(recorded_inputs(source, k), s.inputs, &restart, &practice);
+    if (restart) s.stepper.restart(k, practice);
     s.stepper.step(k, &s.inputs);
   }
   s.stepper.renumber(seed_k);
@@ -343,11 +348,15 @@ std::string recorded_setup(const RecordedSession& r, const Catalog& catalog, Mac
   return "";
 }
 
-void apply_recorded_inputs(const std::vector<RecordedInput>& inputs, StepInputs& in, bool* restart) {
+void apply_recorded_inputs(const std::vector<RecordedInput>& inputs, StepInputs& in, bool* restart,
+                           bool* practice) {
   in.notes.clear();
   for (const RecordedInput& i : inputs) {
     switch (i.kind) {
-      case RecordedInput::Kind::Restart: *restart = true; break;
+      case RecordedInput::Kind::Restart:
+        *restart = true;
+        if (practice != nullptr) *practice = i.practice;
+        break;
       case RecordedInput::Kind::Control: in.control = i.control; break;
       case RecordedInput::Kind::Faults: in.faults = i.faults; break;
       case RecordedInput::Kind::Driver:

@@ -35,6 +35,7 @@ struct RecordedInput {
   Driver driver = Driver::Trainee;  // Driver
   std::string instructor;           // Driver: the instructor driving
   DeskNote note;                    // Note
+  bool practice = false;            // Restart: a practice attempt (no time limit)
 };
 
 // The bounds a recording must keep to be re-simulated (docs/recording.md, "What a replay
@@ -84,9 +85,10 @@ std::string without_path(std::string what, const std::string& path);
 
 // One frame's recorded inputs applied as the live session passed them: control, faults
 // and driver persist from the last change; notes belong to their frame. *restart is set
-// when a new attempt begins with this frame.
+// when a new attempt begins with this frame, and *practice (when given) when it is a
+// practice attempt.
 void apply_recorded_inputs(const std::vector<RecordedInput>& inputs, StepInputs& in,
-                           bool* restart);
+                           bool* restart, bool* practice = nullptr);
 // The inputs of frame k (none: an empty list).
 const std::vector<RecordedInput>& recorded_inputs(const RecordedSession& r, std::uint64_t k);
 

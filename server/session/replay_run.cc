@@ -25,9 +25,9 @@ ReplayRun::ReplayRun(RecordedSession recording, MachineSetup setup, ReplayStart 
 
 bool ReplayRun::step_next() {
   const std::uint64_t k = k_ + 1;
-  bool restart = false;
-  apply_recorded_inputs(recorded_inputs(recording_, k), now_->inputs, &restart);
-  if (restart) now_->stepper.restart(k);
+  bool restart = false, practice = false;
+  apply_recorded_inputs(recorded_inputs(recording_, k), now_->inputs, &restart, &practice);
+  if (restart) now_->stepper.restart(k, practice);
   now_->stepper.step(k, &now_->inputs);
   k_ = k;
   return restart;

@@ -108,7 +108,10 @@ std::string Session::trainee() const {
   return trainee_;
 }
 
-void Session::request_restart() { restart_requested_ = true; }
+void Session::request_restart(bool practice) {
+  restart_practice_ = practice;
+  restart_requested_ = true;
+}
 
 std::string Session::label() const {
   std::string l = "session " + std::to_string(id_) + " (" + machine_.name;
@@ -222,8 +225,9 @@ void Session::run() {
     if (stop_requested_) break;
     const bool restarted = restart_requested_.exchange(false);
     if (restarted) {
-      stepper.restart(k);
-      if (recorder) recorder->restart(k);
+      const bool practice = restart_practice_.load();
+      stepper.restart(k, practice);
+      if (recorder) recorder->restart(k, practice);
       counters_.restarts.fetch_add(1, std::memory_order_relaxed);
     }
     const Instant computing = clock_.now();

@@ -83,7 +83,7 @@ class Session {
   // A new attempt at the task: at the next frame the machine is back at its start pose,
   // the world as loaded and the score cleared (sim time restarts at 0; seq goes on).
   // Counted as restarts. Thread-safe.
-  void request_restart();
+  void request_restart(bool practice = false);
 
   std::uint64_t id() const { return id_; }
   const MachineSetup& machine() const { return machine_; }
@@ -157,6 +157,7 @@ class Session {
   std::atomic<bool> stop_requested_{false};
   Alarm alarm_;                           // rung by request_stop(): cuts this thread's sleep short
   std::atomic<bool> restart_requested_{false};
+  std::atomic<bool> restart_practice_{false};  // the requested attempt is practice
   std::atomic<bool> interrupt_task_{false};
   std::atomic<std::int64_t> progress_ns_{0};        // clock time of the last progress
   Instant started_{};                               // set by start() before the thread

@@ -72,9 +72,9 @@ int run_replay(const ReplayOptions& o) {
   const auto wall_start = std::chrono::steady_clock::now();
   try {
     for (std::uint64_t k = 1; k <= r.last_k; ++k) {
-      bool restart = false;
-      session::apply_recorded_inputs(session::recorded_inputs(r, k), in, &restart);
-      if (restart) stepper.restart(k);
+      bool restart = false, practice = false;
+      session::apply_recorded_inputs(session::recorded_inputs(r, k), in, &restart, &practice);
+      if (restart) stepper.restart(k, practice);
       const core::Outputs& out = stepper.step(k, &in);
       if (writer) writer->row(in.control, out);
       const auto f = r.frames.find(k);

@@ -42,11 +42,12 @@ TaskScorer::TaskScorer(const model::TaskSpec& task, std::vector<std::string> loa
   reset();
 }
 
-void TaskScorer::reset() {
+void TaskScorer::reset(bool practice) {
   score_ = TaskScore{};
   score_.enabled = task_.enabled;
+  score_.practice = practice;
   score_.optimum_s = task_.optimum_s;
-  score_.limit_s = task_.limit_s();
+  score_.limit_s = practice ? 0.0 : task_.limit_s();
   score_.required = static_cast<int>(task_.loads.size());
   score_.time_points = task_.enabled ? kTaskFullPoints : 0.0;
   score_.total = score_.time_points;
@@ -161,10 +162,11 @@ void TaskScorer::note(double sim_time_s, const std::string& kind, const std::str
   notes_.push_back({sim_time_s, sim_time_s - t0_s_, kind, detail, by});
 }
 
-const TaskScore& TaskScorer::update(const core::Outputs& o) {
+const TaskScore& TaskScorer::update(const core::Outputs& o, bool control_moved) {
   just_finished_ = false;
   if (!task_.enabled || score_.finished) return score_;
-  if (!started_) {  // the clock starts at the first frame
+  if (!started_ && !control_moved) return score_;
+  if (!started_) {  // the clock starts at the first frame a control moved
     started_ = true;
     t0_s_ = last_time_s_ = o.time_s;
     wall_start_ = std::chrono::system_clock::now();
@@ -202,7 +204,8 @@ const TaskScore& TaskScorer::update(const core::Outputs& o) {
     if (delivered(k)) ++score_.delivered;
   }
 
-  score_.time_points = time_points(score_.elapsed_s, score_.optimum_s, score_.limit_s);
+  // practice keeps the timed rule's points (so two attempts compare) but never times out
+  score_.time_points = time_points(score_.elapsed_s, score_.optimum_s, task_.limit_s());
   score_.total = std::max(0.0, score_.time_points - score_.penalty_points);
   // a machine that has tipped over ends the task, whatever was delivered before; the
   // timeline says over which side
@@ -213,7 +216,8 @@ const TaskScore& TaskScorer::update(const core::Outputs& o) {
   }
   score_.tipped_over = o.tipped_over;
   const bool completed = !o.tipped_over && score_.delivered == score_.required;
-  if (completed || o.tipped_over || timed_out(score_.elapsed_s, score_.limit_s)) {
+  const bool out_of_time = !score_.practice && timed_out(score_.elapsed_s, score_.limit_s);
+  if (completed || o.tipped_over || out_of_time) {
     score_.finished = just_finished_ = true;
     score_.completed = completed;
     score_.running = false;
@@ -289,9 +293,10 @@ nlohmann::ordered_json TaskScorer::report(const std::string& session_label,
                  : s.tipped_over ? "tipped over"
                  : s.interrupted ? "interrupted"
                                  : "timed out";
+  r["practice"] = s.practice;
   r["elapsed_s"] = s.elapsed_s;
   r["optimum_s"] = s.optimum_s;
-  r["limit_s"] = s.limit_s;
+  r["limit_s"] = s.practice ? ojson(nullptr) : ojson(s.limit_s);
   r["delivered"] = s.delivered;
   r["required"] = s.required;
   ojson loads = ojson::array();

@@ -31,14 +31,14 @@ inline constexpr double kCarriedM = 0.3;
 
 struct TaskScore {
   bool enabled = false;     // the scenario has a task
-  bool running = false;     // the clock runs (first frame seen, not finished)
+  bool running = false;     // the clock runs (a control moved, not finished)
   bool finished = false;    // completed or timed out; the score is final
   bool completed = false;   // finished with every task load delivered
   bool interrupted = false; // finished because the server stopped the session
   bool tipped_over = false; // finished because the machine tipped over (core/stability.h)
-  double elapsed_s = 0.0;   // since the first frame; frozen once finished
+  double elapsed_s = 0.0;   // since the first moved control; frozen once finished
   double optimum_s = 0.0;
-  double limit_s = 0.0;     // 1.5 x optimum: the task times out here
+  double limit_s = 0.0;     // 1.5 x optimum: the task times out here; 0 in practice (none)
   int delivered = 0;        // task loads at rest in the truck
   int required = 0;
   double time_points = 0.0;     // 100 up to the optimum, falling linearly to 0 at the limit
@@ -51,6 +51,7 @@ struct TaskScore {
   int dropped_loads = 0;
   int lmi_warnings = 0;         // the load moment reached the warning level
   int lmi_cutouts = 0;          // ... the limiter's cut-out level
+  bool practice = false;        // a practice attempt: scored, no time limit
 };
 
 // The score's one list: the display JSON, /sessions, the CORBA frame (where its fixed IDL
@@ -66,9 +67,10 @@ inline constexpr auto kTaskScoreFields = std::make_tuple(
                 &TaskScore::interrupted),
     core::field("tipped_over", "", "Finished because the machine tipped over.",
                 &TaskScore::tipped_over),
-    core::field("elapsed_s", "s", "Time since the first frame.", &TaskScore::elapsed_s),
+    core::field("elapsed_s", "s", "Time since the first moved control.", &TaskScore::elapsed_s),
     core::field("optimum_s", "s", "The task's optimum time.", &TaskScore::optimum_s),
-    core::field("limit_s", "s", "The time limit (1.5 x optimum).", &TaskScore::limit_s),
+    core::field("limit_s", "s", "The time limit (1.5 x optimum); 0: none (practice).",
+                &TaskScore::limit_s),
     core::field("delivered", "", "Task loads at rest in the truck.", &TaskScore::delivered),
     core::field("required", "", "Task loads to deliver.", &TaskScore::required),
     core::field("time_points", "", "Points for time.", &TaskScore::time_points),
@@ -84,7 +86,9 @@ inline constexpr auto kTaskScoreFields = std::make_tuple(
     core::field("lmi_warnings", "", "Load moment warnings (90 % of the chart).",
                 &TaskScore::lmi_warnings),
     core::field("lmi_cutouts", "", "Load moment cut-outs (100 % of the chart).",
-                &TaskScore::lmi_cutouts));
+                &TaskScore::lmi_cutouts),
+    core::field("practice", "", "A practice attempt: scored, no time limit.",
+                &TaskScore::practice));
 static_assert(core::covers_struct(kTaskScoreFields));
 
 // What a report was scored with, so two reports can be compared knowingly: the server's
@@ -115,10 +119,13 @@ class TaskScorer {
   // load_names: the world's loads in order (names the dropped load in the timeline).
   explicit TaskScorer(const model::TaskSpec& task, std::vector<std::string> load_names = {});
 
-  // A new attempt: clock stopped, no penalties, nothing delivered.
-  void reset();
-  // Scores one frame. Frames must come in time order within an attempt.
-  const TaskScore& update(const core::Outputs& o);
+  // A new attempt: clock stopped, no penalties, nothing delivered. A practice attempt is
+  // scored alike but has no time limit (it never times out) and its report says so.
+  void reset(bool practice = false);
+  // Scores one frame. Frames must come in time order within an attempt. The clock waits
+  // for the first frame whose control moved (`control_moved`): a trainee still giving a
+  // name, choosing a lesson or reading the help is not timed; until then nothing is scored.
+  const TaskScore& update(const core::Outputs& o, bool control_moved);
   const TaskScore& score() const { return score_; }
   // The server stops the session with the task under way (drain over, shutdown): the task
   // finishes as it stands, outcome "interrupted". False, changing nothing, when no task

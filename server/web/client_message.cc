@@ -77,19 +77,26 @@ ClientMessage parse_ping(const nlohmann::json& j) {
   return m;
 }
 
-// {"type": "restart"} or {"type": "restart", "id": 3}: start the scenario's task again.
-// Nothing else may ride along, so a message meant for something else is not taken for it.
+// {"type": "restart"} or {"type": "restart", "id": 3, "practice": true}: start the
+// scenario's task again, as a practice attempt (no time limit) when asked. Nothing else may
+// ride along, so a message meant for something else is not taken for it.
 ClientMessage parse_restart(const nlohmann::json& j) {
   ClientMessage m;
   m.type = ClientMessage::Type::Restart;
   for (const auto& item : j.items()) {
-    if (item.key() != "type" && item.key() != "id") {
+    if (item.key() != "type" && item.key() != "id" && item.key() != "practice") {
       std::string key = item.key().size() > 40 ? item.key().substr(0, 40) + "..." : item.key();
       return invalid("bad_message", "restart: unexpected field \"" + key +
-                                        "\" (restart takes only an optional id)");
+                                        "\" (restart takes only an optional id and practice)");
     }
   }
   if (ClientMessage e; !read_id(j, "restart", m, e)) return e;
+  if (const auto p = j.find("practice"); p != j.end()) {
+    if (!p->is_boolean())
+      return invalid("bad_message", std::string("restart: practice is a ") + p->type_name() +
+                                        ", expected true or false");
+    m.practice = p->get<bool>();
+  }
   return m;
 }
 

@@ -17,6 +17,7 @@ struct ClientMessage {
   Type type = Type::Invalid;
   std::array<double, 5> volts{};   // Control
   nlohmann::json id;               // Ping, Restart: echoed as sent (number, string or null)
+  bool practice = false;           // Restart: a practice attempt (no time limit)
   nlohmann::json ping_t;           // Ping: the client's clock [ms] (number or null)
   std::string trainee;             // Trainee: the name as sent (session checks it)
   std::string error_code;          // Invalid: bad_json, unknown_type, bad_control, bad_message

@@ -379,7 +379,7 @@ void WebSocketSession::handle_text(const std::string& text) {
       break;
     case ClientMessage::Type::Restart:
       // the session resets the world and the task before its next frame
-      session_->request_restart();
+      session_->request_restart(m.practice);
       send(std::make_shared<const std::string>(restarting_json(m.id)), SendQueue::Kind::Other);
       break;
     case ClientMessage::Type::Trainee: {

@@ -134,6 +134,12 @@ TEST(Drain, TimeUpInterruptsTheTaskAndReportsIt) {
   ASSERT_TRUE(s.connected) << s.server.process().output();
   ServerProcess& server = s.server;
   WsClient& browser = s.browser;
+  // a task under way: its clock started at the first moved control
+  ASSERT_TRUE(browser.write(R"({"type":"control","volts":[0,0,0.5,0,0]})"));
+  ASSERT_TRUE(eventually([&] {
+    const auto f = browser.read_type("display");
+    return f.has_value() && (*f)["score"]["running"] == true;
+  }, Ms(5000)));
 
   server.process().signal(SIGTERM);
   EXPECT_EQ(browser.read_until_closed(Seconds(10)), 1001) << "going away when time is up";

@@ -351,7 +351,7 @@ TEST(CorbaObserve, AReceiverIsToldWhoDrivesAndGetsTheInstructorsMessage) {
   };
   ASSERT_TRUE(told("control"));
   EXPECT_EQ(t.trainee->summary().last_notice_message,
-            "Instructor instructor is driving: your stick is ignored");
+            "The instructor is driving: your stick is ignored");
   EXPECT_EQ(t.trainee->summary().last_notice_seconds, -1.0);
 
   // the receiver's own stick is ignored while the instructor drives: the frames' inputs,

@@ -242,7 +242,7 @@ TEST(IiopTls, BadFilesStopTheServerNamingTheFile) {
   EXPECT_TRUE(contains(p.output(), "--corba-plain no")) << p.output();
 }
 
-// A copy of the shipped scenarios whose task times out 1.5 s after the first frame (the
+// A copy of the shipped scenarios whose task times out 1.5 s after the first moved control (the
 // loader's shortest optimum, 1 s), so a receiver gets the task's report within a short run.
 fs::path short_task_scenarios(const TestPki& pki) {
   const fs::path dir = fs::path(pki.path("scenarios"));
@@ -253,6 +253,9 @@ fs::path short_task_scenarios(const TestPki& pki) {
   nlohmann::ordered_json world = nlohmann::ordered_json::parse(in);
   world["task"]["optimum_s"]["value"] = 1.0;
   std::ofstream(dir / "dam_intake.json") << world.dump(2);
+  // the receiver's stick: the telescope a little out from the start, so the task's clock
+  // (which waits for the first moved control) runs and the task times out
+  std::ofstream(pki.path("nudge.ctl")) << "step 0 0 0 0.5 0 0\n";
   return dir;
 }
 
@@ -272,8 +275,10 @@ TEST(IiopTls, TraineeNamesReachOnlyAuthenticatedReceivers) {
   ASSERT_TRUE(s.server.ready()) << s.server.process().output();
 
   const std::string anonymous = pki.path("anonymous.json");
+  const std::string nudge = pki.path("nudge.ctl");
   ReceiverRun r = run_receiver(tls_ref(s.port), {"--tls-ca", pki.path("ca.pem"), "--trainee",
-                                                 "Ada Lovelace", "--report", anonymous}, 4.0);
+                                                 "Ada Lovelace", "--report", anonymous,
+                                                 "--controls", nudge}, 4.0);
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_EQ(report_trainee(anonymous), "<null>") << r.out;
 
@@ -281,7 +286,7 @@ TEST(IiopTls, TraineeNamesReachOnlyAuthenticatedReceivers) {
   r = run_receiver(tls_ref(s.port),
                    {"--tls-ca", pki.path("ca.pem"), "--tls-cert", pki.path("client.pem"),
                     "--tls-key", pki.path("client.key"), "--trainee", "Ada Lovelace",
-                    "--report", known},
+                    "--report", known, "--controls", nudge},
                    4.0);
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_EQ(report_trainee(known), "Ada Lovelace") << r.out;

@@ -9,7 +9,7 @@ import { writeFileSync, mkdirSync, readdirSync, rmSync, existsSync } from 'node:
 import path from 'node:path';
 import {
   skipReason, freePort, waitFor, sleep, ServerProcess, launchBrowser, VIRTUAL_JOYSTICK,
-  canvasSignature, thumbDifference, measureFps, ARTIFACTS, serverHas, writeShortTaskScenario,
+  canvasSignature, thumbDifference, measureFps, ARTIFACTS, serverHas, writeShortTaskScenario, startTaskClock,
 } from './harness.js';
 
 const skip = skipReason();
@@ -297,6 +297,7 @@ describe('browser client against clamsim-server', { skip: skip ?? false }, () =>
   });
 
   test('restart: the button, key R (twice while running) and the joystick start the task over', async () => {
+    await startTaskClock(page);
     await waitFor('the task clock past 3 s', async () => (await debug(page)).score.elapsed_s > 3, { timeoutMs: 10000 });
     const acked = async () => (await debug(page)).restarts.acknowledged;
     const nearZero = async () => {
@@ -309,7 +310,13 @@ describe('browser client against clamsim-server', { skip: skip ?? false }, () =>
     await waitFor('the task clock back near 0', nearZero, { timeoutMs: 3000, everyMs: 50 });
     await page.screenshot({ path: path.join(ARTIFACTS, 'restarted.png') });
 
+    // a new attempt waits for a control again: the clock stands still until then
+    await sleep(600);
+    assert.equal((await debug(page)).score.running, false, 'the clock waits for the first moved control');
+    assert.equal((await debug(page)).score.elapsed_s, 0);
+    assert.match(await page.textContent('#score-ready'), /READY — move a control to start/);
     // key R: while the task runs the first press asks, the second restarts
+    await startTaskClock(page);
     await waitFor('the task clock past 2 s', async () => (await debug(page)).score.elapsed_s > 2, { timeoutMs: 5000 });
     n = await acked();
     await page.keyboard.press('KeyR');
@@ -323,6 +330,7 @@ describe('browser client against clamsim-server', { skip: skip ?? false }, () =>
     await waitFor('the task clock back near 0', nearZero, { timeoutMs: 3000, everyMs: 50 });
 
     // the joystick's restart button (9 by default), pressed twice
+    await startTaskClock(page);
     await waitFor('the task clock past 2 s', async () => (await debug(page)).score.elapsed_s > 2, { timeoutMs: 5000 });
     n = await acked();
     for (let i = 0; i < 2; i++) {
@@ -562,6 +570,7 @@ describe('the end of a training task', { skip: skip ?? false }, () => {
   test('the task times out, the report overlay shows it, Restart task starts over', async (t) => {
     await page.goto(`${server.url}?screenshots=1`, { waitUntil: 'load', timeout: 20000 });
     await waitFor('the page to say "connected"', async () => (await page.textContent('#hud-connection')) === 'connected', { timeoutMs: 15000 });
+    await startTaskClock(page);
     const report = await waitFor('the report', () => page.evaluate(() => window.clamsim.report), { timeoutMs: 20000, everyMs: 200 });
     assert.equal(report.type, 'report');
     await waitFor('the report overlay', () => page.isVisible('#report .report-card'), { timeoutMs: 2000 });

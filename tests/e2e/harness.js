@@ -253,3 +253,13 @@ export async function measureFps(page, ms = 2000) {
     requestAnimationFrame(tick);
   }), ms);
 }
+
+// The task's clock starts at the first moved control (not at the connection): hold a key
+// for a few frames (a press shorter than a frame can fall between two) and wait for it.
+export async function startTaskClock(page, key = 'KeyW') {
+  await page.keyboard.down(key);
+  await sleep(250);
+  await page.keyboard.up(key);
+  await waitFor('the task clock to start', () => page.evaluate(() => window.clamsim.debug().score?.running === true),
+    { timeoutMs: 5000 });
+}

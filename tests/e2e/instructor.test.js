@@ -13,7 +13,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   skipReason, freePort, waitFor, ServerProcess, launchBrowser, VIRTUAL_JOYSTICK, ARTIFACTS,
-  writeShortTaskScenario, createAccount,
+  writeShortTaskScenario, createAccount, startTaskClock,
 } from './harness.js';
 
 const PASSWORD = 'e2e instructor password';
@@ -125,6 +125,10 @@ describe('instructor overview', { skip: skip ?? false }, () => {
 
     await trainee.goto(server.url, { waitUntil: 'load', timeout: 20000 });
     const row = instructor.locator('#live tbody tr').first();
+    await waitFor('the trainee in the overview, waiting for a first control', async () =>
+      (await row.count()) === 1 && (await row.getAttribute('data-state')) === 'waiting', { timeoutMs: 10000 });
+    await waitFor('the trainee page connected', () => trainee.evaluate(() => window.clamsim?.frame !== null));
+    await startTaskClock(trainee);
     await waitFor('the trainee in the overview, task running', async () =>
       (await row.count()) === 1 && (await row.getAttribute('data-state')) === 'running', { timeoutMs: 10000 });
     const cells = await row.locator('td').allTextContents();

@@ -131,7 +131,7 @@ TEST(ControlArbiter, EveryChangeCountsAVersionAndTheTraineeIsToldInWords) {
   const std::uint64_t v0 = a.state().version;
   a.request(7, "", ControlMode::Exclusive, false);
   EXPECT_EQ(a.state().holder_name, "instructor") << "no login name: a role, never empty";
-  EXPECT_EQ(control_notice_text(a.state()), "Instructor instructor is driving: your stick is ignored");
+  EXPECT_EQ(control_notice_text(a.state()), "The instructor is driving: your stick is ignored");
   a.release(7);
   EXPECT_EQ(control_notice_text(a.state()), "You are driving");
   EXPECT_EQ(a.state().version, v0 + 2);

@@ -51,27 +51,27 @@ TEST(ScoredRun, OneKnownRackCollisionThenACleanDeliveryScoresExactlyThat) {
 
   core::Control u;
   core::Outputs o = run.frame(u);
-  scorer.update(o);
+  scorer.update(o, true);  // timed from the first frame, as if a control had moved
   // 1. Out over the rack: telescope until the tip is above it (x = 11.1 m).
   const double target_tel = (11.1 + run.m.crane.a1_m) / std::cos(o.joint_pos[1] * M_PI / 180.0);
   for (int f = 0; f < 400 && o.joint_pos[2] < target_tel; ++f) {
     u.volts = {0, 0, 4.0, 0, 0};
     o = run.frame(u);
-    scorer.update(o);
+    scorer.update(o, true);
   }
   // 2. Down onto the rack's top until the clam strikes it, at 0.6 m/s: faster, the winches
   // run on for their spools' lag after the strike and pay out a slack loop (another penalty).
   for (int f = 0; f < 800 && o.events.clam_rack_gate_hits == 0; ++f) {
     u.volts = {0, 0, 0, -2.0, -2.0};
     o = run.frame(u);
-    scorer.update(o);
+    scorer.update(o, true);
   }
   ASSERT_EQ(o.events.clam_rack_gate_hits, 1u) << "the known collision";
   // 3. Up again, clear of the rack (1.5 s at 1.6 m/s).
   for (int f = 0; f < 30; ++f) {
     u.volts = {0, 0, 0, 4.0, 4.0};
     o = run.frame(u);
-    scorer.update(o);
+    scorer.update(o, true);
   }
   EXPECT_EQ(scorer.score().rack_gate_hits, 1);
   EXPECT_DOUBLE_EQ(scorer.score().penalty_points, task.penalties.rack_gate_hit);
@@ -86,7 +86,7 @@ TEST(ScoredRun, OneKnownRackCollisionThenACleanDeliveryScoresExactlyThat) {
   for (int f = 0; f < 4000 && !scorer.score().finished; ++f) {
     u = pilot.phase() == tools::PickPlacePilot::Phase::Done ? core::Control{} : pilot.next(o, 0.05);
     o = run.frame(u);
-    scorer.update(o);
+    scorer.update(o, true);
   }
   const training::TaskScore& s = scorer.score();
   ASSERT_TRUE(s.finished) << "pilot stopped in " << pilot.phase_name();

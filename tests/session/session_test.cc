@@ -148,12 +148,59 @@ struct TempDir {
   ~TempDir() { fs::remove_all(path); }
 };
 
+// A telescope a little out: a moved control that touches nothing (the task's clock starts
+// at the first such frame).
+constexpr double kNudge[5] = {0, 0, 0.5, 0, 0};
+
+TEST(SessionWorld, TheTaskClockWaitsForTheFirstMovedControl) {
+  ManualClock clock;
+  auto sink = std::make_shared<RecordingSink>();
+  SessionOptions o;
+  o.report_dir = "";
+  Session s(1, testing::world_setup(), sink, o, clock);
+  s.start();
+  const std::size_t idle = sink->wait_for(20).size();
+  s.submit_control(kNudge, 5);
+  const auto frames = sink->wait_for(idle + 20);
+  s.stop();
+  for (std::size_t i = 0; i < idle; ++i) {
+    EXPECT_FALSE(frames[i].score.running) << "frame " << i << ": nobody has moved a control";
+    EXPECT_DOUBLE_EQ(frames[i].score.elapsed_s, 0.0);
+  }
+  EXPECT_TRUE(frames.back().score.running);
+  EXPECT_GT(frames.back().score.elapsed_s, 0.5);
+  EXPECT_LT(frames.back().score.elapsed_s, frames.back().outputs.time_s - 0.9) << "not since the session began";
+}
+
+TEST(SessionWorld, APracticeAttemptHasNoTimeLimit) {
+  ManualClock clock;
+  auto sink = std::make_shared<RecordingSink>();
+  SessionOptions o;
+  o.report_dir = "";
+  // a 0.5 s optimum: a timed attempt would end at 0.75 s
+  Session s(1, testing::world_setup([](model::Scenario& sc) { sc.task.optimum_s = 0.5; }), sink,
+            o, clock);
+  s.request_restart(true);
+  s.submit_control(kNudge, 5);
+  s.start();
+  const auto frames = sink->wait_for(40);
+  s.stop();
+  const Frame& f = frames.back();
+  EXPECT_TRUE(f.score.practice);
+  EXPECT_DOUBLE_EQ(f.score.limit_s, 0.0);
+  EXPECT_TRUE(f.score.running);
+  EXPECT_FALSE(f.score.finished) << "1.9 s, past 1.5 x the optimum: practice does not time out";
+  EXPECT_GT(f.score.elapsed_s, 1.5);
+  for (const Frame& g : frames) EXPECT_FALSE(g.report);
+}
+
 TEST(SessionWorld, FramesCarryTheLoadsAndTheLiveScore) {
   ManualClock clock;
   auto sink = std::make_shared<RecordingSink>();
   SessionOptions o;
   o.report_dir = "";
   Session s(1, testing::world_setup(), sink, o, clock);
+  s.submit_control(kNudge, 5);   // the task's clock starts with the first frame
   s.start();
   const auto frames = sink->wait_for(40);
   s.stop();
@@ -210,6 +257,7 @@ TEST(SessionWorld, AFinishedTaskSendsItsReportOnceAndSavesIt) {
   // a 0.5 s optimum: the attempt times out at 0.75 s
   Session s(4, testing::world_setup([](model::Scenario& sc) { sc.task.optimum_s = 0.5; }), sink,
             o, clock);
+  s.submit_control(kNudge, 5);
   s.start();
   const auto frames = sink->wait_for(40);
   s.stop();
@@ -246,6 +294,7 @@ TEST(SessionWorld, AReportThatCannotBeSavedIsCountedNotFatal) {
   o.report_dir = (dir.path / "a-file" / "reports").string();  // under a file: cannot exist
   Session s(1, testing::world_setup([](model::Scenario& sc) { sc.task.optimum_s = 0.5; }), sink,
             o, clock);
+  s.submit_control(kNudge, 5);
   s.start();
   const auto frames = sink->wait_for(40);
   const bool still_running = s.running();

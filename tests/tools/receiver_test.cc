@@ -531,12 +531,15 @@ TEST_F(ReceiverCli, TaskReportIsSavedAndRestartStartsANewAttempt) {
   quick["task"]["optimum_s"] = 1.0;
   quick["task"].erase("lesson");  // its lesson's scenario is not in this folder
   write("scenarios/quick.json", quick.dump(2));
+  // the telescope a little out all along: the task's clock waits for a moved control
+  write("nudge.ctl", "step 0 0 0 0.5 0 0\n");
   ServerChild server({}, {"--scenarios-dir", path("scenarios"), "--world", "quick",
                           "--report-dir", path("server-reports")});
   ASSERT_FALSE(server.reference().empty());
 
   const Result r = run({"--server", server.reference(), "--duration", "3", "--restart-at", "2.2",
-                        "--report", path("report.json"), "--trainee", "Ada Lovelace"});
+                        "--report", path("report.json"), "--trainee", "Ada Lovelace",
+                        "--controls", path("nudge.ctl")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("task over: timed out, 0 points (saved to " + path("report.json")),
             std::string::npos)

@@ -40,18 +40,64 @@ void put_in_truck(core::Outputs& o, int load) {
 
 TaskScorer scorer() { return TaskScorer(spec(), {"log1", "log2", "crate"}); }
 
+constexpr bool kMoved = true;   // a control moved in the frame (the clock may start)
+
+TEST(TaskScore, TheClockWaitsForTheFirstMovedControl) {
+  TaskScorer s = scorer();
+  core::Outputs o = frame(1.0);
+  o.events.clam_rack_gate_hits = 1;   // nothing is scored before the clock starts
+  s.update(o, false);
+  EXPECT_FALSE(s.score().running);
+  EXPECT_DOUBLE_EQ(s.score().elapsed_s, 0.0);
+  EXPECT_EQ(s.score().rack_gate_hits, 0);
+  s.update(frame(30.0), false);   // a trainee giving a name, reading the help
+  EXPECT_FALSE(s.score().running);
+  EXPECT_EQ(s.report("session 1", kVersions)["started_utc"], nullptr);
+  s.update(frame(31.0), kMoved);
+  EXPECT_TRUE(s.score().running);
+  s.update(frame(41.0), false);   // once running, a stick at rest does not stop it
+  EXPECT_DOUBLE_EQ(s.score().elapsed_s, 10.0);
+}
+
+TEST(TaskScore, APracticeAttemptIsScoredWithoutATimeLimitAndItsReportSaysSo) {
+  TaskScorer s = scorer();
+  s.reset(true);
+  EXPECT_TRUE(s.score().practice);
+  EXPECT_DOUBLE_EQ(s.score().limit_s, 0.0) << "no limit";
+  s.update(frame(0.0), kMoved);
+  const TaskScore& late = s.update(frame(400.0), kMoved);   // past 1.5 x optimum
+  EXPECT_FALSE(late.finished) << "practice does not time out";
+  EXPECT_TRUE(late.running);
+  EXPECT_DOUBLE_EQ(late.time_points, 0.0) << "time points by the timed rule";
+  core::Outputs o = frame(401.0);
+  put_in_truck(o, 0);
+  put_in_truck(o, 1);
+  s.update(o, kMoved);
+  o.time_s = 402.5;
+  const TaskScore& end = s.update(o, kMoved);
+  EXPECT_TRUE(end.finished);
+  EXPECT_TRUE(end.completed);
+  const auto r = s.report("session 1", kVersions);
+  EXPECT_EQ(r["practice"], true);
+  EXPECT_EQ(r["limit_s"], nullptr);
+  EXPECT_EQ(r["outcome"], "completed");
+  s.reset();
+  EXPECT_FALSE(s.score().practice) << "a restart without practice is timed";
+  EXPECT_DOUBLE_EQ(s.score().limit_s, 150.0);
+}
+
 TEST(TaskScore, TimePointsHoldToTheOptimumAndAreGoneAtOneAndAHalfTimesIt) {
   TaskScorer s = scorer();
   EXPECT_TRUE(s.score().enabled);
   EXPECT_FALSE(s.score().running);
   EXPECT_DOUBLE_EQ(s.score().limit_s, 150.0);
-  s.update(frame(2.0));  // the clock starts at the first frame
+  s.update(frame(2.0), kMoved);  // the clock starts at the first frame a control moved
   EXPECT_TRUE(s.score().running);
   EXPECT_DOUBLE_EQ(s.score().elapsed_s, 0.0);
-  EXPECT_DOUBLE_EQ(s.update(frame(102.0)).time_points, 100.0) << "at the optimum";
-  EXPECT_DOUBLE_EQ(s.update(frame(127.0)).time_points, 50.0) << "at 1.25 x";
+  EXPECT_DOUBLE_EQ(s.update(frame(102.0), kMoved).time_points, 100.0) << "at the optimum";
+  EXPECT_DOUBLE_EQ(s.update(frame(127.0), kMoved).time_points, 50.0) << "at 1.25 x";
   EXPECT_FALSE(s.just_finished());
-  const TaskScore& end = s.update(frame(152.0));
+  const TaskScore& end = s.update(frame(152.0), kMoved);
   EXPECT_DOUBLE_EQ(end.time_points, 0.0) << "at 1.5 x";
   EXPECT_TRUE(end.finished);
   EXPECT_FALSE(end.completed) << "timed out";
@@ -59,7 +105,7 @@ TEST(TaskScore, TimePointsHoldToTheOptimumAndAreGoneAtOneAndAHalfTimesIt) {
   EXPECT_TRUE(s.just_finished());
   EXPECT_DOUBLE_EQ(end.total, 0.0);
 
-  s.update(frame(160.0));
+  s.update(frame(160.0), kMoved);
   EXPECT_FALSE(s.just_finished()) << "only on the frame it ended";
   EXPECT_DOUBLE_EQ(s.score().elapsed_s, 150.0) << "the clock stopped";
   EXPECT_EQ(s.report("session 1", kVersions)["outcome"], "timed out");
@@ -67,29 +113,29 @@ TEST(TaskScore, TimePointsHoldToTheOptimumAndAreGoneAtOneAndAHalfTimesIt) {
 
 TEST(TaskScore, AKnownCollisionCostsExactlyItsPoints) {
   TaskScorer s = scorer();
-  s.update(frame(0.05));
+  s.update(frame(0.05), kMoved);
   core::Outputs o = frame(3.0);
   o.events.clam_rack_gate_hits = 1;
   o.contact_count = 1;
   o.contacts[0].pair = core::ContactPair::ClamWorld;
   o.contacts[0].solid = core::SolidKind::Rack;
-  EXPECT_DOUBLE_EQ(s.update(o).penalty_points, 10.0);
+  EXPECT_DOUBLE_EQ(s.update(o, kMoved).penalty_points, 10.0);
   EXPECT_EQ(s.score().rack_gate_hits, 1);
   EXPECT_DOUBLE_EQ(s.score().total, 90.0);
 
   o.time_s = 3.05;  // the counter stays: no new hit
-  EXPECT_DOUBLE_EQ(s.update(o).penalty_points, 10.0);
+  EXPECT_DOUBLE_EQ(s.update(o, kMoved).penalty_points, 10.0);
 
   o.time_s = 4.0;  // the deck, twice, and a slack rope: structure 2 x 5, slack 5
   o.events.clam_world_hits = 2;
   o.events.slack_cable_events = 1;
   o.contacts[0].solid = core::SolidKind::Deck;
-  s.update(o);
+  s.update(o, kMoved);
   EXPECT_EQ(s.score().structure_hits, 2);
   EXPECT_EQ(s.score().slack_cables, 1);
   o.time_s = 5.0;
   o.events.overload_events = 1;
-  s.update(o);
+  s.update(o, kMoved);
   EXPECT_EQ(s.score().overloads, 1);
   EXPECT_DOUBLE_EQ(s.score().penalty_points, 10.0 + 10.0 + 5.0 + 15.0);
   EXPECT_DOUBLE_EQ(s.score().total, 100.0 - 40.0);
@@ -113,7 +159,7 @@ TEST(TaskScore, TheTotalNeverGoesBelowZero) {
   TaskScorer s = scorer();
   core::Outputs o = frame(0.0);
   o.events.overload_events = 9;  // 135 points off
-  s.update(o);
+  s.update(o, kMoved);
   EXPECT_DOUBLE_EQ(s.score().penalty_points, 135.0);
   EXPECT_DOUBLE_EQ(s.score().total, 0.0);
 }
@@ -122,13 +168,13 @@ TEST(TaskScore, ADropCostsPointsADeliveryCompletesTheTask) {
   TaskScorer s = scorer();
   core::Outputs o = frame(1.0);
   o.held_load = 0;
-  s.update(o);
+  s.update(o, kMoved);
   o.time_s = 2.0;
   o.loads[0].position_m[2] = -0.5;  // lifted 2 m out of the water
-  s.update(o);
+  s.update(o, kMoved);
   o.time_s = 2.05;
   o.held_load = -1;  // and let go over it
-  s.update(o);
+  s.update(o, kMoved);
   EXPECT_EQ(s.score().dropped_loads, 1);
   EXPECT_DOUBLE_EQ(s.score().penalty_points, 10.0);
   o.loads[0].position_m[2] = -2.5;  // it falls back
@@ -139,22 +185,22 @@ TEST(TaskScore, ADropCostsPointsADeliveryCompletesTheTask) {
   o.loads[1].held = true;
   put_in_truck(o, 1);
   o.loads[1].position_m[2] = 3.0;  // still above the sides
-  s.update(o);
+  s.update(o, kMoved);
   o.time_s = 3.05;
   o.held_load = -1;
   o.loads[1].held = false;
-  s.update(o);
+  s.update(o, kMoved);
   EXPECT_EQ(s.score().dropped_loads, 1);
 
   // it lands and lies still: delivered after 1 s at rest, not before
   o.loads[1].position_m[2] = 1.45;
   for (int i = 0; i < 20; ++i) {  // 3.1 .. 4.05 s
     o.time_s = 3.1 + 0.05 * i;
-    s.update(o);
+    s.update(o, kMoved);
   }
   EXPECT_EQ(s.score().delivered, 0) << "0.95 s at rest";
   o.time_s = 4.1;
-  s.update(o);
+  s.update(o, kMoved);
   EXPECT_EQ(s.score().delivered, 1);
   EXPECT_FALSE(s.score().finished);
 
@@ -162,15 +208,15 @@ TEST(TaskScore, ADropCostsPointsADeliveryCompletesTheTask) {
   put_in_truck(o, 0);
   o.loads[0].velocity_m_per_s = {0.0, 0.0, -0.5};
   o.time_s = 4.2;
-  s.update(o);
+  s.update(o, kMoved);
   o.loads[0].velocity_m_per_s = {0.0, 0.0, 0.0};
   for (int i = 0; i < 20; ++i) {  // 4.25 .. 5.2 s
     o.time_s = 4.25 + 0.05 * i;
-    s.update(o);
+    s.update(o, kMoved);
   }
   EXPECT_FALSE(s.score().finished);
   o.time_s = 5.25;
-  const TaskScore& done = s.update(o);
+  const TaskScore& done = s.update(o, kMoved);
   EXPECT_EQ(done.delivered, 2);
   EXPECT_TRUE(done.finished);
   EXPECT_TRUE(done.completed);
@@ -198,7 +244,7 @@ TEST(TaskScore, ALoadLetGoBeforeItWasCarriedIsNotDropped) {
     o.time_s = t;
     o.held_load = load;
     o.loads[0].position_m[2] = z;
-    s.update(o);
+    s.update(o, kMoved);
   };
   hold(0, 1.0, -2.5);          // taken where it floats
   hold(0, 1.05, -2.5 + 0.2);   // raised 0.2 m
@@ -226,14 +272,14 @@ TEST(TaskScore, OutsideTheLoadSpaceIsNotDelivered) {
   o.loads[1].position_m[0] = 4.2;   // past the truck's end (x 4.0)
   for (int i = 0; i < 60; ++i) {
     o.time_s = 0.05 * i;
-    s.update(o);
+    s.update(o, kMoved);
   }
   EXPECT_EQ(s.score().delivered, 0);
 }
 
 TEST(TaskScore, ReportSaysWhoWhatAndWhen) {
   TaskScorer s = scorer();
-  s.update(frame(0.05));
+  s.update(frame(0.05), kMoved);
   const auto r = s.report("session 3 (t250, dam_intake)", kVersions);
   EXPECT_EQ(r["schema"], "clamsim-report/1");
   EXPECT_EQ(r["session"], "session 3 (t250, dam_intake)");
@@ -256,12 +302,12 @@ TEST(TaskScore, ResetStartsANewAttempt) {
   TaskScorer s = scorer();
   core::Outputs o = frame(10.0);
   o.events.clam_world_hits = 3;
-  s.update(o);
+  s.update(o, kMoved);
   EXPECT_EQ(s.score().structure_hits, 3);
   s.reset();
   EXPECT_EQ(s.score().structure_hits, 0);
   EXPECT_FALSE(s.score().running);
-  const TaskScore& again = s.update(frame(0.05));  // the world's counters were reset too
+  const TaskScore& again = s.update(frame(0.05), kMoved);  // the world's counters were reset too
   EXPECT_EQ(again.structure_hits, 0);
   EXPECT_DOUBLE_EQ(again.elapsed_s, 0.0);
   EXPECT_DOUBLE_EQ(again.total, 100.0);
@@ -271,7 +317,7 @@ TEST(TaskScore, NoTaskNoScore) {
   TaskScorer s{model::TaskSpec{}};
   core::Outputs o = frame(1.0);
   o.events.overload_events = 2;
-  const TaskScore& sc = s.update(o);
+  const TaskScore& sc = s.update(o, kMoved);
   EXPECT_FALSE(sc.enabled);
   EXPECT_FALSE(sc.running);
   EXPECT_EQ(sc.overloads, 0);
@@ -280,7 +326,7 @@ TEST(TaskScore, NoTaskNoScore) {
 
 TEST(TaskScore, ReportNamesTheServerModelAndScenarioItWasScoredWith) {
   TaskScorer s = scorer();
-  s.update(frame(0.05));
+  s.update(frame(0.05), kMoved);
   const auto r = s.report("session 3 (t250, dam_intake)", kVersions);
   EXPECT_EQ(r["versions"]["server"], "1.2.3");
   EXPECT_EQ(r["versions"]["model"]["name"], "t250");
@@ -294,10 +340,10 @@ TEST(TaskScore, ReportNamesTheServerModelAndScenarioItWasScoredWith) {
 TEST(TaskScore, ReportFiguresAreRoundedForPeople) {
   TaskScorer s = scorer();
   core::Outputs o = frame(0.0);
-  s.update(o);
+  s.update(o, kMoved);
   o.time_s = 110.00000000000001;   // past the optimum: time points fall with the clock
   o.events.clam_rack_gate_hits = 1;
-  s.update(o);
+  s.update(o, kMoved);
   const TaskScore& raw = s.score();
   ASSERT_NE(raw.elapsed_s, round_figure(raw.elapsed_s, 2)) << "the test needs an inexact time";
   const auto r = s.report("session 1", kVersions);

@@ -30,6 +30,10 @@ TEST(ClientMessage, ParsesRestartWithAnOptionalId) {
   m = parse_client_message(R"({"type":"restart","id":3})");
   ASSERT_EQ(m.type, T::Restart);
   EXPECT_EQ(m.id, 3);
+  EXPECT_FALSE(m.practice);
+  m = parse_client_message(R"({"type":"restart","practice":true})");
+  ASSERT_EQ(m.type, T::Restart);
+  EXPECT_TRUE(m.practice);
 }
 
 TEST(ClientMessage, ParsesTraineeWithItsNameAsSent) {
@@ -61,6 +65,8 @@ TEST(ClientMessage, NamesWhatIsWrong) {
        "restart: id is a object, expected a number or a string"},
       {R"({"type": "restart", "volts": [0,0,0,0,0]})", "bad_message",
        "restart: unexpected field \"volts\""},
+      {R"({"type": "restart", "practice": "yes"})", "bad_message",
+       "restart: practice is a string, expected true or false"},
       {R"({"type": "Restart"})", "unknown_type", "unknown message type \"Restart\""},
       {R"({"type": "trainee"})", "bad_message", "trainee: missing \"name\""},
       {R"({"type": "trainee", "name": 7})", "bad_message",

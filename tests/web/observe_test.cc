@@ -163,7 +163,7 @@ TEST(Observe, InstructorsTakeWaitForAndHandOverTheControlsAndTheTraineeIsTold) {
   ASSERT_TRUE(told) << "the trainee is told";
   EXPECT_EQ((*told)["mode"], "exclusive");
   EXPECT_EQ((*told)["holder"], "instructor") << "no accounts: the role is the name";
-  EXPECT_EQ((*told)["text"], "Instructor instructor is driving: your stick is ignored");
+  EXPECT_EQ((*told)["text"], "The instructor is driving: your stick is ignored");
   EXPECT_FALSE(told->contains("you")) << "the trainee's copy has no observer's field";
   const auto ann_told = ann->read_type("control");
   ASSERT_TRUE(ann_told);

@@ -193,6 +193,8 @@ TEST(WebServer, InstructorApiListsLiveSessionsAndFinishedReports) {
 
     WsClient trainee;
     const nlohmann::json hello = open_session(trainee, h.port());
+    // the task's clock starts at the first moved control
+    ASSERT_TRUE(trainee.write(R"({"type":"control","volts":[0,0,0.5,0,0]})"));
     for (int i = 0; i < 60; ++i) {  // until the task clock has run half a second
       const auto f = trainee.read_type("display");
       ASSERT_TRUE(f.has_value());
@@ -358,6 +360,12 @@ TEST(WebServer, AWorldSessionDrawsItsLoadsAndRestartsItsTask) {
   ASSERT_TRUE(hello["scene"].contains("task"));
 
   nlohmann::json d;
+  // the task's clock waits for the first moved control
+  const auto idle = c.read_type("display");
+  ASSERT_TRUE(idle.has_value());
+  EXPECT_EQ((*idle)["score"]["running"], false);
+  EXPECT_EQ((*idle)["score"]["elapsed_s"], 0.0);
+  ASSERT_TRUE(c.write(R"({"type":"control","volts":[0,0,0.5,0,0]})"));
   for (int i = 0; i < 60; ++i) {  // until the task clock has run a second
     const auto f = c.read_type("display");
     ASSERT_TRUE(f.has_value());
@@ -391,6 +399,17 @@ TEST(WebServer, AWorldSessionDrawsItsLoadsAndRestartsItsTask) {
     EXPECT_GT((*f)["seq"].get<int>(), d["seq"].get<int>()) << "seq goes on";
   }
   EXPECT_TRUE(restarted);
+
+  // a practice attempt: no limit, marked in every frame's score
+  ASSERT_TRUE(c.write(R"({"type":"restart","id":10,"practice":true})"));
+  ASSERT_TRUE(c.read_type("restarting").has_value());
+  bool practice = false;
+  for (int i = 0; i < 10 && !practice; ++i) {
+    const auto f = c.read_type("display");
+    ASSERT_TRUE(f.has_value());
+    practice = (*f)["score"]["practice"] == true && (*f)["score"]["limit_s"] == 0.0;
+  }
+  EXPECT_TRUE(practice);
 }
 
 // A connection may name another world scenario: it gets that world's scene, not the

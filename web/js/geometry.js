@@ -151,6 +151,31 @@ export function writeTube(points, radius, radial, positions, normals) {
 
 // Axis-aligned extent (in x and y) of everything worth looking at: the crane's reach and
 // the scene's boxes. Used to size the water, the grid and the top camera.
+// Where the work is, seen from above (base frame x, y [m]): the crane's carrier, the trash
+// rack, the gate and the truck's bed, with `margin` around them; what the Top view frames
+// at its default zoom. Falls back to the crane's reach without those.
+export function workFrame(machine, scene, margin = 3) {
+  const c = machine.carrier;
+  const ax = c ? Math.max(c.outrigger_front_m, c.outrigger_rear_m) + 1 : 4;
+  const ay = c ? c.outrigger_half_span_m + 1 : 3;
+  let min = [-ax, -ay], max = [ax, ay];
+  const boxes = [scene.trash_rack, scene.gate, scene.truck_bed].filter(Boolean);
+  if (!boxes.length) {
+    const reach = machine.crane.telescope_max_m + Math.abs(machine.crane.a1_m);
+    return { center: [0, 0], size: [2 * reach, 2 * reach] };
+  }
+  for (const b of boxes) {
+    const r = Math.hypot(b.size_m[0], b.size_m[1]) / 2;
+    for (let k = 0; k < 2; k++) {
+      min[k] = Math.min(min[k], b.center_m[k] - r);
+      max[k] = Math.max(max[k], b.center_m[k] + r);
+    }
+  }
+  min = min.map((v) => v - margin);
+  max = max.map((v) => v + margin);
+  return { center: [(min[0] + max[0]) / 2, (min[1] + max[1]) / 2], size: [max[0] - min[0], max[1] - min[1]] };
+}
+
 export function workArea(machine, scene) {
   const reach = machine.crane.telescope_max_m + Math.abs(machine.crane.a1_m);
   let min = [-reach, -reach], max = [reach, reach];

@@ -27,6 +27,18 @@ function fmt(v, digits) {
   return typeof v === 'number' && Number.isFinite(v) ? v.toFixed(digits) : '–';
 }
 
+// An angle as a person reads it, in (-180, 180]: the server's swing counts whole turns
+// (360.0 is where 0 is), and a trainee asks "how far left or right of straight ahead".
+// Rounded first, so -179.96 reads 180.0, not -180.0.
+export function formatAngle(deg, digits = 1) {
+  if (typeof deg !== 'number' || !Number.isFinite(deg)) return '–';
+  const q = 10 ** digits;
+  let a = Math.round(deg * q) / q;
+  a = ((a % 360) + 360) % 360;            // [0, 360)
+  if (a > 180) a -= 360;                  // (-180, 180]
+  return (Object.is(a, -0) ? 0 : a).toFixed(digits).replace(/^-(0\.?0*)$/, '$1');
+}
+
 // The load moment gauge: "Load moment 72 %", a bar coloured by the server's levels with a
 // mark at each, and "1.3 t of 3.0 t at 12.4 m" under it (load-moment.js says what).
 function loadMomentGauge() {
@@ -147,7 +159,7 @@ export function createHud(container, banner, gaugeParent = null) {
     frame(f, slack) {
       gauge.show(f);
       const d = f.display;
-      TABLE_4_1.forEach(([id, , , digits], i) => set(id, fmt(d[i], digits)));
+      TABLE_4_1.forEach(([id, , unit, digits], i) => set(id, id === 'swing' ? formatAngle(d[i], digits) : fmt(d[i], digits)));
       set('tension1', fmt(f.tension_N?.[0] / 1000, 2));
       set('tension2', fmt(f.tension_N?.[1] / 1000, 2));
       set('slack1', fmt(slack?.[0], 2));

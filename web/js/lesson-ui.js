@@ -5,13 +5,16 @@
 import { el, setText } from './dom.js';
 
 // panel: the lesson's <section>; offer: the offer's <section>;
-// onStart(): take the lesson; onLeave(why): 'skipped' or 'done', back to the dam task
-export function createLessonUi({ panel, offer, onStart, onLeave }) {
+// onStart(): take the lesson; onLeave(why): 'skipped' or 'done', back to the dam task;
+// onPractice(): the dam task as a practice attempt (no clock)
+export function createLessonUi({ panel, offer, onStart, onLeave, onPractice = null }) {
   // ---- the offer, in the dam task ----
   offer.replaceChildren(
     el('div', { class: 'lesson-offer-text' }, el('strong', {}, 'New to the crane?'), ' A two-minute first lesson shows each control.'),
     el('div', { class: 'lesson-actions' },
       el('button', { type: 'button', class: 'primary', id: 'lesson-start', onclick: () => onStart() }, 'Start the first lesson'),
+      onPractice ? el('button', { type: 'button', id: 'lesson-practice', title: 'The dam task, scored, without a time limit',
+        onclick: () => onPractice() }, 'Practise without the clock') : '',
       el('button', { type: 'button', id: 'lesson-no', onclick: () => onLeave('skipped') }, 'No thanks')));
 
   // ---- the lesson ----

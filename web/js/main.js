@@ -31,7 +31,7 @@ import { makeTraineeSync, traineeErrorKind } from './trainee.js';
 import { createTraineeUi } from './trainee-ui.js';
 import { withClassCode, classCodeRefusal, createClassCodeForm } from './class-code.js';
 import { describeRefusal, showRefusal } from './refusal.js';
-import { observeParam, observeUrl } from './observer.js';
+import { observeParam, observeUrl, observerControlWords } from './observer.js';
 import { createObserverUi } from './observer-ui.js';
 import { deskState, onControl, onAnswer, instructorDrives } from './desk.js';
 import { createDeskUi } from './desk-ui.js';
@@ -59,6 +59,10 @@ if (observeId !== null) document.body.dataset.observing = 'true';
 // starts where a replay stood (the ticket is good for the first connection only).
 const replayRequest = replayParam(location.search);
 let takeoverTicket = takeoverParam(location.search);
+// a take-over page is an instructor at a replayed moment: it asks no name (the run has its
+// trainee) and offers no lesson (the task is under way)
+const takeoverPage = takeoverTicket !== null;
+if (takeoverPage) document.body.dataset.takeover = 'true';
 // ?rate=20|30|60: frames per second asked of the server (hello.frame_period_s is what it grants)
 const frameRate = frameRateParam(location.search);
 let rateRefused = null;     // the server's reason when it refused that rate
@@ -225,7 +229,7 @@ let confirmRestartUntil = 0;  // "press R again" shown until then
 const warningTracker = makeWarningTracker();
 const restartGuard = makeRestartGuard();
 const taskUi = createTaskUi({ warnings: document.getElementById('warnings'), score: document.getElementById('score'),
-  report: document.getElementById('report'), onRestart: (source) => requestRestart(source),
+  report: document.getElementById('report'), onRestart: (source, practice) => requestRestart(source, practice),
   onReplay: watchOnly ? null : (show) => replayTicket.request(show) });
 
 // the first lesson: offered in the dam task, taken in its own world (docs/training-task.md)
@@ -248,6 +252,12 @@ const lessonUi = createLessonUi({ panel: document.getElementById('lesson'), offe
     rememberLesson(why);
     lessonUi.offer(null);
     if (sceneInfo?.lesson) switchWorld(null);
+  },
+  // the dam task again, as a practice attempt: the server scores it without a time limit
+  onPractice() {
+    rememberLesson('skipped');
+    lessonUi.offer(null);
+    requestRestart('lesson offer', true);
   } });
 
 // who is at the controls: stored in this browser, sent after every hello and on a change
@@ -264,7 +274,9 @@ const traineeUi = createTraineeUi({ slot: document.getElementById('trainee'), pr
   clearError: () => trainee.clearError() });
 traineeUi.show(trainee.view());
 
-function requestRestart(source) {
+// practice: a practice attempt (no time limit); by default R and the score panel's button
+// repeat the kind of attempt under way
+function requestRestart(source, practice = lastScore?.practice === true) {
   if (replay) {
     hud.note('restart: this is a replay; "Take over from here" starts a live session');
     return false;
@@ -277,11 +289,11 @@ function requestRestart(source) {
     hud.note('restart: not connected');
     return false;
   }
-  connection.send(restartMessage(++restartId));
+  connection.send(restartMessage(++restartId, practice));
   restartStats.sent += 1;
   restartGuard.cancel();
   confirmRestartUntil = 0;
-  hud.note(`restart requested (${source})`);
+  hud.note(`restart requested (${source}${practice ? ', practice' : ''})`);
   return true;
 }
 
@@ -330,7 +342,8 @@ const handlers = {
       views?.dispose();
       world?.dispose();
       world = buildWorld(msg, { look });
-      views = createViews({ renderer, world, labels: document.getElementById('labels'), onChange: markDirty });
+      views = createViews({ renderer, world, labels: document.getElementById('labels'), onChange: markDirty,
+        overlays: () => [document.getElementById('score'), document.getElementById('lmi')] });
       worldKey = key;
       resize();
       setView(view);
@@ -340,7 +353,7 @@ const handlers = {
     lastLesson = null;
     if (sceneInfo.lesson) lessonUi.show(lessonView(sceneInfo.lesson, null));
     else lessonUi.hide();
-    offeredLesson = sceneInfo.lesson || watchOnly ? null : lessonOffer(sceneInfo, window.localStorage);
+    offeredLesson = sceneInfo.lesson || watchOnly || takeoverPage ? null : lessonOffer(sceneInfo, window.localStorage);
     lessonUi.offer(offeredLesson);
     lmiLevels = loadMomentLevels(msg.machine);
     hud.loadMomentLevels(lmiLevels);
@@ -467,7 +480,7 @@ const handlers = {
   },
   control(m) {
     notices.control(m);
-    hud.note(`control: ${m.text}`);
+    hud.note(`control: ${observeId === null ? m.text : observerControlWords(m)}`);
     if (observeId === null) return;
     desk = onControl(desk, m);
     deskUi?.show(desk);
@@ -821,7 +834,8 @@ window.clamsim = {
   get drivingVolts() { return drivingVolts; },
   // the trainee's name: stored, acknowledged by this session, state, last refusal, sent
   get trainee() { return trainee.view(); },
-  restart: () => requestRestart('console'),
+  // practice: true for a practice attempt (no time limit)
+  restart: (practice) => requestRestart('console', practice),
   // the help overlay, for the end-to-end tests
   help,
   get keyboard() { return keyboardLayout(); },
@@ -849,6 +863,32 @@ window.clamsim = {
   // per drawn viewport, the structures drawn see-through because they hide the clam:
   // {full: {'trash rack': 0.25, ...}} (opacity factor; 1 would be opaque)
   occlusion: () => views?.occlusion() ?? {},
+  // where a base-frame point (x, y, z [m]) is drawn in a view: {x, y} CSS px on the canvas
+  project: (name, p) => views?.project(name, p) ?? null,
+  // the work's points in the base frame [m] (the scene's): the rack's centre and the ends of
+  // its long side, the truck's bed, the crane's swing axis
+  workPoints() {
+    const sc = sceneInfo ?? {};
+    const top = (b) => [b.center_m[0], b.center_m[1], b.center_m[2] + b.size_m[2] / 2];
+    const r = sc.trash_rack, k = sc.truck_bed;
+    const ends = r ? (() => {
+      const yaw = ((r.yaw_deg ?? 0) * Math.PI) / 180;
+      const long = r.size_m[0] >= r.size_m[1] ? [Math.cos(yaw), Math.sin(yaw)] : [-Math.sin(yaw), Math.cos(yaw)];
+      const h = Math.max(r.size_m[0], r.size_m[1]) / 2;
+      return [-1, 1].map((s) => [r.center_m[0] + s * h * long[0], r.center_m[1] + s * h * long[1], top(r)[2]]);
+    })() : null;
+    return { rack: r ? top(r) : null, rackEnds: ends, truck: k ? top(k) : null, crane: [0, 0, 0] };
+  },
+  // the clam's centre in the base frame [m], as drawn
+  clamCenter() {
+    const c = world?.clamCenter();
+    return c ? [c.x, -c.z, c.y] : null;
+  },
+  // the operator's eye in the base frame [m], as drawn
+  eye() {
+    const e = world?.eye();
+    return e ? [e.x, -e.z, e.y] : null;
+  },
   // per drawn viewport, the names of those structures: {full: ['trash rack', ...]}
   occluded() {
     const r = {};

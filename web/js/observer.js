@@ -3,6 +3,7 @@
 // banner's words, the rows of the trainee's inputs, an event in words. No DOM.
 
 import { SIGNALS } from './protocol.js';
+import { instructorWords } from './timeline-words.js';
 
 // ?observe=ID -> the session number, or null when the page is a trainee's own; a malformed
 // value is kept as written so the server names it in its refusal.
@@ -24,6 +25,15 @@ export function observerBanner(observing, driving = false) {
   const who = observing.trainee ?? 'an unnamed trainee';
   if (driving) return `Driving ${observing.trainee ? `${who}’s` : 'the trainee’s'} machine (session ${observing.session}) - your keys and joystick move it`;
   return `Watching ${who} (session ${observing.session}) - your keys do nothing`;
+}
+
+// Who drives, in the watching instructor's words: the server's `control.text` is the
+// trainee's sentence ("You are driving"), which on the watcher's page would say the opposite.
+export function observerControlWords(m) {
+  if (m.mode === 'trainee') return 'the trainee is driving';
+  const kind = m.mode === 'shared' ? 'dual control' : 'exclusive control';
+  if (m.you) return `you hold the controls (${kind})`;
+  return `${instructorWords(m.holder)} holds the controls (${kind})`;
 }
 
 // The five rows of the trainee's inputs, labelled as the trainee's keys are: "Swing (←/→)".

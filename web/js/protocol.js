@@ -548,7 +548,8 @@ export const SCORE_NUMBERS = ['elapsed_s', 'optimum_s', 'limit_s', 'delivered', 
   'penalty_points', 'total', 'rack_gate_hits', 'structure_hits', 'slack_cables', 'overloads', 'dropped_loads'];
 // counts a server without a load moment indicator does not send: 0 then
 export const SCORE_COUNTS = ['lmi_warnings', 'lmi_cutouts'];
-const SCORE_FLAGS = ['running', 'finished', 'completed', 'tipped_over'];
+// practice: a practice attempt (no time limit; absent from older servers: false)
+const SCORE_FLAGS = ['running', 'finished', 'completed', 'tipped_over', 'practice'];
 
 function score(d, path) {
   const v = d.score;
@@ -805,8 +806,11 @@ export function pingMessage(id, tMs) {
 }
 
 // Start the scenario's task (and its world) again; the server answers `restarting`.
-export function restartMessage(id) {
-  return JSON.stringify(id === undefined ? { type: 'restart' } : { type: 'restart', id });
+// practice: a practice attempt (scored, no time limit; the report says practice)
+export function restartMessage(id, practice = false) {
+  const m = id === undefined ? { type: 'restart' } : { type: 'restart', id };
+  if (practice) m.practice = true;
+  return JSON.stringify(m);
 }
 
 // An instructor's (observer connection's) requests, docs/websocket-protocol.md "Instructors".

@@ -46,11 +46,14 @@ export function createReplayUi({ doc = document, request, send, go, note = () =>
   const loading = el('div', { class: 'replay-loading' });
   const track = el('div', { class: 'replay-track', id: 'replay-track', role: 'slider', tabindex: '0',
     'aria-label': 'Replay position', 'aria-valuemin': '0', 'aria-valuemax': '0', 'aria-valuenow': '0' },
-  loading, fill, marks, head);
+  loading, fill, head);
   const takeOver = el('button', { type: 'button', id: 'replay-takeover', disabled: '',
     title: 'Start a live session from this moment: the machine as it is now, and you at the controls' }, 'Take over from here');
   const message = el('span', { id: 'replay-message', class: 'replay-message', role: 'alert', hidden: '' });
-  bar.replaceChildren(play, speed, clock, el('div', { class: 'replay-timeline' }, track), takeOver, message);
+  // the event markers (buttons) lie over the slider, beside it in the tree: a control inside a
+  // slider is one no screen reader can reach
+  bar.replaceChildren(play, speed, clock, el('div', { class: 'replay-timeline' }, el('div', { class: 'replay-rail' }, track, marks)),
+    takeOver, message);
   function fillSpeeds(list) {
     speed.replaceChildren(...speedChoices(list).map((c) => el('option', { value: String(c.value) }, c.label)));
     speed.value = String(state.speed);

@@ -36,7 +36,8 @@ export function reportView(r) {
   const facts = [
     ['Started', localDateTime(r.started_utc) ?? '–'],
     ['Ended', localDateTime(r.ended_utc) ?? '–'],
-    ['Time', `${clockWithTenths(r.elapsed_s)} (optimum ${clockWithTenths(r.optimum_s)}, limit ${clockWithTenths(r.limit_s)})`],
+    // a practice attempt has no limit (limit_s null): said, not shown as "–"
+    ['Time', `${clockWithTenths(r.elapsed_s)} (optimum ${clockWithTenths(r.optimum_s)}, ${r.practice === true ? 'practice: no limit' : `limit ${clockWithTenths(r.limit_s)}`})`],
     ['Delivered', `${r.delivered ?? '–'} of ${r.required ?? '–'}${delivered.length ? ` (${delivered.join(', ')})` : ''}`],
     ['Points', `${num(r.total) ?? '–'} = ${num(r.time_points) ?? '–'} for time − ${num(r.penalty_points) ?? '–'} for penalties`],
     ['Session', r.session || '–'],
@@ -56,7 +57,7 @@ export function reportView(r) {
   return {
     title: r.trainee || 'No name given',
     outcome: r.outcome || '–',
-    task: r.task || '',
+    task: r.practice === true ? `${r.task || ''} (practice)` : r.task || '',
     facts,
     penalties,
     timeline,

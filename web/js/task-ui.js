@@ -45,6 +45,7 @@ export function createTaskUi({ warnings, score, report, onRestart, onReplay = nu
   const timeFill = el('div', { class: 'time-fill' });
   const optimumTick = el('div', { class: 'time-optimum', title: 'optimum time' });
   const timeText = el('div', { class: 'score-time', id: 'score-time' });
+  const readyHint = el('div', { class: 'score-ready', id: 'score-ready', role: 'status' });
   const deliveredFill = el('div', { class: 'delivered-fill' });
   const deliveredText = el('span', { id: 'score-delivered' });
   const penaltyCells = {};
@@ -57,6 +58,7 @@ export function createTaskUi({ warnings, score, report, onRestart, onReplay = nu
       el('div', { class: 'score-time-box' }, timeText,
         el('div', { class: 'time-bar', role: 'img', 'aria-label': 'elapsed time against the optimum and the limit' }, timeFill, optimumTick),
         el('div', { class: 'time-legend' }, el('span', { class: 'legend-optimum' }), el('span', { class: 'legend-limit' })))),
+    readyHint,
     pointsDetail,
     el('div', { class: 'score-delivered' }, el('span', { class: 'label' }, 'Delivered '), deliveredText,
       el('div', { class: 'delivered-bar' }, deliveredFill)),
@@ -71,7 +73,10 @@ export function createTaskUi({ warnings, score, report, onRestart, onReplay = nu
     if (!v.visible) return v;
     score.dataset.phase = v.phase;
     score.dataset.status = v.status;
-    setText(title, v.title);
+    score.dataset.practice = String(v.practice);
+    setText(readyHint, v.readyHint);
+    readyHint.hidden = !v.readyHint;
+    setText(title, v.practice ? `Practice: ${v.title}` : v.title);
     setText(status, v.statusText);
     setText(points, v.points);
     setText(pointsDetail, `time ${v.timePoints} − penalties ${v.penaltyPoints}`);
@@ -107,10 +112,14 @@ export function createTaskUi({ warnings, score, report, onRestart, onReplay = nu
         el('td', { class: 'num' }, String(p.count)), el('td', { class: 'num' }, p.pointsText)))
       : [el('tr', {}, el('td', { colspan: '3', class: 'hint' }, 'No penalties.'))];
     const timeline = v.timeline.length
-      ? el('ol', { class: 'report-timeline' }, ...v.timeline.map((e) => el('li', {},
+      ? el('ol', { class: 'report-timeline', tabindex: '0', 'aria-label': 'Timeline' }, ...v.timeline.map((e) => el('li', {},
         el('span', { class: 'tl-time' }, e.time), el('span', { class: 'tl-text' }, e.text), el('span', { class: 'tl-points' }, e.points))))
       : el('p', { class: 'hint' }, 'No events recorded.');
-    const restart = el('button', { type: 'button', id: 'report-restart', class: 'primary', onclick: () => onRestart('report') }, 'Restart task');
+    // after practice the first choice is the timed task; practice again stays offered
+    const restart = el('button', { type: 'button', id: 'report-restart', class: 'primary', onclick: () => onRestart('report', false) },
+      v.practice ? 'Start the timed task' : 'Restart task');
+    const again = v.practice
+      ? el('button', { type: 'button', id: 'report-practice', onclick: () => onRestart('report', true) }, 'Practice again') : '';
     const close = el('button', { type: 'button', onclick: () => hideReport() }, 'Close');
     const replayNote = el('p', { class: 'report-replay-note', id: 'report-replay-note', role: 'status', hidden: '' });
     const showReplay = (text, { level = 'info', href = null } = {}) => {
@@ -121,7 +130,7 @@ export function createTaskUi({ warnings, score, report, onRestart, onReplay = nu
     const replay = onReplay ? el('button', { type: 'button', id: 'report-replay', title: 'Watch this run again, with its events and plots',
       onclick: () => onReplay(showReplay) }, 'Replay my run') : '';
     report.replaceChildren(el('div', { class: 'report-card', role: 'dialog', 'aria-labelledby': 'report-outcome' },
-      el('div', { class: 'report-title' }, v.title),
+      el('div', { class: 'report-title' }, v.practice ? `Practice (no time limit): ${v.title}` : v.title),
       el('h2', { id: 'report-outcome', 'data-level': v.level }, v.outcome),
       el('table', { class: 'report-summary' },
         v.trainee ? el('tr', { class: 'report-trainee' }, el('th', {}, 'Trainee'), el('td', { colspan: '2', id: 'report-trainee' }, v.trainee)) : '',
@@ -136,7 +145,7 @@ export function createTaskUi({ warnings, score, report, onRestart, onReplay = nu
       el('h3', {}, 'Timeline'),
       timeline,
       v.raw ? el('pre', { class: 'report-raw' }, v.raw) : '',
-      el('div', { class: 'report-actions' }, restart, replay, close, el('span', { class: 'hint' }, 'R restarts')),
+      el('div', { class: 'report-actions' }, restart, again, replay, close, el('span', { class: 'hint' }, 'R restarts')),
       replayNote));
     report.hidden = false;
     restart.focus({ preventScroll: true });

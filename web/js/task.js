@@ -56,11 +56,16 @@ export function scoreView(score, task = null) {
   if (score.finished) status = score.completed ? 'completed' : score.tipped_over ? 'tipped' : 'failed';
   else if (score.running) status = 'running';
   const STATUS_TEXT = { ready: 'Ready', running: 'Running', completed: 'Completed', failed: 'Timed out', tipped: 'Tipped over' };
+  // a practice attempt (restart with practice) is scored but has no limit
+  const practice = score.practice === true;
   return {
     visible: true,
     title: task?.title ?? 'Training task',
     status,
-    statusText: STATUS_TEXT[status],
+    statusText: practice && status === 'running' ? 'Practice' : STATUS_TEXT[status],
+    practice,
+    // the server starts the clock at the first moved control: say so until then
+    readyHint: status === 'ready' ? `READY — move a control to start${practice ? ' (practice: no time limit)' : ' the clock'}` : '',
     phase,
     elapsed: formatClock(elapsed),
     optimum: formatClock(score.optimum_s),
@@ -253,14 +258,16 @@ export function reportView(report, score = null, levels = null) {
   }) : [];
   // who flew it (the `trainee` message); null when nobody gave a name
   const trainee = typeof r.trainee === 'string' && r.trainee.trim() ? r.trainee : null;
+  const practice = r.practice === true || (r.practice === undefined && score?.practice === true);
   return {
     title: pick(r, 'title', 'task') ?? 'Training task',
+    practice,
     trainee,
     outcome,
     level: completed ? 'ok' : 'danger',
     time: formatClock(elapsed),
     optimum: formatClock(optimum),
-    limit: formatClock(limit),
+    limit: practice ? 'none (practice)' : formatClock(limit),
     points: formatPoints(total),
     timePoints: formatPoints(num(pick(r, 'time_points')) ?? score?.time_points),
     penaltyPoints: formatPoints(num(pick(r, 'penalty_points')) ?? score?.penalty_points),

@@ -23,8 +23,14 @@ const CONTROL_WORDS = {
   trainee: 'handed the controls back',
 };
 
+// "Instructor ann", or "The instructor" without a name or for the first account's own name
+// ("instructor"), which would read "Instructor instructor"
+export function instructorWords(name) {
+  return !name || String(name).toLowerCase() === 'instructor' ? 'The instructor' : `Instructor ${name}`;
+}
+
 const INSTRUCTOR_ACTIONS = {
-  control: (e) => `Instructor ${e.by} ${CONTROL_WORDS[e.detail] ?? e.detail}`,
+  control: (e) => `${instructorWords(e.by)} ${CONTROL_WORDS[e.detail] ?? e.detail}`,
   message: (e) => `Message from ${e.by}: \u201c${e.detail}\u201d`,
   fault: (e) => `Fault injected by ${e.by}: ${e.detail}`,
   fault_cleared: (e) => (e.by ? `Fault cleared by ${e.by}: ${e.detail}` : `Fault over (its time was up): ${e.detail}`),
@@ -32,7 +38,10 @@ const INSTRUCTOR_ACTIONS = {
 
 // Whose inputs moved the machine when a penalty happened (absent in older reports).
 function driverWords(e) {
-  if (e.driver === 'instructor') return ` \u2013 instructor ${e.instructor ?? ''} driving`.trimEnd();
+  if (e.driver === 'instructor') {
+    const who = instructorWords(e.instructor);
+    return ` \u2013 ${who === 'The instructor' ? 'the instructor' : who.replace(/^Instructor/, 'instructor')} driving`;
+  }
   if (e.driver === 'both') return ` \u2013 dual control with ${e.instructor ?? 'the instructor'}`;
   return '';
 }

@@ -6,14 +6,21 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { createGhosting } from './occlusion.js';
+import { workFrame } from './geometry.js';
 
 export const VIEWS = ['full', 'top', 'window', 'focus', 'total'];
 export const VIEW_LABELS = { full: 'Full', top: 'Top', window: 'Window', focus: 'Focus', total: 'Total' };
 const TOTAL_LAYOUT = ['full', 'top', 'window', 'focus'];  // top-left, top-right, bottom-left, bottom-right
 const TOP_LAYER = 1;  // the grid is drawn by the top camera only
 const WINDOW_MAX_DOWN = (20 * Math.PI) / 180;
+// The Window camera's near plane [m]: past the cab's own pillars and roof, which at the
+// eye's 0.3-0.6 m filled most of the picture; the operator looks through them at the grab.
+const WINDOW_NEAR = 1.2;
+const OVERLAY_EVERY_MS = 500;   // how often the panels over the Top view are measured
 
-export function createViews({ renderer, world, labels, onChange }) {
+// overlays(): the page's panels over the view (the score panel, the load moment gauge): the
+// Top view frames the work beside those at the viewport's right, not under them.
+export function createViews({ renderer, world, labels, onChange, overlays = () => [] }) {
   const dom = renderer.domElement;
   world.prepare?.(renderer);
   const { area, waterLevel: wl } = world;
@@ -30,15 +37,22 @@ export function createViews({ renderer, world, labels, onChange }) {
   fullControls.maxDistance = span * 5;
   fullControls.update();
 
-  // Top: orthographic straight down, base frame's +y up the screen, a 1 m / 5 m grid
+  // Top: orthographic straight down, base frame's +y up the screen, a 1 m / 5 m grid. It
+  // opens on the work (the crane, the bay with its rack and gate, the truck), not the whole
+  // dam, and zooms about the cursor, so what is under the pointer stays there.
+  const work = workFrame(world.machine, world.sceneInfo);
+  const workCenter = new THREE.Vector3(work.center[0], wl, -work.center[1]);
   const top = new THREE.OrthographicCamera(-1, 1, 1, -1, 0.1, (area.zMax - area.zMin) * 4 + 200);
   top.up.set(0, 0, -1);
-  top.position.set(center.x, area.zMax + 50, center.z);
+  top.position.set(workCenter.x, area.zMax + 50, workCenter.z);
   top.layers.enable(TOP_LAYER);
   const topControls = new OrbitControls(top, dom);
   topControls.enableRotate = false;
   topControls.screenSpacePanning = true;
-  topControls.target.copy(center);
+  topControls.zoomToCursor = true;
+  topControls.minZoom = 0.25;
+  topControls.maxZoom = 12;
+  topControls.target.copy(workCenter);
   topControls.update();
   const gridSize = Math.ceil(span / 5) * 5;
   const fine = new THREE.GridHelper(gridSize, gridSize, 0x6f8fa0, 0x6f8fa0);
@@ -53,7 +67,7 @@ export function createViews({ renderer, world, labels, onChange }) {
   }
 
   // Window: from the operator's seat towards the clam
-  const win = new THREE.PerspectiveCamera(62, 1, 0.1, span * 20);
+  const win = new THREE.PerspectiveCamera(62, 1, WINDOW_NEAR, span * 20);
 
   // Focus: close to the clam, mostly across its plane so the jaws are seen opening. The
   // near plane sits just in front of the clam: whatever stands between (a pier, the rack)
@@ -87,6 +101,27 @@ export function createViews({ renderer, world, labels, onChange }) {
 
   let current = 'full';
   let size = { w: 1, h: 1 };
+
+  // px of a viewport's right side under the page's panels (measured every OVERLAY_EVERY_MS,
+  // not every frame: a layout read per frame would cost more than the drawing)
+  let overlayRects = [];
+  let overlayAt = -Infinity;
+  function rightInset(vp, now) {
+    if (now - overlayAt > OVERLAY_EVERY_MS) {
+      overlayAt = now;
+      const r = dom.getBoundingClientRect();
+      overlayRects = overlays().filter((e) => e && e.offsetParent !== null).map((e) => {
+        const b = e.getBoundingClientRect();
+        return { left: b.left - r.left, right: b.right - r.left, top: b.top - r.top, bottom: b.bottom - r.top };
+      });
+    }
+    let inset = 0;
+    for (const b of overlayRects) {
+      const overlaps = b.right > vp.x && b.left < vp.x + vp.w && b.bottom > vp.y && b.top < vp.y + vp.h;
+      if (overlaps && b.left > vp.x + vp.w / 2) inset = Math.max(inset, vp.x + vp.w - b.left);
+    }
+    return Math.min(inset, vp.w / 2);
+  }
 
   function enableControls(active) {
     for (const [name, c] of Object.entries(controls)) c.enabled = active.includes(name);
@@ -184,11 +219,16 @@ export function createViews({ renderer, world, labels, onChange }) {
   function renderOne(vp, camera, now) {
     const aspect = vp.w / vp.h;
     if (camera.isOrthographicCamera) {
-      const half = (span / 2) * 1.05;
-      camera.left = -half * Math.max(1, aspect);
-      camera.right = half * Math.max(1, aspect);
-      camera.top = half / Math.min(1, aspect);
-      camera.bottom = -half / Math.min(1, aspect);
+      // the work frame fits the part of the viewport left of the panels, centred there
+      const inset = rightInset(vp, now);
+      const free = (vp.w - inset) / vp.w;
+      const halfH = Math.max(work.size[1] / 2, work.size[0] / 2 / (aspect * free));
+      const halfW = halfH * aspect;
+      const shift = (inset / vp.w) * halfW;   // the frame's centre moves left by half the inset
+      camera.left = -halfW + shift;
+      camera.right = halfW + shift;
+      camera.top = halfH;
+      camera.bottom = -halfH;
     } else {
       camera.aspect = aspect;
     }
@@ -217,6 +257,18 @@ export function createViews({ renderer, world, labels, onChange }) {
     return underwater;
   }
 
+  // Where a point of the base frame (x, y, z [m]) is drawn in a viewport of the current
+  // layout, in CSS px from the canvas's top left, as of the last drawing; null when that view
+  // is not drawn. `inFront`: before the near plane's far side (drawn at all).
+  function project(name, p) {
+    const vp = viewports().find((v) => v.name === name);
+    if (!vp) return null;
+    const camera = cameras[name];
+    const q = new THREE.Vector3(p[0], p[2], -p[1]).project(camera);
+    return { x: vp.x + ((q.x + 1) / 2) * vp.w, y: vp.y + ((1 - q.y) / 2) * vp.h, inFront: q.z > -1 && q.z < 1,
+      near: camera.near, distance: camera.position.distanceTo(new THREE.Vector3(p[0], p[2], -p[1])) };
+  }
+
   // per drawn viewport: {structure name: opacity} of the structures drawn see-through
   function occlusion() {
     const r = {};
@@ -241,7 +293,7 @@ export function createViews({ renderer, world, labels, onChange }) {
 
   set('full');
   return {
-    set, resize, render, dispose, viewports, occlusion,
+    set, resize, render, dispose, viewports, occlusion, project,
     get current() { return current; },
     // a structure is still fading in or out: draw again next animation frame
     get fading() { return fading; },

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { observeParam, observeUrl, observerBanner, inputRows, describeEvent } from '../js/observer.js';
+import { observeParam, observeUrl, observerBanner, inputRows, describeEvent, observerControlWords } from '../js/observer.js';
 import { parseServerMessage } from '../js/protocol.js';
 import { parseKeyboardLayout } from '../js/keyboard.js';
 import { readFileSync } from 'node:fs';
@@ -56,4 +56,10 @@ test('the observer messages parse; malformed ones are named', () => {
   const ev = parseServerMessage('{"type":"events","seq":9,"t":0.5,"events":[{"kind":"grip","load":"log-1"}]}');
   assert.deepEqual(ev.msg, { type: 'events', seq: 9, t: 0.5, events: [{ kind: 'grip', load: 'log-1' }] });
   assert.match(parseServerMessage('{"type":"events","seq":9,"events":[{}]}').error, /events.events\[0\].kind/);
+});
+
+test('the watcher is told who drives in its own words, never the trainee\'s "You are driving"', () => {
+  assert.equal(observerControlWords({ mode: 'trainee', text: 'You are driving', you: false }), 'the trainee is driving');
+  assert.equal(observerControlWords({ mode: 'exclusive', holder: 'ann', you: true }), 'you hold the controls (exclusive control)');
+  assert.equal(observerControlWords({ mode: 'shared', holder: 'instructor', you: false }), 'The instructor holds the controls (dual control)');
 });

@@ -264,6 +264,7 @@ test('ping carries id and the client clock', () => {
 test('restart, with or without an id', () => {
   assert.equal(restartMessage(), '{"type":"restart"}');
   assert.deepEqual(JSON.parse(restartMessage(4)), { type: 'restart', id: 4 });
+  assert.deepEqual(JSON.parse(restartMessage(5, true)), { type: 'restart', id: 5, practice: true });
 });
 
 test('trainee: the name the session now holds', () => {

@@ -109,3 +109,23 @@ test('the load moment penalties are in the table; a tip-over is a note without p
   assert.deepEqual(v.timeline.map((r) => [r[1], r[2]]),
     [['Load moment cut-out', '10'], ['Tipped over (over the front outriggers)', '']]);
 });
+
+test('the first account\'s own name is not said twice: "The instructor took the controls"', async () => {
+  const { timelineWords, instructorWords } = await import('../js/timeline-words.js');
+  assert.equal(instructorWords('instructor'), 'The instructor');
+  assert.equal(instructorWords(''), 'The instructor');
+  assert.equal(instructorWords('ann'), 'Instructor ann');
+  assert.equal(timelineWords({ kind: 'control', detail: 'exclusive', by: 'instructor' }), 'The instructor took the controls');
+  assert.equal(timelineWords({ kind: 'rack_gate_hit', solid: 'trash rack', driver: 'instructor', instructor: 'instructor' }),
+    'Hit the trash rack or gate: trash rack \u2013 the instructor driving');
+});
+
+test('a practice report says so: no limit, the task marked practice', () => {
+  const v = reportView({ schema: 'clamsim-report/1', task: 'Clear the trash rack', practice: true, outcome: 'interrupted',
+    elapsed_s: 512.3, optimum_s: 300, limit_s: null });
+  assert.equal(v.task, 'Clear the trash rack (practice)');
+  assert.match(v.facts.find(([k]) => k === 'Time')[1], /practice: no limit/);
+  const timed = reportView({ schema: 'clamsim-report/1', task: 'Clear the trash rack', practice: false, elapsed_s: 60, optimum_s: 300, limit_s: 450 });
+  assert.equal(timed.task, 'Clear the trash rack');
+  assert.match(timed.facts.find(([k]) => k === 'Time')[1], /limit 7:30/);
+});
