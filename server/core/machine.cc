@@ -58,38 +58,33 @@ StepModel step_model(const MachineParams& m) {
   return {derived_model(m), clam_stops(m.clam), spool_half_step_decay(m), plausible_speeds(m)};
 }
 
-// The clam context of the state it was built from. A step ends where the next begins: the
-// context its events and stability used is the next step's first stage's (about 1000 of
-// the step's 25000 instructions, docs/model.md Performance), and the events' is the end's
-// unless an event moved the state.
-struct ContextAt {
+// Something built from a state (its clam context, its pose), kept with the state it was
+// built from. A step ends where the next begins: the context its events and stability used
+// is the next step's first stage's (about 1000 of the step's 25000 instructions,
+// docs/model.md Performance), the pose its loads moved against the next step's world
+// pushes; each is the end's unless an event moved the state.
+template <class Value, Value (*build)(const MachineParams&, const StateVector&)>
+struct BuiltAt {
   bool valid = false;
   StateVector x;
-  ClamContext c;
+  Value value;
+  const Value& of(const MachineParams& m, const StateVector& at_x) {
+    if (!valid || x != at_x) {
+      x = at_x;
+      value = build(m, at_x);
+      valid = true;
+    }
+    return value;
+  }
 };
+ClamContext context_at(const MachineParams& m, const StateVector& x) { return clam_context(m, x); }
+using ContextAt = BuiltAt<ClamContext, context_at>;
+using PoseAt = BuiltAt<ClamPose, clam_pose>;
 const ClamContext& context_of(const MachineParams& m, const StateVector& x, ContextAt& at) {
-  if (!at.valid || at.x != x) {
-    at.x = x;
-    at.c = clam_context(m, x);
-    at.valid = true;
-  }
-  return at.c;
+  return at.of(m, x);
 }
-
-// The clam's pose in the world of the state it was built from: as with the context, a step's
-// last pose (its loads moved against it) is the next step's first (the world's pushes).
-struct PoseAt {
-  bool valid = false;
-  StateVector x;
-  ClamPose pose;
-};
 const ClamPose& pose_of(const MachineParams& m, const StateVector& x, PoseAt& at) {
-  if (!at.valid || at.x != x) {
-    at.x = x;
-    at.pose = clam_pose(m, x);
-    at.valid = true;
-  }
-  return at.pose;
+  return at.of(m, x);
 }
 
 // What a run of steps carries from one step to the next: the last context and pose, and the

@@ -141,6 +141,8 @@ TEST_F(Container, ServesBothWiresAsNonRootAndDrainsOnSigterm) {
   ASSERT_TRUE(browser.connect(port));
   ASSERT_TRUE(browser.read_type("hello"));
   ASSERT_TRUE(browser.read_type("display"));
+  // a control moved starts the task's clock (docs/training-task.md), so its report lands below
+  ASSERT_TRUE(browser.write(R"({"type":"control","volts":[0,0,0,0,1]})"));
   const auto t0 = Clock::now();
   int frames = 0;
   while (Clock::now() - t0 < std::chrono::seconds(2))
