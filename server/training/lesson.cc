@@ -10,6 +10,7 @@ namespace clamsim::training {
 namespace {
 
 using Kind = model::LessonCheckKind;
+constexpr std::size_t kDisplayOpeningDeg = 4;   // Outputs::display: the clam opening
 constexpr std::size_t kDisplayLoadKg = 7;   // Outputs::display's last: the load in the jaws
 
 double speed(const core::Outputs::Load& l) {
@@ -52,7 +53,11 @@ double LessonTracker::measure(const model::LessonCheck& c, const core::Outputs& 
   const auto fraction = [](double got, double asked) { return std::clamp(got / asked, 0.0, 1.0); };
   switch (c.kind) {
     case Kind::ClamLowered: return fraction(base_.clam_z - o.point_a[2], c.by_m);
-    case Kind::JawsOpened: return o.geo == core::GeoStatus::Open ? 1.0 : 0.0;
+    case Kind::JawsOpened:
+      // opened far enough, short of the stop: the bar fills as the jaws open, so the trainee
+      // can let go before the stop and the winches' run-on carries them on (docs/training-task.md)
+      if (c.by_deg > 0.0) return fraction(o.display[kDisplayOpeningDeg], c.by_deg);
+      return o.geo == core::GeoStatus::Open ? 1.0 : 0.0;
     case Kind::LoadGripped:
       // held, and squeezed firmly enough: the step fills as the trainee closes harder
       return held ? fraction(o.grip_holds_kg, c.times_weight * o.display[kDisplayLoadKg]) : 0.0;
