@@ -51,6 +51,7 @@ function readScreen(page) {
       finished: document.getElementById('lesson')?.dataset.finished === 'true',
       time: num('#hud-time'),
       opening: num('#hud-opening'),
+      clamTipM: num('#hud-clam_tip'),
       jaws: text('#hud-geo-plain'),
       loadState: text('#hud-loadstate-plain'),
       tension2Kn: num('#hud-tension2'),
@@ -142,6 +143,12 @@ describe('the first lesson from the screen alone', { skip: skip ?? false }, () =
     };
   }
 
+  // "let go as Clam to arm tip on the HUD passes 4.0 m": the 4.0 the goal gives
+  const letGoAtM = (goal) => {
+    const m = Number(/passes ([\d.]+) m\b/.exec(goal)?.[1]);
+    assert.ok(m > 0, `the step says when to let go: ${goal}`);
+    return m;
+  };
   const stepOf = (s) => Number(/step (\d+) of/.exec(s.counter)?.[1] ?? (s.finished ? Infinity : 0));
 
   test('every step done with the keys it shows, letting go as the screen says: no setback, no slack rope', async (t) => {
@@ -157,12 +164,15 @@ describe('the first lesson from the screen alone', { skip: skip ?? false }, () =
       while (!s.finished) {
         const n = stepOf(s);
         const does = s.hints.map((x) => x.does);
+        const goal = s.goal;
         log.push(`step ${n}: ${s.goal} [${s.hints.map((x) => `${x.does}: ${x.keys.join('+')}`).join('; ')}]`);
         await h.rest(0.5);
         if (does.length === 1 && does[0] !== 'open') {
           // one move (lower, lift, swing): until the panel moves on
           s = await h.hold(does[0], advanced(n));
           await shot(n);
+          // after a swing, hands off while the log's sway dies out (the goal says so)
+          if (/sway/.test(goal)) await h.rest(3.0);
         } else if (does.length === 1) {
           // open: let go as the HUD's clam opening passes what the goal says
           const at = Number(/passes (\d+) deg/.exec(s.goal)?.[1]);
@@ -171,14 +181,16 @@ describe('the first lesson from the screen alone', { skip: skip ?? false }, () =
           await h.rest(1.0);
           await shot(n);
         } else if (does.includes('close')) {
-          // lower until the jaws stand on the deck (Clam contact rises), then close until the bar is full
-          s = await h.hold('lower', (x) => x.contactKn > 0.5 || advanced(n)(x));
+          // lower until the HUD's clam-to-tip passes what the goal says, then close until the bar is full
+          const at = letGoAtM(s.goal);
+          s = await h.hold('lower', (x) => x.clamTipM >= at || advanced(n)(x));
           await h.rest(1.0);
           await shot(n);
           if (!advanced(n)(await h.look())) s = await h.hold('close', advanced(n));
         } else {
-          // set down: lower until the log touches the deck (Clam contact rises), then open
-          s = await h.hold('lower', (x) => x.contactKn > 0.5 || advanced(n)(x));
+          // set down: lower until the HUD's clam-to-tip passes what the goal says, then open
+          const at = letGoAtM(s.goal);
+          s = await h.hold('lower', (x) => x.clamTipM >= at || advanced(n)(x));
           await h.rest(1.5);
           await shot(n);
           if (!advanced(n)(await h.look())) s = await h.hold('open', (x) => advanced(n)(x) || /empty/.test(x.loadState));
