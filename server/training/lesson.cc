@@ -18,6 +18,13 @@ double speed(const core::Outputs::Load& l) {
   return std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
 }
 
+// How far the machine has swung from `from_deg`, the short way round: the swing angle is
+// continuous, so a slew past 0 reads 359.9 deg, not -0.1 (the HUD shows (-180, 180]).
+double swung_deg(double now_deg, double from_deg) {
+  const double d = std::remainder(now_deg - from_deg, 360.0);
+  return std::abs(d);
+}
+
 const core::Outputs::Load* load_at(const core::Outputs& o, int i) {
   return i >= 0 && i < o.load_count ? &o.loads[static_cast<std::size_t>(i)] : nullptr;
 }
@@ -63,7 +70,7 @@ double LessonTracker::measure(const model::LessonCheck& c, const core::Outputs& 
       return held ? fraction(o.grip_holds_kg, c.times_weight * o.display[kDisplayLoadKg]) : 0.0;
     case Kind::LoadLifted: return held ? fraction(held->position_m[2] - base_.load_z, c.by_m) : 0.0;
     case Kind::LoadSwung:
-      return held ? fraction(std::abs(o.joint_pos[0] - base_.swing_deg), c.by_deg) : 0.0;
+      return held ? fraction(swung_deg(o.joint_pos[0], base_.swing_deg), c.by_deg) : 0.0;
     case Kind::LoadSetDown: {
       // the load last held, let go, at rest on something (not sinking, not swinging in the jaws)
       const core::Outputs::Load* l = load_at(o, last_held_);

@@ -198,6 +198,7 @@ describe('the first lesson from the screen alone', { skip: skip ?? false }, () =
         // the panel may take a frame to move on after the key is let go
         await h.rest(1.0);
         s = await h.look();
+        log.push(`  after: t ${s.time} s, clam to tip ${s.clamTipM} m, opening ${s.opening} deg, cable 2 ${s.tension2Kn} kN, load ${s.loadKg} kg, ${s.counter}`);
         if (!s.finished) assert.ok(stepOf(s) > n, `step ${n} not done after its move: ${JSON.stringify(s)}`);
       }
       await shot('done');
@@ -212,8 +213,8 @@ describe('the first lesson from the screen alone', { skip: skip ?? false }, () =
       assert.equal(d.events.slack_cable_events, 0, 'no slack event counted');
       t.diagnostic(`the slack badge (a rope loose, under the event's 0.5 m) was up in ${badge} of ${seen.length} looks`);
       t.diagnostic(`lesson done in ${d.lesson.progress.elapsed_s.toFixed(1)} s of simulated time`);
-      for (const l of log) t.diagnostic(l);
     } finally {
+      for (const l of log) t.diagnostic(l);
       await context.close();
     }
   });
