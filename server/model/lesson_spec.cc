@@ -40,6 +40,9 @@ LessonCheck read_check(Section s) {
     c.by_m = s.number("by_m", Quantity::above("m", unit::one, 0.0, 50.0));
   if (c.kind == LessonCheckKind::LoadSwung)
     c.by_deg = s.number("by_deg", Quantity::above("deg", unit::one, 0.0, 180.0));
+  // optional for the jaws: open this far (the HUD's clam opening), short of the stop
+  if (c.kind == LessonCheckKind::JawsOpened && s.has("by_deg"))
+    c.by_deg = s.number("by_deg", Quantity::above("deg", unit::one, 0.0, 180.0));
   if (c.kind == LessonCheckKind::LoadGripped)
     c.times_weight = s.number("times_weight", Quantity::above("", unit::one, 0.0, 10.0));
   s.note();
@@ -78,6 +81,7 @@ LessonStep read_step(Section& s) {
     LessonControl control;
     control.does = c.text("does");
     control.signals = read_signals(c);
+    if (c.has("half_speed")) control.half_speed = c.flag("half_speed");
     c.note();
     c.finish();
     step.controls.push_back(std::move(control));
@@ -118,7 +122,9 @@ nlohmann::ordered_json client_lesson(const LessonSpec& lesson) {
     for (const LessonControl& c : st.controls) {
       ojson signals = ojson::array();
       for (const auto& [signal, direction] : c.signals) signals.push_back({signal, direction});
-      controls.push_back({{"does", c.does}, {"signals", std::move(signals)}});
+      ojson control = {{"does", c.does}, {"signals", std::move(signals)}};
+      if (c.half_speed) control["half_speed"] = true;
+      controls.push_back(std::move(control));
     }
     ojson check = {{"kind", to_string(st.check.kind)}};
     if (st.check.by_m > 0.0) check["by_m"] = st.check.by_m;

@@ -20,7 +20,8 @@ inline constexpr int kControlSignals = 5;   // ControlSignal[5]: swing, boom, te
 // What a step's check measures in the frames (each from the step's first frame on).
 enum class LessonCheckKind {
   ClamLowered,   // point A went down by by_m
-  JawsOpened,    // the clam sits on its open stop (Geo status Open)
+  JawsOpened,    // the clam opening reached by_deg; without by_deg, the clam on its open
+                 // stop (Geo status Open)
   LoadGripped,   // a load is held in the jaws, squeezed to carry times_weight its weight
   LoadLifted,    // the held load rose by by_m
   LoadSwung,     // the machine swung by by_deg with the load held
@@ -35,7 +36,7 @@ bool needs_held_load(LessonCheckKind k);
 struct LessonCheck {
   LessonCheckKind kind = LessonCheckKind::ClamLowered;
   double by_m = 0.0;     // ClamLowered, LoadLifted
-  double by_deg = 0.0;   // LoadSwung
+  double by_deg = 0.0;   // LoadSwung; JawsOpened (0: to the open stop)
   // LoadGripped: the shells' contacts, pressed as they are, carry this many times the load's
   // weight (Outputs::grip_holds_kg): a grip firm enough to lift it, not one that merely
   // touches (1 = it hangs, nothing to spare for the lift's acceleration)
@@ -46,6 +47,10 @@ struct LessonCheck {
 struct LessonControl {
   std::string does;                          // "lower", "close", ...
   std::vector<std::pair<int, int>> signals;  // [signal index 0..4, direction +1 / -1]
+  // Done at half speed (the browser's half-speed key with the others): a move that must be
+  // let go of at the right moment (the jaws at a stop) is taught slow, since the winch runs
+  // on after the key is released (docs/training-task.md, "The first lesson")
+  bool half_speed = false;
 };
 
 struct LessonStep {

@@ -10,11 +10,19 @@ namespace clamsim::training {
 namespace {
 
 using Kind = model::LessonCheckKind;
+constexpr std::size_t kDisplayOpeningDeg = 4;   // Outputs::display: the clam opening
 constexpr std::size_t kDisplayLoadKg = 7;   // Outputs::display's last: the load in the jaws
 
 double speed(const core::Outputs::Load& l) {
   const auto& v = l.velocity_m_per_s;
   return std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+}
+
+// How far the machine has swung from `from_deg`, the short way round: the swing angle is
+// continuous, so a slew past 0 reads 359.9 deg, not -0.1 (the HUD shows (-180, 180]).
+double swung_deg(double now_deg, double from_deg) {
+  const double d = std::remainder(now_deg - from_deg, 360.0);
+  return std::abs(d);
 }
 
 const core::Outputs::Load* load_at(const core::Outputs& o, int i) {
@@ -52,13 +60,17 @@ double LessonTracker::measure(const model::LessonCheck& c, const core::Outputs& 
   const auto fraction = [](double got, double asked) { return std::clamp(got / asked, 0.0, 1.0); };
   switch (c.kind) {
     case Kind::ClamLowered: return fraction(base_.clam_z - o.point_a[2], c.by_m);
-    case Kind::JawsOpened: return o.geo == core::GeoStatus::Open ? 1.0 : 0.0;
+    case Kind::JawsOpened:
+      // opened far enough, short of the stop: the bar fills as the jaws open, so the trainee
+      // can let go before the stop and the winches' run-on carries them on (docs/training-task.md)
+      if (c.by_deg > 0.0) return fraction(o.display[kDisplayOpeningDeg], c.by_deg);
+      return o.geo == core::GeoStatus::Open ? 1.0 : 0.0;
     case Kind::LoadGripped:
       // held, and squeezed firmly enough: the step fills as the trainee closes harder
       return held ? fraction(o.grip_holds_kg, c.times_weight * o.display[kDisplayLoadKg]) : 0.0;
     case Kind::LoadLifted: return held ? fraction(held->position_m[2] - base_.load_z, c.by_m) : 0.0;
     case Kind::LoadSwung:
-      return held ? fraction(std::abs(o.joint_pos[0] - base_.swing_deg), c.by_deg) : 0.0;
+      return held ? fraction(swung_deg(o.joint_pos[0], base_.swing_deg), c.by_deg) : 0.0;
     case Kind::LoadSetDown: {
       // the load last held, let go, at rest on something (not sinking, not swinging in the jaws)
       const core::Outputs::Load* l = load_at(o, last_held_);

@@ -125,7 +125,7 @@ describe('first lesson and layout against clamsim-server', { skip: skip ?? false
         await page.keyboard.up('KeyD');
       }
       assert.match(await page.textContent('#lesson-counter'), /step 2 of 6/);
-      assert.match(await page.textContent('#lesson-hints'), /open:\s*Q \+ D/);
+      assert.match(await page.textContent('#lesson-hints'), /open:\s*Shift \+ Q \+ D/);   // taught at half speed
       assert.equal(await page.getAttribute('#lesson li:first-child', 'data-state'), 'done');
       await page.screenshot({ path: path.join(ARTIFACTS, 'lesson-step2.png') });
       // the instructor sees where the trainee is

@@ -341,6 +341,13 @@ TEST(ScenarioFile, LessonStepsReachTheBrowserAsData) {
   EXPECT_EQ(l["steps"][2]["controls"][1]["signals"], nlohmann::ordered_json::parse("[[4, 1]]"));
   EXPECT_EQ(l["steps"][0]["check"]["kind"], "clam_lowered");
   EXPECT_EQ(l["steps"][0]["check"]["by_m"], 1.5);
+  // a move let go of short of a stop is taught at half speed, and the open step's bar fills
+  // with the opening, full before the stop (docs/training-task.md, "The first lesson")
+  EXPECT_EQ(l["steps"][1]["controls"][0]["half_speed"], true);
+  EXPECT_FALSE(l["steps"][0]["controls"][0].contains("half_speed"));
+  EXPECT_EQ(l["steps"][1]["check"]["kind"], "jaws_opened");
+  EXPECT_EQ(l["steps"][1]["check"]["by_deg"], 60.0);
+  EXPECT_TRUE(s.lesson.steps[1].controls[0].half_speed);
   // the rule behind the rack/gate badge goes with the dam's task
   const Scenario dam = load_scenario_file(kShipped, machine());
   EXPECT_EQ(dam.client_scene["task"]["hit_speed_m_per_s"], core::kHitSpeed_m_per_s);
@@ -376,6 +383,10 @@ TEST(ScenarioFile, LessonErrorsNameThePathAndTheChoices) {
                   "lesson.steps: expected an array of 1 to 16 objects, got 0 elements");
   EXPECT_CONTAINS(error_with([](json& d) { d["lesson"]["steps"][0].erase("goal"); }),
                   "lesson.steps[0].goal: missing");
+  EXPECT_CONTAINS(error_with([](json& d) { d["lesson"]["steps"][1]["controls"][0]["half_speed"] = "yes"; }),
+                  "lesson.steps[1].controls[0].half_speed");
+  EXPECT_CONTAINS(error_with([](json& d) { d["lesson"]["steps"][1]["check"]["by_deg"] = 0; }),
+                  "lesson.steps[1].check.by_deg: expected a number in (0, 180] deg, got 0");
 }
 
 }  // namespace

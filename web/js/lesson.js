@@ -3,13 +3,15 @@
 // on the server). Pure: no DOM; lesson-ui.js draws it. Keys come from input.js's keyLabel,
 // the one place a control becomes a key.
 
-import { keyLabel } from './input.js';
+import { keyLabel, keyboardLayout } from './input.js';
 
 export const LESSON_CHOICE_KEY = 'clamsim.lesson.v1';   // localStorage: 'done' or 'skipped'
 
-// "A + E" for [[3, -1], [4, 1]]
-export function keysFor(signals) {
-  return (signals ?? []).map(([s, d]) => keyLabel(s, d)).join(' + ');
+// "A + E" for [[3, -1], [4, 1]]; "Shift + A + E" at half speed (the layout's half-speed key)
+export function keysFor(signals, halfSpeed = false) {
+  const keys = (signals ?? []).map(([s, d]) => keyLabel(s, d));
+  if (halfSpeed) keys.unshift(keyboardLayout()?.actions?.half_speed?.label ?? '?');
+  return keys.join(' + ');
 }
 
 // Everything the lesson panel shows. lesson: hello.scene.lesson; progress: display.lesson
@@ -27,7 +29,7 @@ export function lessonView(lesson, progress) {
     steps: steps.map((s, i) => ({
       goal: s.goal,
       state: i < current ? 'done' : i === current ? 'now' : 'next',
-      hints: (s.controls ?? []).map((c) => ({ does: c.does, keys: keysFor(c.signals) })),
+      hints: (s.controls ?? []).map((c) => ({ does: c.does, keys: keysFor(c.signals, c.half_speed === true) })),
     })),
   };
 }

@@ -21,7 +21,7 @@ import { parseKeyboardLayout, keyHint, isActionKey } from './keyboard.js';
 import { createHelp } from './help.js';
 import { createMappingScreen } from './mapping-ui.js';
 import { createTaskUi } from './task-ui.js';
-import { makeWarningTracker, makeRestartGuard, hitRuleOf } from './task.js';
+import { makeWarningTracker, makeRestartGuard, hitRuleOf, parseAdvice } from './task.js';
 import { loadMomentLevels } from './load-moment.js';
 import { lessonView, lessonOffer, scenarioUrl, LESSON_CHOICE_KEY } from './lesson.js';
 import { createLessonUi } from './lesson-ui.js';
@@ -227,6 +227,13 @@ let restartId = 0;
 const restartStats = { sent: 0, acknowledged: 0, reports: 0 };
 let confirmRestartUntil = 0;  // "press R again" shown until then
 const warningTracker = makeWarningTracker();
+// what each penalty event means and how to avoid it (web/data/advice.json, the one place
+// those words live); until it comes, or if it cannot, the badges alone
+let adviceData = null;
+fetch(new URL('../data/advice.json', import.meta.url), { cache: 'no-store' })
+  .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`HTTP ${r.status}`))))
+  .then((raw) => { adviceData = parseAdvice(raw); })
+  .catch((e) => hud.note(`advice.json: ${e.message ?? e}: penalties show without their explanation`));
 const restartGuard = makeRestartGuard();
 const taskUi = createTaskUi({ warnings: document.getElementById('warnings'), score: document.getElementById('score'),
   report: document.getElementById('report'), onRestart: (source, practice) => requestRestart(source, practice),
@@ -428,7 +435,7 @@ const handlers = {
     warnings = warningTracker.update(f, { now, hitRule: hitRuleOf(sceneInfo?.task),
       loadMassKg: (i) => sceneInfo?.loads?.find((l) => l.index === i)?.mass_kg ?? 0,
       // the tip-over banner names the key only where this page can restart
-      restartKey: watchOnly ? null : keyboardLayout()?.actions.restart.label ?? 'R' });
+      restartKey: watchOnly ? null : keyboardLayout()?.actions.restart.label ?? 'R', adviceData });
     showWarnings(now);
     const effect = rumbleTracker.update(f.events, now);
     if (effect && !replay) feel(effect);
@@ -847,6 +854,8 @@ window.clamsim = {
       ...(world?.counts() ?? { loadMeshes: 0, loadsVisible: 0, kinds: [], heldLoad: null, markers: 0 }),
       sceneLoads: sceneInfo?.loads?.length ?? 0,
       warnings: warnings.map((w) => w.id),
+      // the world's event counters of the last frame (display.events)
+      events: lastFrame?.events ?? null,
       score: lastScore,
       scoreVisible: !document.getElementById('score').hidden,
       reportOpen: taskUi.reportOpen,

@@ -324,7 +324,7 @@ function sceneTask(s, p, warnings) {
   }
 }
 
-// {title, steps: [{goal, controls: [{does, signals: [[signal, direction]]}], check}]}: the
+// {title, steps: [{goal, controls: [{does, signals: [[signal, direction]], half_speed}], check}]}: the
 // first lesson's steps as the scenario gives them (docs/scenario-file.md).
 function signalPair(x) {
   return Array.isArray(x) && x.length === 2 && Number.isInteger(x[0]) && x[0] >= 0 && x[0] < 5 && (x[1] === 1 || x[1] === -1);
@@ -347,7 +347,8 @@ function sceneLesson(s, p, warnings) {
             if (!isObject(c) || !Array.isArray(c.signals) || !c.signals.every(signalPair)) {
               fail(`${sp}.controls[${k}].signals`, 'expected [signal 0..4, direction 1 or -1] pairs');
             }
-            return { does: typeof c.does === 'string' ? c.does : '', signals: c.signals.map((x) => [x[0], x[1]]) };
+            return { does: typeof c.does === 'string' ? c.does : '', signals: c.signals.map((x) => [x[0], x[1]]),
+              half_speed: c.half_speed === true };
           }),
           check: isObject(st.check) ? { ...st.check } : {},
         };

@@ -27,12 +27,23 @@ export function createTaskUi({ warnings, score, report, onRestart, onReplay = nu
           el('span', { class: 'warning-icon', 'aria-hidden': 'true' }), el('span', { class: 'warning-text' }));
         badges.set(w.id, b);
       }
+      // an explanation (the advice of web/data/advice.json): its lines under the title,
+      // rebuilt only when the event it explains changes
+      const detailKey = w.detail ? `${w.state ?? ''}/${w.text}` : '';
+      if ((b.dataset.detail ?? '') !== detailKey) {
+        b.querySelector('.warning-detail')?.remove();
+        if (w.detail) {
+          b.append(el('dl', { class: 'warning-detail' },
+            ...w.detail.flatMap(([head, text]) => [el('dt', {}, head), el('dd', {}, text)])));
+        }
+        b.dataset.detail = detailKey;
+      }
       b.dataset.level = w.level;
       if (w.state) b.dataset.state = w.state;
       else delete b.dataset.state;
       if ((b.title || '') !== (w.title ?? '')) b.title = w.title ?? '';
-      setText(b.firstChild, ICONS[w.level] ?? '•');
-      setText(b.lastChild, w.text);
+      setText(b.querySelector('.warning-icon'), ICONS[w.level] ?? '•');
+      setText(b.querySelector('.warning-text'), w.text);
       warnings.append(b);  // keeps the order of `list`
     }
   }

@@ -91,7 +91,7 @@ export const WARN = Object.freeze({
 // level: 'danger' (red), 'warn' (amber), 'ok' (green), 'info' (blue)
 export const WARNING_LEVELS = Object.freeze({
   tipped: 'danger', lmi: 'danger', contact: 'danger', overload: 'danger', two_block: 'danger', slack: 'warn', load: 'ok',
-  water: 'info',
+  water: 'info', advice: 'warn',
 });
 
 // Is a contact the clam (or the load in its jaws) against the trash rack or the gate?
@@ -129,6 +129,41 @@ export function slackText(slack) {
   return which.length === 1 ? `Slack cable ${which[0]}` : 'Slack cables 1 and 2';
 }
 
+// ---- advice -----------------------------------------------------------------------------
+
+// display.events counter -> the entry of web/data/advice.json that explains it (slack_cable
+// takes the rope from display.flags.slack). The words live only in that file.
+export const ADVICE_COUNTERS = Object.freeze([
+  ['clam_rack_gate_hits', 'rack_gate_hit'],
+  ['clam_world_hits', 'structure_hit'],
+  ['overload_events', 'overload'],
+  ['lmi_cutouts', 'lmi_cutout'],
+  ['lmi_warnings', 'lmi_warning'],
+  ['two_block_events', 'two_block'],
+  ['slack_cable_events', 'slack_cable'],
+]);
+
+// The advice data (web/data/advice.json) checked: {holdMs, events: {id: {title, what, why,
+// avoid}}}; null when it is not usable (the page then shows the short badges only).
+export function parseAdvice(raw) {
+  if (!raw || typeof raw !== 'object' || !raw.events || typeof raw.events !== 'object') return null;
+  const events = {};
+  for (const [id, e] of Object.entries(raw.events)) {
+    if (!e || typeof e.title !== 'string') continue;
+    const text = (k) => (typeof e[k] === 'string' ? e[k] : '');
+    events[id] = { title: e.title, what: text('what'), why: text('why'), avoid: text('avoid') };
+  }
+  const holdS = Number.isFinite(raw.hold_s) && raw.hold_s > 0 ? raw.hold_s : 12;
+  return { holdMs: holdS * 1000, events };
+}
+
+// The entry for a risen counter: which slack rope from the flags (cable 2 when both or
+// neither is flagged any more: the one the jaws' stops leave loose most often).
+export function adviceId(kind, slack) {
+  if (kind !== 'slack_cable') return kind;
+  return slack?.[0] && !slack?.[1] ? 'slack_cable_1' : 'slack_cable_2';
+}
+
 // Keeps the event counters between frames, so an event shows for holdMs even if it lasted
 // one frame. A counter that goes down (the task restarted) is taken as the new baseline.
 // Slack, overload and two-block are the server's own states (display.flags, with its
@@ -139,22 +174,29 @@ export function makeWarningTracker({ holdMs = WARN.holdMs } = {}) {
   const COUNTERS = { contact: 'clam_rack_gate_hits', slack: 'slack_cable_events', overload: 'overload_events',
     two_block: 'two_block_events' };
   let lastSlack = null;   // the text of the last slack shown, held with it
+  let advice = null;      // {id, until}: the explanation of the last penalty event
   return {
     reset() {
       last = null;
       lastSlack = null;
+      advice = null;
       for (const k of Object.keys(until)) until[k] = -Infinity;
     },
     // frame: a parsed display; opts: {now (ms), loadMassKg(i),
     // hitRule: {speed_m_per_s, points} of hello.scene.task (the server's rule), or null,
     // restartKey: the restart key's label, null where this page cannot restart}
-    update(frame, { now, loadMassKg = () => 0, hitRule = null, restartKey = 'R' } = {}) {
+    // adviceData: parseAdvice's, or null (no explanations)
+    update(frame, { now, loadMassKg = () => 0, hitRule = null, restartKey = 'R', adviceData = null } = {}) {
       const ev = frame.events;
       if (ev) {
         for (const [k, counter] of Object.entries(COUNTERS)) {
           const n = ev[counter] ?? 0;
           if (last && n > (last[counter] ?? 0)) until[k] = now + holdMs;
         }
+        // the first risen counter in ADVICE_COUNTERS' order (a hit before the slack it caused)
+        const risen = last ? ADVICE_COUNTERS.find(([c]) => (ev[c] ?? 0) > (last[c] ?? 0)) : null;
+        const id = risen ? adviceId(risen[1], frame.flags?.slack) : null;
+        if (id && adviceData?.events[id]) advice = { id, until: now + adviceData.holdMs };
         last = { ...ev };
       }
       // the machine's own state first: the limiter's cut-out and a tip-over stay while they last
@@ -173,6 +215,13 @@ export function makeWarningTracker({ holdMs = WARN.holdMs } = {}) {
       if (slack || now < until.slack) out.push({ id: 'slack', text: slack ?? lastSlack ?? 'Slack cable' });
       if (held !== null || mass > 0) out.push({ id: 'load', text: `Load held: ${formatKg(mass)} kg` });
       if ((frame.clam_submerged ?? 0) > WARN.submergedMin) out.push({ id: 'water', text: 'Clam under water' });
+      // what caused the last penalty event and how to avoid it, held long enough to read
+      if (advice && now < advice.until) {
+        const a = adviceData?.events[advice.id];
+        if (a) out.push({ id: 'advice', state: advice.id, text: a.title,
+          detail: [['What happened', a.what], ['Why it matters', a.why], ['How to avoid it', a.avoid]]
+            .filter(([, t]) => t) });
+      }
       return out.map((w) => ({ level: WARNING_LEVELS[w.id], ...w }));
     },
   };

@@ -22,6 +22,13 @@ test('keysFor turns [signal, direction] pairs into the keys that drive them', ()
   assert.equal(keysFor([[3, 1], [4, -1]]), 'Q + D');   // opens them
   assert.equal(keysFor([[0, 1]]), '←');
   assert.equal(keysFor(undefined), '');
+  // a move taught slow names the layout's half-speed key first
+  assert.equal(keysFor([[3, 1], [4, -1]], true), 'Shift + Q + D');
+});
+
+test('lessonView shows the half-speed key on a control marked half_speed', () => {
+  const slow = { title: 't', steps: [{ goal: 'Open', controls: [{ does: 'open', signals: [[3, 1], [4, -1]], half_speed: true }] }] };
+  assert.deepEqual(lessonView(slow, null).steps[0].hints, [{ does: 'open', keys: 'Shift + Q + D' }]);
 });
 
 test('lessonView marks steps done, now and next from the server\'s progress', () => {

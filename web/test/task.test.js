@@ -2,8 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   formatClock, formatKg, formatPoints, scoreView, makeWarningTracker, rackOrGateContact, reportView,
-  makeRestartGuard, WARN, PENALTIES,
+  makeRestartGuard, WARN, PENALTIES, parseAdvice, adviceId, ADVICE_COUNTERS,
 } from '../js/task.js';
+import { readFileSync } from 'node:fs';
 
 const score = (extra = {}) => ({ enabled: true, running: true, finished: false, completed: false, elapsed_s: 0,
   optimum_s: 300, limit_s: 450, delivered: 0, required: 3, time_points: 100, penalty_points: 0, total: 100,
@@ -271,4 +272,51 @@ test('report view: tipped over, the load moment penalties and the timeline in wo
   ]);
   // without the hello's levels no percentage is made up
   assert.equal(reportView(r).timeline[0].text, 'Load moment warning');
+});
+
+// the shipped explanations (web/data/advice.json), the one place their words live
+const ADVICE = parseAdvice(JSON.parse(readFileSync(new URL('../data/advice.json', import.meta.url))));
+
+test('advice.json explains every penalty event the page counts, each with what, why and how to avoid', () => {
+  assert.ok(ADVICE, 'advice.json parses');
+  const ids = ADVICE_COUNTERS.flatMap(([, kind]) => (kind === 'slack_cable' ? ['slack_cable_1', 'slack_cable_2'] : [kind]));
+  for (const id of ids) {
+    const a = ADVICE.events[id];
+    assert.ok(a, `no advice for ${id}`);
+    for (const k of ['what', 'why', 'avoid']) assert.ok(a[k].length > 20, `${id}.${k}`);
+    assert.ok(a.title, `${id}.title`);
+  }
+  // the slack words say what a loose loop does on a real drum
+  assert.match(ADVICE.events.slack_cable_2.why, /sheave/);
+  assert.match(ADVICE.events.slack_cable_2.why, /birdcage/);
+  assert.equal(adviceId('slack_cable', [true, false]), 'slack_cable_1');
+  assert.equal(adviceId('slack_cable', [false, true]), 'slack_cable_2');
+  assert.equal(adviceId('overload', null), 'overload');
+  assert.equal(parseAdvice(null), null);
+  assert.equal(parseAdvice({ events: 3 }), null);
+});
+
+test('warnings: a counted slack event brings its explanation, held for the advice time, then gone', () => {
+  const tr = makeWarningTracker();
+  const frame = (slack, events) => ({ display: [0, 0, 0, 0, 0, 0, 0, 0], contacts: [], held_load: null,
+    flags: { slack, overload: false, two_block: false }, events });
+  const zero = { slack_cable_events: 0, clam_world_hits: 0 };
+  assert.equal(tr.update(frame([false, false], zero), { now: 0, adviceData: ADVICE }).find((w) => w.id === 'advice'), undefined);
+  const out = tr.update(frame([false, true], { ...zero, slack_cable_events: 1 }), { now: 100, adviceData: ADVICE });
+  const a = out.find((w) => w.id === 'advice');
+  assert.equal(a.text, ADVICE.events.slack_cable_2.title);
+  assert.equal(a.state, 'slack_cable_2');
+  assert.equal(a.level, 'warn');
+  assert.deepEqual(a.detail.map(([h]) => h), ['What happened', 'Why it matters', 'How to avoid it']);
+  assert.equal(a.detail[2][1], ADVICE.events.slack_cable_2.avoid);
+  // still up while a trainee reads it, gone after
+  const later = (now) => tr.update(frame([false, false], { ...zero, slack_cable_events: 1 }), { now, adviceData: ADVICE });
+  assert.ok(later(100 + ADVICE.holdMs - 1).some((w) => w.id === 'advice'));
+  assert.ok(!later(100 + ADVICE.holdMs + 1).some((w) => w.id === 'advice'));
+  // a structure hit explained as such; without the data, no explanation (the badges alone)
+  const hit = tr.update(frame([false, false], { slack_cable_events: 1, clam_world_hits: 1 }), { now: 20000, adviceData: ADVICE });
+  assert.equal(hit.find((w) => w.id === 'advice').state, 'structure_hit');
+  const bare = makeWarningTracker();
+  bare.update(frame([false, false], zero), { now: 0 });
+  assert.ok(!bare.update(frame([true, false], { ...zero, slack_cable_events: 1 }), { now: 1 }).some((w) => w.id === 'advice'));
 });
