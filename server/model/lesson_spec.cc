@@ -77,6 +77,11 @@ LessonStep read_step(Section& s) {
   LessonStep step;
   step.goal = s.text("goal");
   if (step.goal.empty()) s.fail("goal", "expected a sentence, got \"\"");
+  if (s.has("label")) {
+    step.label = s.text("label");
+    if (step.label.empty() || step.label.size() > 40)
+      s.fail("label", "expected a few words (1 to 40 characters), got \"" + step.label + "\"");
+  }
   for (Section& c : s.objects("controls", 1, 4)) {
     LessonControl control;
     control.does = c.text("does");
@@ -130,7 +135,11 @@ nlohmann::ordered_json client_lesson(const LessonSpec& lesson) {
     if (st.check.by_m > 0.0) check["by_m"] = st.check.by_m;
     if (st.check.by_deg > 0.0) check["by_deg"] = st.check.by_deg;
     if (st.check.times_weight > 0.0) check["times_weight"] = st.check.times_weight;
-    steps.push_back({{"goal", st.goal}, {"controls", std::move(controls)}, {"check", std::move(check)}});
+    ojson step = {{"goal", st.goal}};
+    if (!st.label.empty()) step["label"] = st.label;
+    step["controls"] = std::move(controls);
+    step["check"] = std::move(check);
+    steps.push_back(std::move(step));
   }
   return {{"title", lesson.title}, {"steps", std::move(steps)}};
 }

@@ -55,6 +55,7 @@ struct LessonControl {
 
 struct LessonStep {
   std::string goal;                     // what the trainee is asked to do
+  std::string label;                    // a few words for the list of steps; "" lists the goal
   std::vector<LessonControl> controls;  // the controls that do it
   LessonCheck check;
 };

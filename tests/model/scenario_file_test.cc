@@ -348,6 +348,9 @@ TEST(ScenarioFile, LessonStepsReachTheBrowserAsData) {
   EXPECT_EQ(l["steps"][1]["check"]["kind"], "jaws_opened");
   EXPECT_EQ(l["steps"][1]["check"]["by_deg"], 60.0);
   EXPECT_TRUE(s.lesson.steps[1].controls[0].half_speed);
+  // the list of steps names each in a few words; the goal is the whole instruction
+  EXPECT_EQ(l["steps"][2]["label"], "Close the jaws on the log");
+  for (const auto& step : l["steps"]) EXPECT_LE(step["label"].get<std::string>().size(), 40u);
   // the rule behind the rack/gate badge goes with the dam's task
   const Scenario dam = load_scenario_file(kShipped, machine());
   EXPECT_EQ(dam.client_scene["task"]["hit_speed_m_per_s"], core::kHitSpeed_m_per_s);
@@ -387,6 +390,8 @@ TEST(ScenarioFile, LessonErrorsNameThePathAndTheChoices) {
                   "lesson.steps[1].controls[0].half_speed");
   EXPECT_CONTAINS(error_with([](json& d) { d["lesson"]["steps"][1]["check"]["by_deg"] = 0; }),
                   "lesson.steps[1].check.by_deg: expected a number in (0, 180] deg, got 0");
+  EXPECT_CONTAINS(error_with([](json& d) { d["lesson"]["steps"][2]["label"] = ""; }),
+                  "lesson.steps[2].label: expected a few words (1 to 40 characters), got \"\"");
 }
 
 }  // namespace

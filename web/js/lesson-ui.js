@@ -47,7 +47,8 @@ export function createLessonUi({ panel, offer, onStart, onLeave, onPractice = nu
       hints.replaceChildren(...(v.finished || !now ? [] : now.hints.map((h) =>
         el('span', { class: 'lesson-hint' }, el('span', { class: 'does' }, `${h.does}:`), ' ', el('kbd', {}, h.keys)))));
       if (items.length !== v.steps.length) {
-        items = v.steps.map((s) => el('li', {}, s.goal));
+        // the list names each step in a few words; the step under way has its goal above
+        items = v.steps.map((s) => el('li', {}, s.label));
         list.replaceChildren(...items);
       }
     }

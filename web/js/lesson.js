@@ -28,6 +28,7 @@ export function lessonView(lesson, progress) {
     setbacks: progress?.setbacks ?? 0,
     steps: steps.map((s, i) => ({
       goal: s.goal,
+      label: typeof s.label === 'string' && s.label ? s.label : s.goal,   // the list's few words
       state: i < current ? 'done' : i === current ? 'now' : 'next',
       hints: (s.controls ?? []).map((c) => ({ does: c.does, keys: keysFor(c.signals, c.half_speed === true) })),
     })),

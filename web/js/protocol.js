@@ -324,7 +324,7 @@ function sceneTask(s, p, warnings) {
   }
 }
 
-// {title, steps: [{goal, controls: [{does, signals: [[signal, direction]], half_speed}], check}]}: the
+// {title, steps: [{goal, label, controls: [{does, signals: [[signal, direction]], half_speed}], check}]}: the
 // first lesson's steps as the scenario gives them (docs/scenario-file.md).
 function signalPair(x) {
   return Array.isArray(x) && x.length === 2 && Number.isInteger(x[0]) && x[0] >= 0 && x[0] < 5 && (x[1] === 1 || x[1] === -1);
@@ -343,6 +343,8 @@ function sceneLesson(s, p, warnings) {
         const controls = Array.isArray(st.controls) ? st.controls : [];
         return {
           goal: st.goal,
+          // the step's few words for the list (absent: the list shows the goal)
+          ...(typeof st.label === 'string' && st.label ? { label: st.label } : {}),
           controls: controls.map((c, k) => {
             if (!isObject(c) || !Array.isArray(c.signals) || !c.signals.every(signalPair)) {
               fail(`${sp}.controls[${k}].signals`, 'expected [signal 0..4, direction 1 or -1] pairs');

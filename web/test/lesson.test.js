@@ -67,3 +67,12 @@ test('scenarioUrl sets or removes the scenario and keeps the rest', () => {
   assert.equal(scenarioUrl('ws://h:1/ws?class_code=x', 'first_lesson'), 'ws://h:1/ws?class_code=x&scenario=first_lesson');
   assert.equal(scenarioUrl('ws://h:1/ws?scenario=first_lesson&class_code=x', null), 'ws://h:1/ws?class_code=x');
 });
+
+test('lessonView lists a step by its label, or by its goal when it has none', () => {
+  const lesson = { steps: [{ goal: 'Open the jaws at half speed and let go at 50 deg', label: 'Open the jaws', controls: [] },
+    { goal: 'Lift the log', controls: [] }] };
+  const v = lessonView(lesson, { step: 0 });
+  assert.equal(v.steps[0].label, 'Open the jaws');
+  assert.equal(v.steps[0].goal, 'Open the jaws at half speed and let go at 50 deg');
+  assert.equal(v.steps[1].label, 'Lift the log');
+});

@@ -481,3 +481,14 @@ test('hello: the ropes\' reeving and the bucket width are optional; a malformed 
   narrow.machine.clam.bucket_width_m = 0;
   assert.match(parse(narrow).error, /hello\.machine\.clam\.bucket_width_m: must be > 0/);
 });
+
+test('hello: a lesson step keeps its label for the list, and a step without one has none', () => {
+  const h = helloObject();
+  h.scene.lesson = { title: 'L', steps: [
+    { goal: 'Open the jaws at half speed, let go at 50 deg', label: 'Open the jaws', controls: [], check: { kind: 'jaws_opened' } },
+    { goal: 'Lift', controls: [], check: { kind: 'load_lifted' } }] };
+  const r = parse(h);
+  assert.equal(r.ok, true, r.error);
+  assert.equal(r.msg.scene.lesson.steps[0].label, 'Open the jaws');
+  assert.equal(r.msg.scene.lesson.steps[1].label, undefined);
+});
