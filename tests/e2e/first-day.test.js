@@ -15,13 +15,11 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import {
   skipReason, freePort, waitFor, sleep, ServerProcess, launchBrowser, ARTIFACTS, REPO, createAccount, serverHas,
-  writeShortTaskScenario, startTaskClock,
+  writeShortTaskScenario, startTaskClock, axeAtSizes,
 } from './harness.js';
 
 const PASSWORD = 'e2e first day password';
-const AXE = path.join(REPO, 'node_modules/axe-core/axe.min.js');
 const FIGURES = path.resolve(REPO, process.env.CLAMSIM_FIGURES ?? path.join(ARTIFACTS, 'first-day'));
-const SIZES = [[1366, 768], [1920, 1080]];
 
 const skip = skipReason() ?? (serverHas('--record-dir') ? null : 'the server has no --record-dir (recording)');
 if (skip) {
@@ -38,30 +36,6 @@ const overlap = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.
 const inside = (a, b, slack = 0.5) => a.left >= b.left - slack && a.right <= b.right + slack && a.top >= b.top - slack && a.bottom <= b.bottom + slack;
 const debug = (page) => page.evaluate(() => window.clamsim.debug());
 
-// axe-core on the page as it stands: the serious and critical violations, in words
-async function axeProblems(page) {
-  if (!(await page.evaluate(() => Boolean(window.axe)))) await page.addScriptTag({ content: readFileSync(AXE, 'utf8') });
-  const found = await page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(', ')}`);
-  });
-  return found;
-}
-
-// the same state at both sizes: resize, let the layout settle, check
-async function axeAtSizes(page, what) {
-  const before = page.viewportSize();
-  const problems = [];
-  for (const [w, h] of SIZES) {
-    await page.setViewportSize({ width: w, height: h });
-    await sleep(300);
-    for (const p of await axeProblems(page)) problems.push(`${what} at ${w}x${h}: ${p}`);
-  }
-  await page.setViewportSize(before);
-  await sleep(200);
-  return problems;
-}
 
 describe('a first day in the browser', { skip: skip ?? false }, () => {
   let server, browser;

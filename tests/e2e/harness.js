@@ -263,3 +263,33 @@ export async function startTaskClock(page, key = 'KeyW') {
   await waitFor('the task clock to start', () => page.evaluate(() => window.clamsim.debug().score?.running === true),
     { timeoutMs: 5000 });
 }
+
+// axe-core (npm) on the page as it stands: its serious and critical violations, in words.
+// Evaluated through the DevTools protocol, which the page's script-src policy rightly does
+// not let a <script> tag do.
+const AXE_SOURCE = path.join(REPO, 'node_modules/axe-core/axe.min.js');
+export async function axeSerious(page) {
+  if (!(await page.evaluate(() => Boolean(window.axe)))) await page.evaluate(readFileSync(AXE_SOURCE, 'utf8'));
+  return page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(', ')}`);
+  });
+}
+
+// The window sizes every state is checked at: a classroom laptop's and a desktop's.
+export const AXE_SIZES = [[1366, 768], [1920, 1080]];
+
+// The same state at both sizes: resize, let the layout settle, check; the size put back.
+export async function axeAtSizes(page, what) {
+  const before = page.viewportSize();
+  const problems = [];
+  for (const [w, h] of AXE_SIZES) {
+    await page.setViewportSize({ width: w, height: h });
+    await sleep(300);
+    for (const p of await axeSerious(page)) problems.push(`${what} at ${w}x${h}: ${p}`);
+  }
+  await page.setViewportSize(before);
+  await sleep(200);
+  return problems;
+}

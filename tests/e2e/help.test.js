@@ -8,7 +8,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { skipReason, freePort, waitFor, ServerProcess, launchBrowser, VIRTUAL_JOYSTICK, ARTIFACTS, REPO } from './harness.js';
+import { skipReason, freePort, waitFor, ServerProcess, launchBrowser, VIRTUAL_JOYSTICK, ARTIFACTS, REPO, axeSerious } from './harness.js';
 import { parseKeyboardLayout, keyHint } from '../../web/js/keyboard.js';
 
 const skip = skipReason();
@@ -87,13 +87,7 @@ describe('keys and help overlay', { skip: skip ?? false }, () => {
       await page.setViewportSize({ width, height });
       if (!(await page.isVisible('dialog#help'))) await page.keyboard.press('Shift+Slash');
       await waitFor('the help overlay', () => page.isVisible('dialog#help'), { timeoutMs: 3000 });
-      // evaluated through the DevTools protocol, which the page's script-src policy rightly
-      // does not let a <script> tag do
-      await page.evaluate(readFileSync(path.join(REPO, 'node_modules/axe-core/axe.min.js'), 'utf8'));
-      const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations', 'passes'] }));
-      const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      const told = serious.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')} ${n.failureSummary ?? ''}`).join(' | ')}`);
-      assert.deepEqual(told, [], 'serious or critical axe-core violations');
+      assert.deepEqual(await axeSerious(page), [], 'serious or critical axe-core violations');
       const keysShown = await page.locator('dialog#help kbd').count();
       assert.ok(keysShown > 10, `the help shows its keys (${keysShown})`);
       // axe checks the letters' caps and leaves the arrows' (no text characters to it) as

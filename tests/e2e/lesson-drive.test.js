@@ -12,7 +12,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { skipReason, freePort, waitFor, sleep, ServerProcess, launchBrowser, ARTIFACTS, REPO } from './harness.js';
+import { skipReason, freePort, waitFor, sleep, ServerProcess, launchBrowser, ARTIFACTS, REPO, axeAtSizes } from './harness.js';
 
 const FIGURES = path.resolve(REPO, process.env.CLAMSIM_FIGURES ?? path.join(ARTIFACTS, 'first-day'));
 const MIN_CHANGE_S = 0.3;   // a human's quickest key change, in simulated seconds
@@ -246,6 +246,8 @@ describe('the first lesson from the screen alone', { skip: skip ?? false }, () =
       const d = await page.evaluate(() => window.clamsim.debug());
       assert.ok(d.events.slack_cable_events >= 1, 'the server counted the slack rope');
       await page.screenshot({ path: path.join(FIGURES, 'lesson-slack-advice.png') });
+      // the lesson panel's list of steps and the explanation card, as a trainee meets them
+      assert.deepEqual(await axeAtSizes(page, 'lesson panel with the slack card'), []);
       t.diagnostic(`on screen: ${card.title}`);
     } finally {
       await context.close();
