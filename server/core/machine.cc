@@ -151,8 +151,10 @@ JawEvent close_on(const MachineParams& m, State& st, const ClamKinematics& k, co
     mode.load_mass_kg = obj.mass_kg;
     mode.grip_support = obj.support;
     mode.grip_lever_m = obj.lever_m;
-  } else {
+  } else if (obj.supported) {
     mode.on_object = true;
+  } else {
+    return JawEvent::None;   // a floating load gives way: the shells close on past it
   }
   lock_at(m, st, k, k.s);
   return holds ? JawEvent::Gripped : JawEvent::None;
@@ -204,7 +206,7 @@ JawEvent clam_events(const MachineParams& m, const ClamStops& stops, State& st,
       }
     } else if (mode.on_object) {
       // The ropes open the buckets, or the object is no longer between them.
-      leave = sol.stop_force_N < -kStopRelease_N || !obj.present;
+      leave = sol.stop_force_N < -kStopRelease_N || !obj.present || !obj.supported;
       if (leave) mode.on_object = false;
     } else {
       // The ropes pull the links away from the stop, or a released load left them mid-range.

@@ -150,6 +150,9 @@ struct Control {
 // Filled by the world model (contact detection); empty when nothing is there.
 struct JawObject {
   bool present = false;     // a load both shells touch
+  // it can bear the squeeze: it rests on a solid, or is out of the water (a floating load
+  // pressed by shells that do not hold it gives way, and the shells close on past it)
+  bool supported = true;
   double mass_kg = 0.0;
   std::array<double, 2> support{};   // as ClamMode::grip_support, at this pose (with the
                                      // world's contact friction)

@@ -286,6 +286,19 @@ ClamWorldForces clam_world_forces(const MachineParams& m, const WorldParams& w, 
   return out;
 }
 
+// A load can bear the shells' squeeze when it rests on a solid (the deck, the bay floor, the
+// truck's bed) or is out of the water; one that floats and touches no solid is pushed aside
+// or under by shells that do not hold it (docs/model.md, Grip).
+static bool bears_squeeze(const WorldParams& w, int index, const LoadBody& b, const PosedLoad& pl) {
+  if (load_submerged_fraction(w, index, b) <= 0.0) return true;
+  for (const SolidBox& box : w.solids) {
+    if (!near_box(b.position_m, pl.geo.bound_radius_m, box)) continue;
+    for (int k = 0; k < pl.geo.count; ++k)
+      if (sphere_vs_box(pl.proxy[k], box).hit) return true;
+  }
+  return false;
+}
+
 JawObject find_jaw_object(const MachineParams& m, const WorldParams& w, const WorldState& s,
                           const ClamPose& pose, int* load_index) {
   JawObject best;
@@ -316,7 +329,7 @@ JawObject find_jaw_object(const MachineParams& m, const WorldParams& w, const Wo
       const GripGeometry g = grip_geometry(touch, w.contact.friction);
       const double support = g.support[0] + g.support[1];
       if (!best.present || support > best.support[0] + best.support[1]) {
-        best = {true, lpar.mass_kg, g.support, g.lever_m};
+        best = {true, bears_squeeze(w, i, b, lp), lpar.mass_kg, g.support, g.lever_m};
         if (load_index) *load_index = i;
       }
     }

@@ -13,6 +13,7 @@
 #include "core/derivative.h"
 #include "core/loads.h"
 #include "core/machine.h"
+#include "core/world_step.h"
 #include "test_model.h"
 
 namespace clamsim::core {
@@ -394,6 +395,41 @@ TEST(ClamInWorld, AnOpenGrabLandedOnALogAndHoistedLetsItGoWhereItLay) {
     EXPECT_LT(rise, 0.1) << dx;
     EXPECT_NEAR(st.world.loads[0].position_m.z(), 0.25, 0.01) << "it lies on the deck";
   }
+}
+
+// The same landing on a floating log: the log cannot bear the shells' squeeze (it rests on
+// no solid, only on the water), so the links do not stop on it. Closing on cable 2 with
+// cable 1 held closes the jaws, pushing the log aside or under, where a log on the deck would
+// stop them; it does not hoist the whole grab on the closing rope and leave cable 1 slack.
+TEST(ClamInWorld, AFloatingLogInTheThroatGivesWayToTheClosingJaws) {
+  const MachineParams m = testing::shipped_machine();
+  WorldParams w;                 // open water, the surface at z = 0
+  w.water.level_m = 0.0;
+  w.loads.push_back(log_load(12.0, 0.0, -0.04));
+  State st = initial_state(m, pose_over(m, 12.0, 1.0, 20));   // fully open, lips 1 m up
+  reset_world(w, st.world);
+  const Environment env{&w};
+  bool in_throat = false;
+  for (int f = 1; f <= 60 && !in_throat; ++f) {   // paying out at half stick until it lands
+    advance_to(m, st, volts(0, 0, 0, -2.5, -2.5), env, 0.05 * f);
+    in_throat = find_jaw_object(m, w, st.world, clam_pose(m, st.x), nullptr).present;
+  }
+  ASSERT_TRUE(in_throat) << "the open grab came down on the log";
+  for (int f = 1; f <= 40; ++f) advance_to(m, st, volts(0, 0, 0, 0, 0), env, st.time_s + 0.05);
+  const Outputs landed = outputs(m, st, env);
+  // 2 s closing on cable 2 at half stick, cable 1 held, or until the lips come in under the
+  // log and grip it (the closing rope then carries the grab, and cable 1 goes slack by design)
+  double least_t1 = landed.tensions_N[0];
+  for (int f = 1; f <= 40 && st.clam.load == LoadStatus::WithoutLoad; ++f) {
+    advance_to(m, st, volts(0, 0, 0, 0, 2.5), env, landed.time_s + 0.05 * f);
+    if (st.clam.load == LoadStatus::WithoutLoad)
+      least_t1 = std::min(least_t1, outputs(m, st, env).tensions_N[0]);
+    EXPECT_FALSE(st.clam.on_object) << "the links stopped on the floating log at " << st.time_s;
+  }
+  const Outputs o = outputs(m, st, env);
+  EXPECT_LT(o.display[4], landed.display[4] - 30.0) << "the jaws closed";
+  EXPECT_LT(o.point_a[2] - landed.point_a[2], 0.2) << "the head stayed on cable 1";
+  EXPECT_GT(least_t1, 0.3 * landed.tensions_N[0]) << "cable 1 kept carrying the head";
 }
 
 TEST(ClamInWorld, PayingOutOntoTheDeckCountsOneSlackCableEvent) {
