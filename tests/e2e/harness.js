@@ -293,3 +293,57 @@ export async function axeAtSizes(page, what) {
   await sleep(200);
   return problems;
 }
+
+// What a keycap says -> the key a finger presses, as a trainee reads a key hint: the shipped
+// layout (config/keyboard.json), the one place the keys live. Also by signal and direction:
+// caps.signal.cable1.plus is the key that reels cable 1 in.
+export function keycaps() {
+  const raw = JSON.parse(readFileSync(path.join(REPO, 'config/keyboard.json'), 'utf8'));
+  const caps = { signal: {} };
+  for (const [name, s] of Object.entries(raw.signals)) {
+    for (const b of [s.plus, s.minus]) caps[b.label] = b.key;
+    caps.signal[name] = { plus: s.plus.key, minus: s.minus.key };
+  }
+  caps[raw.actions.half_speed.label] = raw.actions.half_speed.key;
+  caps.half = raw.actions.half_speed.key;
+  return caps;
+}
+
+// A trainee's hands on the keyboard: chords of keys, changed no sooner than minChangeS of
+// simulated time (the screen's clock, `look().time`) after the last change. `look` reads the
+// screen and returns at least {time}.
+export function humanHands(page, look, { minChangeS = 0.3 } = {}) {
+  let lastChange = -Infinity;
+  let held = [];
+  const waitSim = async (until, what, timeoutMs = 30000) => {
+    await waitFor(what, async () => (await look()).time >= until, { timeoutMs, everyMs: 20 });
+  };
+  const press = async (keys) => {
+    await waitSim(lastChange + minChangeS, 'the earliest next key change');
+    for (const k of [...held].reverse()) if (!keys.includes(k)) await page.keyboard.up(k);
+    for (const k of keys) if (!held.includes(k)) await page.keyboard.down(k);
+    held = [...keys];
+    lastChange = (await look()).time;
+  };
+  return {
+    look,
+    press,
+    // Holds `keys` until `done(screen)` (at least the shortest press, at most timeoutMs), then
+    // lets go; the screen when it let go.
+    async hold(keys, done, { timeoutMs = 60000, what = keys.join(' + ') } = {}) {
+      await press(keys);
+      let last;
+      try {
+        await waitSim(lastChange + minChangeS, 'the shortest press');
+        await waitFor(`"${what}" to do its work`, async () => done((last = await look())), { timeoutMs, everyMs: 20 });
+      } finally {
+        await press([]);
+      }
+      return last;
+    },
+    // Hands off for `s` of simulated time.
+    async rest(s) {
+      await waitSim((await look()).time + s, `${s} s at rest`);
+    },
+  };
+}

@@ -12,7 +12,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { skipReason, freePort, waitFor, sleep, ServerProcess, launchBrowser, ARTIFACTS, REPO, axeAtSizes } from './harness.js';
+import { skipReason, freePort, waitFor, ServerProcess, launchBrowser, ARTIFACTS, REPO, axeAtSizes, keycaps, humanHands } from './harness.js';
 
 const FIGURES = path.resolve(REPO, process.env.CLAMSIM_FIGURES ?? path.join(ARTIFACTS, 'first-day'));
 const MIN_CHANGE_S = 0.3;   // a human's quickest key change, in simulated seconds
@@ -21,16 +21,6 @@ const skip = skipReason();
 if (skip) {
   console.log(`e2e skipped: ${skip}`);
   test('the first lesson from the screen alone against clamsim-server', { skip }, () => {});
-}
-
-// What a keycap says -> the key a finger presses, as the trainee reads the key hint: the
-// shipped layout (config/keyboard.json) maps the labels the panel shows to the keys.
-function keycaps() {
-  const raw = JSON.parse(readFileSync(path.join(REPO, 'config/keyboard.json'), 'utf8'));
-  const caps = {};
-  for (const s of Object.values(raw.signals)) for (const b of [s.plus, s.minus]) caps[b.label] = b.key;
-  caps[raw.actions.half_speed.label] = raw.actions.half_speed.key;
-  return caps;
 }
 
 // Everything the trainee looks at: the lesson panel and the HUD's values.
@@ -94,51 +84,28 @@ describe('the first lesson from the screen alone', { skip: skip ?? false }, () =
     return { page, context };
   }
 
-  // A trainee's hands: chords of keys, changed no sooner than MIN_CHANGE_S of simulated time
-  // (the HUD's clock) after the last change; `seen` gathers every screen read.
+  // A trainee's hands (the harness's, at MIN_CHANGE_S) pressing the keys a hint of the panel
+  // shows; `seen` gathers every screen read.
   function hands(page, seen) {
-    let lastChange = -Infinity;
-    const look = async () => {
+    const h = humanHands(page, async () => {
       const s = await readScreen(page);
       seen.push(s);
       return s;
-    };
-    const waitSim = async (until, what) => {
-      await waitFor(what, async () => (await look()).time >= until, { timeoutMs: 30000, everyMs: 20 });
-    };
-    const change = async (fn) => {
-      await waitSim(lastChange + MIN_CHANGE_S, 'the earliest next key change');
-      await fn();
-      lastChange = (await look()).time;
-    };
+    }, { minChangeS: MIN_CHANGE_S });
     return {
-      look,
+      look: h.look,
+      rest: h.rest,
       // Holds the keys of the hint `does` (as the panel shows them now) until `done(screen)`;
       // the screen when it let go.
       async hold(does, done, { timeoutMs = 60000 } = {}) {
-        const s0 = await look();
-        const hint = s0.hints.find((h) => h.does === does);
+        const s0 = await h.look();
+        const hint = s0.hints.find((x) => x.does === does);
         assert.ok(hint, `the panel shows no "${does}" (it shows ${JSON.stringify(s0.hints)})`);
         const keys = hint.keys.map((k) => {
           assert.ok(caps[k], `no key has the cap "${k}"`);
           return caps[k];
         });
-        await change(async () => { for (const k of keys) await page.keyboard.down(k); });
-        let last;
-        try {
-          await waitSim(lastChange + MIN_CHANGE_S, 'the shortest press');
-          await waitFor(`"${does}" (${hint.keys.join(' + ')}) to do its work`, async () => {
-            last = await look();
-            return done(last);
-          }, { timeoutMs, everyMs: 20 });
-        } finally {
-          await change(async () => { for (const k of [...keys].reverse()) await page.keyboard.up(k); });
-        }
-        return last;
-      },
-      // Hands off for `s` of simulated time (watching the machine settle).
-      async rest(s) {
-        await waitSim((await look()).time + s, `${s} s at rest`);
+        return h.hold(keys, done, { timeoutMs, what: `"${does}" (${hint.keys.join(' + ')})` });
       },
     };
   }

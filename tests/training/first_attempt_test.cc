@@ -26,6 +26,7 @@ constexpr double kVolts = 5.0;       // what a held key sends (web/js/input.js)
 constexpr double kHalfVolts = 2.5;   // with the half-speed key (config/keyboard.json)
 constexpr int kMinChangeFrames = 6;  // 0.3 s at 20 frames a second: a human's quickest change
 constexpr double kFrameS = 0.05;
+constexpr double kClosedOnN = 6000.0;   // cable 2's pull with the jaws squeezing a log (HUD, kN)
 
 enum Signal { kSwing, kBoom, kTelescope, kCable1, kCable2 };
 
@@ -123,7 +124,6 @@ void swing_to(Attempt& a, const std::function<double()>& bearing) {
 
 // One pick and delivery, as the lesson teaches it; false when the grab came up empty.
 bool clear_one(Attempt& a, int log) {
-  const double mass = a.sc.world.loads[static_cast<std::size_t>(log)].mass_kg;
   const auto& truck = a.sc.task.truck;
   // over the log: swing, then the boom until the head hangs above it
   swing_to(a, [&] { return bearing_deg(a.at(log)); });
@@ -146,10 +146,11 @@ bool clear_one(Attempt& a, int log) {
   a.hold(keys({{kCable1, -1}, {kCable2, -1}}, true),
          [&](const Screen& o) { return over(o) < 0.5 || o.clam_contact_force_N > 3000.0; }, 20);
   a.rest(1.5);
-  // close on cable 2, cable 1 held, until the grip holds the log half as much again as it
-  // weighs (the lesson's check), then lift on both: cable 1 follows with its slack
+  // close on cable 2, cable 1 held, until the HUD says the jaws are on a load and cable 2's
+  // pull has risen past what the empty grab hangs on it (the closing rope squeezes the log),
+  // then lift on both: cable 1 follows with its slack
   a.hold(keys({{kCable2, +1}}, true),
-         [&](const Screen& o) { return (o.held_load >= 0 && o.grip_holds_kg > 1.5 * mass) || o.display[4] < 3.0; }, 18);
+         [&](const Screen& o) { return (o.load == core::LoadStatus::WithLoad && o.tensions_N[1] > kClosedOnN) || o.display[4] < 3.0; }, 18);
   a.rest(1.0);
   a.hold(keys({{kCable1, +1}, {kCable2, +1}}, true), [](const Screen& o) { return o.display[3] < 3.0; }, 30);
   a.rest(1.0);

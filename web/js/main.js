@@ -848,6 +848,8 @@ window.clamsim = {
   get keyboard() { return keyboardLayout(); },
   // the world this page is in: a scenario name, or null for the server's own
   get scenario() { return scenarioName; },
+  // its task as the scene names it (hello.scene.task: title, load ids, times), or null
+  get task() { return sceneInfo?.task ?? null; },
   // what is drawn, for the end-to-end tests: load meshes, contact markers, warnings, score
   debug() {
     return {

@@ -62,6 +62,9 @@ export function createTaskUi({ warnings, score, report, onRestart, onReplay = nu
   const penaltyCells = {};
   const penaltyList = el('ul', { class: 'score-penalties' });
   const restartButton = el('button', { type: 'button', id: 'score-restart', title: 'Restart the task (R)', onclick: () => onRestart('button') }, 'Restart task');
+  // the other kind of attempt, at any time: practice without the clock, or back to the timed task
+  const otherKindButton = el('button', { type: 'button', id: 'score-other-kind',
+    onclick: () => onRestart('button', score.dataset.practice !== 'true') }, 'Practise without the clock');
   score.replaceChildren(
     el('div', { class: 'score-head' }, title, status),
     el('div', { class: 'score-main' },
@@ -74,7 +77,7 @@ export function createTaskUi({ warnings, score, report, onRestart, onReplay = nu
     el('div', { class: 'score-delivered' }, el('span', { class: 'label' }, 'Delivered '), deliveredText,
       el('div', { class: 'delivered-bar' }, deliveredFill)),
     penaltyList,
-    el('div', { class: 'score-actions' }, restartButton, el('span', { class: 'hint' }, 'or R')));
+    el('div', { class: 'score-actions' }, restartButton, el('span', { class: 'hint' }, 'or R'), otherKindButton));
   const legendOptimum = score.querySelector('.legend-optimum');
   const legendLimit = score.querySelector('.legend-limit');
 
@@ -88,6 +91,8 @@ export function createTaskUi({ warnings, score, report, onRestart, onReplay = nu
     setText(readyHint, v.readyHint);
     readyHint.hidden = !v.readyHint;
     setText(title, v.practice ? `Practice: ${v.title}` : v.title);
+    setText(otherKindButton, v.practice ? 'Start the timed task' : 'Practise without the clock');
+    otherKindButton.title = v.practice ? 'Restart as the timed task' : 'Restart as a practice attempt: scored, no time limit';
     setText(status, v.statusText);
     setText(points, v.points);
     setText(pointsDetail, `time ${v.timePoints} − penalties ${v.penaltyPoints}`);
