@@ -1,4 +1,4 @@
-// What every connection of one WebServer shares (STYLE.md example 7, Beast's chat-multi
+// What every connection of one WebServer shares (after Beast's chat-multi example's
 // shared_state): options, the registry and catalog, the scene, counters, and the set of
 // open WebSocket connections. The mutex guards only that set; posting has its own gate
 // (post()); nothing is sent or stopped while holding either.
