@@ -24,8 +24,8 @@ namespace clamsim::session {
 enum class ObserverEventKind : std::uint8_t {
   RackGateHit, StructureHit, LoadImpact, SlackCable, Overload, Grip, Release, Delivered,
   DroppedLoad, LessonStep, TaskFinished, Restart,
-  ControlChange, InstructorMessage, FaultsChanged,  // issue 11: the frame's notices say what
-  TwoBlock, LmiWarning, LmiCutout, TipOver          // issue 13: the machine's safety devices
+  ControlChange, InstructorMessage, FaultsChanged,  // instructors' actions: the frame's notices say what
+  TwoBlock, LmiWarning, LmiCutout, TipOver          // the machine's safety devices
 };
 // "rack_gate_hit", "structure_hit", "load_impact", "slack_cable", "overload", "grip",
 // "release", "delivered", "dropped_load", "lesson_step", "task_finished", "restart",

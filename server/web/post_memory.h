@@ -1,5 +1,5 @@
-// Memory for what a WebSocket sink posts to its connection's strand every frame (issue 16:
-// no heap allocation per frame). Asio allocates each posted operation through the
+// Memory for what a WebSocket sink posts to its connection's strand every frame (no
+// heap allocation per frame; docs/architecture.md, "No heap allocation per frame"). Asio allocates each posted operation through the
 // handler's allocator; without one, a post from a thread that does not run the io_context
 // (the session thread) takes the heap every time. A sink gives its handlers a PostAllocator
 // over a few fixed slots: the session thread takes a slot, the I/O thread frees it when
