@@ -1,4 +1,4 @@
-// The instructor station (issue 11): a trainee's page and a logged-in instructor's page on
+// The instructor station (docs/instructor.md): a trainee's page and a logged-in instructor's page on
 // the real clamsim-server. The instructor takes the controls and raises the boom while the
 // trainee holds boom-down (ignored), hands back, sends a message that appears on the
 // trainee's screen, injects a burst hose on the boom (the boom sinks under its load) and

@@ -1,4 +1,4 @@
-// Plain words beside the thesis's terms (issue 17): the clam's working state, Geo status
+// Plain words beside the thesis's terms, so a newcomer can read them: the clam's working state, Geo status
 // and Load status (Table 2.4) as a trainee would say them, and a tooltip with what the
 // term means. One table; the HUD (hud.js) shows it. Pure, no DOM.
 
