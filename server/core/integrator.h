@@ -1,7 +1,7 @@
-// Fixed-step exponential Runge-Kutta (Cox & Matthews 2002, "Exponential time differencing
-// for stiff systems", J. Comput. Phys. 176, ETDRK4), independent of the model (it knows
-// nothing of cranes, so it can be tested and swapped alone). The model supplies f(x) -> dx/dt over a fixed-size Eigen vector and, at the
-// step's start, a decay rate lambda_i >= 0 per component: the stiff linear part
+// Fixed-step exponential Runge-Kutta (Cox & Matthews 2002, "Exponential time differencing for stiff
+// systems", J. Comput. Phys. 176, ETDRK4), independent of the model (it knows nothing of cranes, so
+// it can be tested and swapped alone). The model supplies f(x) -> dx/dt over a fixed-size Eigen
+// vector and, at the step's start, a decay rate lambda_i >= 0 per component: the stiff linear part
 // -lambda_i x_i of f_i. That part is integrated exactly, the rest with RK4 weights.
 // Nothing here allocates.
 //

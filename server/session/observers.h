@@ -24,7 +24,7 @@ namespace clamsim::session {
 enum class ObserverEventKind : std::uint8_t {
   RackGateHit, StructureHit, LoadImpact, SlackCable, Overload, Grip, Release, Delivered,
   DroppedLoad, LessonStep, TaskFinished, Restart,
-  ControlChange, InstructorMessage, FaultsChanged,  // instructors' actions: the frame's notices say what
+  ControlChange, InstructorMessage, FaultsChanged,  // instructors: the frame's notices say what
   TwoBlock, LmiWarning, LmiCutout, TipOver          // the machine's safety devices
 };
 // "rack_gate_hit", "structure_hit", "load_impact", "slack_cable", "overload", "grip",

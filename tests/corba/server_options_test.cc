@@ -200,7 +200,8 @@ TEST_F(ServerOptionsTest, PublishedEndpointsMustBeGiopAddresses) {
             "--endpoint-publish: '" + tail);
 }
 
-// IIOP over TLS (docs/security.md, 14). Off by default (plain IIOP as before); TLS-only once configured.
+// IIOP over TLS (docs/security.md, 14). Off by default (plain IIOP as before); TLS-only once
+// configured.
 TEST_F(ServerOptionsTest, IiopTlsSettings) {
   const ServerOptions d = parse({});
   EXPECT_FALSE(d.corba.tls_on());

@@ -96,8 +96,9 @@ std::array<double, 3> speeds_512(const MachineParams& m, double t_s) {
   return outputs(m, st, {}).joint_vel;
 }
 
-// Why not plain RK4 (docs/model.md, Integration): with RK4 the boom ran at 0.288 deg/s with the shipped lines and at
-// 0.118 deg/s with 1.8 GPa, 1 L; in steady motion the speed is flow over area.
+// Why not plain RK4 (docs/model.md, Integration): with RK4 the boom ran at 0.288 deg/s with the
+// shipped lines and at 0.118 deg/s with 1.8 GPa, 1 L; in steady motion the speed is flow over
+// area.
 TEST(Integrator, Experiment512SpeedsDoNotHangOnTheOil) {
   const MachineParams shipped = testing::shipped_machine();
   const std::array<double, 3> ref = speeds_512(shipped, 5.0);

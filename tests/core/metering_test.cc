@@ -111,8 +111,8 @@ TEST(Metering, EveryFunctionMovesVisiblyFromAFifthOfTheStickAndRisesToFull) {
 }
 
 TEST(Metering, TheThesissLinearBypassLeftTheBoomStillBelowHalfStick) {
-  // Why the valve has a knee: eq 2.23's linear bypass (knee on 1 - x) cannot raise the pump
-  // to the boom's holding pressure until the lever is past half way (measured on the thesis's valve).
+  // Why the valve has a knee: eq 2.23's linear bypass (knee on 1 - x) cannot raise the pump to the
+  // boom's holding pressure until the lever is past half way (measured on the thesis's valve).
   const MachineParams linear = testing::thesis_valve_machine();
   EXPECT_LT(moved(linear, kFunctions[2], 0.3, false), 0.01) << "boom up at 30 %, linear bypass";
   EXPECT_GT(moved(testing::shipped_machine(), kFunctions[2], 0.3, false), 1.0);

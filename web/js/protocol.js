@@ -593,8 +593,8 @@ function optBool(o, key, path) {
   return o[key] === undefined ? undefined : bool(o, key, path);
 }
 
-// Stability (docs/model.md, Stability): the load moment indicator's reading and the machine's tilt, all
-// optional; a malformed one is dropped and named, like the other extended fields.
+// Stability (docs/model.md, Stability): the load moment indicator's reading and the machine's tilt,
+// all optional; a malformed one is dropped and named, like the other extended fields.
 function stability(d, p, soft) {
   return {
     load_moment_pct: soft(() => optNum(d, 'load_moment_pct', p)),
