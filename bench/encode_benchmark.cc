@@ -1,4 +1,4 @@
-// Encoding one frame for the wire (issue 16), each transport through its real code: the
+// Encoding one frame for the wire, each transport through its real code: the
 // WebSocket display JSON through the sink's encoder into a reused buffer, and the CORBA
 // frame converted into the sink's reused IDL struct and marshalled by omniORB's generated
 // stubs into a cdrMemoryStream (what a oneway call puts on the wire, without the socket).

@@ -1,4 +1,4 @@
-// One 50 ms frame of the full model (STYLE.md example 12): warm up, save the state, reset it
+// One 50 ms frame of the full model, measured alone: warm up, save the state, reset it
 // every batch, report frames per second and the real-time factor.
 #include <benchmark/benchmark.h>
 

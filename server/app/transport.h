@@ -1,5 +1,5 @@
-// A way for receivers to reach the sessions: CORBA now, the WebSocket server next to it
-// later. The server starts every transport, prints their ready lines, and stops them in
+// A way for receivers to reach the sessions: CORBA, and the HTTP + WebSocket front end
+// beside it. The server starts every transport, prints their ready lines, and stops them in
 // order (stop accepting -> registry closed -> shut down).
 #pragma once
 

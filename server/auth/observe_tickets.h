@@ -1,9 +1,9 @@
-// Tickets for native observers (issue 11, "Watch"; docs/security.md, "Observers"): a
-// logged-in instructor asks the web front end for a ticket to watch one session, and a
-// CORBA receiver redeems it with CLAMX::Admin::observe. A ticket names one session, is used
-// once, and expires after `ttl_s`; only its SHA-256 is kept (as for login tokens), so the
-// table cannot be used to observe. The two transports share one table, made by the app.
-// Thread-safe; the clock is injected so tests need not wait.
+// Tickets for native observers (docs/instructor.md, "Watching a trainee"; docs/security.md,
+// "Observers"): a logged-in instructor asks the web front end for a ticket to watch one session,
+// and a CORBA receiver redeems it with CLAMX::Admin::observe. A ticket names one session, is used
+// once, and expires after `ttl_s`; only its SHA-256 is kept (as for login tokens), so the table
+// cannot be used to observe. The two transports share one table, made by the app. Thread-safe; the
+// clock is injected so tests need not wait.
 #pragma once
 
 #include <cstddef>

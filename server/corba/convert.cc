@@ -151,7 +151,7 @@ void to_frame(const session::Frame& frame, CLAMX::Frame& f, const core::WorldPar
   f.events = to_events(o.events);
   f.score = to_score(frame.score);
   // a string member copies what it is given (even ""): only the one frame that ends a
-  // task, and the frame after it, pay (issue 16: no allocation per frame)
+  // task, and the frame after it, pay (no allocation per frame; docs/architecture.md)
   if (frame.report) {
     f.task_report_json = frame.report->c_str();
   } else if (const char* held = f.task_report_json.in(); held == nullptr || *held != '\0') {

@@ -1,4 +1,5 @@
-// The one place where IDL types meet core and session types (STYLE.md 8: thin servants).
+// The one place where IDL types meet core and session types, so the servants stay thin:
+// they translate here and leave everything else to the session.
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-// A native observer of a session (issue 11, "Watch"; docs/corba.md "Observers"): the
+// A native observer of a session (docs/corba.md "Observers"): the
 // watched session pushes into this observer's own bounded queue (session/observers.h) and
 // a thread of its own sends the frames as oneway calls, so a slow observer delays neither
 // the session nor its trainee nor another observer. An ObserverClient gets getObserved

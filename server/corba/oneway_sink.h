@@ -1,7 +1,8 @@
 // The CORBA side of a session: each frame goes to the receiver as one oneway call, getFrame
 // when the receiver is a CLAMX::FrameClient, else the thesis's getDisplayData. Runs on the
-// session thread; the reference's call timeout bounds every send (DESIGN.md: a oneway
-// blocks when the receiver stops reading, forever without a timeout).
+// session thread; the reference's call timeout bounds every send (omniORB's oneway
+// blocks when the receiver stops reading, forever without a timeout; docs/architecture.md,
+// "A slow client never slows a session").
 #pragma once
 
 #include <atomic>

@@ -71,10 +71,10 @@ std::vector<std::pair<std::string, std::string>> orb_arguments(const CorbaOption
     // of its own, never in clear to an address its reference publishes
     args.emplace_back("clientTransportRule", "* ssl");
   }
-  // Idle and half-sent connections are closed (issue 18: a truncated GIOP message was
-  // held 177 s), and threads idle after a refused connection go soon. omniORB arms
-  // serverCallTimeOutPeriod only once a request's header is in; a message stalled before
-  // that is closed by the request watchdog (request_watchdog.h).
+  // Idle and half-sent connections are closed (without that, a truncated GIOP message held its
+  // connection and thread for 177 s), and threads idle after a refused connection go soon. omniORB
+  // arms serverCallTimeOutPeriod only once a request's header is in; a message stalled before that
+  // is closed by the request watchdog (request_watchdog.h).
   args.emplace_back("inConScanPeriod", std::to_string(o.idle_connection_s));
   args.emplace_back("serverCallTimeOutPeriod", std::to_string(o.request_timeout_ms));
   args.emplace_back("idleThreadTimeout", "2");

@@ -1,4 +1,4 @@
-// The model's derivative dx/dt in named stages (STYLE.md example 2): kinematics and ropes ->
+// The model's derivative dx/dt in named stages: kinematics and ropes ->
 // hydraulics -> forces -> accelerations, each a function a test can call alone, composed in
 // derivative(). machine.cc integrates it (core/integrator.h) and handles the events between
 // steps; the stages know nothing of steps, events or the world's contacts (their pushes on

@@ -1,4 +1,4 @@
-// Faults and conditions an instructor injects (issue 11): what the physics reads from
+// Faults and conditions an instructor injects: what the physics reads from
 // Environment::faults. A plain value (no heap, cheap to copy); the default is no fault, and
 // with it every result is bit for bit what it is without this file.
 //

@@ -1,7 +1,7 @@
-// Fixed-step exponential Runge-Kutta (Cox & Matthews 2002, "Exponential time differencing
-// for stiff systems", J. Comput. Phys. 176, ETDRK4), independent of the model (STYLE.md
-// example 3). The model supplies f(x) -> dx/dt over a fixed-size Eigen vector and, at the
-// step's start, a decay rate lambda_i >= 0 per component: the stiff linear part
+// Fixed-step exponential Runge-Kutta (Cox & Matthews 2002, "Exponential time differencing for stiff
+// systems", J. Comput. Phys. 176, ETDRK4), independent of the model (it knows nothing of cranes, so
+// it can be tested and swapped alone). The model supplies f(x) -> dx/dt over a fixed-size Eigen
+// vector and, at the step's start, a decay rate lambda_i >= 0 per component: the stiff linear part
 // -lambda_i x_i of f_i. That part is integrated exactly, the rest with RK4 weights.
 // Nothing here allocates.
 //
@@ -9,7 +9,7 @@
 // the eigenvalue -G/C; with the shipped lines (1.2 GPa, 4 L) h*G/C reaches 2.7 at h = 1 ms,
 // and at 1 L or 1.5 GPa it passes classical RK4's real-axis bound of 2.785: the pressure
 // rings, the orifice's kink rectifies the ringing and the actuator's speed changes with the
-// oil's compressibility (issue 13). With each pressure's own conductance as lambda, that mode
+// oil's compressibility. With each pressure's own conductance as lambda, that mode
 // is exact for any h*lambda; what is left to the explicit weights (the oil spring against
 // the masses, which oscillates) is bounded by the loader (core/step_limits.h).
 //

@@ -1,5 +1,6 @@
 // The whole machine: crane + hydraulics + cables + clam, as one pure step function.
-// No I/O, no threads, no clocks, no heap allocation in step() (STYLE.md example 1).
+// No I/O, no threads, no clocks, no heap allocation in step(): threads, pacing and I/O live in
+// the session, so the same step runs live, in a replay and in the offline simulator.
 #pragma once
 
 #include "params.h"

@@ -223,7 +223,7 @@ struct HydraulicsParams {
   std::array<WinchParams, 2> winches{};   // 0 main hoist (cable 1, point A), 1 aux (cable 2, C)
 };
 
-// What the crane stands on and how much it may lift (issue 13, section 5; docs/model.md,
+// What the crane stands on and how much it may lift (docs/model.md,
 // Stability). The carrier does not turn with the swing; its outrigger pads span a rectangle
 // in the base frame, x from -rear_m to +front_m, y from -half_span_m to +half_span_m, at
 // height pad_height_m. The machine tips about one side of that rectangle.

@@ -1,6 +1,7 @@
-// The drawn parts of the machine and a pose: one list, kPartNames, that every frame
-// carries in its order and the transports send as it is (issue 14, "the server sends what
-// the browser draws"). Kept apart from part_poses.h so Outputs can hold the poses.
+// The drawn parts of the machine and a pose: one list, kPartNames, that every frame carries in its
+// order and the transports send as it is (the server sends what the browser draws;
+// docs/architecture.md, "The browser draws what the server sends"). Kept apart from part_poses.h so
+// Outputs can hold the poses.
 #pragma once
 
 #include <array>

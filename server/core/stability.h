@@ -1,4 +1,4 @@
-// Stability (issue 13, section 5; docs/model.md, Stability): the load moment indicator and
+// Stability (docs/model.md, Stability): the load moment indicator and
 // limiter, and the machine's tipping about its outrigger pads, the thesis's future work
 // (section 6.2). Statics of rigid bodies on a pad rectangle, plus one tipping degree of
 // freedom about the side the machine lifts off.

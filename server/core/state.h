@@ -211,7 +211,7 @@ struct Outputs {
   double energy_J = 0.0;                   // total mechanical + hydraulic energy
   std::uint64_t nonphysical_warnings = 0;  // Health's count so far (core/plausibility.h)
 
-  // The working world (issue 5).
+  // The working world (core/world.h).
   std::array<double, 2> clam_swing_deg{};  // ropes from the vertical: [0] along the boom
                                            // (+ away from the cab), [1] across (+ to the left)
   std::array<double, 4> clam_orientation{1.0, 0.0, 0.0, 0.0};  // w, x, y, z: clam frame
@@ -236,7 +236,7 @@ struct Outputs {
   int contact_count = 0;
   WorldEvents events;
 
-  // Stability (issue 13, section 5): the load moment indicator and the tilt.
+  // Stability (core/stability.h): the load moment indicator and the tilt.
   double hook_load_kg = 0.0;               // the indicator's load: grab and what it holds
   double rated_kg = 0.0;                   // the chart's rating at this radius and boom length
   double radius_m = 0.0;                   // swing axis to the tip, horizontal
@@ -250,7 +250,7 @@ struct Outputs {
                                                // turn about it (right hand)
   bool tipped_over = false;
 
-  // What a viewer draws (issue 14): every part's pose (parts.h), and the rope and load states
+  // What a viewer draws: every part's pose (parts.h), and the rope and load states
   // the world keeps with hysteresis, so no client re-derives them with thresholds of its own.
   PartPoses parts{};
   std::array<bool, 2> rope_slack{};        // a slack loop on cable 1, cable 2

@@ -1,4 +1,4 @@
-// The working world around the machine (issue 5): the dam's static solids, the water and
+// The working world around the machine: the dam's static solids, the water and
 // the loose loads (logs, debris), with their rigid-body state, contacts and events.
 //
 // Base frame as everywhere: z up, origin on the swing axis at deck level, boom along +x at

@@ -1,4 +1,4 @@
-// One integrator step of the world around the machine (issue 5): what the dam, the water and
+// One integrator step of the world around the machine: what the dam, the water and
 // the loads do to the clam, what lies between its jaws, and how the loose loads move.
 // machine.cc calls these around its RK4 step; the split keeps the clam's equations free of
 // contact code and lets stiff load contacts use their own (semi-implicit) integrator.

@@ -1,5 +1,5 @@
-// The first lesson (issue 17): a scenario's "lesson" section, a short list of steps that
-// each name a goal, the controls that do it and a physical check that it happened. Steps
+// The first lesson, a newcomer's first two minutes: a scenario's "lesson" section, a short list of
+// steps that each name a goal, the controls that do it and a physical check that it happened. Steps
 // are data; server/training/lesson.{h,cc} checks them frame by frame. docs/scenario-file.md
 // documents the format.
 #pragma once

@@ -22,7 +22,7 @@
 namespace clamsim::model {
 
 inline constexpr const char* kScenarioSchema = "clamsim-scenario/1";
-inline constexpr double kMaxLoadMassKg = 25000.0;  // issue 5: "loads ... up to 25 t"
+inline constexpr double kMaxLoadMassKg = 25000.0;  // loads up to 25 t, the machine's heaviest lift
 // WorldState keeps one bit per solid (clam_touching, clam_touch_hold) in 32-bit masks.
 inline constexpr std::size_t kMaxSolids = 32;
 

@@ -11,9 +11,10 @@ namespace clamsim::session {
 using Instant = std::chrono::steady_clock::time_point;
 using Duration = std::chrono::steady_clock::duration;
 
-// One sleeper's wake-up call: each session owns one, so stopping a session wakes that
-// session's thread only (issue 16). ring() is sticky: a sleep that starts after it returns
-// at once. Thread-safe.
+// One sleeper's wake-up call: each session owns one, so stopping a session wakes that session's
+// thread only (a clock mutex and condition variable shared by all sessions woke every session
+// thread whenever one stopped). ring() is sticky: a sleep that starts after it returns at once.
+// Thread-safe.
 class Alarm {
  public:
   void ring();

@@ -1,5 +1,5 @@
-// Who drives a session's machine (issue 11, "Take the controls"; DESIGN.md "Roles and
-// control of one machine", after Amoretti et al., seeds/002): the trainee, or one
+// Who drives a session's machine (docs/instructor.md, "Taking the controls"; after the
+// observe / exclusive / collaborative model of Amoretti et al.): the trainee, or one
 // instructor holding exclusive control (the trainee's stick is ignored), or one instructor
 // sharing it like a dual-control car (the instructor's non-neutral axes override the
 // trainee's, axis by axis). At most one instructor holds control; a second one waits in

@@ -1,5 +1,5 @@
-// Every fault an instructor can inject (issue 11, "Faults and conditions"), in ONE table:
-// its name, one line for the instructor, its parameters (unit, range, default, or choices)
+// Every fault an instructor can inject (docs/instructor.md, "Faults you can inject"), in ONE
+// table: its name, one line for the instructor, its parameters (unit, range, default, or choices)
 // and how it applies. The physics faults land in core::Faults (core/faults.h); the joystick
 // axis faults act on the trainee's five volts before the machine sees them (trainee_input).
 // The instructor page builds its form from fault_catalog_json(): the browser does not know

@@ -23,7 +23,7 @@ struct Frame {
   // The task's report (JSON, docs/training-task.md), only on the frame in which the task
   // ended; null on every other frame.
   std::shared_ptr<const std::string> report;
-  // What instructors changed at this frame (issue 11: who drives, messages for the
+  // What instructors changed at this frame (who drives, messages for the
   // trainee); null on every frame where nothing changed.
   std::shared_ptr<const FrameNotices> notices;
   // While the server drains (SIGTERM): seconds left before it stops this session; clients

@@ -1,7 +1,7 @@
-// One session's machine from frame to frame: the dynamics, the task's score and the
-// lesson, driven by a frame's inputs. The live session (session.cc) and the re-simulation
-// of a recording (tools/replay.cc) both step through this one class, so a recording
-// replays bit for bit (DESIGN.md "Inputs are the record"). No threads, no clocks, no I/O.
+// One session's machine from frame to frame: the dynamics, the task's score and the lesson, driven
+// by a frame's inputs. The live session (session.cc) and the re-simulation of a recording
+// (tools/replay.cc) both step through this one class, so a recording replays bit for bit
+// (docs/architecture.md, "Inputs are the record"). No threads, no clocks, no I/O.
 #pragma once
 
 #include <cstdint>

@@ -1,9 +1,9 @@
-// What instructors do to a session (issue 11): take or share the controls
+// What instructors do to a session: take or share the controls
 // (control_arbiter.h), send the trainee a message, inject and clear faults
 // (fault_catalog.h). Instructors act
 // from their connections' threads; everything reaches the machine at a frame boundary, on
-// the session thread, in the order it came (DESIGN.md "Inputs are the record": each input
-// takes effect at a known frame). Transport-neutral.
+// the session thread, in the order it came (each input takes effect at a known frame, so
+// a recording replays it; docs/architecture.md, "Inputs are the record"). Transport-neutral.
 #pragma once
 
 #include <memory>

@@ -1,8 +1,8 @@
-// Observers of a session (issue 11, "Watch"): an instructor watching a trainee's machine
+// Observers of a session: an instructor watching a trainee's machine
 // live. Each observer has its own small bounded queue that keeps the newest frames (latest
 // wins); the session thread only pushes, never waits on an observer, so a slow or stalled
-// observer delays neither the session nor another observer (DESIGN.md "Roles and control
-// of one machine"). Transport-neutral: the web layer drains a queue on its own thread.
+// observer delays neither the session nor another observer (docs/architecture.md, "One
+// machine, several roles"). Transport-neutral: the web layer drains a queue on its own thread.
 #pragma once
 
 #include <array>
@@ -24,8 +24,8 @@ namespace clamsim::session {
 enum class ObserverEventKind : std::uint8_t {
   RackGateHit, StructureHit, LoadImpact, SlackCable, Overload, Grip, Release, Delivered,
   DroppedLoad, LessonStep, TaskFinished, Restart,
-  ControlChange, InstructorMessage, FaultsChanged,  // issue 11: the frame's notices say what
-  TwoBlock, LmiWarning, LmiCutout, TipOver          // issue 13: the machine's safety devices
+  ControlChange, InstructorMessage, FaultsChanged,  // instructors: the frame's notices say what
+  TwoBlock, LmiWarning, LmiCutout, TipOver          // the machine's safety devices
 };
 // "rack_gate_hit", "structure_hit", "load_impact", "slack_cable", "overload", "grip",
 // "release", "delivered", "dropped_load", "lesson_step", "task_finished", "restart",

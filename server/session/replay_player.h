@@ -1,4 +1,4 @@
-// Plays one recording for a debrief (issue 12; docs/recording.md "Debrief"), on its own
+// Plays one recording for a debrief (docs/recording.md "Debrief"), on its own
 // thread as a live session runs on its own: reads the file, checks it against the
 // catalog's model and world, re-simulates it once (ReplayRun::prepare, reporting
 // progress), then shows frames at the chosen speed, seeks, pauses, and hands out the state

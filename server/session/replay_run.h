@@ -1,4 +1,4 @@
-// The debrief replay of one recording (issue 12; docs/recording.md "Debrief"): the run is
+// The debrief replay of one recording (docs/recording.md "Debrief"): the run is
 // re-simulated once to find its events and the series the plots show, keeping a checkpoint
 // (a copy of the stepper) every kCheckpointEvery frames; after that any frame comes from
 // the nearest checkpoint or the current position, bit for bit as the live session computed

@@ -51,7 +51,7 @@ const std::array<Column, 34> kColumns = {{
   {"jaw_gap_m",          [](const Sample& s) { return s.out.jaw_gap_m; }, nullptr},
   {"squeeze_N",          [](const Sample& s) { return s.out.squeeze_N; }, nullptr},
   {"energy_J",           [](const Sample& s) { return s.out.energy_J; }, nullptr},
-  // stability (issue 13, section 5): the load moment indicator and the tilt
+  // stability (docs/model.md, Stability): the load moment indicator and the tilt
   {"hook_load_kg",       [](const Sample& s) { return s.out.hook_load_kg; }, nullptr},
   {"radius_m",           [](const Sample& s) { return s.out.radius_m; }, nullptr},
   {"load_moment_pct",    [](const Sample& s) { return s.out.load_moment_pct; }, nullptr},

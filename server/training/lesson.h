@@ -1,4 +1,4 @@
-// The first lesson's progress (issue 17, docs/training-task.md "The first lesson"): checks
+// The first lesson's progress (docs/training-task.md "The first lesson"): checks
 // each step of a scenario's lesson against the frames the session computes, the same
 // frames every receiver sees, and moves on when the step's goal is met. Pure bookkeeping
 // like TaskScorer: fed one frame of outputs at a time by the session thread.

@@ -1,4 +1,4 @@
-// The training task's live score (issue 5, docs/training-task.md): time against an optimum
+// The training task's live score (docs/training-task.md): time against an optimum
 // by the practical crane exam's rule, points off per collision, slack cable, overload and
 // dropped load, and the report at the end. Fed one frame of outputs at a time by the
 // session thread; pure bookkeeping, no clocks but the wall-clock stamps of the report.
@@ -131,7 +131,7 @@ class TaskScorer {
   // finishes as it stands, outcome "interrupted". False, changing nothing, when no task
   // was running.
   bool interrupt();
-  // Whose inputs drive the frames that follow (issue 11: "trainee", "instructor" or
+  // Whose inputs drive the frames that follow ("trainee", "instructor" or
   // "both", and the instructor's name): each penalty says who was driving.
   void set_driver(const char* driver, const std::string& instructor);
   // An instructor's action for the timeline (a hand-over of the controls, a fault, a

@@ -22,7 +22,8 @@ namespace net = boost::asio;
 using tcp = net::ip::tcp;
 
 // Every connection's socket runs on its own strand; handlers assert they are on it
-// (STYLE.md example 9: threads cross by posting, and each side checks its thread).
+// (threads cross by posting, and each side checks it is on its own thread: a session thread
+// never touches a socket; docs/architecture.md, Threads).
 inline bool on_strand(const net::any_io_executor& ex) {
   if (const auto* s = ex.target<net::strand<net::io_context::executor_type>>())
     return s->running_in_this_thread();

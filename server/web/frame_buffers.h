@@ -1,8 +1,8 @@
-// The display texts one WebSocket sink has in flight, reused (issue 16: no heap allocation
-// per frame). The session thread encodes each frame into a buffer nobody else holds any
-// more; the strand and its send queue hold it (shared_ptr) until it is written or dropped,
-// then let go. Once every buffer has grown to a frame's size, a steady stream allocates
-// nothing here. Session thread only.
+// The display texts one WebSocket sink has in flight, reused (no heap allocation per frame;
+// docs/architecture.md, "No heap allocation per frame"). The session thread encodes each frame into
+// a buffer nobody else holds any more; the strand and its send queue hold it (shared_ptr) until it
+// is written or dropped, then let go. Once every buffer has grown to a frame's size, a steady
+// stream allocates nothing here. Session thread only.
 #pragma once
 
 #include <atomic>

@@ -1,4 +1,4 @@
-// The frame rates a browser may ask for (/ws?rate=HZ, issue 14): 20 Hz as the thesis's
+// The frame rates a browser may ask for (/ws?rate=HZ): 20 Hz as the thesis's
 // receivers (section 4.3), 30 or 60 Hz for a smoother view, within the server's limit
 // (--web-max-frame-rate). A rate becomes a period of whole model steps, rounded up so no
 // browser gets more frames than it asked for.

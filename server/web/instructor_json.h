@@ -1,4 +1,4 @@
-// The JSON of what instructors change in a session (issue 11; docs/websocket-protocol.md
+// The JSON of what instructors change in a session (docs/websocket-protocol.md
 // "Instructors"): who drives, the instructor's messages, the answers to an instructor's
 // requests. The trainee's connection and the observers' get the same messages; an
 // observer's also says whether it is the one holding control. Pure functions, run on the

@@ -1,4 +1,5 @@
-// How an I/O thread runs the web server's io_context (issue 16: fewer wake-ups).
+// How an I/O thread runs the web server's io_context, with fewer wake-ups than
+// run() gives.
 //
 // io_context::run() wakes the thread for every event: each frame a session posts and each
 // control a browser sends is a context switch, two per browser frame at 20 Hz. Under load

@@ -1,8 +1,8 @@
-// JSON text written straight into a caller's string, for the messages sent every frame
-// (issue 16: no heap allocation per frame). The caller keeps the string between frames, so
-// once it has grown to a frame's size, writing the next one allocates nothing. Numbers are
-// printed exactly as nlohmann's dump prints them (its shortest round-trip to_chars), so a
-// message reads the same whichever way it was built.
+// JSON text written straight into a caller's string, for the messages sent every frame (no heap
+// allocation per frame; docs/architecture.md, "No heap allocation per frame"). The caller keeps the
+// string between frames, so once it has grown to a frame's size, writing the next one allocates
+// nothing. Numbers are printed exactly as nlohmann's dump prints them (its shortest round-trip
+// to_chars), so a message reads the same whichever way it was built.
 #pragma once
 
 #include <charconv>

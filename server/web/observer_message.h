@@ -1,4 +1,4 @@
-// What an observer's connection (/ws?observe=ID, issue 11) may send: ping; the instructor's
+// What an observer's connection (/ws?observe=ID) may send: ping; the instructor's
 // control of the machine (take_control, share_control, release_control, and control while
 // holding it); a message for the trainee; fault and clear_fault. The one place where
 // observer messages are parsed: the same strict JSON as a trainee's messages

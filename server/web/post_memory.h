@@ -1,11 +1,11 @@
-// Memory for what a WebSocket sink posts to its connection's strand every frame (issue 16:
-// no heap allocation per frame). Asio allocates each posted operation through the
-// handler's allocator; without one, a post from a thread that does not run the io_context
-// (the session thread) takes the heap every time. A sink gives its handlers a PostAllocator
-// over a few fixed slots: the session thread takes a slot, the I/O thread frees it when
-// the handler has run. More in flight than there are slots (a strand far behind) falls
-// back to the heap. Thread-safe; the allocators share ownership of the memory, so an
-// operation still queued when its sink goes keeps it alive.
+// Memory for what a WebSocket sink posts to its connection's strand every frame (no heap allocation
+// per frame; docs/architecture.md, "No heap allocation per frame"). Asio allocates each posted
+// operation through the handler's allocator; without one, a post from a thread that does not run
+// the io_context (the session thread) takes the heap every time. A sink gives its handlers a
+// PostAllocator over a few fixed slots: the session thread takes a slot, the I/O thread frees it
+// when the handler has run. More in flight than there are slots (a strand far behind) falls back to
+// the heap. Thread-safe; the allocators share ownership of the memory, so an operation still queued
+// when its sink goes keeps it alive.
 #pragma once
 
 #include <array>

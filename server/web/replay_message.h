@@ -1,4 +1,4 @@
-// What a replay's connection (/ws?replay=NAME, issue 12; docs/websocket-protocol.md
+// What a replay's connection (/ws?replay=NAME; docs/websocket-protocol.md
 // "Replays") may send: ping; replay (play or pause, a speed, a frame to seek to, any of
 // them together); take_over. The one place where replay messages are parsed: the same
 // strict JSON as a trainee's messages (client_message.h), then the replay's own rules.

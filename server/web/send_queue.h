@@ -1,8 +1,8 @@
-// The bounded per-connection send queue (STYLE.md example 7; Beast's advanced server bounds
-// its queue at 8). The front message may be on the wire. When the queue is full, a new
-// message displaces the oldest display frame that is not being written, so a browser that
-// reads slowly sees the newest state with a gap in `seq`, and memory stays bounded.
-// Not thread-safe: owned by one connection and used on its strand only.
+// The bounded per-connection send queue (as Beast's advanced server example bounds its queue at 8),
+// so a slow browser costs memory up to a bound and never slows its session. The front message may
+// be on the wire. When the queue is full, a new message displaces the oldest display frame that is
+// not being written, so a browser that reads slowly sees the newest state with a gap in `seq`, and
+// memory stays bounded. Not thread-safe: owned by one connection and used on its strand only.
 #pragma once
 
 #include <cstddef>

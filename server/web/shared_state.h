@@ -1,4 +1,4 @@
-// What every connection of one WebServer shares (STYLE.md example 7, Beast's chat-multi
+// What every connection of one WebServer shares (after Beast's chat-multi example's
 // shared_state): options, the registry and catalog, the scene, counters, and the set of
 // open WebSocket connections. The mutex guards only that set; posting has its own gate
 // (post()); nothing is sent or stopped while holding either.
@@ -74,7 +74,7 @@ class SharedState {
   ClientLimits& limits() { return limits_; }
   // Instructor logins and the class code (WebOptions::access).
   WebAuth& auth() { return *auth_; }
-  // The debrief (issue 12, websocket_replay.cc): a trainee's tickets to replay their own
+  // The debrief (websocket_replay.cc): a trainee's tickets to replay their own
   // recording (the file name; an hour, reusable) and take-over tickets (the machine and
   // the replayed moment a live session starts from; ten minutes, used once).
   auth::TicketTable<std::string>& replay_tickets() { return replay_tickets_; }
@@ -108,7 +108,7 @@ class SharedState {
   // Posts fn to ex unless the server has stopped (the io_context may be gone). Used by
   // the threads that are not ours: session threads (frames) and the registry's reaper.
   //
-  // Not under the membership mutex (issue 16): every session thread posts every frame, and
+  // Not under the membership mutex: every session thread posts every frame, and
   // must not queue behind join/leave/connections() or behind each other. The gate is a
   // reader-writer lock of its own: posts hold it shared (they never wait for one another),
   // stop_posts() takes it exclusively, so it returns only after every post already past the

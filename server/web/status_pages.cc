@@ -47,7 +47,7 @@ std::string sessions_json(const session::SessionRegistry& registry) {
     j["lesson"] = l.enabled ? nlohmann::ordered_json{{"step", l.step}, {"steps", l.steps},
                                                      {"finished", l.finished}}
                             : nlohmann::ordered_json(nullptr);
-    // what instructors are doing to it (issue 11): who drives, which faults are in force
+    // what instructors are doing to it: who drives, which faults are in force
     const session::ControlState control = s->desk().control().state();
     j["control"] = {{"mode", session::to_string(control.mode)},
                     {"holder", control.holder != 0 ? nlohmann::ordered_json(control.holder_name)

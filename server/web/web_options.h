@@ -89,7 +89,7 @@ struct WebOptions {
   double frame_period_s = 0.05;         // passed to the registry (20 Hz, section 4.3)
   // The most frames per second a browser may ask for with /ws?rate= (frame_rate.h).
   double max_frame_rate_hz = 60.0;
-  // Debrief replays at once (issue 12): each has a thread and the run's checkpoints.
+  // Debrief replays at once: each has a thread and the run's checkpoints.
   std::size_t max_replays = 8;
   // Of those, replays on trainees' tickets from one client address (0 = no cap). Trainees'
   // tickets never take the places kept for instructors (instructor_replay_places).

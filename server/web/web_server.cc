@@ -100,7 +100,7 @@ void WebServer::stop() {
   // Every session is asked to stop at once, so their threads wind down together; each
   // connection then sends its close frame before it joins its (already ending) session.
   // Joining one at a time on the I/O threads took a frame each: with 100 sessions under
-  // load most browsers got no close frame before the shutdown budget ran out (issue 18).
+  // load most browsers got no close frame before the shutdown budget ran out.
   session::SessionRegistry& registry = m.state->registry();
   for (const std::uint64_t id : m.state->owned_sessions())
     if (auto s = registry.find(id)) {

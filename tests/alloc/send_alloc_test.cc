@@ -1,4 +1,5 @@
-// No heap allocation per frame on the send path (issue 16): frames of a real session in
+// No heap allocation per frame on the send path (docs/architecture.md, "No heap
+// allocation per frame"): frames of a real session in
 // the dam world (loads resting, gripped and carried; contacts) encoded again and again
 // through the WebSocket sink's encoder and buffers (a send queue holding the last few, as
 // a browser reading a little behind does) and through the CORBA sink's conversion into its
@@ -236,7 +237,7 @@ TEST_F(SendPath, WebSocketDeliverAllocatesNothingOnceWarm) {
   io.join();
 }
 
-// Encoding without the pool, as before issue 16: a new string per frame at least.
+// Encoding without the pool, as the send path once did: a new string per frame at least.
 TEST_F(SendPath, CountingSeesAllocations) {
   long n = allocations_in([&] {
     for (const session::Frame& f : *frames_) (void)web::display_json(f);

@@ -229,7 +229,7 @@ TEST(ConnectionGuard, ThreadsStayBoundedWithManyIdleConnections) {
   int after = 0;
   eventually([&] { return (after = threads_of(server.process().pid())) <= before + kCap + 2; },
              Ms(10000), Ms(200));
-  // one thread per connection up to the cap (before issue 18: one per connection, +60)
+  // one thread per connection up to the cap (before the cap: one per connection, +60)
   EXPECT_LE(after, before + kCap + 2) << before << " threads before, " << after << " after";
 }
 

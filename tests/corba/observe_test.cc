@@ -1,4 +1,4 @@
-// Native observers (issue 11, "Watch"; docs/corba.md "Observers"): an instructor's receiver
+// Native observers (docs/corba.md "Observers"): an instructor's receiver
 // watches a trainee's CORBA session with a ticket from the web front end. The real server,
 // the real web front end for the ticket, receivers in this process.
 #include <arpa/inet.h>
@@ -332,7 +332,7 @@ TEST(CorbaObserve, TheReceiverNamesABadTicketAndExitsOne) {
       << rx.output();
 }
 
-// Issue 11: an instructor in a browser takes the controls of a CORBA trainee and sends a
+// An instructor in a browser takes the controls of a CORBA trainee and sends a
 // message; the trainee's receiver is told both through notify (its status line), and its
 // own GetControlInput stops driving until the controls are handed back.
 TEST(CorbaObserve, AReceiverIsToldWhoDrivesAndGetsTheInstructorsMessage) {

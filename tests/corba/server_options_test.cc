@@ -112,7 +112,7 @@ std::string usage_error(std::vector<std::string> args) {
   return "";
 }
 
-// Issue 17: without a config file both sides listen on this machine only, as --help says.
+// Without a config file both sides listen on this machine only, as --help says.
 TEST_F(ServerOptionsTest, WithoutAConfigFileBothSidesListenOnLoopback) {
   ASSERT_FALSE(fs::exists("config/server.json")) << "run from a directory without one";
   const ServerOptions o = parse({});
@@ -127,7 +127,7 @@ TEST_F(ServerOptionsTest, WithoutAConfigFileBothSidesListenOnLoopback) {
       << help;
 }
 
-// Issue 17: "corba_port": "10150" is refused, naming the key and the type it wants.
+// "corba_port": "10150" is refused, naming the key and the type it wants.
 TEST_F(ServerOptionsTest, ConfigValuesMustHaveTheirJsonType) {
   const std::string cfg = write(R"({"corba_port": "10150"})");
   EXPECT_EQ(usage_error({"--config", cfg}),
@@ -200,7 +200,8 @@ TEST_F(ServerOptionsTest, PublishedEndpointsMustBeGiopAddresses) {
             "--endpoint-publish: '" + tail);
 }
 
-// Issue 10: IIOP over TLS. Off by default (plain IIOP as before); TLS-only once configured.
+// IIOP over TLS (docs/security.md, 14). Off by default (plain IIOP as before); TLS-only once
+// configured.
 TEST_F(ServerOptionsTest, IiopTlsSettings) {
   const ServerOptions d = parse({});
   EXPECT_FALSE(d.corba.tls_on());
@@ -228,7 +229,7 @@ TEST_F(ServerOptionsTest, IiopTlsSettings) {
   EXPECT_THROW(parse({"--corba-plain", "no"}), UsageError) << "no endpoint at all";
 }
 
-// Issue 18: the hardening settings, their defaults and their checks.
+// The hardening settings (docs/security.md), their defaults and their checks.
 TEST_F(ServerOptionsTest, AccountSettings) {
   const ServerOptions d = parse({});
   EXPECT_EQ(d.web.access.accounts_file, "");

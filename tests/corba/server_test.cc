@@ -238,7 +238,7 @@ TEST(ClamsimServer, AnUnwritableReportDirectoryStopsTheStart) {
       << r.out;
 }
 
-// Issue 17: without a config file (none in the working directory, none named) the CORBA
+// Without a config file (none in the working directory, none named) the CORBA
 // side listens on loopback and its references carry the loopback address.
 TEST(ClamsimServer, WithoutAConfigFileCorbaIsLoopbackOnly) {
   const fs::path dir = fs::temp_directory_path() / ("clamsim-noconf-" + std::to_string(getpid()));
@@ -402,7 +402,7 @@ TEST(ClamsimServer, ServesReceiversAndBrowsersOverIPv6) {
   EXPECT_NE(reply.find("\"status\":\"ok\""), std::string::npos) << reply;
 }
 
-// Issue 18: the server logs web abuse (it never set WebOptions::log), answers a forged
+// The server logs web abuse (it never set WebOptions::log), answers a forged
 // Host with 421, names no version beyond loopback, and says what it did with the
 // descriptor limit.
 TEST(ClamsimServer, LogsWebAbuseAndReportsTheDescriptorLimit) {

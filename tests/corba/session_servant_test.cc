@@ -104,7 +104,7 @@ TEST(SessionServant, UnsubscribeFreesTheSession) {
   EXPECT_GE(status->frames_sent, frames);
 }
 
-// ---- the working world and its task (issue 5) -------------------------------------------
+// ---- the working world and its task ----------------------------------------------------
 
 TEST(SessionServant, FramesCarryTheWorldsLoadsAndTheLiveScore) {
   ServerProcess server;  // the shipped config: every session works in dam_intake

@@ -107,7 +107,7 @@ TEST(Experiment513, ScriptedOperatorPutsAFloatingLogIntoTheTruck) {
 }
 
 // The same operator at the shipped step and at 1 ms (the step of the thesis's runs and of
-// this project before issue 16): the same outcome, the same events, the same time to within
+// this project before the 2.5 ms step): the same outcome, the same events, the same time to within
 // a frame or two, the log in the same place. The scripted operator closes its loop on the
 // frames, so a small difference in the motion may shift a decision by a frame.
 TEST(Experiment513, TheShippedStepGivesTheSameRunAsOneMillisecond) {

@@ -1,4 +1,4 @@
-// Injected faults as physics (issue 11): a burst hose lets a held boom sink at the rate its
+// Injected faults as physics: a burst hose lets a held boom sink at the rate its
 // leak implies, a stuck spool keeps its function moving, a slipping brake lets the drum creep
 // under load, a current carries a floating log at the water's speed; and without them
 // nothing moves.

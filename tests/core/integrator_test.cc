@@ -1,4 +1,4 @@
-// The integrator (core/integrator.h) and what issue 13 asks of it: the answer must not
+// The integrator (core/integrator.h) and what the model asks of it: the answer must not
 // depend on the oil's compressibility, and idle lines must rest at tank pressure.
 #include <gtest/gtest.h>
 
@@ -68,8 +68,8 @@ TEST(Integrator, TakesTheStiffDecayExactlyAtAnyStep) {
 // Every line of every channel with the same oil and volume.
 // Every line at this bulk modulus and volume, at the shipped step unless the loader would
 // refuse that step for these lines (core/step_limits.h: a 1 L line's oil spring needs
-// about 1 ms); then at the largest step of 1, 0.5, 0.25 ms it accepts. Issue 13's acceptance
-// (1-40 L, 0.8-2 GPa) was stated at the 1 ms step.
+// about 1 ms); then at the largest step of 1, 0.5, 0.25 ms it accepts. The range the
+// model must take (1-40 L, 0.8-2 GPa) was stated at the 1 ms step.
 MachineParams with_lines(MachineParams m, double bulk_Pa, double volume_m3) {
   for (auto& ch : m.hydraulics.channels) ch.lines = {volume_m3, bulk_Pa};
   auto resolved = [&] {
@@ -96,8 +96,9 @@ std::array<double, 3> speeds_512(const MachineParams& m, double t_s) {
   return outputs(m, st, {}).joint_vel;
 }
 
-// Issue 13, section 1: with RK4 the boom ran at 0.288 deg/s with the shipped lines and at
-// 0.118 deg/s with 1.8 GPa, 1 L; in steady motion the speed is flow over area.
+// Why not plain RK4 (docs/model.md, Integration): with RK4 the boom ran at 0.288 deg/s with the
+// shipped lines and at 0.118 deg/s with 1.8 GPa, 1 L; in steady motion the speed is flow over
+// area.
 TEST(Integrator, Experiment512SpeedsDoNotHangOnTheOil) {
   const MachineParams shipped = testing::shipped_machine();
   const std::array<double, 3> ref = speeds_512(shipped, 5.0);

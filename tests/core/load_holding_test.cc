@@ -1,4 +1,4 @@
-// Load-holding (counterbalance) valves and the vapour floor (issue 13, section 4), checked as
+// Load-holding (counterbalance) valves and the vapour floor (docs/model.md), checked as
 // physics: a pulling load lowers at the speed the pump's oil allows, holds when the lever is
 // released, and no line goes below the vapour pressure.
 #include <gtest/gtest.h>

@@ -375,7 +375,7 @@ TEST(Machine, GripsALoadWhileClosingAndReleasesWhenTheSqueezeFails) {
 }  // namespace
 }  // namespace clamsim::core
 
-// ---- anti-two-block (issue 13, section 2) ----------------------------------------------
+// ---- anti-two-block ------------------------------------------------------------------
 
 namespace clamsim::core {
 namespace {

@@ -1,4 +1,4 @@
-// Valve metering as an operator feels it (issue 17): every function moves visibly from a
+// Valve metering as an operator feels it: every function moves visibly from a
 // fifth of the stick, loaded and unloaded; speed rises with the stick all the way to full;
 // the open-centre valve keeps its load dependence; and none of it hangs on the step size or
 // the oil's stiffness. The valve's bypass characteristic is in docs/model.md (Hydraulics).
@@ -111,8 +111,8 @@ TEST(Metering, EveryFunctionMovesVisiblyFromAFifthOfTheStickAndRisesToFull) {
 }
 
 TEST(Metering, TheThesissLinearBypassLeftTheBoomStillBelowHalfStick) {
-  // Why the valve has a knee: eq 2.23's linear bypass (knee on 1 - x) cannot raise the pump
-  // to the boom's holding pressure until the lever is past half way (issue 17's measurement).
+  // Why the valve has a knee: eq 2.23's linear bypass (knee on 1 - x) cannot raise the pump to the
+  // boom's holding pressure until the lever is past half way (measured on the thesis's valve).
   const MachineParams linear = testing::thesis_valve_machine();
   EXPECT_LT(moved(linear, kFunctions[2], 0.3, false), 0.01) << "boom up at 30 %, linear bypass";
   EXPECT_GT(moved(testing::shipped_machine(), kFunctions[2], 0.3, false), 1.0);

@@ -1,4 +1,4 @@
-// Physics checked independently of the simulator's equations (issue 13): experiment 5.1.2's
+// Physics checked independently of the simulator's equations: experiment 5.1.2's
 // steady joint speeds against pump flow over cylinder area or motor displacement, computed
 // from the model file's numbers.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// The ropes reeved along the boom (issue 13, section 2): the path's length and gradient, the
+// The ropes reeved along the boom: the path's length and gradient, the
 // ropes' reaction on the crane by virtual work, telescoping raising the clam by the extension
 // with the drums stopped, and the stiffness of the whole rope (docs/model.md, Rope reeving).
 #include "core/reeving.h"

@@ -1,4 +1,4 @@
-// Stability (issue 13, section 5): the tipping moment against a hand calculation, the load
+// Stability (docs/model.md, Stability): the tipping moment against a hand calculation, the load
 // chart against the statics it claims, the load moment indicator against hand figures, the
 // tipping threshold and the tipping motion against statics and a closed form, and the
 // limiter and the tip-over in the running machine.

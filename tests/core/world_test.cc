@@ -448,7 +448,7 @@ TEST(ClamInWorld, PayingOutOntoTheDeckCountsOneSlackCableEvent) {
 }  // namespace
 }  // namespace clamsim::core
 
-// --- rope overload (issue 13, section 3) ---------------------------------------------------
+// --- rope overload -------------------------------------------------------------------------
 
 namespace clamsim::core {
 namespace {

@@ -1,10 +1,10 @@
-// The instructor station (issue 11): a trainee's page and a logged-in instructor's page on
-// the real clamsim-server. The instructor takes the controls and raises the boom while the
-// trainee holds boom-down (ignored), hands back, sends a message that appears on the
-// trainee's screen, injects a burst hose on the boom (the boom sinks under its load) and
-// clears it; the task's report (written when the server stops) lists all of it in its
-// timeline. Screenshots of both pages are kept as artifacts.
-// Needs CLAMSIM_SERVER and Debian's Chromium, like client.test.js; skips otherwise.
+// The instructor station (docs/instructor.md): a trainee's page and a logged-in instructor's page
+// on the real clamsim-server. The instructor takes the controls and raises the boom while the
+// trainee holds boom-down (ignored), hands back, sends a message that appears on the trainee's
+// screen, injects a burst hose on the boom (the boom sinks under its load) and clears it; the
+// task's report (written when the server stops) lists all of it in its timeline. Screenshots of
+// both pages are kept as artifacts. Needs CLAMSIM_SERVER and Debian's Chromium, like
+// client.test.js; skips otherwise.
 
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The first hour in the browser (issue 17) against the real clamsim-server and Chromium:
+// A newcomer's first hour in the browser against the real clamsim-server and Chromium:
 // the layout at three ordinary screen sizes (boxes measured, screenshots saved), and the
 // first lesson (offered by the dam task, shown with its keys, a step advanced by the
 // server's own check, skipped back to the dam task).

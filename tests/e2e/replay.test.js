@@ -1,4 +1,4 @@
-// Debrief replay (issue 12, docs/web-client.md "Debrief replay") against the real
+// Debrief replay (docs/web-client.md "Debrief replay") against the real
 // clamsim-server recording into a folder of the artifacts: a trainee's page flies a short
 // task (timed out after 6 s) with the boom going down onto the rack, so the run has events;
 // the report's "Replay my run" opens the replay with the trainee's ticket. Once the

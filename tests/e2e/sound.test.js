@@ -1,4 +1,4 @@
-// The machine's sound (issue 14, "Sound") against the real clamsim-server in Debian's
+// The machine's sound (docs/web-client.md "Sound") against the real clamsim-server in Debian's
 // Chromium: nothing plays before a gesture; after one, the engine band carries energy and
 // rises when the trainee slews; muting silences it; the volume is remembered.
 // Needs CLAMSIM_SERVER and Debian's Chromium; skips otherwise.

@@ -1,9 +1,9 @@
-// Watch (issue 11): a trainee's page and a logged-in instructor's page against the real
-// clamsim-server with an accounts file. The instructor clicks "Watch" on the trainee's
-// live session; the page that opens shows the trainee's frames (the same seq as the
-// trainee's page), the trainee's inputs changing while the trainee holds a key, the banner,
-// and sends nothing that moves the machine. Screenshots of both pages are kept.
-// Needs CLAMSIM_SERVER and Debian's Chromium, like client.test.js; skips otherwise.
+// Watch (docs/instructor.md "Watching a trainee"): a trainee's page and a logged-in instructor's
+// page against the real clamsim-server with an accounts file. The instructor clicks "Watch" on the
+// trainee's live session; the page that opens shows the trainee's frames (the same seq as the
+// trainee's page), the trainee's inputs changing while the trainee holds a key, the banner, and
+// sends nothing that moves the machine. Screenshots of both pages are kept. Needs CLAMSIM_SERVER
+// and Debian's Chromium, like client.test.js; skips otherwise.
 
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -345,8 +345,9 @@ TEST(MachineFile, ALineTooStiffForTheStepIsRejected) {
   EXPECT_CONTAINS(err, std::string(kOrigin) + ": hydraulics.channels.aux_hoist.line_volume_L: ");
   EXPECT_CONTAINS(err, "too fast for the 2.5 ms step");
   EXPECT_CONTAINS(err, "use at least");
-  // the range issue 13 asks for loads at the 1 ms step it was stated at: 0.8-2 GPa, 1-40 L
-  // on every channel; at the shipped 2.5 ms a 1 L line is refused, 3-40 L load
+  // the range of lines the model must take so its answer does not hang on the oil
+  // (0.8-2 GPa, 1-40 L on every channel) loads at the 1 ms step it was stated at; at the
+  // shipped 2.5 ms a 1 L line is refused, 3-40 L load
   for (const double step_ms : {1.0, 2.5}) {
     for (const double mpa : {800.0, 2000.0}) {
       for (const double litres : {step_ms == 1.0 ? 1.0 : 3.0, 40.0}) {

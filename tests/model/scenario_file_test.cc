@@ -252,7 +252,7 @@ TEST(ScenarioFile, FileErrorsNameTheFile) {
   }
 }
 
-// ---- the first lesson (issue 17) ----
+// ---- the first lesson ----
 
 const std::string kLesson = kRoot + "/config/scenarios/first_lesson.json";
 

@@ -1,6 +1,6 @@
-// Who drives (issue 11, "Take the controls"): the arbitration between a trainee and the
+// Who drives (docs/instructor.md, "Taking the controls"): the arbitration between a trainee and the
 // instructors watching, after the observe / exclusive / collaborative model of Amoretti et
-// al. (seeds/002): one holder at a time, a line of waiting instructors, hand-over on release
+// al.: one holder at a time, a line of waiting instructors, hand-over on release
 // and on disconnect, and the axis-by-axis merge of dual control.
 #include <gtest/gtest.h>
 

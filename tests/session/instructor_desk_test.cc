@@ -1,4 +1,4 @@
-// What instructors do to a session (issue 11): the desk's messages and notes, then a real
+// What instructors do to a session: the desk's messages and notes, then a real
 // session on a manual clock in which an instructor takes the controls at a known frame,
 // drives the clam onto the trash rack while the trainee's stick says otherwise, hands back
 // and sends a message. The frames say who drove and what changed, and the task's report

@@ -1,4 +1,4 @@
-// Observers of a session (issue 11, "Watch"): the fan-out to N observers, each with its own
+// Observers of a session: the fan-out to N observers, each with its own
 // bounded queue that keeps the newest frames; a stalled observer stops nobody; the end of
 // the session reaches every observer. Real sessions on a manual clock (no waiting).
 #include "session/observers.h"

@@ -1,4 +1,4 @@
-// The training task's scoring on a real, scripted run (issue 5): the shipped dam scenario,
+// The training task's scoring on a real, scripted run: the shipped dam scenario,
 // the real dynamics and the real scorer, frame by frame as the session feeds it. The run
 // first sets the open clam down hard on the top of the trash rack (one known collision),
 // then a scripted operator clears one log into the truck cleanly. The score must show exactly

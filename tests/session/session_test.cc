@@ -97,7 +97,7 @@ TEST(Session, RealClockKeepsAnAbsoluteFiftyMillisecondSchedule) {
   EXPECT_GE(elapsed, std::chrono::milliseconds(999));
 }
 
-// Issue 14: a frame is computed at its due time from the controls in force then, so a
+// A frame is computed at its due time from the controls in force then, so a
 // control that arrives just after a frame goes out is in the very next frame (computing
 // ahead, as the session once did, put it in the one after). Each frame says how many
 // controls it reflects (control_seq). Ten tries, one control each, on the real clock; a
@@ -135,7 +135,7 @@ TEST(Session, StopIsPromptAndIdempotent) {
   EXPECT_FALSE(s.running());
 }
 
-// ---- the working world and its task (issue 5) -------------------------------------------
+// ---- the working world and its task ----------------------------------------------------
 
 namespace fs = std::filesystem;
 

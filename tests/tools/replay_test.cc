@@ -298,7 +298,7 @@ TEST_F(Replay, EveryCraftedRecordingIsRefusedWithItsReason) {
   }
 }
 
-// ---- the debrief (issue 12): session/replay_run.h and a session taken over from it ----
+// ---- the debrief: session/replay_run.h and a session taken over from it ----
 
 const session::Catalog& catalog() {
   static const session::Catalog c(kSource + "/models", kSource + "/config/scenarios", "t250",

@@ -1,4 +1,4 @@
-// The first lesson on the real model (issue 17): the shipped first_lesson scenario, the
+// The first lesson on the real model: the shipped first_lesson scenario, the
 // real dynamics and the real LessonTracker, frame by frame as the session feeds it. A
 // scripted trainee uses only the controls each step names (its data), so the test also
 // proves that the hints the browser shows do what the step asks.

@@ -100,7 +100,8 @@ TEST_F(ReportDir, ReadsAReportByNameAndNothingElse) {
   fs::remove(dir_.parent_path() / "report-1-20261121T090000Z.json.secret");
 }
 
-// The two crashes of issue 18: `schema` of another type, and a session number too large
+// Two crashes found by the security review (docs/security.md, 2. Report folder): `schema`
+// of another type, and a session number too large
 // for any integer. Both ended the process through std::terminate.
 TEST_F(ReportDir, ASchemaOfAnotherTypeOrAHugeSessionNumberIsListedNotFatal) {
   write("report-1-20261121T090000Z.json", R"({"schema": 5})");

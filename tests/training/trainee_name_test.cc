@@ -41,7 +41,7 @@ TEST(TraineeName, BadNamesAreRefusedSayingWhy) {
     EXPECT_NE(error_of(bad).find("UTF-8"), std::string::npos) << bad;
 }
 
-// Issue 18: names that showed blank or reversed on the instructor's page.
+// Names that showed blank or reversed on the instructor's page.
 TEST(TraineeName, InvisibleOnlyNamesAndBidiControlsAreRefused) {
   for (const char* blank :
        {"\xE2\x80\x8B" /* U+200B zero-width space */, "\xC2\xA0\xC2\xA0" /* no-break spaces */,

@@ -90,7 +90,7 @@ TEST(ClientMessage, AVeryLongTypeIsShortenedInTheMessage) {
   EXPECT_LT(m.error_message.size(), 80u);
 }
 
-// Issue 18: the last of two equal keys used to win silently.
+// The last of two equal keys used to win silently, so two readers could see two messages.
 TEST(ClientMessage, DuplicateKeysAreRefusedAtAnyDepth) {
   for (const char* text : {R"({"type":"control","type":"ping"})",
                            R"({"type":"control","volts":[0,0,0,0,0],"volts":[5,5,5,5,5]})",

@@ -1,7 +1,7 @@
-// Observers over a real WebServer on 127.0.0.1 (port 0), real WebSocket clients (issue 11,
-// "Watch"): /ws?observe=ID gets the trainee's frames with the same seq and the trainee's
-// inputs; control from an observer is refused and the session goes on; an unknown or ended
-// session gets a clear close reason; with an accounts file, observing needs the login.
+// Observers over a real WebServer on 127.0.0.1 (port 0), real WebSocket clients (docs/instructor.md
+// "Watching a trainee"): /ws?observe=ID gets the trainee's frames with the same seq and the
+// trainee's inputs; control from an observer is refused and the session goes on; an unknown or
+// ended session gets a clear close reason; with an accounts file, observing needs the login.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -137,10 +137,10 @@ TEST(Observe, TheObserverSeesTheTraineesVoltsAndCannotDriveWithoutTakingControl)
   EXPECT_TRUE(trainee.read_type("display")) << "the trainee's session goes on";
 }
 
-// Issue 11, "Take the controls", over real sockets: an instructor takes exclusive control,
-// drives while the trainee's stick is ignored, a second instructor is refused and then waits
-// in line, the first one's disconnect hands the controls on; the trainee is told each
-// change in words and gets the instructor's message.
+// Taking the controls (docs/instructor.md), over real sockets: an instructor takes exclusive
+// control, drives while the trainee's stick is ignored, a second instructor is refused and then
+// waits in line, the first one's disconnect hands the controls on; the trainee is told each change
+// in words and gets the instructor's message.
 TEST(Observe, InstructorsTakeWaitForAndHandOverTheControlsAndTheTraineeIsTold) {
   Server s;
   WsClient trainee;
@@ -234,7 +234,7 @@ TEST(Observe, InstructorsTakeWaitForAndHandOverTheControlsAndTheTraineeIsTold) {
   EXPECT_EQ((*released)["result"], "released");
 }
 
-// Faults over the wire (issue 11): the catalog in the observer's hello, a bad fault named
+// Faults over the wire: the catalog in the observer's hello, a bad fault named
 // with the valid choices, a good one listed to every observer on the frame where it takes
 // effect; the trainee is not told.
 TEST(Observe, AnInstructorInjectsAndClearsAFaultAndOnlyObserversAreTold) {

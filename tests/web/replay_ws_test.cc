@@ -1,5 +1,5 @@
 // The debrief over a real WebServer on 127.0.0.1 (port 0) and real WebSocket clients
-// (issue 12; docs/websocket-protocol.md "Replays"): a trainee's recorded session is replayed
+// (docs/websocket-protocol.md "Replays"): a trainee's recorded session is replayed
 // with its ticket and by an instructor: hello.replay, progress, the timeline, frames as
 // live ones, seeking, playing to the end at 16x; "Take over from here" starts a live
 // session at the shown frame; bad names, tickets, logins and messages are refused with

@@ -1,4 +1,5 @@
-// SharedState's posting gate (issue 16: posts no longer take the membership lock): posts
+// SharedState's posting gate (posts do not take the membership lock, so session threads
+// never queue behind one another or behind join/leave): posts
 // from many threads race stop_posts(); every post that said yes runs, none says yes once
 // stop_posts() has returned, and join/leave go on while frames are posted.
 #include "web/shared_state.h"

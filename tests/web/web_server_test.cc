@@ -311,7 +311,7 @@ TEST(WebServer, ReportListFiltersAndExportsCsv) {
   fs::remove_all(reports);
 }
 
-// Issue 18: files in the report folder that once ended the process (a `schema` of another
+// Files in the report folder that once ended the process (a `schema` of another
 // type, a 20-digit session number), a link out of the folder and a directory named like
 // a report. The server answers every request and serves neither the link nor the directory.
 TEST(WebServer, ReportFolderOddFilesNeverEndTheServerNorLeakThroughLinks) {
@@ -519,7 +519,7 @@ TEST(WebServer, ControlSwingsTheCrane) {
   EXPECT_EQ(totals.controls_rejected, 0u);
 }
 
-// Issue 14: the frame carries what the browser draws (every part's pose, in the hello's
+// The frame carries what the browser draws (every part's pose, in the hello's
 // order, and the world's flags) and which of the browser's controls it reflects.
 TEST(WebServer, FramesCarryThePartsTheFlagsAndTheControlsTheyReflect) {
   Harness h;
@@ -866,7 +866,7 @@ TEST(WebServer, ClosingTheBrowserEndsItsSession) {
   EXPECT_EQ(h.registry.size(), 0u);
 }
 
-// ---- issue 18: hardening ----
+// ---- hardening (docs/security.md) ----
 
 using testing::RawConnection;
 

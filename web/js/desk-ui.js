@@ -1,4 +1,4 @@
-// The instructor's desk panel in observer mode (issue 11): take, share or hand back the
+// The instructor's desk panel in observer mode (docs/instructor.md): take, share or hand back the
 // controls, and a message for the trainee's screen. desk.js holds the words and rules;
 // this file draws them and reports clicks.
 

@@ -1,4 +1,4 @@
-// The instructor's desk in observer mode (issue 11; docs/instructor.md): who drives the
+// The instructor's desk in observer mode (docs/instructor.md): who drives the
 // watched machine, what this instructor may ask for, in words. Pure: no DOM, no socket.
 // The server decides (it holds the arbitration); this only keeps what it said.
 

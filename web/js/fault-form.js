@@ -1,5 +1,5 @@
-// The instructor's fault form (issue 11, "Faults and conditions"): built from the catalog the
-// server sends in hello.observing.faults (the browser does not know the faults), and the
+// The instructor's fault form (docs/instructor.md "Faults you can inject"): built from the catalog
+// the server sends in hello.observing.faults (the browser does not know the faults), and the
 // parameters a filled-in form gives. Pure: no DOM.
 
 // "burst_hose" -> "Burst hose"

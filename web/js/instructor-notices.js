@@ -1,4 +1,4 @@
-// What an instructor changes, on the screen (issue 11): a banner while an instructor drives
+// What an instructor changes, on the screen: a banner while an instructor drives
 // the trainee's machine (the server's own sentence), and the instructor's messages as a
 // notice that stays long enough to read. The words come from the server.
 

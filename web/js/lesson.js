@@ -1,7 +1,7 @@
-// The first lesson on the page (issue 17): what the panel shows, from the scene's lesson
-// (hello.scene.lesson: the steps as data) and the frame's progress (display.lesson, checked
-// on the server). Pure: no DOM; lesson-ui.js draws it. Keys come from input.js's keyLabel,
-// the one place a control becomes a key.
+// The first lesson on the page (docs/training-task.md "The first lesson"): what the panel shows,
+// from the scene's lesson (hello.scene.lesson: the steps as data) and the frame's progress
+// (display.lesson, checked on the server). Pure: no DOM; lesson-ui.js draws it. Keys come from
+// input.js's keyLabel, the one place a control becomes a key.
 
 import { keyLabel, keyboardLayout } from './input.js';
 

@@ -54,7 +54,7 @@ let classCode = null;
 // this page does reaches that machine
 const observeId = observeParam(location.search);
 if (observeId !== null) document.body.dataset.observing = 'true';
-// ?replay=NAME: the debrief replay of a recorded run (issue 12, "Debrief replay"); like
+// ?replay=NAME: the debrief replay of a recorded run (docs/web-client.md "Debrief replay"); like
 // watching, nothing this page does drives a machine. ?takeover=T: a live session that
 // starts where a replay stood (the ticket is good for the first connection only).
 const replayRequest = replayParam(location.search);

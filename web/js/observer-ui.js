@@ -1,6 +1,6 @@
-// The observer's panel (issue 11, "Watch"): the banner saying whom the page watches, the
-// trainee's five inputs as bars with the trainee's key names, and the events as they come.
-// observer.js holds the words; this file only draws them.
+// The observer's panel (docs/instructor.md "Watching a trainee"): the banner saying whom the page
+// watches, the trainee's five inputs as bars with the trainee's key names, and the events as they
+// come. observer.js holds the words; this file only draws them.
 
 import { el, setText } from './dom.js';
 import { observerBanner, inputRows, describeEvent } from './observer.js';

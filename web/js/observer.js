@@ -1,4 +1,4 @@
-// Observer mode (issue 11, "Watch"; docs/instructor.md): an instructor's page watching a
+// Observer mode (docs/instructor.md "Watching a trainee"): an instructor's page watching a
 // trainee's session through /ws?observe=ID. Pure: which session the page watches, the
 // banner's words, the rows of the trainee's inputs, an event in words. No DOM.
 

@@ -462,7 +462,7 @@ function observing(o) {
 
 const CONTROL_MODES = ['trainee', 'exclusive', 'shared'];
 
-// Who drives the session's machine (issue 11): sent to the trainee and to observers on
+// Who drives the session's machine: sent to the trainee and to observers on
 // every change; `text` is the sentence to show, written by the server; `you` (observers
 // only) says whether this connection holds the controls.
 function control(m) {
@@ -593,8 +593,8 @@ function optBool(o, key, path) {
   return o[key] === undefined ? undefined : bool(o, key, path);
 }
 
-// Stability (issue 13): the load moment indicator's reading and the machine's tilt, all
-// optional; a malformed one is dropped and named, like the other extended fields.
+// Stability (docs/model.md, Stability): the load moment indicator's reading and the machine's tilt,
+// all optional; a malformed one is dropped and named, like the other extended fields.
 function stability(d, p, soft) {
   return {
     load_moment_pct: soft(() => optNum(d, 'load_moment_pct', p)),

@@ -1,4 +1,4 @@
-// The replay page's own parts (issue 12, docs/web-client.md "Debrief replay"): the banner,
+// The replay page's own parts (docs/web-client.md "Debrief replay"): the banner,
 // the preparation's progress, the bottom bar (play, speed, the timeline with its event
 // markers, take over), the list of events and the plots beside the view (uPlot, loaded only
 // here). replay.js holds the rules and the words; main.js draws the frames as live.

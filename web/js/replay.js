@@ -1,4 +1,4 @@
-// Debrief replay (issue 12, docs/web-client.md "Debrief replay"): the page at
+// Debrief replay (docs/web-client.md "Debrief replay"): the page at
 // index.html?replay=NAME plays a recorded run that the server re-simulates. Pure: the page's
 // and the socket's URLs, the replay messages, the state they leave, the timeline's marker
 // positions, the events in words, the series as uPlot wants them. No DOM.

@@ -1,5 +1,5 @@
-// What the machine sounds like, from the frames the server sends (issue 14, "Sound";
-// docs/web-client.md "Sound"): pure functions from a frame (and the one before it) to the
+// What the machine sounds like, from the frames the server sends (docs/web-client.md
+// "Sound"): pure functions from a frame (and the one before it) to the
 // levels and pitches the synthesizer in sound.js follows. No WebAudio here, so the node
 // tests can check every rule.
 

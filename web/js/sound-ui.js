@@ -1,4 +1,4 @@
-// The sound control in the header (issue 14, "Sound"): a mute button and a volume slider,
+// The sound control in the header (docs/web-client.md "Sound"): a mute button and a volume slider,
 // both remembered in localStorage, and a hint until the first key or click lets the page
 // play sound at all (the browsers' autoplay rule).
 

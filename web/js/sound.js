@@ -1,4 +1,5 @@
-// The machine's sound, synthesized with WebAudio (issue 14, "Sound"; no recorded samples):
+// The machine's sound, synthesized with WebAudio (docs/web-client.md "Sound"; no recorded
+// samples):
 // an engine note that rises with hydraulic demand, the pump's whine with flow, a relief
 // valve's squeal, the winch drums, and one-shot splashes, impacts and rope snaps. The
 // levels come from sound-model.js; this file only builds and drives the audio graph.

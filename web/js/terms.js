@@ -1,6 +1,6 @@
-// Plain words beside the thesis's terms (issue 17): the clam's working state, Geo status
-// and Load status (Table 2.4) as a trainee would say them, and a tooltip with what the
-// term means. One table; the HUD (hud.js) shows it. Pure, no DOM.
+// Plain words beside the thesis's terms, so a newcomer can read them: the clam's working state, Geo
+// status and Load status (Table 2.4) as a trainee would say them, and a tooltip with what the term
+// means. One table; the HUD (hud.js) shows it. Pure, no DOM.
 
 // kind -> thesis term (as the frames spell it) -> [plain phrase, tooltip]
 export const PLAIN_TERMS = Object.freeze({

@@ -1,4 +1,4 @@
-// How murky water looks (issue 11, the instructor's turbidity: 0 clear .. 1 nil): the
+// How murky water looks (the instructor's turbidity fault: 0 clear .. 1 nil): the
 // surface's opacity and colour seen from above, and the underwater fog's density and colour
 // seen from below. Pure numbers, for scene.js and views.js; the server sends turbidity.
 

@@ -44,8 +44,8 @@ class RunningStats {
 // Nearest-rank percentile (p in 0..100) of unsorted values; 0 for none. Sorts a copy.
 double percentile(std::vector<double> values, double p);
 
-// Both load generators' --baseline line (issue 16: the loaded p99 lateness at most 3 times
-// one session's alone, measured in the same run), without its newline.
+// Both load generators' --baseline line: the loaded p99 lateness against one session's alone,
+// measured in the same run (the target: at most 3 times at 80 % load), without its newline.
 std::string baseline_line(double baseline_s, double baseline_p99_s, int sessions, double p99_s,
                           std::optional<double> machine_busy);
 
