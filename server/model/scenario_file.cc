@@ -193,7 +193,9 @@ core::LoadParams read_load(Section& s, ojson& client) {
   } else {
     s.fail("shape", "expected \"cylinder\", \"sphere\" or \"box\", got \"" + shape + "\"");
   }
-  l.position_m = eig(s.vec3("position_m", q::kSitePosition));
+  const auto start = s.vec3("position_m", q::kSitePosition);
+  l.position_m = eig(start);
+  client["position_m"] = vec(start);   // where it starts: the browser frames the work with it
   l.yaw_rad = s.number("yaw_deg", q::kFullTurn);
   l.pitch_rad = s.number("pitch_deg", q::kFullTurn);
   s.note();

@@ -97,7 +97,10 @@ TEST(ScenarioFile, ShippedDamIntakeLoads) {
   EXPECT_EQ(log.name, "log1");
   EXPECT_EQ(log.shape, core::LoadShape::Cylinder);
   EXPECT_NEAR(log.mass_kg, 471.0, 1e-12);
-  EXPECT_NEAR(log.yaw_rad, 90.0 * kDeg, 1e-12);
+  // along the dam face at swing +30 deg, its axis across the boom there
+  EXPECT_NEAR(log.yaw_rad, 120.0 * kDeg, 1e-12);
+  EXPECT_NEAR(std::atan2(log.position_m.y(), log.position_m.x()), 30.0 * kDeg, 1e-3);
+  EXPECT_NEAR(s.world.loads[2].yaw_rad, 90.0 * kDeg, 1e-12) << "log3 across the bay";
   EXPECT_LT(log.mass_kg, 1000.0 * core::load_volume_m3(log)) << "a log floats";
   const core::LoadParams& stump = s.world.loads[3];
   EXPECT_EQ(stump.shape, core::LoadShape::Sphere);
@@ -129,6 +132,7 @@ TEST(ScenarioFile, ClientSceneIsTheGeometryAsWrittenPlusLoadsAndTask) {
   EXPECT_EQ(c["loads"][2]["name"], "log3");
   EXPECT_EQ(c["loads"][2]["shape"], "cylinder");
   EXPECT_EQ(c["loads"][2]["length_m"], 4.0);
+  EXPECT_EQ(c["loads"][2]["position_m"], nlohmann::ordered_json::array({13.0, 0.0, -2.54})) << "where it starts";
   EXPECT_FALSE(c["loads"][3].contains("length_m")) << "a sphere has no length";
   EXPECT_EQ(c["loads"][4]["size_m"], nlohmann::ordered_json::array({1.0, 0.8, 0.6}));
   EXPECT_EQ(c["task"]["loads"], nlohmann::ordered_json::array({0, 1, 2}));

@@ -152,8 +152,9 @@ export function writeTube(points, radius, radial, positions, normals) {
 // Axis-aligned extent (in x and y) of everything worth looking at: the crane's reach and
 // the scene's boxes. Used to size the water, the grid and the top camera.
 // Where the work is, seen from above (base frame x, y [m]): the crane's carrier, the trash
-// rack, the gate and the truck's bed, with `margin` around them; what the Top view frames
-// at its default zoom. Falls back to the crane's reach without those.
+// rack, the gate, the truck's bed and where the task's loads start, with `margin` around
+// them; what the Top view frames at its default zoom. Falls back to the crane's reach
+// without the boxes.
 export function workFrame(machine, scene, margin = 3) {
   const c = machine.carrier;
   const ax = c ? Math.max(c.outrigger_front_m, c.outrigger_rear_m) + 1 : 4;
@@ -169,6 +170,16 @@ export function workFrame(machine, scene, margin = 3) {
     for (let k = 0; k < 2; k++) {
       min[k] = Math.min(min[k], b.center_m[k] - r);
       max[k] = Math.max(max[k], b.center_m[k] + r);
+    }
+  }
+  // and where the task's loads start: the trainee picks them there
+  const taskIds = new Set(scene.task?.loads ?? []);
+  for (const l of scene.loads ?? []) {
+    if (!taskIds.has(l.id) || !l.position_m) continue;
+    const r = (l.length_m ?? 0) / 2 + (l.radius_m ?? Math.max(...(l.size_m ?? [1])) / 2);
+    for (let k = 0; k < 2; k++) {
+      min[k] = Math.min(min[k], l.position_m[k] - r);
+      max[k] = Math.max(max[k], l.position_m[k] + r);
     }
   }
   min = min.map((v) => v - margin);

@@ -266,6 +266,9 @@ function sceneLoad(l, path, index) {
   if (!LOAD_SHAPES.includes(l.shape)) fail(`${path}.shape`, `expected one of ${LOAD_SHAPES.join(', ')}`);
   const out = { id: isId(l.id) ? l.id : index, name: typeof l.name === 'string' ? l.name : String(l.id ?? `load ${index + 1}`),
     shape: l.shape, mass_kg: num(l, 'mass_kg', path) };
+  // where the load starts (the frames say where it is): optional
+  const start = optVec(l, 'position_m', path);
+  if (start) out.position_m = start;
   if (l.shape === 'box') {
     out.size_m = vec(l, 'size_m', path);
     if (out.size_m.some((x) => !(x > 0))) fail(`${path}.size_m`, 'sizes must be > 0');

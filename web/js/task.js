@@ -175,9 +175,11 @@ export function makeWarningTracker({ holdMs = WARN.holdMs } = {}) {
     two_block: 'two_block_events' };
   let lastSlack = null;   // the text of the last slack shown, held with it
   let advice = null;      // {id, until}: the explanation of the last penalty event
+  let lastDropped = null; // the score's dropped loads (the scorer's rule, not a world event)
   return {
     reset() {
       last = null;
+      lastDropped = null;
       lastSlack = null;
       advice = null;
       for (const k of Object.keys(until)) until[k] = -Infinity;
@@ -195,7 +197,10 @@ export function makeWarningTracker({ holdMs = WARN.holdMs } = {}) {
         }
         // the first risen counter in ADVICE_COUNTERS' order (a hit before the slack it caused)
         const risen = last ? ADVICE_COUNTERS.find(([c]) => (ev[c] ?? 0) > (last[c] ?? 0)) : null;
-        const id = risen ? adviceId(risen[1], frame.flags?.slack) : null;
+        const dropped = frame.score?.dropped_loads ?? null;
+        const droppedNow = dropped !== null && lastDropped !== null && dropped > lastDropped;
+        lastDropped = dropped;
+        const id = risen ? adviceId(risen[1], frame.flags?.slack) : droppedNow ? 'dropped_load' : null;
         if (id && adviceData?.events[id]) advice = { id, until: now + adviceData.holdMs };
         last = { ...ev };
       }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
-  cableSlack, cableSag, cableCurve, sagDirection, distance, workArea, quatToThree, rotateByQuat, posePoint, poseAxis,
+  cableSlack, cableSag, cableCurve, sagDirection, distance, workArea, workFrame, quatToThree, rotateByQuat, posePoint, poseAxis,
   partIndex, tubeIndices, writeTube,
 } from '../js/geometry.js';
 import { parseServerMessage } from '../js/protocol.js';
@@ -162,4 +162,19 @@ test('tube: one ring per point, normals outward and unit, faces wound outward; r
   for (let i = 0; i < 3; i++) near(nor[(i * radial) * 3 + 2], 0, 1e-12);
   near(v(nor, 0), v(nor, radial), 1e-12);
   near(v(nor, 2 * radial), v(nor, radial), 1e-12);
+});
+
+test('work frame: the Top view opens on the carrier, the rack, the truck and where the task\'s loads start', () => {
+  const box = (c, size) => ({ center_m: c, size_m: size, yaw_deg: 0 });
+  const base = { trash_rack: box([11.1, 0, -10], [0.2, 5, 20]), truck_bed: box([1, 8, 1.7], [6, 2.5, 1]) };
+  const logs = [{ id: 0, shape: 'cylinder', radius_m: 0.25, length_m: 4, position_m: [10.8, -6.3, -2.5] },
+    { id: 1, shape: 'sphere', radius_m: 0.4, position_m: [40, 40, -2.5] }];
+  const without = workFrame(machine, { ...base, loads: logs });
+  const withTask = workFrame(machine, { ...base, loads: logs, task: { loads: [0] } });
+  const lowY = (f) => f.center[1] - f.size[1] / 2;
+  // only a task load counts: the stray sphere far out does not widen the frame
+  assert.ok(withTask.size[0] < 40 && withTask.size[1] < 40);
+  // the log at y = -6.3, 2 m long each way, is inside with the margin; without a task it is not
+  assert.ok(lowY(withTask) <= -6.3 - 2 - 3 + 1e-9, `frame from y ${lowY(withTask)}`);
+  assert.ok(lowY(without) > -6.3 - 2, 'without a task its far end is left out');
 });

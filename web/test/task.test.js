@@ -320,3 +320,17 @@ test('warnings: a counted slack event brings its explanation, held for the advic
   bare.update(frame([false, false], zero), { now: 0 });
   assert.ok(!bare.update(frame([true, false], { ...zero, slack_cable_events: 1 }), { now: 1 }).some((w) => w.id === 'advice'));
 });
+
+test('warnings: a dropped load (the score\'s count, no world event) brings its explanation: keep cable 1 slack with a load', () => {
+  const tr = makeWarningTracker();
+  const frame = (dropped) => ({ display: [0, 0, 0, 0, 0, 0, 0, 0], contacts: [], held_load: null,
+    flags: { slack: [false, false], overload: false, two_block: false },
+    events: { slack_cable_events: 0, clam_world_hits: 0 }, score: { dropped_loads: dropped } });
+  assert.ok(!tr.update(frame(0), { now: 0, adviceData: ADVICE }).some((w) => w.id === 'advice'));
+  const a = tr.update(frame(1), { now: 100, adviceData: ADVICE }).find((w) => w.id === 'advice');
+  assert.equal(a.state, 'dropped_load');
+  assert.match(a.detail[2][1], /cable 1/);
+  // a restart (the count back to 0) is a new baseline, not a drop
+  tr.update(frame(0), { now: 20000, adviceData: ADVICE });
+  assert.ok(!tr.update(frame(0), { now: 40000, adviceData: ADVICE }).some((w) => w.id === 'advice'));
+});
