@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <mutex>
 #include <vector>
 
@@ -14,6 +15,7 @@
 
 #include "recording_sink.h"
 #include "test_setup.h"
+#include "watched_clock.h"
 
 namespace clamsim::session {
 namespace {
@@ -69,32 +71,68 @@ TEST(Session, RejectedControlNeverReachesTheModelAndIsCounted) {
   EXPECT_EQ(c.controls_clamped, 1u);
 }
 
+// The grace period to the nanosecond on the manual clock: the first failed send is frame 1
+// at 50 ms; the session thread is held inside frame 6's send (300 ms) while the test moves
+// the clock across the one-second boundary.
 TEST(Session, FailingSinkIsCountedAndFlaggedAfterTheGracePeriod) {
   ManualClock clock;
   auto sink = std::make_shared<RecordingSink>(false);
+  std::mutex mutex;
+  std::condition_variable cv;
+  bool held = false, released = false;
+  sink->act = [&](const Frame& f) {
+    if (f.seq != 5) return;
+    std::unique_lock<std::mutex> lock(mutex);
+    held = true;
+    cv.notify_all();
+    cv.wait(lock, [&] { return released; });
+  };
   SessionOptions o;
   o.send_grace_s = 1.0;
   Session s(1, testing::shipped_setup(), sink, o, clock);
+  const Instant t0 = clock.now();
   s.start();
-  sink->wait_for(30);  // 1.5 s of schedule on the manual clock
+  {
+    std::unique_lock<std::mutex> lock(mutex);
+    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(20), [&] { return held; }))
+        << "frame 6 never came";
+  }
+  EXPECT_EQ(clock.now() - t0, std::chrono::milliseconds(300));
+  EXPECT_FALSE(s.delivery_failed_too_long()) << "failing for 250 ms of 1 s";
+  clock.advance(std::chrono::milliseconds(750));  // failing for exactly 1 s: not longer
+  EXPECT_FALSE(s.delivery_failed_too_long());
+  clock.advance(std::chrono::milliseconds(1));
+  EXPECT_TRUE(s.delivery_failed_too_long());
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    released = true;
+    cv.notify_all();
+  }
+  sink->wait_for(30);
   EXPECT_TRUE(s.delivery_failed_too_long());
   s.stop();
   EXPECT_GE(s.counters().send_failures, 30u);
   EXPECT_EQ(s.counters().frames_sent, 0u);
 }
 
+// The session sleeps until t0 + k * 50 ms, never "now + 50 ms": on the real clock every
+// frame's computing takes time, so a relative schedule would show as deadlines drifting
+// off the 50 ms grid. The deadlines are read, not timed.
 TEST(Session, RealClockKeepsAnAbsoluteFiftyMillisecondSchedule) {
-  SteadyClock clock;
+  SteadyClock steady;
+  testing::WatchedClock clock(steady);
   auto sink = std::make_shared<RecordingSink>();
   Session s(1, testing::shipped_setup(), sink, SessionOptions{}, clock);
-  const auto t0 = std::chrono::steady_clock::now();
   s.start();
-  const auto frames = sink->wait_for(20, std::chrono::seconds(10));
-  const auto elapsed = std::chrono::steady_clock::now() - t0;
+  const auto deadlines = clock.wait_for_deadlines(20, std::chrono::seconds(30));
   s.stop();
-  ASSERT_GE(frames.size(), 20u);
-  // 20 frames are due at 50 ms .. 1000 ms: never sooner than the schedule allows.
-  EXPECT_GE(elapsed, std::chrono::milliseconds(999));
+  ASSERT_GE(deadlines.size(), 20u) << "the session never slept 20 times";
+  for (std::size_t k = 1; k < 20; ++k)
+    EXPECT_EQ(deadlines[k] - deadlines[0], static_cast<Duration::rep>(k) *
+                                               std::chrono::duration_cast<Duration>(
+                                                   std::chrono::milliseconds(50)))
+        << "deadline " << k << " is off the absolute schedule";
+  EXPECT_GE(sink->wait_for(19).size(), 19u) << "a frame for every deadline passed";
 }
 
 // Issue 14: a frame is computed at its due time from the controls in force then, so a
@@ -122,17 +160,28 @@ TEST(Session, AControlSentBetweenFramesIsInTheNextFrame) {
   EXPECT_GE(next_frame, 8) << "of 10 controls, in the next frame";
 }
 
-TEST(Session, StopIsPromptAndIdempotent) {
-  SteadyClock clock;
+// Stop wakes the session's own sleep: with a frame due an hour from now, stop() returns
+// only because it cut that sleep short (a stop that waited for the deadline would leave the
+// test waiting; the bound below only turns that into a failure instead of a hang).
+TEST(Session, StopCutsTheSleepShortAndIsIdempotent) {
+  SteadyClock steady;
+  testing::WatchedClock clock(steady);
   auto sink = std::make_shared<RecordingSink>();
   SessionOptions o;
-  o.frame_period_s = 1.0;  // long sleeps: stop must cut them short
+  o.frame_period_s = 3600.0;  // 1 440 000 model steps of 2.5 ms: a valid period
   Session s(1, testing::shipped_setup(), sink, o, clock);
   s.start();
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  s.stop();
-  s.stop();
+  const auto deadlines = clock.wait_for_deadlines(1);
+  ASSERT_EQ(deadlines.size(), 1u) << "the session thread never went to sleep";
+  EXPECT_GT(deadlines[0] - steady.now(), std::chrono::minutes(59)) << "it sleeps for the hour";
+  auto stopped = std::async(std::launch::async, [&] { s.stop(); });
+  ASSERT_EQ(stopped.wait_for(std::chrono::seconds(60)), std::future_status::ready)
+      << "stop() did not wake the session's sleep";
+  stopped.get();
+  s.stop();  // again: a no-op
   EXPECT_FALSE(s.running());
+  EXPECT_EQ(sink->wait_for(0).size(), 0u) << "no frame was due";
+  EXPECT_EQ(clock.wait_for_deadlines(1).size(), 1u) << "it did not go back to sleep";
 }
 
 // ---- the working world and its task (issue 5) -------------------------------------------
