@@ -1,6 +1,6 @@
 // Smooth motion and input latency against the real clamsim-server (issue 14, "Smooth and
-// responsive"): while the crane slews the page draws more often than frames arrive (each
-// part carried on between frames); a control change is followed to the first frame that
+// responsive"): while the crane slews the page draws between frames (each part carried on
+// from the last two frames), at rest it does not; a control change is followed to the first frame that
 // holds it (display.control_seq) and to that frame's first drawing, at 20 and at 60 frames
 // per second (?rate=60). Wall-clock figures are printed, never asserted: they depend on the
 // machine. Needs CLAMSIM_SERVER and Debian's Chromium; skips otherwise.
