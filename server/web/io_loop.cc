@@ -11,7 +11,8 @@ namespace {
 constexpr std::chrono::microseconds kLinger{1000};
 }  // namespace
 
-IoLoopCounts run_io_loop(boost::asio::io_context& ioc, std::chrono::microseconds tick) {
+IoLoopCounts run_io_loop(boost::asio::io_context& ioc, std::chrono::microseconds tick,
+                         const std::function<void()>& before_block) {
   IoLoopCounts counts;
   if (tick.count() <= 0) {
     ioc.run();
@@ -24,6 +25,7 @@ IoLoopCounts run_io_loop(boost::asio::io_context& ioc, std::chrono::microseconds
       if (ioc.stopped()) break;
       // nothing ready: wait for the next event like run(), and handle it at once
       ++counts.blocks;
+      if (before_block) before_block();
       ioc.run_one();
       // then a short look (a tick, at most kLinger) at what follows before polling: events
       // that each arrive just after the last was handled (a busy machine stretches every

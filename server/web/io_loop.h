@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 
 namespace clamsim::web {
 
@@ -24,6 +25,9 @@ struct IoLoopCounts {
 };
 
 // Runs `ioc` until it stops. tick 0: io_context::run() (a wake-up per event).
-IoLoopCounts run_io_loop(boost::asio::io_context& ioc, std::chrono::microseconds tick);
+// `before_block`, if set, is called on the loop's thread each time it is about to wait for
+// the next event (a tick found nothing): tests wait for that instead of sleeping.
+IoLoopCounts run_io_loop(boost::asio::io_context& ioc, std::chrono::microseconds tick,
+                         const std::function<void()>& before_block = {});
 
 }  // namespace clamsim::web

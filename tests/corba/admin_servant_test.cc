@@ -19,14 +19,14 @@ TEST(AdminServant, SubscribeWithDeliversFramesAt20HzInSequence) {
   CLAMX::Session_var session = admin->subscribeWith(rec.client(), default_options());
   ASSERT_TRUE(rec->wait_frames(2, Ms(5000)));
 
+  // 20 Hz is the simulated period each frame carries (sim_time against seq, below), not a
+  // count per wall-clock second: how fast a loaded machine delivers them is the benchmark's
+  // figure. The wait is a bound on "the frames never came".
   rec->reset();
-  const auto t0 = Clock::now();
-  std::this_thread::sleep_for(Ms(1500));
+  ASSERT_TRUE(rec->wait_frames(30, Ms(30000))) << rec->summary().frames << " of 30 frames came";
   const FrameRecorder::Summary s = rec->summary();
-  const double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
-  const double hz = static_cast<double>(s.frames) / elapsed;
-  EXPECT_GT(hz, 14.0) << s.frames << " frames in " << elapsed << " s";
-  EXPECT_LT(hz, 26.0) << s.frames << " frames in " << elapsed << " s";
+  EXPECT_GE(s.frames, 30u);
+  EXPECT_GT(s.last_seq, s.first_seq);
   EXPECT_EQ(s.out_of_order, 0u);
   EXPECT_EQ(s.displays, 0u) << "a FrameClient gets getFrame, not getDisplayData";
   // frame k (seq k-1) carries the state after k periods of 50 ms
@@ -36,7 +36,7 @@ TEST(AdminServant, SubscribeWithDeliversFramesAt20HzInSequence) {
   // no oneway lost (thesis Table 5.2): every frame the server counts as sent arrives
   const CLAMX::SessionStats st = session->stats();
   EXPECT_EQ(st.send_failures, 0u);
-  EXPECT_TRUE(eventually([&] { return rec->total() >= st.frames_sent; }, Ms(1000)))
+  EXPECT_TRUE(eventually([&] { return rec->total() >= st.frames_sent; }, Ms(10000)))
       << rec->total() << " received, " << st.frames_sent << " sent";
   // a hole in seq is a frame the session skipped because it fell two periods behind (a
   // machine short of CPU), and the session counts those; never reordered

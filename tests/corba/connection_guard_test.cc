@@ -80,6 +80,27 @@ class Tcp {
   std::string received_;
 };
 
+// Waits until `want` of the connections have been closed by the server (the bound only
+// says "they never were"), then looks once more at the rest; returns how many are closed
+// and drops those from `held`.
+int closed_by_server(std::vector<std::unique_ptr<Tcp>>& held, int want, Ms timeout) {
+  std::vector<bool> closed(held.size(), false);
+  int n = 0;
+  const auto deadline = Clock::now() + timeout;
+  do {
+    for (std::size_t i = 0; i < held.size(); ++i)
+      if (!closed[i] && held[i]->closed_now(0)) closed[i] = true, ++n;
+    if (n < want) std::this_thread::yield();
+  } while (n < want && Clock::now() < deadline);
+  for (std::size_t i = 0; i < held.size(); ++i)
+    if (!closed[i] && held[i]->closed_now(0)) closed[i] = true, ++n;
+  std::vector<std::unique_ptr<Tcp>> open;
+  for (std::size_t i = 0; i < held.size(); ++i)
+    if (!closed[i]) open.push_back(std::move(held[i]));
+  held = std::move(open);
+  return n;
+}
+
 int port_of(const std::string& corbaloc) {  // corbaloc::127.0.0.1:PORT/CraneClamAdmin
   const auto colon = corbaloc.rfind(':');
   return std::stoi(corbaloc.substr(colon + 1, corbaloc.rfind('/') - colon - 1));
@@ -164,16 +185,8 @@ TEST(ConnectionGuard, ConnectionsPastTheCapAreRefusedAndLogged) {
   }
   EXPECT_FALSE(server.process().wait_for_line("corba: refused", Ms(5000)).empty())
       << server.process().output();
-  int closed = 0;
-  for (auto it = held.begin(); it != held.end();) {
-    if ((*it)->closed_within(Ms(300))) {
-      ++closed;
-      it = held.erase(it);
-    } else {
-      ++it;
-    }
-  }
-  EXPECT_EQ(closed, 1) << "of seven connections with a cap of six";
+  EXPECT_EQ(closed_by_server(held, 1, Ms(30000)), 1) << "of seven connections with a cap of six";
+  ASSERT_EQ(held.size(), 6u);
   // close two of the six: a real receiver subscribes and gets frames (it opens one
   // connection to the admin, the server one back to it)
   held.pop_back();
@@ -221,10 +234,10 @@ TEST(ConnectionGuard, ThreadsStayBoundedWithManyIdleConnections) {
     held.push_back(std::make_unique<Tcp>(port));
     ASSERT_TRUE(held.back()->connected());
   }
-  // the refused ones are closed by the server; count those still open
-  int open = 0;
-  for (auto& c : held) open += !c->closed_within(Ms(300));
-  EXPECT_EQ(open, kCap) << "of " << 3 * kCap << " connections with a cap of " << kCap;
+  // the refused ones are closed by the server; those left open are the cap
+  EXPECT_EQ(closed_by_server(held, 2 * kCap, Ms(30000)), 2 * kCap);
+  EXPECT_EQ(static_cast<int>(held.size()), kCap)
+      << "of " << 3 * kCap << " connections with a cap of " << kCap;
   // threads of refused connections leave after omniORB's idleThreadTimeout (2 s)
   int after = 0;
   eventually([&] { return (after = threads_of(server.process().pid())) <= before + kCap + 2; },
@@ -280,10 +293,11 @@ TEST(ConnectionGuard, UnfinishedRequestsAreClosedAtTheRequestTimeout) {
       ASSERT_TRUE(v.tcp->send(v.bytes)) << v.what;
     }
   }
-  // the timeout (2 s) plus a tolerance of 3 s for the watchdog's period and a loaded host
-  const auto deadline = start + Ms(2000 + 3000);
+  // the request timeout is 2 s, omniORB's idle scan 60 s: a bound of 30 s tells the two
+  // apart on however loaded a host (what it measured is printed, not asserted)
+  const auto deadline = start + Ms(30000);
   std::size_t open = variants.size();
-  for (int i = 0; i < 1000 && open > 0 && Clock::now() < deadline; ++i) {
+  while (open > 0 && Clock::now() < deadline) {
     for (auto& v : variants) {
       if (v.closed_after_s >= 0.0 || !v.tcp->closed_now(0)) continue;
       v.closed_after_s = std::chrono::duration<double>(Clock::now() - start).count();
@@ -292,7 +306,7 @@ TEST(ConnectionGuard, UnfinishedRequestsAreClosedAtTheRequestTimeout) {
     std::this_thread::sleep_for(Ms(10));
   }
   for (const auto& v : variants) {
-    EXPECT_GE(v.closed_after_s, 0.0) << v.what << ": held past the request timeout + 3 s";
+    EXPECT_GE(v.closed_after_s, 0.0) << v.what << ": held for 30 s, as if no request timeout";
     std::printf("[ measured ] %s: closed after %.2f s\n", v.what, v.closed_after_s);
   }
   EXPECT_FALSE(whole.closed_now(0)) << "a connection idle after a whole request is left to "
@@ -324,9 +338,9 @@ TEST(ConnectionGuard, OneAddressAtItsCapLeavesOtherAddressesIn) {
             std::string::npos) << refused;
   EXPECT_NE(refused.find(std::to_string(kPerClient) + " IIOP connections open"),
             std::string::npos) << refused;
-  int open = 0;
-  for (auto& c : held) open += !c->closed_within(Ms(100));
-  EXPECT_EQ(open, kPerClient) << "of " << kTotal << " connections from one address";
+  EXPECT_EQ(closed_by_server(held, kTotal - kPerClient, Ms(30000)), kTotal - kPerClient);
+  EXPECT_EQ(static_cast<int>(held.size()), kPerClient)
+      << "of " << kTotal << " connections from one address";
   // another address (this process's ORB, on 127.0.0.1): status and a subscription
   CLAMX::Admin_var admin = server.admin();
   ASSERT_FALSE(CORBA::is_nil(admin));

@@ -4,6 +4,7 @@
 
 #include <signal.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <vector>
 
@@ -24,16 +25,16 @@ TEST(OnewaySink, KilledReceiverIsReapedAfterTheGracePeriod) {
 
   receiver.signal(SIGKILL);
   ASSERT_EQ(receiver.wait_exit(Ms(5000)), 128 + SIGKILL);
-  const auto killed_at = Clock::now();
+  // that the grace period is kept to the nanosecond is checked on the manual clock
+  // (Session.FailingSinkIsCountedAndFlaggedAfterTheGracePeriod); here the real server
+  // reaps, and the bound only says "it never did"
   EXPECT_TRUE(eventually(
       [&] {
         status = admin->status();
         return status->sessions == 0 && status->sessions_reaped == 1;
       },
-      Ms(500 + 3000), Ms(50)))
+      Ms(30000), Ms(50)))
       << "sessions " << status->sessions << ", reaped " << status->sessions_reaped;
-  const double after = std::chrono::duration<double>(Clock::now() - killed_at).count();
-  EXPECT_GE(after, 0.4) << "reaped before the grace period";
   EXPECT_GT(status->send_failures, 0u);
   EXPECT_FALSE(server.process().wait_for_line("reaped session 1", Ms(2000)).empty());
 }
@@ -63,31 +64,30 @@ TEST(OnewaySink, StoppedReceiverDoesNotDelayOtherSessions) {
   std::printf("first send timeout %.1f s after SIGSTOP\n",
               std::chrono::duration<double>(Clock::now() - t_stop).count());
 
+  // The window is counted, not timed: 40 frames of the healthy session while the stopped
+  // receiver's sends time out at least 5 more times (each a 20 ms call blocked in the
+  // server). Were the healthy session's sends held up behind those, it would fall behind
+  // its 50 ms schedule and skip most of its frames (the session counts each one it skips);
+  // a machine short of CPU only makes it skip now and then.
   rec->reset();
-  const auto t0 = Clock::now();
-  std::this_thread::sleep_for(Ms(2000));
+  ASSERT_TRUE(rec->wait_frames(40, Ms(60000))) << rec->summary().frames << " of 40 frames came";
+  ASSERT_TRUE(eventually([&] { return status_of(admin).send_failures >= failures_before + 5; },
+                         Ms(60000), Ms(50)))
+      << "the stopped receiver's sends did not keep timing out during the window\n"
+      << server.process().output();
   const FrameRecorder::Summary s = rec->summary();
-  const double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
-  const double hz = static_cast<double>(s.frames) / elapsed;
   const CLAMX::SessionStats st = session->stats();
-  std::printf("healthy session: %zu frames in %.2f s, longest wait %.0f ms, %llu skipped\n",
-              s.frames, elapsed, s.max_interval_ms,
+  const std::uint64_t span = s.last_seq - s.first_seq + 1;
+  std::printf("healthy session: %zu frames over %llu seq numbers, %llu skipped in all\n",
+              s.frames, static_cast<unsigned long long>(span),
               static_cast<unsigned long long>(st.skipped_frames));
-  // Were the healthy session held up by the stopped receiver's blocked sends (20 ms each,
-  // a thousand a second), its rate would collapse and its waits grow without bound. A
-  // machine short of CPU only makes it skip now and then (counted by the session).
-  EXPECT_GT(hz, 14.0) << s.frames << " frames in " << elapsed << " s";
-  EXPECT_LT(hz, 26.0);
   EXPECT_EQ(s.out_of_order, 0u);
-  EXPECT_LT(s.max_interval_ms, 250.0);  // five periods: generous for a loaded machine
-  EXPECT_LE(s.last_seq - s.first_seq + 1 - s.frames, st.skipped_frames)
+  EXPECT_GT(2 * s.frames, span) << "more than half of the healthy session's frames skipped";
+  EXPECT_LE(span - s.frames, st.skipped_frames)
       << "frames missing that the session did not skip were lost on the way";
   EXPECT_EQ(st.send_failures, 0u);
-  EXPECT_GT(status_of(admin).send_failures, failures_before)
-      << "the stopped receiver's sends did not keep timing out during the measurement\n"
-      << server.process().output();
   // every frame the healthy session sent arrived (no oneway lost)
-  EXPECT_TRUE(eventually([&] { return rec->total() >= st.frames_sent; }, Ms(1000)))
+  EXPECT_TRUE(eventually([&] { return rec->total() >= st.frames_sent; }, Ms(10000)))
       << rec->total() << " received, " << st.frames_sent << " sent";
   session->unsubscribe();
 }
@@ -95,7 +95,7 @@ TEST(OnewaySink, StoppedReceiverDoesNotDelayOtherSessions) {
 TEST(OnewaySink, FiftyConcurrentSessionsAllReceiveFrames) {
   constexpr std::size_t kSessions = 50;
   // With sanitizers 50 real-time sessions need about 7 cores: they fall behind and skip
-  // frames, so there the test only asks that every one is served at all (and not reaped).
+  // frames (a longer grace keeps them from being reaped meanwhile).
   ServerProcess server(kSanitized ? std::vector<std::string>{"--send-grace-s", "60"}
                                   : std::vector<std::string>{});
   ASSERT_TRUE(server.ready()) << server.process().output();
@@ -107,20 +107,11 @@ TEST(OnewaySink, FiftyConcurrentSessionsAllReceiveFrames) {
     sessions.emplace_back(admin->subscribeWith(recs.back()->client(), default_options()));
   }
   EXPECT_EQ(status_of(admin).sessions, kSessions);
-  if (kSanitized) {
-    for (std::size_t i = 0; i < kSessions; ++i)
-      EXPECT_TRUE((*recs[i])->wait_frames(1, Ms(10000))) << "session " << i;
-  } else {
-    for (auto& r : recs) (*r)->reset();
-    std::this_thread::sleep_for(Ms(1500));
-    std::size_t total = 0;
-    for (std::size_t i = 0; i < kSessions; ++i) {
-      const FrameRecorder::Summary s = (*recs[i])->summary();
-      EXPECT_GE(s.frames, 15u) << "session " << i;  // about 30 expected
-      EXPECT_EQ(s.out_of_order, 0u) << "session " << i;
-      total += s.frames;
-    }
-    EXPECT_GE(total, kSessions * 20);
+  // every session is served, in order; the bound only says "never"
+  const std::size_t want = kSanitized ? 3 : 20;
+  for (std::size_t i = 0; i < kSessions; ++i) {
+    EXPECT_TRUE((*recs[i])->wait_frames(want, Ms(60000))) << "session " << i;
+    EXPECT_EQ((*recs[i])->summary().out_of_order, 0u) << "session " << i;
   }
   for (auto& s : sessions) s->unsubscribe();
   EXPECT_EQ(status_of(admin).sessions, 0u);

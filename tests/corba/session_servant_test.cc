@@ -55,8 +55,11 @@ TEST(SessionServant, NonFiniteRejectedOutOfRangeClampedAndCounted) {
   CLAMX::SessionStats st = session->stats();
   EXPECT_EQ(st.controls_rejected, 2u);
   EXPECT_EQ(st.controls_clamped, 0u);
-  // rejected controls never reach the model: the machine stays at rest
-  std::this_thread::sleep_for(Ms(300));
+  // rejected controls never reach the model: the machine stays at rest through the next
+  // ten frames, all computed after the server had counted both (full swing moves it by
+  // degrees in that time)
+  const std::size_t counted_at = rec->total();
+  ASSERT_TRUE(rec->wait_total(counted_at + 10, Ms(10000))) << "the frames stopped coming";
   EXPECT_NEAR(swing_deg(*rec), start, 0.01);
   const FrameRecorder::Summary s = rec->summary();
   for (float v : s.last.display) EXPECT_TRUE(std::isfinite(v));
@@ -84,12 +87,13 @@ TEST(SessionServant, UnsubscribeFreesTheSession) {
   CLAMX::ServerStatus_var status = admin->status();
   EXPECT_EQ(status->sessions, 1u);
 
-  session->unsubscribe();
+  session->unsubscribe();  // returns once the session's thread has stopped
   status = admin->status();
   EXPECT_EQ(status->sessions, 0u);
-  const std::size_t frames = rec->summary().frames;
-  std::this_thread::sleep_for(Ms(200));
-  EXPECT_LE(rec->summary().frames, frames + 1) << "frames after unsubscribe";
+  // the server's count is final: every frame it sent arrives, and not one more
+  EXPECT_TRUE(rec->wait_total(status->frames_sent, Ms(5000)))
+      << rec->total() << " received, " << status->frames_sent << " sent";
+  EXPECT_EQ(rec->total(), status->frames_sent) << "frames after unsubscribe";
   // the servant is gone
   EXPECT_TRUE(eventually(
       [&] {
@@ -101,7 +105,6 @@ TEST(SessionServant, UnsubscribeFreesTheSession) {
         }
       },
       Ms(2000)));
-  EXPECT_GE(status->frames_sent, frames);
 }
 
 // ---- the working world and its task ----------------------------------------------------

@@ -264,6 +264,11 @@ bool FrameRecorder::wait_frames(std::size_t n, Ms timeout) const {
   return cv_.wait_for(lock, timeout, [&] { return s_.frames >= n; });
 }
 
+bool FrameRecorder::wait_total(std::size_t n, Ms timeout) const {
+  std::unique_lock<std::mutex> lock(mutex_);
+  return cv_.wait_for(lock, timeout, [&] { return total_ >= n; });
+}
+
 CLAMX::SubscribeOptions default_options() {
   CLAMX::SubscribeOptions o;
   o.frame_rate_hz = 0.0f;

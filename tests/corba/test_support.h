@@ -109,6 +109,8 @@ class FrameRecorder final : public POA_CLAMX::NoticeClient {
   // Frames received since activation (reset() keeps it).
   std::size_t total() const;
   bool wait_frames(std::size_t n, Ms timeout) const;
+  // Waits until total() >= n; false after timeout (a bound on "they never came").
+  bool wait_total(std::size_t n, Ms timeout) const;
 
  private:
   mutable std::mutex mutex_;

@@ -99,7 +99,8 @@ TEST(IiopTls, PlainClientIsRefusedWhenTlsOnly) {
   CLAMX::Admin_var admin = CLAMX::Admin::_unchecked_narrow(obj);
   const auto start = Clock::now();
   EXPECT_THROW(status_of(admin), CORBA::SystemException);
-  EXPECT_LT(Clock::now() - start, Ms(6000)) << "bounded by the client's timeouts, no hang";
+  // the client's timeouts end it; the bound only tells a hang from that
+  EXPECT_LT(Clock::now() - start, Ms(60000)) << "no answer, no error: a hang";
 
   // and a plain subscription cannot get frames by any other route
   Activated<FrameRecorder> recorder;
@@ -180,7 +181,7 @@ TEST(IiopTls, CertificatesFromAnotherCaAreRefused) {
       << ours.out;
   // the server's chain ends in the test CA, which the receiver does not trust
   EXPECT_TRUE(contains(ours.out, "self-signed certificate in certificate chain")) << ours.out;
-  EXPECT_LT(Clock::now() - start, Ms(20000)) << "no hang";
+  EXPECT_LT(Clock::now() - start, Ms(60000)) << "a hang";
 }
 
 TEST(IiopTls, ReceiverChecksTheNameInTheServersCertificate) {

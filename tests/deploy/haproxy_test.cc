@@ -210,10 +210,9 @@ TEST_F(Haproxy, SpreadsSessionsDrainsAndFailsOver) {
   std::printf("spread of %d clients: %d %d %d\n", n, on_a, on_b, on_c);
   for (int k : {on_a, on_b, on_c}) EXPECT_GE(k, n / 3 - 2) << on_a << " " << on_b << " " << on_c;
 
-  // SIGTERM: out of HAProxy's rotation within its check interval, its sessions go on
-  std::this_thread::sleep_for(Ms(1000));
+  // SIGTERM: out of HAProxy's rotation at its next check, its sessions go on
   a.server->process().signal(SIGTERM);
-  ASSERT_TRUE(eventually([&] { return status_of("replica1") == "DOWN"; }, Ms(5000)));
+  ASSERT_TRUE(eventually([&] { return status_of("replica1") == "DOWN"; }, Ms(30000)));
   const int made_on_a = created(a);
   ChildProcess late(wsload(6, url(), 1.0));
   EXPECT_EQ(late.wait_exit(Ms(60000)), 0) << late.output();
@@ -237,10 +236,12 @@ TEST_F(Haproxy, SpreadsSessionsDrainsAndFailsOver) {
     const bool moved = std::stoi(cols.at("reconnects")[i]) > 0;
     reconnected += moved;
     drained += std::stoi(cols.at("drain_notices")[i]) > 0;
-    // the stream went on through the drain; 20 Hz itself is measured, not asserted (a
-    // sanitizer build on a shared 2-core machine), docs/scaling.md
+    // the stream went on through the drain: not closed (the report above), no error from
+    // the server, in order; its rate (the fps column) is a figure for docs/scaling.md, not
+    // a test of a sanitizer build on a shared machine
     if (!moved) {
-      EXPECT_GT(std::stod(cols.at("fps")[i]), 15.0) << "client " << i;
+      EXPECT_EQ(std::stoi(cols.at("errors")[i]), 0) << "client " << i;
+      EXPECT_EQ(std::stoi(cols.at("out_of_order")[i]), 0) << "client " << i;
     }
     EXPECT_GT(std::stoi(cols.at("frames")[i]), 0) << "client " << i;
   }

@@ -1,9 +1,9 @@
 // Smooth motion and input latency against the real clamsim-server (docs/web-client.md "Smooth
-// motion and latency"): while the crane slews the page draws more often than frames arrive (each
-// part carried on between frames); a control change is followed to the first frame that holds it
-// (display.control_seq) and to that frame's first drawing, at 20 and at 60 frames per second
-// (?rate=60). Wall-clock figures are printed, never asserted: they depend on the machine. Needs
-// CLAMSIM_SERVER and Debian's Chromium; skips otherwise.
+// motion and latency"): while the crane slews the page draws between frames (each part
+// carried on from the last two frames), at rest it does not; a control change is followed to
+// the first frame that holds it (display.control_seq) and to that frame's first drawing, at
+// 20 and at 60 frames per second (?rate=60). Wall-clock figures are printed, never asserted:
+// they depend on the machine. Needs CLAMSIM_SERVER and Debian's Chromium; skips otherwise.
 
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -65,14 +65,21 @@ describe('smooth motion and input latency', { skip: skip ?? false }, () => {
   const since = (a, b) => ({ draws: b.draws - a.draws, between: b.between - a.between, frames: b.frames - a.frames,
     s: (b.t - a.t) / 1000 });
 
-  // draws and frames while the swing key is held for ms
-  async function slew(page, ms = 3000) {
+  // Waits until n more frames have come since the counts `a` (the window is counted in
+  // frames, not timed: a loaded machine only makes it longer); returns the counts then.
+  async function afterFrames(page, a, n) {
+    await waitFor(`${n} frames`, () => page.evaluate((k) => window.clamsim.stats.framesSeen >= k, a.frames + n),
+      { timeoutMs: 60000, everyMs: 50 });
+    return counts(page);
+  }
+
+  // draws and frames while the swing key is held for 60 frames
+  async function slew(page, frames = 60) {
     const swing = await key(page, 0);
     await page.keyboard.down(swing);
     await waitFor('the crane to slew', () => page.evaluate(() => window.clamsim.moving), { timeoutMs: 5000, everyMs: 50 });
     const a = await counts(page);
-    await sleep(ms);
-    const b = await counts(page);
+    const b = await afterFrames(page, a, frames);
     await page.keyboard.up(swing);
     return since(a, b);
   }
@@ -90,14 +97,13 @@ describe('smooth motion and input latency', { skip: skip ?? false }, () => {
   }));
 
   // SwiftShader is software WebGL: the page draws between frames only when asked (?smooth=1)
-  test('while the crane slews the page draws more often than frames arrive, and not at rest', async (t) => {
+  test('while the crane slews the page draws between frames, and not at rest', async (t) => {
     const { context, page } = await open(SMALL, '&smooth=1');
     try {
       // at rest first: a drawing per frame that comes (a camera following), none between
       const settled = await settle(page);
       const a = await counts(page);
-      await sleep(1500);
-      const rest = since(a, await counts(page));
+      const rest = since(a, await afterFrames(page, a, 30));
       const still = settled && await page.evaluate(() => !window.clamsim.moving);
       figures.restSmall = { ...rest, still };
       t.diagnostic(`at rest: ${rest.draws} draws (${rest.between} between frames) and ${rest.frames} frames in ${fmt(rest.s)} s `
@@ -109,9 +115,10 @@ describe('smooth motion and input latency', { skip: skip ?? false }, () => {
       figures.slewSmall = { ...SMALL, ...r, ratio };
       t.diagnostic(`${SMALL.width}x${SMALL.height}: ${r.draws} draws (${r.between} between frames) and ${r.frames} frames in `
         + `${fmt(r.s)} s while slewing (${fmt(r.draws / r.s)} draws/s, ${fmt(r.frames / r.s)} frames/s, ${ratio.toFixed(2)} draws per frame)`);
-      assert.ok(r.frames > 0, 'frames arrived');
-      assert.ok(ratio > 1.2, `draws per frame ${ratio.toFixed(2)}: the page should draw between frames`);
-      assert.ok(r.between > r.frames * 0.3, 'drawings between frames');
+      assert.ok(r.frames >= 60, 'frames arrived');
+      // how many more depends on how fast this machine draws (the figure above); that it
+      // draws between frames at all while the machine moves, and not at rest, does not
+      assert.ok(r.between > 0, `no drawing between ${r.frames} frames while slewing (${ratio.toFixed(2)} draws per frame)`);
     } finally {
       await context.close();
     }

@@ -101,24 +101,45 @@ TEST(Registry, RefusesAFramePeriodThatDoesNotFitTheStep) {
             nullptr) << "25 Hz fits the 2.5 ms step (16 steps)";
 }
 
+// On the manual clock the sessions run their schedule as fast as they can, so the grace
+// period passes in clock time without the test waiting for it; the reap is an event (the
+// handler), and the clock time it came at shows the grace period was kept.
 TEST(Registry, ReapsASessionWhoseReceiverStoppedAnsweringAndKeepsTheOthers) {
-  SteadyClock clock;
+  ManualClock clock;
+  const Instant start = clock.now();
   RegistryOptions o;
   o.send_grace_s = 0.3;
   o.reap_interval_s = 0.05;
   SessionRegistry r(o, clock);
-  std::atomic<int> reaped{0};
+  std::mutex mutex;
+  std::condition_variable cv;
+  int reaped = 0;
+  Instant reaped_at{};
   std::string why;
   auto good = r.create(testing::shipped_setup(), std::make_shared<CountingSink>(true), 0, {}, &why);
   auto dead = r.create(testing::shipped_setup(), std::make_shared<CountingSink>(false), 0,
-                       [&](const std::shared_ptr<Session>&) { ++reaped; }, &why);
-  for (int i = 0; i < 100 && reaped == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  EXPECT_EQ(reaped, 1);
+                       [&](const std::shared_ptr<Session>&) {
+                         std::lock_guard<std::mutex> lock(mutex);
+                         ++reaped;
+                         reaped_at = clock.now();
+                         cv.notify_all();
+                       },
+                       &why);
+  {
+    std::unique_lock<std::mutex> lock(mutex);
+    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(30), [&] { return reaped > 0; }))
+        << "the dead session was never reaped";
+    // its first send failed at the first frame, 50 ms in: the grace period runs from there
+    EXPECT_GT(reaped_at - start, std::chrono::milliseconds(50 + 300))
+        << "reaped before its sends had failed for the grace period";
+  }
   EXPECT_EQ(r.sessions_reaped(), 1u);
   EXPECT_EQ(r.size(), 1u);
   EXPECT_TRUE(good->running());
   EXPECT_FALSE(dead->running());
   EXPECT_GT(r.totals().send_failures, 0u) << "counters of ended sessions are kept";
+  std::lock_guard<std::mutex> lock(mutex);
+  EXPECT_EQ(reaped, 1) << "reaped once";
 }
 
 TEST(Registry, CloseStopsEverySessionAndRefusesNewOnes) {
@@ -205,25 +226,41 @@ TEST(Registry, DrainDeadlineReachesEveryFrame) {
   EXPECT_EQ(drain_whole_seconds(-1.0), -1);
 }
 
+// On the manual clock, with the stuck session's thread blocked in its sink, clock time
+// moves only when the test (or another session's schedule) moves it: "stuck for longer than
+// the limit" is set up exactly instead of slept for.
 TEST(Registry, StalledSessionsAreTheOnesStuckInTheirSink) {
-  SteadyClock clock;
+  ManualClock clock;
   SessionRegistry r(RegistryOptions{}, clock);
   std::string why;
-  auto healthy = r.create(testing::shipped_setup(), std::make_shared<CountingSink>(true), 0, {},
-                          &why);
   auto sink = std::make_shared<BlockingSink>();
   auto stuck = r.create(testing::shipped_setup(), sink, 0, {}, &why);
   ASSERT_NE(stuck, nullptr);
   sink->wait_entered();
   const auto limit = std::chrono::milliseconds(300);
   EXPECT_TRUE(r.stalled_sessions(limit).empty()) << "not yet: it only just blocked";
-  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  clock.advance(std::chrono::milliseconds(250));
+  EXPECT_TRUE(r.stalled_sessions(limit).empty()) << "250 ms is within the limit";
+  clock.advance(std::chrono::milliseconds(100));
   EXPECT_EQ(r.stalled_sessions(limit), std::vector<std::uint64_t>{stuck->id()});
+
+  // a session that keeps sending is never listed, however far its schedule moves the clock
+  auto counting = std::make_shared<CountingSink>(true);
+  auto healthy = r.create(testing::shipped_setup(), counting, 0, {}, &why);
+  ASSERT_NE(healthy, nullptr);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (counting->count < 20 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::yield();
+  ASSERT_GE(counting->count, 20) << "the healthy session never sent 20 frames";
+  EXPECT_EQ(r.stalled_sessions(limit), std::vector<std::uint64_t>{stuck->id()});
+  r.remove(healthy->id());  // from here only the released session's schedule moves the clock
+
   sink->release();
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (!r.stalled_sessions(limit).empty() && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  EXPECT_TRUE(r.stalled_sessions(limit).empty()) << "moving again";
+  bool moving = false;
+  while (!moving && std::chrono::steady_clock::now() < deadline)
+    moving = r.stalled_sessions(limit).empty();
+  EXPECT_TRUE(moving) << "still listed after its sink let it go";
+  EXPECT_TRUE(stuck->running());
 }
 
 // A removed session leaves size() at once but is not stopped until its thread has finished

@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <mutex>
 #include <vector>
 
@@ -14,6 +15,7 @@
 
 #include "recording_sink.h"
 #include "test_setup.h"
+#include "watched_clock.h"
 
 namespace clamsim::session {
 namespace {
@@ -69,70 +71,159 @@ TEST(Session, RejectedControlNeverReachesTheModelAndIsCounted) {
   EXPECT_EQ(c.controls_clamped, 1u);
 }
 
+// The grace period to the nanosecond on the manual clock: the first failed send is frame 1
+// at 50 ms; the session thread is held inside frame 6's send (300 ms) while the test moves
+// the clock across the one-second boundary.
 TEST(Session, FailingSinkIsCountedAndFlaggedAfterTheGracePeriod) {
   ManualClock clock;
   auto sink = std::make_shared<RecordingSink>(false);
+  std::mutex mutex;
+  std::condition_variable cv;
+  bool held = false, released = false;
+  sink->act = [&](const Frame& f) {
+    if (f.seq != 5) return;
+    std::unique_lock<std::mutex> lock(mutex);
+    held = true;
+    cv.notify_all();
+    cv.wait(lock, [&] { return released; });
+  };
   SessionOptions o;
   o.send_grace_s = 1.0;
   Session s(1, testing::shipped_setup(), sink, o, clock);
+  const Instant t0 = clock.now();
   s.start();
-  sink->wait_for(30);  // 1.5 s of schedule on the manual clock
+  {
+    std::unique_lock<std::mutex> lock(mutex);
+    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(20), [&] { return held; }))
+        << "frame 6 never came";
+  }
+  EXPECT_EQ(clock.now() - t0, std::chrono::milliseconds(300));
+  EXPECT_FALSE(s.delivery_failed_too_long()) << "failing for 250 ms of 1 s";
+  clock.advance(std::chrono::milliseconds(750));  // failing for exactly 1 s: not longer
+  EXPECT_FALSE(s.delivery_failed_too_long());
+  clock.advance(std::chrono::milliseconds(1));
+  EXPECT_TRUE(s.delivery_failed_too_long());
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    released = true;
+    cv.notify_all();
+  }
+  sink->wait_for(30);
   EXPECT_TRUE(s.delivery_failed_too_long());
   s.stop();
   EXPECT_GE(s.counters().send_failures, 30u);
   EXPECT_EQ(s.counters().frames_sent, 0u);
 }
 
+// The session sleeps until t0 + k * 50 ms, never "now + 50 ms": on the real clock every
+// frame's computing takes time, so a relative schedule would show as deadlines drifting
+// off the 50 ms grid. The deadlines are read, not timed (a frame already due when the
+// session gets to it needs no sleep, so k may jump, but never off the grid).
 TEST(Session, RealClockKeepsAnAbsoluteFiftyMillisecondSchedule) {
-  SteadyClock clock;
+  SteadyClock steady;
+  testing::WatchedClock clock(steady);
   auto sink = std::make_shared<RecordingSink>();
   Session s(1, testing::shipped_setup(), sink, SessionOptions{}, clock);
-  const auto t0 = std::chrono::steady_clock::now();
   s.start();
-  const auto frames = sink->wait_for(20, std::chrono::seconds(10));
-  const auto elapsed = std::chrono::steady_clock::now() - t0;
+  const auto deadlines = clock.wait_for_deadlines(20, std::chrono::seconds(30));
   s.stop();
-  ASSERT_GE(frames.size(), 20u);
-  // 20 frames are due at 50 ms .. 1000 ms: never sooner than the schedule allows.
-  EXPECT_GE(elapsed, std::chrono::milliseconds(999));
+  ASSERT_GE(deadlines.size(), 20u) << "the session never slept 20 times";
+  const Duration period = std::chrono::milliseconds(50);
+  for (std::size_t k = 1; k < 20; ++k) {
+    EXPECT_GT(deadlines[k], deadlines[k - 1]);
+    EXPECT_EQ((deadlines[k] - deadlines[0]) % period, Duration::zero())
+        << "deadline " << k << " is off the absolute schedule";
+  }
+  EXPECT_GE(sink->wait_for(19).size(), 19u) << "a frame for every deadline passed";
 }
+
+// A manual clock whose sleeps wait for the test: the session thread stops in each sleep
+// (its last frame sent, the next not yet computed) until the test lets that sleep end, so
+// the test acts at exactly that moment, whatever the machine's load.
+class HeldClock final : public Clock {
+ public:
+  Instant now() const override { return inner_.now(); }
+  void sleep_until(Instant t, const Alarm& alarm) override {
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      const int mine = ++asleep_;
+      cv_.notify_all();
+      cv_.wait(lock, [&] { return free_ || ended_ >= mine; });
+    }
+    inner_.sleep_until(t, alarm);
+  }
+  // Lets the first n sleeps end, then waits (the bound only says "never") until the
+  // session is in sleep n + 1.
+  bool end_sleeps_until_asleep_in(int n) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    ended_ = n;
+    cv_.notify_all();
+    return cv_.wait_for(lock, std::chrono::seconds(20), [&] { return asleep_ > n; });
+  }
+  void run_free() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    free_ = true;
+    cv_.notify_all();
+  }
+
+ private:
+  ManualClock inner_;
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  int asleep_ = 0, ended_ = 0;
+  bool free_ = false;
+};
 
 // A frame is computed at its due time from the controls in force then, so a
 // control that arrives just after a frame goes out is in the very next frame (computing
 // ahead, as the session once did, put it in the one after). Each frame says how many
-// controls it reflects (control_seq). Ten tries, one control each, on the real clock; a
-// try fails only if the test thread took a whole period to answer a frame.
+// controls it reflects (control_seq). Ten tries, each control sent from this thread while
+// the session sleeps between two frames.
 TEST(Session, AControlSentBetweenFramesIsInTheNextFrame) {
-  SteadyClock clock;
+  HeldClock clock;
   auto sink = std::make_shared<RecordingSink>();
   Session s(1, testing::shipped_setup(), sink, SessionOptions{}, clock);
   s.start();
-  int next_frame = 0;
-  for (std::uint64_t sent = 1; sent <= 10; ++sent) {
-    const std::size_t after = sink->wait_for(sent * 3).size();
+  // sleep i comes before frame i (seq i - 1): in sleep n, frames up to seq n - 2 are out
+  for (int sent = 1; sent <= 10; ++sent) {
+    const int n = 3 * sent;
+    ASSERT_TRUE(clock.end_sleeps_until_asleep_in(n - 1)) << "the session never reached sleep " << n;
     const double volts[5] = {static_cast<double>(sent % 2), 0, 0, 0, 0};
     s.submit_control(volts, 5);
-    const auto frames = sink->wait_for(after + 2, std::chrono::seconds(10));
-    ASSERT_GE(frames.size(), after + 2);
-    EXPECT_EQ(frames[after - 1].control_seq, sent - 1) << "the frame before it was sent";
-    if (frames[after].control_seq == sent) ++next_frame;
-    EXPECT_EQ(frames[after + 1].control_seq, sent) << "in the frame after next at the latest";
   }
+  clock.run_free();
+  const auto frames = sink->wait_for(31);
   s.stop();
-  EXPECT_GE(next_frame, 8) << "of 10 controls, in the next frame";
+  ASSERT_GE(frames.size(), 31u);
+  for (std::uint64_t sent = 1; sent <= 10; ++sent) {
+    const std::size_t n = 3 * sent;
+    EXPECT_EQ(frames[n - 2].control_seq, sent - 1) << "the frame before it was sent";
+    EXPECT_EQ(frames[n - 1].control_seq, sent) << "control " << sent << " in the next frame";
+  }
 }
 
-TEST(Session, StopIsPromptAndIdempotent) {
-  SteadyClock clock;
+// Stop wakes the session's own sleep: with a frame due an hour from now, stop() returns
+// only because it cut that sleep short (a stop that waited for the deadline would leave the
+// test waiting; the bound below only turns that into a failure instead of a hang).
+TEST(Session, StopCutsTheSleepShortAndIsIdempotent) {
+  SteadyClock steady;
+  testing::WatchedClock clock(steady);
   auto sink = std::make_shared<RecordingSink>();
   SessionOptions o;
-  o.frame_period_s = 1.0;  // long sleeps: stop must cut them short
+  o.frame_period_s = 3600.0;  // 1 440 000 model steps of 2.5 ms: a valid period
   Session s(1, testing::shipped_setup(), sink, o, clock);
   s.start();
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  s.stop();
-  s.stop();
+  const auto deadlines = clock.wait_for_deadlines(1);
+  ASSERT_EQ(deadlines.size(), 1u) << "the session thread never went to sleep";
+  EXPECT_GT(deadlines[0] - steady.now(), std::chrono::minutes(59)) << "it sleeps for the hour";
+  auto stopped = std::async(std::launch::async, [&] { s.stop(); });
+  ASSERT_EQ(stopped.wait_for(std::chrono::seconds(60)), std::future_status::ready)
+      << "stop() did not wake the session's sleep";
+  stopped.get();
+  s.stop();  // again: a no-op
   EXPECT_FALSE(s.running());
+  EXPECT_EQ(sink->wait_for(0).size(), 0u) << "no frame was due";
+  EXPECT_EQ(clock.wait_for_deadlines(1).size(), 1u) << "it did not go back to sleep";
 }
 
 // ---- the working world and its task ----------------------------------------------------

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -17,17 +20,30 @@ using std::chrono::microseconds;
 using std::chrono::milliseconds;
 
 // One I/O thread running the loop, as WebServer does; stop() ends it and returns its counts.
+// It counts, as they happen, the times the loop went to wait for the next event.
 class LoopThread {
  public:
   explicit LoopThread(microseconds tick)
       : work_(ioc_.get_executor()),
-        done_(std::async(std::launch::async, [this, tick] { return run_io_loop(ioc_, tick); })) {}
+        done_(std::async(std::launch::async, [this, tick] {
+          return run_io_loop(ioc_, tick, [this] {
+            std::lock_guard<std::mutex> lock(mutex_);
+            ++blocked_;
+            cv_.notify_all();
+          });
+        })) {}
   // a test that ended early (a failed ASSERT) must not leave the thread blocked
   ~LoopThread() { ioc_.stop(); }
   net::io_context& ioc() { return ioc_; }
   IoLoopCounts stop() {
     ioc_.stop();
     return done_.get();
+  }
+  // Waits (the bound only says "never") until the loop has gone to wait for the next
+  // event n times in all.
+  bool wait_blocked(std::uint64_t n) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    return cv_.wait_for(lock, std::chrono::seconds(20), [&] { return blocked_ >= n; });
   }
   // Stops the context; true when the loop returned within `bound`.
   bool stops_within(std::chrono::seconds bound) {
@@ -36,6 +52,9 @@ class LoopThread {
   }
 
  private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  std::uint64_t blocked_ = 0;
   net::io_context ioc_{1};
   net::executor_work_guard<net::io_context::executor_type> work_;
   std::future<IoLoopCounts> done_;
@@ -73,7 +92,7 @@ TEST(IoLoop, WhenQuietItBlocksAndAnswersTheNextEventWithoutATick) {
   LoopThread loop(std::chrono::seconds(10));
   std::atomic<int> ran{0};
   for (int i = 0; i < 3; ++i) {
-    std::this_thread::sleep_for(milliseconds(5));  // the loop has gone back to blocking
+    ASSERT_TRUE(loop.wait_blocked(i + 1)) << "the loop did not go back to waiting";
     post_spaced(loop.ioc(), 1, microseconds(0), ran);
     ASSERT_EQ(ran.load(), i + 1) << "the event waited for a tick";
   }
@@ -94,8 +113,8 @@ TEST(IoLoop, TimersFireInTickMode) {
 
 TEST(IoLoop, StopEndsABlockedLoop) {
   LoopThread loop(milliseconds(1));
-  std::this_thread::sleep_for(milliseconds(10));  // blocked: nothing to do
-  EXPECT_TRUE(loop.stops_within(std::chrono::seconds(5)));
+  ASSERT_TRUE(loop.wait_blocked(1)) << "with nothing to do it should wait";
+  EXPECT_TRUE(loop.stops_within(std::chrono::seconds(20)));
 }
 
 TEST(IoLoop, TickZeroIsRun) {

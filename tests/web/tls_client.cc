@@ -153,18 +153,14 @@ std::optional<std::string> TlsClient::read(Seconds timeout) {
   return text;
 }
 
-int TlsClient::count_displays(Seconds window) {
-  const auto end = std::chrono::steady_clock::now() +
-                   std::chrono::duration_cast<std::chrono::steady_clock::duration>(window);
-  int n = 0;
-  for (int i = 0; i < 10000; ++i) {
-    const auto left = end - std::chrono::steady_clock::now();
-    if (left <= std::chrono::steady_clock::duration::zero()) break;
-    auto m = read(std::chrono::duration_cast<Seconds>(left));
-    if (!m) continue;
-    if (m->find("\"type\":\"display\"") != std::string::npos) ++n;
+int TlsClient::read_displays(int n, Seconds quiet) {
+  int got = 0;
+  while (got < n) {
+    const auto m = read(quiet);
+    if (!m) break;
+    if (m->find("\"type\":\"display\"") != std::string::npos) ++got;
   }
-  return n;
+  return got;
 }
 
 }  // namespace clamsim::testing

@@ -72,8 +72,9 @@ class TlsClient {
   // The next WebSocket text message, or nullopt (closed, error, or nothing in `timeout`).
   std::optional<std::string> read(Seconds timeout = Seconds(2));
 
-  // display messages received within `window` (bounded by count too).
-  int count_displays(Seconds window);
+  // Reads until `n` display messages have come; returns how many did (fewer only when the
+  // stream ended or went quiet for `quiet`: the bound says "they stopped", not a rate).
+  int read_displays(int n, Seconds quiet = Seconds(10));
 
  private:
   struct Impl;

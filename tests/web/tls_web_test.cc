@@ -4,10 +4,13 @@
 #include <gtest/gtest.h>
 #include <openssl/ssl.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <memory>
+
+#include <nlohmann/json.hpp>
 
 #include "session/clock.h"
 #include "tls_client.h"
@@ -120,10 +123,21 @@ TEST_F(TlsWeb, WssFramesArriveAtTwentyHertz) {
   const auto hello = c.read(Seconds(3));
   ASSERT_TRUE(hello.has_value());
   EXPECT_NE(hello->find("\"type\":\"hello\""), std::string::npos);
-  // 2 s at 20 Hz is 40 frames; the window's edges and a loaded machine blur it a little
-  const int frames = c.count_displays(Seconds(2.0));
-  EXPECT_GE(frames, 30);
-  EXPECT_LE(frames, 44);
+  // 20 Hz is the simulated period each frame carries (t against seq), not a count per
+  // wall-clock second: that is the benchmarks' figure
+  int frames = 0;
+  std::int64_t last_seq = -1;
+  while (frames < 20) {
+    const auto m = c.read(Seconds(10));
+    ASSERT_TRUE(m.has_value()) << "the frames stopped after " << frames;
+    const auto j = nlohmann::json::parse(*m);
+    if (j["type"] != "display") continue;
+    const auto seq = j["seq"].get<std::int64_t>();
+    EXPECT_GT(seq, last_seq) << "in order";
+    EXPECT_NEAR(j["t"].get<double>(), 0.05 * static_cast<double>(seq + 1), 1e-4) << seq;
+    last_seq = seq;
+    ++frames;
+  }
 }
 
 TEST_F(TlsWeb, TlsOneZeroAndOneOneAreRefused) {
@@ -208,7 +222,7 @@ TEST_F(TlsWeb, ReloadServesTheNewCertificateWhileAnOpenWssSessionKeepsItsFrames)
   TlsClient after(second.file("ca.pem"));
   ASSERT_EQ(after.connect(h.port()), "");
   EXPECT_EQ(after.peer_fingerprint(), sha256_fingerprint(second.file("server.pem")));
-  EXPECT_GE(before.count_displays(Seconds(1.0)), 10) << "the open session lost its frames";
+  EXPECT_EQ(before.read_displays(10), 10) << "the open session lost its frames";
 
   // a broken file on reload: the error names it, the last good certificate stays
   std::ofstream(cert) << "not a certificate\n";
@@ -217,7 +231,7 @@ TEST_F(TlsWeb, ReloadServesTheNewCertificateWhileAnOpenWssSessionKeepsItsFrames)
   TlsClient still(second.file("ca.pem"));
   ASSERT_EQ(still.connect(h.port()), "");
   EXPECT_EQ(still.peer_fingerprint(), sha256_fingerprint(second.file("server.pem")));
-  EXPECT_GE(before.count_displays(Seconds(0.5)), 5);
+  EXPECT_EQ(before.read_displays(5), 5);
 }
 
 TEST_F(TlsWeb, BadFilesAreRefusedWithTheFileAndTheReason) {

@@ -471,28 +471,29 @@ TEST(WebServer, ASceneThatIsNotAnObjectIsRefusedAtConstruction) {
   EXPECT_NO_THROW(make());
 }
 
+// 20 Hz is the simulated period each frame carries (t against seq), not a count per
+// wall-clock second: how fast a loaded machine delivers them is the benchmarks' figure.
 TEST(WebServer, SendsFramesAtTwentyHertzWithContinuousSequence) {
   Harness h;
   WsClient c;
   const nlohmann::json hello = open_session(c, h.port());
   const auto session = h.registry.find(hello["session"].get<std::uint64_t>());
   ASSERT_NE(session, nullptr);
-  const auto start = std::chrono::steady_clock::now();
-  const auto end = start + std::chrono::milliseconds(1000);
   int frames = 0;
   std::int64_t last_seq = -1, missing = 0;
-  for (int i = 0; i < 200 && std::chrono::steady_clock::now() < end; ++i) {
-    auto j = c.read_json(Seconds(1));
-    ASSERT_TRUE(j.has_value());
+  for (int i = 0; i < 400 && frames < 20; ++i) {
+    auto j = c.read_json(Seconds(10));
+    ASSERT_TRUE(j.has_value()) << "the frames stopped after " << frames;
     if ((*j)["type"] != "display") continue;
     const auto seq = (*j)["seq"].get<std::int64_t>();
     ASSERT_GT(seq, last_seq) << "in order";
+    // frame seq k carries the state after k + 1 periods of 50 ms (t rounded to 0.1 ms)
+    EXPECT_NEAR((*j)["t"].get<double>(), 0.05 * static_cast<double>(seq + 1), 1e-4) << seq;
     if (last_seq >= 0) missing += seq - last_seq - 1;
     last_seq = seq;
     ++frames;
   }
-  EXPECT_GE(frames, 14) << "about 20 frames in one second";
-  EXPECT_LE(frames, 26);
+  ASSERT_EQ(frames, 20);
   // A reader that keeps up sees every frame its session sent: the only holes allowed are
   // frames the session itself skipped because the machine was short of CPU (counted).
   EXPECT_EQ(h.server.stats().ws_frames_dropped, 0u);

@@ -104,7 +104,17 @@ test('scene: a cable is one geometry, rewritten in place from the tip to its end
   assert.equal(pos.array, array);
   assert.ok(pos.version > v0, 'marked for upload');
   assert.ok(Math.abs(ring(24)[2] - (display.point_a_m[2] - 1)) < 0.5);
-  assert.ok(world.state.slack[0] >= 0);
+  // the slack is the rope beyond the straight line from the cable's top to its end: a metre
+  // more rope is a metre more slack, and a rope shorter than that line hangs taut, unbowed
+  world.place(moved, [display.display[5] + 5, display.display[6]]);
+  const slack = world.state.slack[0];
+  assert.ok(slack > 0, `5 m more rope than the frame's hangs slack (${slack})`);
+  world.place(moved, [display.display[5] + 6, display.display[6]]);
+  assert.ok(Math.abs(world.state.slack[0] - slack - 1) < 1e-9, `${world.state.slack[0]} vs ${slack} + 1`);
+  assert.ok(world.state.sag[0] > 0);
+  world.place(moved, [0.5, display.display[6]]);
+  assert.equal(world.state.slack[0], 0);
+  assert.equal(world.state.sag[0], 0);
 });
 
 test('scene: a frame without a pose for every part moves nothing', () => {
