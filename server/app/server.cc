@@ -158,7 +158,7 @@ void print_banner(const ServerOptions& o, const session::Catalog& catalog,
 // how long it has, until the last session ends, the time is up, or another stop signal
 // comes. Returns the signal that cut it short, or 0.
 int drain(const ServerOptions& o, session::SessionRegistry& registry,
-          std::vector<std::unique_ptr<Transport>>& transports, const session::EventLog& log,
+          std::vector<std::unique_ptr<Transport>>& transports, const base::EventLog& log,
           const HupHandler& on_hup) {
   const auto started = std::chrono::steady_clock::now();
   registry.begin_drain(o.drain_seconds);
@@ -182,7 +182,7 @@ int drain(const ServerOptions& o, session::SessionRegistry& registry,
 
 // SIGHUP: every transport reads its certificates again; live sessions go on.
 void reload_certificates(std::vector<std::unique_ptr<Transport>>& transports,
-                         const session::EventLog& log) {
+                         const base::EventLog& log) {
   for (auto& t : transports) {
     const std::string why = t->reload();
     log.write("reload", {{"transport", t->name()}, {"ok", why.empty()}, {"reason", why}});
@@ -276,7 +276,7 @@ int run_server(const ServerOptions& o) {
   }
 
   session::SteadyClock clock;
-  const session::EventLog log(o.log_format);
+  const base::EventLog log(o.log_format);
   session::RegistryOptions ro;
   ro.log = &log;
   ro.max_sessions = o.max_sessions;

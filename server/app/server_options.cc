@@ -544,10 +544,10 @@ const std::vector<Setting>& settings() {
        "collector",
        false,
        [](O& o, S n, S v) {
-         if (!session::parse_log_format(v, &o.log_format))
+         if (!base::parse_log_format(v, &o.log_format))
            throw UsageError(n + ": '" + v + "' is not text or json");
        },
-       [](const O& o) { return std::string(o.log_format == session::LogFormat::Json ? "json" : "text"); }},
+       [](const O& o) { return std::string(o.log_format == base::LogFormat::Json ? "json" : "text"); }},
       {"--exit-with-parent", "exit_with_parent", "yes|no",
        "stop as on SIGINT when the process that started the\nserver ends (launchers, test "
        "harnesses)",

@@ -8,7 +8,7 @@
 
 #include "cli/args.h"
 #include "corba/options.h"
-#include "session/event_log.h"
+#include "base/event_log.h"
 #include "web/web_options.h"
 
 namespace clamsim::app {
@@ -41,7 +41,7 @@ struct ServerOptions {
   std::size_t max_sessions = 250;
   std::size_t max_sessions_per_client = 4;   // from one client address (0 = no cap)
   double drain_seconds = 120.0;         // SIGTERM: running sessions may go on this long
-  session::LogFormat log_format = session::LogFormat::Text;
+  base::LogFormat log_format = base::LogFormat::Text;
   double send_grace_s = 2.0;
   bool exit_with_parent = false;        // SIGTERM ourselves when the launching process ends
   corba::CorbaOptions corba = loopback_corba();  // host, port, publish, timeouts, naming

@@ -42,6 +42,6 @@ std::unique_ptr<Transport> make_corba_transport(const ServerOptions& options,
 std::unique_ptr<Transport> make_web_transport(const ServerOptions& options,
                                               session::SessionRegistry& registry,
                                               const session::Catalog& catalog,
-                                              const session::EventLog& log);
+                                              const base::EventLog& log);
 
 }  // namespace clamsim::app

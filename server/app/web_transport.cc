@@ -17,7 +17,7 @@ namespace {
 // Who may read instructor data (auth/instructor_access.h): an accounts file when one is
 // configured; listening beyond loopback without one, STATE_DIR/accounts.json, created with
 // a first instructor whose password is printed here once. Throws auth::AccountsError.
-void plan_access(const ServerOptions& o, web::WebOptions& w, const session::EventLog& log) {
+void plan_access(const ServerOptions& o, web::WebOptions& w, const base::EventLog& log) {
   const auth::AccessPlan plan = auth::plan_instructor_access(
       o.web.access.accounts_file, !web::listens_on_loopback_only(o.web), o.state_dir);
   w.access.accounts_file = plan.accounts_file;
@@ -41,7 +41,7 @@ void plan_access(const ServerOptions& o, web::WebOptions& w, const session::Even
 // The browser draws the world the sessions work in: the default world's client scene
 // (an empty object without one).
 web::WebOptions with_scene(const ServerOptions& o, const session::Catalog& catalog,
-                           const session::EventLog& log) {
+                           const base::EventLog& log) {
   web::WebOptions w = o.web;
   if (const auto world = catalog.world()) w.scene = world->client_scene;
   // checked now: a broken layout stops the start (model::ModelError), not a trainee's page
@@ -72,7 +72,7 @@ web::WebOptions with_scene(const ServerOptions& o, const session::Catalog& catal
 class WebTransport final : public Transport {
  public:
   WebTransport(const ServerOptions& o, session::SessionRegistry& registry,
-               const session::Catalog& catalog, const session::EventLog& log)
+               const session::Catalog& catalog, const base::EventLog& log)
       : server_(with_scene(o, catalog, log), registry, catalog) {}
 
   const char* name() const override { return "web"; }
@@ -101,7 +101,7 @@ class WebTransport final : public Transport {
 std::unique_ptr<Transport> make_web_transport(const ServerOptions& options,
                                               session::SessionRegistry& registry,
                                               const session::Catalog& catalog,
-                                              const session::EventLog& log) {
+                                              const base::EventLog& log) {
   return std::make_unique<WebTransport>(options, registry, catalog, log);
 }
 

@@ -8,7 +8,7 @@
 #include "auth/accounts_file.h"
 #include "auth/password_hash.h"
 #include "auth/random.h"
-#include "training/utc_time.h"
+#include "base/utc_time.h"
 
 namespace clamsim::auth {
 
@@ -38,7 +38,7 @@ std::optional<std::string> create_first_instructor(const std::string& path) {
   // 96 bits, hex: easy to read off a terminal and type once
   const std::string password = random_hex(12);
   save_accounts(path, {Account{kFirstInstructor, hash_password(password),
-                               training::iso8601_utc(std::chrono::system_clock::now())}});
+                               base::iso8601_utc(std::chrono::system_clock::now())}});
   return password;
 }
 

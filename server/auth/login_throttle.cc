@@ -17,7 +17,7 @@ double to_seconds(std::chrono::steady_clock::duration d) {
 
 }  // namespace
 
-LoginThrottle::LoginThrottle(ThrottlePolicy policy, const session::EventLog* log, NowFn now)
+LoginThrottle::LoginThrottle(ThrottlePolicy policy, const base::EventLog* log, NowFn now)
     : policy_(policy), log_(log), now_(std::move(now)) {}
 
 ThrottleVerdict LoginThrottle::locked_verdict(const Record& r, Instant now) const {

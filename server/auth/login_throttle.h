@@ -18,7 +18,7 @@
 #include <unordered_map>
 
 #include "auth/login_sessions.h"
-#include "session/event_log.h"
+#include "base/event_log.h"
 
 namespace clamsim::auth {
 
@@ -66,7 +66,7 @@ class LoginThrottle {
   };
 
   // log may be null (tests of the policy alone).
-  LoginThrottle(ThrottlePolicy policy, const session::EventLog* log, NowFn now = [] {
+  LoginThrottle(ThrottlePolicy policy, const base::EventLog* log, NowFn now = [] {
     return std::chrono::steady_clock::now();
   });
 
@@ -101,7 +101,7 @@ class LoginThrottle {
   ThrottleVerdict locked_verdict(const Record& r, Instant now) const;
 
   const ThrottlePolicy policy_;
-  const session::EventLog* const log_;
+  const base::EventLog* const log_;
   const NowFn now_;
   std::mutex mutex_;
   std::unordered_map<std::string, Record> records_;

@@ -4,7 +4,7 @@
 #include <filesystem>
 
 #include "session/recording_json.h"
-#include "training/utc_time.h"
+#include "base/utc_time.h"
 #include "version/version.h"
 
 namespace clamsim::session {
@@ -44,7 +44,7 @@ SessionRecorder::SessionRecorder(const RecordingOptions& options, const Recordin
   }
   prune_recordings(options_.dir, options_.keep, std::chrono::system_clock::now());
   path_ = (std::filesystem::path(options_.dir) /
-           ("session-" + training::compact_utc(info_.start) + "-" +
+           ("session-" + base::compact_utc(info_.start) + "-" +
             std::to_string(info_.session_id) + ".mcap"))
               .string();
   record::McapWriterOptions wo;
@@ -70,7 +70,7 @@ SessionRecorder::SessionRecorder(const RecordingOptions& options, const Recordin
       {"initial", initial_json(info_.initial).dump()},
       {"frame_period_s", json(info_.frame_period_s).dump()},
       {"frame_every", std::to_string(options_.frame_every)},
-      {"start_utc", training::iso8601_utc(info_.start)},
+      {"start_utc", base::iso8601_utc(info_.start)},
       {"start_ns", std::to_string(start_ns_)}};
   if (!info_.seed_recording.empty()) {   // taken over from a replay (recording_read.h)
     meta["seed_recording"] = info_.seed_recording;
@@ -159,7 +159,7 @@ void SessionRecorder::finish(std::uint64_t frames, const std::string& trainee) {
   if (writer_->ok())
     writer_->write_metadata("session_end", {{"frames", std::to_string(frames)},
                                             {"trainee", trainee},
-                                            {"end_utc", training::iso8601_utc(
+                                            {"end_utc", base::iso8601_utc(
                                                             std::chrono::system_clock::now())}});
   finished_ = true;
   if (!writer_->close())

@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "session/event_log.h"
+#include "base/event_log.h"
 #include "session/server_wide.h"
 #include "session/session.h"
 
@@ -33,7 +33,7 @@ struct RegistryOptions {
   RecordingOptions recording;          // SessionOptions::recording of every session
   // Every session's start and end go here (transport, peer, duration, outcome); null =
   // not logged. Must outlive the registry.
-  const EventLog* log = nullptr;
+  const base::EventLog* log = nullptr;
 };
 
 // Whether the server takes new sessions (/readyz): status "ready", or "draining", "full",

@@ -181,141 +181,196 @@ FrameStepper Session::first_stepper() const {
   return s;
 }
 
-void Session::run() {
-  FrameStepper stepper = first_stepper();
-  std::unique_ptr<SessionRecorder> recorder = open_recorder();
-  if (recorder) {
-    std::lock_guard<std::mutex> lock(score_mutex_);
-    recording_ = std::filesystem::path(recorder->path()).filename().string();
-  }
-  std::string recorded_trainee;
-  mark_progress(clock_.now());
-  const auto period = std::chrono::duration_cast<Duration>(
-      std::chrono::duration<double>(options_.frame_period_s));
-  const Instant t0 = clock_.now();
-  std::uint64_t seq = 0;
+// What the session thread carries from one frame to the next.
+struct Session::RunState {
+  RunState(FrameStepper s, std::unique_ptr<SessionRecorder> r)
+      : stepper(std::move(s)), recorder(std::move(r)) {}
+  FrameStepper stepper;
+  std::unique_ptr<SessionRecorder> recorder;   // null: not recorded
+  std::string recorded_trainee;                // the name the recording has last
+  Duration period{};
+  Instant t0{};
+  std::uint64_t seq = 0;                       // the next frame's
   // A task or lesson that finished in the last step is reported; the task's report rides
   // on the next frame sent.
   std::shared_ptr<const std::string> report;
-  // a report names the recording and the frame its attempt began at: the debrief's Replay
-  const auto with_recording = [&](nlohmann::json j) {
-    if (recorder) {
-      j["recording"] = std::filesystem::path(recorder->path()).filename().string();
-      j["recording_from_k"] = stepper.attempt_first_k();
-    }
-    return j.dump(2);
-  };
-  const auto report_finished = [&] {
-    if (stepper.scorer().just_finished())
-      report = publish_report(with_recording(stepper.scorer().report(label(), report_versions(), trainee())));
-    // a finished lesson is recorded like a task, so the instructor sees who finished it
-    if (stepper.lesson().just_finished())
-      publish_report(with_recording(stepper.lesson().report(label(), report_versions(), trainee())));
-  };
-  // Frame k carries the state at k periods and is due at t0 + k periods: an absolute
-  // schedule, so sleeping late never accumulates into drift. It is computed at its due time
-  // from the controls in force then, and sent at once: a control reaches the next frame
-  // after half a period on average (computing ahead and holding the frame to its due time
-  // added a whole period; issue 14, "Smooth and responsive").
   HealthWatches health;
-  std::uint64_t k = 1;
-  for (; !stop_requested_; ++k) {
-    const Instant due = t0 + static_cast<Duration::rep>(k) * period;
-    while (!stop_requested_ && clock_.now() < due) clock_.sleep_until(due, alarm_);
-    if (stop_requested_) break;
-    const bool restarted = restart_requested_.exchange(false);
-    if (restarted) {
-      const bool practice = restart_practice_.load();
-      stepper.restart(k, practice);
-      if (recorder) recorder->restart(k, practice);
-      counters_.restarts.fetch_add(1, std::memory_order_relaxed);
-    }
-    const Instant computing = clock_.now();
-    core::Control trainee_u;
-    std::uint64_t control_seq = 0;
-    {
-      std::lock_guard<std::mutex> lock(control_mutex_);
-      trainee_u = control_;
-      control_seq = control_seq_;
-    }
-    // the instructors' inputs take effect here, at the frame boundary (instructor_desk.h)
-    FrameInputs in = desk_.begin_frame(trainee_u, static_cast<double>(k) * options_.frame_period_s);
-    const StepInputs step_in{in.control.control, in.faults, in.control.driver,
-                             in.control.instructor, std::move(in.notes)};
-    if (recorder) recorder->inputs(k, trainee_u, step_in, in.notices.get());
-    Frame frame;
-    frame.notices = std::move(in.notices);
-    frame.seq = seq++;
-    frame.control_seq = control_seq;
-    frame.outputs = stepper.step(k, &step_in);
-    health.after_step(stepper.state(), static_cast<double>(k) * options_.frame_period_s,
-                         counters_, label());
-    report_finished();
-    frame.score = stepper.scorer().score();
-    frame.lesson = stepper.lesson().progress();
-    std::string name;
-    {
-      std::lock_guard<std::mutex> lock(score_mutex_);
-      score_ = frame.score;
-      lesson_ = frame.lesson;
-      if (recorder && trainee_ != recorded_trainee) name = trainee_;
-    }
-    if (!name.empty()) {
-      recorder->trainee(k, name);
-      recorded_trainee = name;
-    }
-    if (recorder) recorder->frame(k, frame.seq, frame.outputs, frame.score, stepper.state());
-    frame.report = std::move(report);
-    report.reset();
-    const Instant computed = clock_.now();  // one reading for the histogram, drain, liveness
-    if (options_.wide) {
-      options_.wide->compute_s.observe(seconds(computed - computing));
-      frame.drain_s_left = options_.wide->drain_seconds_left(computed);
-    }
-    mark_progress(computed);
+};
 
-    const Instant sent_at = computed;
-    if (sent_at - due > period) counters_.late_frames.fetch_add(1, std::memory_order_relaxed);
-    if (options_.wide) options_.wide->lateness_s.observe(seconds(sent_at - due));
-
-    if (sink_->deliver(frame)) {
-      counters_.frames_sent.fetch_add(1, std::memory_order_relaxed);
-      failing_since_ns_ = -1;
-    } else {
-      counters_.send_failures.fetch_add(1, std::memory_order_relaxed);
-      std::int64_t none = -1;
-      failing_since_ns_.compare_exchange_strong(none, to_ns(sent_at));
-    }
-    publish_to_observers(frame, step_in.control, restarted);
-    sim_time_s_ = stepper.state().time_s;
-    mark_progress(clock_.now());
-
-    // Fallen more than two periods behind (machine overloaded, sink slow): skip frames
-    // rather than replay a burst; the model still integrates every step, and scores it:
-    // a load let go in a skipped frame is still a drop.
-    const auto behind = clock_.now() - (t0 + static_cast<Duration::rep>(k) * period);
-    if (behind > 2 * period) {
-      const auto skip = static_cast<std::uint64_t>(behind / period) - 1;
-      counters_.skipped_frames.fetch_add(skip, std::memory_order_relaxed);
-      for (std::uint64_t i = 0; i < skip && !stop_requested_; ++i) {
-        ++k;
-        const core::Outputs& o = stepper.step(k, nullptr);
-        health.after_step(stepper.state(), static_cast<double>(k) * options_.frame_period_s,
-                             counters_, label());
-        report_finished();
-        if (recorder) recorder->frame(k, seq, o, stepper.scorer().score(), stepper.state());
-        ++seq;  // receivers see the gap
-      }
-      mark_progress(clock_.now());
-    }
-  }
-  // stopped by the server with the task under way: its report says so
-  if (interrupt_task_ && stepper.scorer().interrupt()) {
-    publish_report(with_recording(stepper.scorer().report(label(), report_versions(), trainee())));
+// Frame k carries the state at k periods and is due at t0 + k periods: an absolute
+// schedule, so sleeping late never accumulates into drift. It is computed at its due time
+// from the controls in force then, and sent at once: a control reaches the next frame
+// after half a period on average (computing ahead and holding the frame to its due time
+// added a whole period, which a trainee feels as a sluggish stick).
+void Session::run() {
+  RunState r(first_stepper(), open_recorder());
+  if (r.recorder) {
     std::lock_guard<std::mutex> lock(score_mutex_);
-    score_ = stepper.scorer().score();
+    recording_ = std::filesystem::path(r.recorder->path()).filename().string();
   }
-  if (recorder) recorder->finish(seq, trainee());
+  mark_progress(clock_.now());
+  r.period = std::chrono::duration_cast<Duration>(
+      std::chrono::duration<double>(options_.frame_period_s));
+  r.t0 = clock_.now();
+  for (std::uint64_t k = 1; !stop_requested_; ++k) {
+    const Instant due = r.t0 + static_cast<Duration::rep>(k) * r.period;
+    if (!sleep_until(due)) break;
+    run_frame(r, k, due);
+    catch_up(r, k);
+  }
+  end_run(r);
+}
+
+bool Session::sleep_until(Instant due) {
+  while (!stop_requested_ && clock_.now() < due) clock_.sleep_until(due, alarm_);
+  return !stop_requested_;
+}
+
+// Frame k, at its due time: computed, timed, sent, and shown to the observers.
+void Session::run_frame(RunState& r, std::uint64_t k, Instant due) {
+  const bool restarted = restart_if_requested(r, k);
+  const Instant computing = clock_.now();
+  Frame frame;
+  const StepInputs step_in = merge_inputs(r, k, frame);
+  compute_frame(r, k, step_in, frame);
+  const Instant computed = clock_.now();  // one reading for the histogram, drain, liveness
+  time_frame(frame, computing, computed, due, r.period);
+  deliver(frame, computed);
+  publish_to_observers(frame, step_in.control, restarted);
+  sim_time_s_ = r.stepper.state().time_s;
+  mark_progress(clock_.now());
+}
+
+bool Session::restart_if_requested(RunState& r, std::uint64_t k) {
+  if (!restart_requested_.exchange(false)) return false;
+  const bool practice = restart_practice_.load();
+  r.stepper.restart(k, practice);
+  if (r.recorder) r.recorder->restart(k, practice);
+  counters_.restarts.fetch_add(1, std::memory_order_relaxed);
+  return true;
+}
+
+// The trainee's latest control merged with what the instructors do: their inputs take
+// effect here, at the frame boundary (instructor_desk.h). Recorded as the frame's inputs.
+StepInputs Session::merge_inputs(RunState& r, std::uint64_t k, Frame& frame) {
+  core::Control trainee_u;
+  {
+    std::lock_guard<std::mutex> lock(control_mutex_);
+    trainee_u = control_;
+    frame.control_seq = control_seq_;
+  }
+  FrameInputs in = desk_.begin_frame(trainee_u, static_cast<double>(k) * options_.frame_period_s);
+  StepInputs step_in{in.control.control, in.faults, in.control.driver, in.control.instructor,
+                     std::move(in.notes)};
+  if (r.recorder) r.recorder->inputs(k, trainee_u, step_in, in.notices.get());
+  frame.notices = std::move(in.notices);
+  return step_in;
+}
+
+// Steps the model to frame k and scores it; the frame takes a report that just finished.
+void Session::compute_frame(RunState& r, std::uint64_t k, const StepInputs& in, Frame& frame) {
+  frame.seq = r.seq++;
+  frame.outputs = r.stepper.step(k, &in);
+  r.health.after_step(r.stepper.state(), static_cast<double>(k) * options_.frame_period_s,
+                      counters_, label());
+  report_finished(r);
+  frame.score = r.stepper.scorer().score();
+  frame.lesson = r.stepper.lesson().progress();
+  record_score(r, k, frame);
+  if (r.recorder) r.recorder->frame(k, frame.seq, frame.outputs, frame.score, r.stepper.state());
+  frame.report = std::move(r.report);
+  r.report.reset();
+}
+
+// The score and lesson for readers on other threads; a new trainee name into the recording.
+void Session::record_score(RunState& r, std::uint64_t k, const Frame& frame) {
+  std::string name;
+  {
+    std::lock_guard<std::mutex> lock(score_mutex_);
+    score_ = frame.score;
+    lesson_ = frame.lesson;
+    if (r.recorder && trainee_ != r.recorded_trainee) name = trainee_;
+  }
+  if (name.empty()) return;
+  r.recorder->trainee(k, name);
+  r.recorded_trainee = name;
+}
+
+// A task or lesson that ended in the last step: its report, published (and the task's kept
+// for the next frame sent).
+void Session::report_finished(RunState& r) {
+  if (r.stepper.scorer().just_finished())
+    r.report = publish_report(
+        with_recording(r, r.stepper.scorer().report(label(), report_versions(), trainee())));
+  // a finished lesson is recorded like a task, so the instructor sees who finished it
+  if (r.stepper.lesson().just_finished())
+    publish_report(
+        with_recording(r, r.stepper.lesson().report(label(), report_versions(), trainee())));
+}
+
+// A report names the recording and the frame its attempt began at: the debrief's Replay.
+std::string Session::with_recording(const RunState& r, nlohmann::json j) const {
+  if (r.recorder) {
+    j["recording"] = std::filesystem::path(r.recorder->path()).filename().string();
+    j["recording_from_k"] = r.stepper.attempt_first_k();
+  }
+  return j.dump(2);
+}
+
+// The frame's timing into the server's histograms, the drain's countdown, liveness.
+void Session::time_frame(Frame& frame, Instant computing, Instant computed, Instant due,
+                         Duration period) {
+  if (options_.wide) {
+    options_.wide->compute_s.observe(seconds(computed - computing));
+    frame.drain_s_left = options_.wide->drain_seconds_left(computed);
+  }
+  mark_progress(computed);
+  if (computed - due > period) counters_.late_frames.fetch_add(1, std::memory_order_relaxed);
+  if (options_.wide) options_.wide->lateness_s.observe(seconds(computed - due));
+}
+
+// Hands the frame to the transport; a sink failing for longer than the grace gets reaped.
+void Session::deliver(const Frame& frame, Instant sent_at) {
+  if (sink_->deliver(frame)) {
+    counters_.frames_sent.fetch_add(1, std::memory_order_relaxed);
+    failing_since_ns_ = -1;
+  } else {
+    counters_.send_failures.fetch_add(1, std::memory_order_relaxed);
+    std::int64_t none = -1;
+    failing_since_ns_.compare_exchange_strong(none, to_ns(sent_at));
+  }
+}
+
+// Fallen more than two periods behind (machine overloaded, sink slow): skip frames rather
+// than replay a burst; the model still integrates every step, and scores it: a load let go
+// in a skipped frame is still a drop.
+void Session::catch_up(RunState& r, std::uint64_t& k) {
+  const auto behind = clock_.now() - (r.t0 + static_cast<Duration::rep>(k) * r.period);
+  if (behind <= 2 * r.period) return;
+  const auto skip = static_cast<std::uint64_t>(behind / r.period) - 1;
+  counters_.skipped_frames.fetch_add(skip, std::memory_order_relaxed);
+  for (std::uint64_t i = 0; i < skip && !stop_requested_; ++i) {
+    ++k;
+    const core::Outputs& o = r.stepper.step(k, nullptr);
+    r.health.after_step(r.stepper.state(), static_cast<double>(k) * options_.frame_period_s,
+                        counters_, label());
+    report_finished(r);
+    if (r.recorder) r.recorder->frame(k, r.seq, o, r.stepper.scorer().score(), r.stepper.state());
+    ++r.seq;  // receivers see the gap
+  }
+  mark_progress(clock_.now());
+}
+
+// The thread stops: a task stopped by the server under way says so in its report; the
+// recording is closed and the observers told.
+void Session::end_run(RunState& r) {
+  if (interrupt_task_ && r.stepper.scorer().interrupt()) {
+    publish_report(
+        with_recording(r, r.stepper.scorer().report(label(), report_versions(), trainee())));
+    std::lock_guard<std::mutex> lock(score_mutex_);
+    score_ = r.stepper.scorer().score();
+  }
+  if (r.recorder) r.recorder->finish(r.seq, trainee());
   observers_.end_all(label() + " ended");
   running_ = false;
 }

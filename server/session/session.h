@@ -1,6 +1,7 @@
 // One trainee's (or receiver's) machine: its own dynamics state and its own thread that
 // keeps frames on an absolute schedule, integrates the model up to each frame, and hands
-// the frame to the transport's sink. Transport-neutral (DESIGN.md "Data flow").
+// the frame to the transport's sink. Transport-neutral (no sockets, no ORB): the CORBA and
+// WebSocket transports each give it their own sink.
 #pragma once
 
 #include <atomic>
@@ -9,6 +10,8 @@
 #include <mutex>
 #include <string>
 #include <thread>
+
+#include <nlohmann/json.hpp>
 
 #include "core/machine.h"
 #include "model/scenario_file.h"
@@ -24,7 +27,7 @@
 
 namespace clamsim::session {
 
-// Where a session taken over from a replay starts (issue 12, "Take over from here"): the
+// Where a session taken over from a replay starts (the replay's "Take over from here"): the
 // replay's stepper after frame k of `recording` (a file name in the recordings directory).
 // The new session's frame 1 follows that frame, its state restored exactly.
 struct SessionSeed {
@@ -37,7 +40,7 @@ struct MachineSetup {
   std::string name;                                  // e.g. "t250"
   std::shared_ptr<const core::MachineParams> params;
   core::InitialConditions initial;
-  // The working world and its task (issue 5); null = empty space, as in the offline
+  // The working world and its task; null = empty space, as in the offline
   // experiments of 5.1.1-5.1.2. world_name is its catalog name ("dam_intake").
   std::shared_ptr<const model::Scenario> scenario;
   std::string world_name;
@@ -119,13 +122,13 @@ class Session {
   // The file name of this session's recording in the recordings directory; "" while it is
   // not (yet) recorded. Thread-safe.
   std::string recording_name() const;
-  // Observers (issue 11, "Watch"): each gets every frame the sink gets (same seq), with
+  // Observers (instructors watching the session): each gets every frame the sink gets (same seq), with
   // the voltages that drove it and its events, through its own bounded queue. False when
   // the session has ended. Thread-safe; detach is idempotent.
   bool attach_observer(std::shared_ptr<ObserverQueue> q) { return observers_.attach(std::move(q)); }
   void detach_observer(const ObserverQueue* q) { observers_.detach(q); }
   std::size_t observer_count() const { return observers_.size(); }
-  // What instructors do to this session (issue 11): the controls, messages. Thread-safe.
+  // What instructors do to this session: the controls, messages. Thread-safe.
   InstructorDesk& desk() { return desk_; }
   const InstructorDesk& desk() const { return desk_; }
 
@@ -134,7 +137,22 @@ class Session {
   void publish_to_observers(const Frame& frame, const core::Control& u, bool restarted);
   // The server's, model's and scenario's versions, for the task's report.
   training::ReportVersions report_versions() const;
+  // The session thread: frames on their schedule until stopped (session.cc).
+  struct RunState;
   void run();
+  bool sleep_until(Instant due);   // false once stopped
+  void run_frame(RunState& r, std::uint64_t k, Instant due);
+  bool restart_if_requested(RunState& r, std::uint64_t k);
+  StepInputs merge_inputs(RunState& r, std::uint64_t k, Frame& frame);
+  void compute_frame(RunState& r, std::uint64_t k, const StepInputs& in, Frame& frame);
+  void record_score(RunState& r, std::uint64_t k, const Frame& frame);
+  void report_finished(RunState& r);
+  std::string with_recording(const RunState& r, nlohmann::json report) const;
+  void time_frame(Frame& frame, Instant computing, Instant computed, Instant due,
+                  Duration period);
+  void deliver(const Frame& frame, Instant sent_at);
+  void catch_up(RunState& r, std::uint64_t& k);
+  void end_run(RunState& r);
   FrameStepper first_stepper() const;
   // The recording, when enabled and its file opens (else logged and counted).
   std::unique_ptr<SessionRecorder> open_recorder() const;

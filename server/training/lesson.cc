@@ -42,7 +42,7 @@ void LessonTracker::reset() {
   base_ = Baseline{};
   last_held_ = -1;
   done_at_s_.clear();
-  wall_start_ = wall_end_ = WallTime{};
+  wall_start_ = wall_end_ = base::WallTime{};
 }
 
 void LessonTracker::begin_step(int step, const core::Outputs& o) {

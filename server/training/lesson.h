@@ -12,7 +12,7 @@
 #include "core/state.h"
 #include "model/lesson_spec.h"
 #include "training/task_score.h"
-#include "training/utc_time.h"
+#include "base/utc_time.h"
 
 namespace clamsim::training {
 
@@ -63,8 +63,8 @@ class LessonTracker {
   Baseline base_;
   int last_held_ = -1;                 // the load most recently in the jaws
   std::vector<double> done_at_s_;      // lesson time each step was done
-  WallTime wall_start_{};
-  WallTime wall_end_{};
+  base::WallTime wall_start_{};
+  base::WallTime wall_end_{};
 };
 
 }  // namespace clamsim::training

@@ -11,16 +11,16 @@ namespace clamsim::training {
 
 namespace fs = std::filesystem;
 
-std::string write_report_file(const std::string& dir, std::uint64_t session_id, WallTime when,
-                              const std::string& text, std::string* error) {
+std::string write_report_file(const std::string& dir, std::uint64_t session_id,
+                              base::WallTime when, const std::string& text, std::string* error) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) {
     *error = "cannot create " + dir + ": " + ec.message();
     return "";
   }
-  const std::string stem =
-      (fs::path(dir) / ("report-" + std::to_string(session_id) + "-" + compact_utc(when))).string();
+  const std::string stem = (fs::path(dir) / ("report-" + std::to_string(session_id) + "-" +
+                                              base::compact_utc(when))).string();
   for (int n = 1; n < 100; ++n) {
     const std::string path = stem + (n == 1 ? "" : "-" + std::to_string(n)) + ".json";
     // "x": exclusive create, so two attempts never share a file

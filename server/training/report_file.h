@@ -5,13 +5,13 @@
 #include <cstdint>
 #include <string>
 
-#include "training/utc_time.h"
+#include "base/utc_time.h"
 
 namespace clamsim::training {
 
 // Creates dir when missing and writes the text; never overwrites (a second report within
 // the same second gets "-2", "-3", ...). Returns the path written, or "" with *error set.
-std::string write_report_file(const std::string& dir, std::uint64_t session_id, WallTime when,
-                              const std::string& text, std::string* error);
+std::string write_report_file(const std::string& dir, std::uint64_t session_id,
+                              base::WallTime when, const std::string& text, std::string* error);
 
 }  // namespace clamsim::training

@@ -60,7 +60,7 @@ void TaskScorer::reset(bool practice) {
   rest_s_.assign(task_.loads.size(), -1.0);
   timeline_.clear();
   notes_.clear();
-  wall_start_ = wall_end_ = WallTime{};
+  wall_start_ = wall_end_ = base::WallTime{};
 }
 
 bool TaskScorer::delivered(std::size_t k) const {
@@ -276,8 +276,8 @@ nlohmann::ordered_json report_head(const ReportHead& h) {
   r["versions"] = {{"server", v.server},
                    {"model", {{"name", v.model}, {"sha256", v.model_sha256}}},
                    {"scenario", {{"name", v.scenario}, {"sha256", v.scenario_sha256}}}};
-  r["started_utc"] = h.started ? ojson(iso8601_utc(*h.started)) : ojson(nullptr);
-  r["ended_utc"] = h.ended ? ojson(iso8601_utc(*h.ended)) : ojson(nullptr);
+  r["started_utc"] = h.started ? ojson(base::iso8601_utc(*h.started)) : ojson(nullptr);
+  r["ended_utc"] = h.ended ? ojson(base::iso8601_utc(*h.ended)) : ojson(nullptr);
   return r;
 }
 

@@ -14,7 +14,7 @@
 #include "core/field_list.h"
 #include "core/state.h"
 #include "model/scenario_file.h"
-#include "training/utc_time.h"
+#include "base/utc_time.h"
 
 namespace clamsim::training {
 
@@ -109,8 +109,8 @@ struct ReportHead {
   std::string trainee;
   std::string task;
   ReportVersions versions;
-  const WallTime* started = nullptr;  // null: not started
-  const WallTime* ended = nullptr;    // null: not finished
+  const base::WallTime* started = nullptr;  // null: not started
+  const base::WallTime* ended = nullptr;    // null: not finished
 };
 nlohmann::ordered_json report_head(const ReportHead& h);
 
@@ -190,8 +190,8 @@ class TaskScorer {
   std::vector<Note> notes_;
   const char* driver_ = "trainee";
   std::string instructor_;
-  WallTime wall_start_{};
-  WallTime wall_end_{};
+  base::WallTime wall_start_{};
+  base::WallTime wall_end_{};
 };
 
 }  // namespace clamsim::training

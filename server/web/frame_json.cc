@@ -288,17 +288,13 @@ void write_lesson(JsonWriter& w, const training::LessonProgress& l) {
 
 }  // namespace
 
-void DisplayEncoder::encode(const session::Frame& frame, std::string& out) const {
-  const core::Outputs& o = frame.outputs;
-  constexpr int mm = 4, mdeg = 3;  // decimals: 0.1 mm and 0.001 deg
-  out.clear();  // keeps its capacity
-  JsonWriter w(out);
-  w.begin_object();
-  w.key("type");
-  w.string("display");
-  w.field("seq", frame.seq);
-  w.field("t", r(o.time_s, 4));
-  w.field("control_seq", frame.control_seq);
+namespace {
+
+constexpr int mm = 4, mdeg = 3;  // decimals: 0.1 mm and 0.001 deg
+
+// The operator's instruments: the display's eight values, the joints' speeds, the cable
+// tensions, the cylinder pressures and the machine's states.
+void write_instruments(JsonWriter& w, const core::Outputs& o) {
   // Table 4.1: swing deg, boom deg, telescope m, clam-to-tip m, opening deg, cable 1 m,
   // cable 2 m, load kg
   const auto& d = o.display;
@@ -323,6 +319,11 @@ void DisplayEncoder::encode(const session::Frame& frame, std::string& out) const
   w.string(core::to_string(o.geo));
   w.key("load");
   w.string(core::to_string(o.load));
+}
+
+// The machine as the 3D view draws it: the clam's jaws, the key points, every part's pose
+// and the rope and limit flags.
+void write_geometry(JsonWriter& w, const core::Outputs& o) {
   w.field("theta1_deg", r(o.theta1_clam_deg, mdeg));
   w.field("theta2_deg", r(o.theta2_clam_deg, mdeg));
   w.field("jaw_gap_m", r(o.jaw_gap_m, mm));
@@ -344,17 +345,22 @@ void DisplayEncoder::encode(const session::Frame& frame, std::string& out) const
   write_parts(w, o.parts);
   w.key("flags");
   write_flags(w, o);
+}
 
-  // the working world (issue 5)
+// The clam in the working world: its swing and attitude, what it touches, the water.
+void write_clam_in_world(JsonWriter& w, const core::Outputs& o) {
   w.key("clam_swing_deg");
   write_array(w, o.clam_swing_deg, mdeg);
   w.key("clam_orientation");
   write_array(w, o.clam_orientation, 4);
   w.field("clam_contact_force_N", r(o.clam_contact_force_N, 1));
   w.field("clam_submerged", r(o.clam_submerged, 2));
-  // an instructor's condition (issue 11): how murky the water is, 0 clear .. 1 nil
+  // an instructor's condition: how murky the water is, 0 clear .. 1 nil
   w.field("turbidity", r(o.turbidity, 2));
-  // stability (issue 13, section 5): the load moment indicator and the machine's tilt
+}
+
+// Stability: the load moment indicator and the machine's tilt.
+void write_stability(JsonWriter& w, const core::Outputs& o) {
   w.field("load_moment_pct", r(o.load_moment_pct, 1));
   w.field("hook_load_kg", r(o.hook_load_kg, 1));
   w.field("rated_kg", r(o.rated_kg, 1));
@@ -370,17 +376,21 @@ void DisplayEncoder::encode(const session::Frame& frame, std::string& out) const
   w.key("tilt_axis");
   if (o.tilt_edge == core::kNoEdge) {
     w.null();
-  } else {
-    w.begin_object();
-    w.key("point_m");
-    write_array(w, o.tilt_axis_point_m, mm);
-    w.key("direction");
-    write_array(w, o.tilt_axis_direction, 6);
-    w.end_object();
+    return;
   }
+  w.begin_object();
+  w.key("point_m");
+  write_array(w, o.tilt_axis_point_m, mm);
+  w.key("direction");
+  write_array(w, o.tilt_axis_direction, 6);
+  w.end_object();
+}
+
+// The world's loads, which one the clam holds, the contacts and the frame's events.
+void write_world(JsonWriter& w, const core::Outputs& o, const std::vector<std::string>& load_ids) {
   const int n_loads = std::clamp(o.load_count, 0, core::kMaxLoads);
   w.key("loads");
-  write_loads(w, o, n_loads, load_ids_);
+  write_loads(w, o, n_loads, load_ids);
   w.key("held_load");
   if (o.held_load >= 0 && o.held_load < n_loads) w.number(o.held_load);
   else w.null();
@@ -388,6 +398,25 @@ void DisplayEncoder::encode(const session::Frame& frame, std::string& out) const
   write_contacts(w, o, n_loads);
   w.key("events");
   write_fields(w, core::kWorldEventFields, o.events);
+}
+
+}  // namespace
+
+void DisplayEncoder::encode(const session::Frame& frame, std::string& out) const {
+  const core::Outputs& o = frame.outputs;
+  out.clear();  // keeps its capacity
+  JsonWriter w(out);
+  w.begin_object();
+  w.key("type");
+  w.string("display");
+  w.field("seq", frame.seq);
+  w.field("t", r(o.time_s, 4));
+  w.field("control_seq", frame.control_seq);
+  write_instruments(w, o);
+  write_geometry(w, o);
+  write_clam_in_world(w, o);
+  write_stability(w, o);
+  write_world(w, o, load_ids_);
   w.key("score");
   write_score(w, frame.score);
   if (frame.lesson.enabled) {

@@ -52,8 +52,8 @@ std::string hello_json(const HelloInfo& info, const core::MachineParams& machine
 // empty when the scene has none. display.loads[i].id comes from here (i when missing).
 nlohmann::ordered_json scene_load_ids(const nlohmann::ordered_json& scene);
 
-// The display message of one frame, written into a string the caller keeps (issue 16): a
-// sink encodes every frame into the same few buffers, and once they have grown to a
+// The display message of one frame, written into a string the caller keeps, so that the
+// session thread's send path takes nothing from the heap once warm: a sink encodes every frame into the same few buffers, and once they have grown to a
 // frame's size, encoding allocates nothing. load_ids: hello.scene.loads[i].id, each
 // encoded once here (display.loads[i].id; i when missing).
 class DisplayEncoder {

@@ -112,9 +112,10 @@ void HttpSession::handle(Request&& req) {
       return send_text(req, http::status::not_found, "no WebSocket endpoint here; use /ws\n",
                        "text/plain; charset=utf-8");
     }
-    // the WebSocket session takes the socket (and the connection slot) over
+    // the WebSocket session takes the socket (and the connection slot) over, in the role
+    // its query asks for
     beast::get_lowest_layer(stream_).expires_never();
-    std::make_shared<WebSocketSession>(std::move(stream_), state_, std::move(slot_))
+    make_websocket_session(std::move(stream_), state_, std::move(slot_), target)
         ->run(std::move(req));
     return;
   }

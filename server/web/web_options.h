@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "session/event_log.h"
+#include "base/event_log.h"
 #include "web/web_stats.h"
 
 namespace clamsim::web {
@@ -34,7 +34,7 @@ struct AccessOptions {
   // "" = none; else a trainee's browser must give it to start a session (/ws?class_code=).
   std::string class_code;
   // Lockouts go here as login_lockout events; null = not logged (tests).
-  const session::EventLog* event_log = nullptr;
+  const base::EventLog* event_log = nullptr;
   // Native observers' tickets (POST /api/sessions/ID/observe-ticket), shared with the CORBA
   // transport that redeems them; null = the route answers 404 (no CORBA transport).
   std::shared_ptr<auth::ObserveTickets> observe_tickets;

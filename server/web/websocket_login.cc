@@ -51,7 +51,7 @@ bool WebSocketSession::login_valid(bool touch) {
   const WebAuth::LoginCheck check = state_->auth().check_login(login_token_, touch);
   if (check.ended.empty()) return true;
   state_->counters().ws_closed_policy.fetch_add(1);
-  state_->log("web: closed " + std::string(observer_ ? "the observer" : "the replay") + " of " +
+  state_->log("web: closed " + std::string(role_name()) + " of " +
               instructor_name_ + " at " + peer_text() + ": login ended (" + check.ended + ")");
   login_token_.clear();
   if (login_timer_) login_timer_->cancel();

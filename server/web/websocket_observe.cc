@@ -1,7 +1,7 @@
-// The observer side of a WebSocket connection (issue 11, "Watch"; docs/websocket-protocol.md
-// "Observers"): /ws?observe=ID. The watched session pushes into this connection's own
-// bounded queue (session/observers.h) and wakes it with a post; everything here runs on
-// the connection's strand.
+// An instructor observing a live session over a WebSocket connection (the instructor
+// page's "Watch"; docs/websocket-protocol.md "Observers"): /ws?observe=ID. The watched
+// session pushes into this connection's own bounded queue (session/observers.h) and wakes
+// it with a post; everything here runs on the connection's strand.
 #include <cassert>
 
 #include "web/auth_routes.h"
@@ -9,7 +9,8 @@
 #include "web/instructor_json.h"
 #include "web/observer_json.h"
 #include "web/observer_message.h"
-#include "web/websocket_session.h"
+#include "web/url.h"
+#include "web/websocket_roles.h"
 
 namespace clamsim::web {
 
@@ -40,17 +41,16 @@ std::string shown(std::string_view text) {
 
 }  // namespace
 
-bool WebSocketSession::start_observing(std::string_view observe) {
+ObserverSession::~ObserverSession() { release_role(); }
+
+// The instructor role, a live session, then its hello marked as observing and its frames.
+bool ObserverSession::start(std::string_view query) {
+  const std::string observe = query_value(query, "observe").value_or("");
   WebCounters& c = state_->counters();
-  // the instructor's data: the same check as every /api/ instructor route
-  if (auto denied = require_instructor(req_, *state_)) {
+  if (const auto why = instructor_refusal()) {
     c.ws_closed_policy.fetch_add(1);
     state_->log("web: refused to let " + peer_text() + " observe: no instructor login");
-    const auto body = nlohmann::json::parse(denied->body, nullptr, false);
-    const std::string why = body.is_object() && body.contains("message") && body["message"].is_string()
-                                ? body["message"].get<std::string>()
-                                : std::string("instructor login required");
-    close_with(websocket::close_code::policy_error, "observe: " + why);
+    close_with(websocket::close_code::policy_error, "observe: " + *why);
     return false;
   }
   const std::uint64_t id = session_number(observe);
@@ -62,9 +62,8 @@ bool WebSocketSession::start_observing(std::string_view observe) {
     return false;
   }
   const std::shared_ptr<session::Session> watched = state_->registry().find(id);
-  std::weak_ptr<WebSocketSession> weak = weak_from_this();
   observer_ = std::make_shared<session::ObserverQueue>(
-      [state = state_, ex = ws_.get_executor(), weak] {
+      [state = state_, ex = ws_.get_executor(), weak = weak_role<ObserverSession>()] {
         state->post(ex, [weak] {
           if (auto s = weak.lock()) s->drain_observed();
         });
@@ -85,40 +84,44 @@ bool WebSocketSession::start_observing(std::string_view observe) {
   } else {
     instructor_name_ = "instructor";   // a loopback-only server without accounts
   }
-  const session::MachineSetup& m = watched->machine();
-  world_ = m.scenario;
-  const nlohmann::ordered_json& scene = world_ ? world_->client_scene : state_->scene();
-  watched_load_ids_ = scene_load_ids(scene);
-  open_ = true;
-  const WebOptions& o = state_->options();
-  HelloInfo hello;
-  hello.session = id;
-  hello.server = state_->server_name();
-  hello.frame_period_s = watched->frame_period_s();
-  hello.model = m.name;
-  hello.scenario = m.world_name;
-  hello.max_message_bytes = o.max_message_bytes;
-  hello.max_messages_per_s = o.max_messages_per_s;
-  hello.observing = observing_json(id, watched->trainee(), watched->sink().transport(),
-                                   watched->label());
-  hello.observing["faults"] = session::fault_catalog_json();
-  send(std::make_shared<const std::string>(hello_json(hello, *m.params, scene)),
-       SendQueue::Kind::Other);
-  // who drives now; later changes come with the frames
-  send(std::make_shared<const std::string>(
-           control_json(watched->desk().control().state(), observer_id_)),
-       SendQueue::Kind::Other);
-  send(std::make_shared<const std::string>(faults_json(watched->desk().active_faults())),
-       SendQueue::Kind::Other);
+  send_hello(*watched);
   state_->log("web: " + peer_text() + " observes " + watched->label());
   return true;
 }
 
+// The watched session's hello marked as observing, who drives it now (later changes come
+// with the frames) and its faults.
+void ObserverSession::send_hello(const session::Session& watched) {
+  const session::MachineSetup& m = watched.machine();
+  const nlohmann::ordered_json& scene = m.scenario ? m.scenario->client_scene : state_->scene();
+  watched_load_ids_ = scene_load_ids(scene);
+  open_ = true;
+  const WebOptions& o = state_->options();
+  HelloInfo hello;
+  hello.session = watched.id();
+  hello.server = state_->server_name();
+  hello.frame_period_s = watched.frame_period_s();
+  hello.model = m.name;
+  hello.scenario = m.world_name;
+  hello.max_message_bytes = o.max_message_bytes;
+  hello.max_messages_per_s = o.max_messages_per_s;
+  hello.observing = observing_json(watched.id(), watched.trainee(), watched.sink().transport(),
+                                   watched.label());
+  hello.observing["faults"] = session::fault_catalog_json();
+  send(std::make_shared<const std::string>(hello_json(hello, *m.params, scene)),
+       SendQueue::Kind::Other);
+  send(std::make_shared<const std::string>(
+           control_json(watched.desk().control().state(), observer_id_)),
+       SendQueue::Kind::Other);
+  send(std::make_shared<const std::string>(faults_json(watched.desk().active_faults())),
+       SendQueue::Kind::Other);
+}
+
 // Woken by the watched session: the newest frames (display + the inputs when they changed),
 // every event, and the session's end.
-void WebSocketSession::drain_observed() {
+void ObserverSession::drain_observed() {
   assert(on_strand(ws_.get_executor()));
-  if (!observer_ || closing_ || finished_) return;
+  if (!observer_ || closing()) return;
   session::ObserverQueue::Batch b = observer_->take();
   for (const auto& f : b.event_frames) {
     send(std::make_shared<const std::string>(events_json(*f, watched_load_ids_)),
@@ -144,7 +147,7 @@ void WebSocketSession::drain_observed() {
     close_with(websocket::close_code::normal, "observe: " + b.end_reason);
 }
 
-void WebSocketSession::handle_observer_text(const std::string& text) {
+void ObserverSession::handle_text(const std::string& text) {
   const ObserverMessage m = parse_observer_message(text);
   const auto watched = watched_.lock();
   if (m.type == ObserverMessage::Type::Invalid) return send_error(m.error_code, m.error_message);
@@ -199,7 +202,7 @@ void WebSocketSession::handle_observer_text(const std::string& text) {
 // fault / clear_fault: the session's fault catalog says whether it exists and its
 // parameters are valid (session/fault_catalog.h); the change reaches every observer as
 // `faults` on the frame where it takes effect.
-void WebSocketSession::handle_fault_message(const ObserverMessage& m, session::Session& watched) {
+void ObserverSession::handle_fault_message(const ObserverMessage& m, session::Session& watched) {
   const bool inject = m.type == ObserverMessage::Type::Fault;
   session::InstructorDesk& desk = watched.desk();
   const std::string error = inject ? desk.inject_fault(instructor_name_, m.fault, m.params)
@@ -211,7 +214,7 @@ void WebSocketSession::handle_fault_message(const ObserverMessage& m, session::S
 }
 
 // Leaves the watched session's observers (the session goes on). Idempotent.
-void WebSocketSession::stop_observing() {
+void ObserverSession::release_role() {
   if (!observer_) return;
   if (auto watched = watched_.lock()) {
     // an instructor who disconnects hands the controls back (or leaves the line)

@@ -1,8 +1,9 @@
-// The debrief side of a WebSocket connection (issue 12; docs/websocket-protocol.md
-// "Replays"): /ws?replay=NAME plays a recording through a session::ReplayPlayer on its own
-// thread, which reaches this connection only by posting to its strand (as a session's
-// sink does); /ws?takeover=TICKET (websocket_session.cc) starts the live session a
-// replay's "Take over from here" asked for. Everything here runs on the strand.
+// A replay over a WebSocket connection (the debrief; docs/websocket-protocol.md "Replays"):
+// /ws?replay=NAME plays a recording through a session::ReplayPlayer on its own thread,
+// which reaches this connection only by posting to its strand (as a session's sink does).
+// Its "Take over from here" gives a ticket for /ws?takeover=TICKET, which a trainee's
+// connection (websocket_trainee.cc) turns into a live session. Everything here runs on the
+// strand.
 #include <cassert>
 #include <chrono>
 #include <filesystem>
@@ -12,7 +13,7 @@
 #include "web/replay_json.h"
 #include "web/replay_message.h"
 #include "web/url.h"
-#include "web/websocket_session.h"
+#include "web/websocket_roles.h"
 
 namespace clamsim::web {
 
@@ -35,7 +36,7 @@ bool is_recording_name(std::string_view n) {
 class WebReplayListener final : public session::ReplayListener {
  public:
   WebReplayListener(std::shared_ptr<SharedState> state, net::any_io_executor strand,
-                    std::weak_ptr<WebSocketSession> ws, std::string name, std::string peer,
+                    std::weak_ptr<ReplaySession> ws, std::string name, std::string peer,
                     std::string client)
       : state_(std::move(state)), strand_(std::move(strand)), ws_(std::move(ws)),
         name_(std::move(name)), peer_(std::move(peer)), client_(std::move(client)) {}
@@ -56,7 +57,7 @@ class WebReplayListener final : public session::ReplayListener {
     hello.max_messages_per_s = o.max_messages_per_s;
     hello.replay = replay_hello_json(name_, r);
     auto text = std::make_shared<const std::string>(hello_json(hello, *setup.params, scene));
-    post([sink = sink_, text](WebSocketSession& s) { s.replay_opened(sink, text); });
+    post([sink = sink_, text](ReplaySession& s) { s.replay_opened(sink, text); });
   }
 
   void progress(std::uint64_t done, std::uint64_t of) override {
@@ -68,7 +69,7 @@ class WebReplayListener final : public session::ReplayListener {
 
   void ready(const session::ReplayRun& run) override {
     auto text = std::make_shared<const std::string>(replay_timeline_json(run));
-    post([frames = run.frames(), text](WebSocketSession& s) { s.replay_ready(frames, text); });
+    post([frames = run.frames(), text](ReplaySession& s) { s.replay_ready(frames, text); });
   }
 
   void frame(const session::Frame& f) override { sink_->deliver(f); }
@@ -83,7 +84,7 @@ class WebReplayListener final : public session::ReplayListener {
   }
 
   void failed(const std::string& why) override {
-    post([why](WebSocketSession& s) { s.replay_failed(why); });
+    post([why](ReplaySession& s) { s.replay_failed(why); });
   }
 
  private:
@@ -94,14 +95,14 @@ class WebReplayListener final : public session::ReplayListener {
     });
   }
   void message(std::string text) {
-    post([text = std::make_shared<const std::string>(std::move(text))](WebSocketSession& s) {
+    post([text = std::make_shared<const std::string>(std::move(text))](ReplaySession& s) {
       s.send_message(text);
     });
   }
 
   const std::shared_ptr<SharedState> state_;
   const net::any_io_executor strand_;
-  const std::weak_ptr<WebSocketSession> ws_;
+  const std::weak_ptr<ReplaySession> ws_;
   const std::string name_, peer_, client_;
   session::MachineSetup setup_;                  // player thread only
   std::shared_ptr<WebSocketSink> sink_;          // made in opened()
@@ -110,9 +111,11 @@ class WebReplayListener final : public session::ReplayListener {
 
 }  // namespace
 
+ReplaySession::~ReplaySession() { release_role(); }
+
 // Who may replay: a logged-in instructor (any recording), or whoever holds the ticket a
 // trainee's own connection got for its recording (replay_ticket). "" or why not.
-std::string WebSocketSession::replay_refusal(const std::string& name, std::string_view ticket) {
+std::string ReplaySession::replay_refusal(const std::string& name, std::string_view ticket) {
   if (!ticket.empty()) {
     std::string why;
     const auto allowed = state_->replay_tickets().find(ticket, /*use_up=*/false, &why);
@@ -120,22 +123,15 @@ std::string WebSocketSession::replay_refusal(const std::string& name, std::strin
     if (*allowed != name) return "the ticket is for another recording";
     return "";
   }
-  if (auto denied = require_instructor(req_, *state_)) {
-    const auto body = nlohmann::json::parse(denied->body, nullptr, false);
-    return body.is_object() && body.contains("message") && body["message"].is_string()
-               ? body["message"].get<std::string>()
-               : std::string("instructor login required");
-  }
-  return "";
+  return instructor_refusal().value_or("");
 }
 
-bool WebSocketSession::start_replaying(std::string_view replay) {
+// A recording this connection may replay, and one of the server's replay places for it;
+// else closes with why not.
+bool ReplaySession::take_place(const std::string& name, const std::string& dir,
+                               std::string_view query) {
   WebCounters& c = state_->counters();
-  const std::string target = to_std(req_.target());
-  const std::string_view query = split_target(target).query;
-  const std::string name(replay);
   std::string refusal;
-  const std::string dir = state_->registry().recording().dir;
   if (!is_recording_name(name)) {
     refusal = "expected a recording's file name (session-<UTC>-<id>.mcap, as a report's "
               "\"recording\" gives it), got \"" + cut_for_error(name) + "\"";
@@ -155,6 +151,13 @@ bool WebSocketSession::start_replaying(std::string_view replay) {
     close_with(websocket::close_code::policy_error, "replay: " + refusal);
     return false;
   }
+  return true;
+}
+
+bool ReplaySession::start(std::string_view query) {
+  const std::string name = query_value(query, "replay").value_or("");
+  const std::string dir = state_->registry().recording().dir;
+  if (!take_place(name, dir, query)) return false;
   std::uint64_t start_k = 0;
   if (const auto from = query_value(query, "from")) {
     const nlohmann::json k = nlohmann::json::parse(*from, nullptr, false);
@@ -173,7 +176,7 @@ bool WebSocketSession::start_replaying(std::string_view replay) {
   state_->log("web: " + peer_text() + " replays " + name + " (" + who + ")");
   replay_counted_ = true;
   open_ = true;
-  auto listener = std::make_shared<WebReplayListener>(state_, ws_.get_executor(), weak_from_this(),
+  auto listener = std::make_shared<WebReplayListener>(state_, ws_.get_executor(), weak_role<ReplaySession>(),
                                                       name, peer_text(), slot_.client());
   replay_ = std::make_unique<session::ReplayPlayer>((std::filesystem::path(dir) / name).string(),
                                                     start_k, state_->catalog(), listener);
@@ -181,27 +184,27 @@ bool WebSocketSession::start_replaying(std::string_view replay) {
   return true;
 }
 
-void WebSocketSession::replay_opened(std::shared_ptr<WebSocketSink> sink,
-                                     std::shared_ptr<const std::string> hello) {
+void ReplaySession::replay_opened(std::shared_ptr<WebSocketSink> sink,
+                                  std::shared_ptr<const std::string> hello) {
   assert(on_strand(ws_.get_executor()));
   sink_ = std::move(sink);
-  if (closing_) sink_->close();
+  if (closing()) sink_->close();
   send(std::move(hello), SendQueue::Kind::Other);
 }
 
-void WebSocketSession::replay_ready(std::uint64_t frames, std::shared_ptr<const std::string> timeline) {
+void ReplaySession::replay_ready(std::uint64_t frames, std::shared_ptr<const std::string> timeline) {
   assert(on_strand(ws_.get_executor()));
   replay_frames_ = frames;
   send(std::move(timeline), SendQueue::Kind::Other);
 }
 
-void WebSocketSession::replay_failed(const std::string& why) {
+void ReplaySession::replay_failed(const std::string& why) {
   assert(on_strand(ws_.get_executor()));
   state_->counters().ws_closed_policy.fetch_add(1);
   close_with(websocket::close_code::policy_error, "replay: " + why);
 }
 
-void WebSocketSession::handle_replay_text(const std::string& text) {
+void ReplaySession::handle_text(const std::string& text) {
   const ReplayMessage m = parse_replay_message(text, replay_frames_);
   switch (m.type) {
     case ReplayMessage::Type::Ping:
@@ -228,7 +231,7 @@ void WebSocketSession::handle_replay_text(const std::string& text) {
   }
 }
 
-void WebSocketSession::stop_replaying() {
+void ReplaySession::release_role() {
   if (!replay_) return;
   // joined on the reaper's thread, never on this I/O thread; the replay's place is freed once
   // the player's thread has ended (the state is kept alive for that)
@@ -239,20 +242,6 @@ void WebSocketSession::stop_replaying() {
     };
   state_->player_reaper().retire(std::move(replay_), std::move(after));
   replay_counted_ = false;
-}
-
-// /ws?takeover=TICKET: the machine and the replayed moment the ticket stands for.
-bool WebSocketSession::take_over_setup(std::string_view ticket, session::MachineSetup* setup) {
-  std::string why;
-  auto found = state_->takeover_tickets().find(ticket, /*use_up=*/true, &why);
-  if (!found) {
-    state_->counters().ws_closed_policy.fetch_add(1);
-    close_with(websocket::close_code::policy_error,
-               "takeover: " + why + "; take over again from the replay");
-    return false;
-  }
-  *setup = std::move(*found);
-  return true;
 }
 
 }  // namespace clamsim::web

@@ -6,14 +6,12 @@
 #include <cassert>
 #include <cmath>
 
-#include "training/trainee_name.h"
-#include "web/client_message.h"
+#include "web/auth_routes.h"
 #include "web/frame_json.h"
-#include "web/frame_rate.h"
 #include "web/instructor_json.h"
 #include "web/origin.h"
-#include "web/replay_json.h"
 #include "web/url.h"
+#include "web/websocket_roles.h"
 
 namespace clamsim::web {
 
@@ -105,6 +103,19 @@ void WebSocketSink::write_started() {
 
 // ---- connection (its strand) ----
 
+std::shared_ptr<WebSocketSession> make_websocket_session(WebStream&& stream,
+                                                         std::shared_ptr<SharedState> state,
+                                                         ConnectionSlot slot,
+                                                         std::string_view target) {
+  // only picks the class: run() checks the query's form before the role starts
+  const std::string_view query = split_target(target).query;
+  if (query_value(query, "observe"))
+    return std::make_shared<ObserverSession>(std::move(stream), std::move(state), std::move(slot));
+  if (query_value(query, "replay"))
+    return std::make_shared<ReplaySession>(std::move(stream), std::move(state), std::move(slot));
+  return std::make_shared<TraineeSession>(std::move(stream), std::move(state), std::move(slot));
+}
+
 WebSocketSession::WebSocketSession(WebStream&& stream, std::shared_ptr<SharedState> state,
                                    ConnectionSlot slot)
     : ws_(std::move(stream)), state_(std::move(state)), slot_(std::move(slot)),
@@ -112,9 +123,11 @@ WebSocketSession::WebSocketSession(WebStream&& stream, std::shared_ptr<SharedSta
       rate_(state_->options().max_messages_per_s, std::chrono::seconds(1)) {}
 
 // Runs on an I/O thread, or on the thread destroying the io_context after stop(); never on
-// a session thread, which holds only weak references to this object.
+// a session thread, which holds only weak references to this object. The role's destructor
+// has let go of what it held.
 WebSocketSession::~WebSocketSession() {
-  release_session();  // only if stop() raced a session that was just starting
+  if (login_timer_) login_timer_->cancel();
+  if (sink_) sink_->close();
   state_->leave(this);
 }
 
@@ -168,133 +181,28 @@ void WebSocketSession::on_accept(beast::error_code ec) {
   if (closing_) return;  // shut down during the handshake
   accepted_ = true;
   state_->counters().ws_connections.fetch_add(1);
-  if (!start_session()) return;
+  const std::string target = to_std(req_.target());
+  const std::string_view query = split_target(target).query;
+  if (!admit(query) || !start(query)) return;
   do_read();
 }
 
-// Checks the origin, resolves the model, asks the registry for a session and sends hello.
-// Hello is queued in this same strand handler, before any frame the new session posts.
-bool WebSocketSession::start_session() {
+// What every role needs: an allowed origin, and a query of the right form.
+bool WebSocketSession::admit(std::string_view query) {
   WebCounters& c = state_->counters();
-  const WebOptions& o = state_->options();
   const std::string origin = to_std(req_[http::field::origin]);
-  if (!origin_allowed(origin, to_std(req_[http::field::host]), o.allowed_origins)) {
+  if (!origin_allowed(origin, to_std(req_[http::field::host]), state_->options().allowed_origins)) {
     c.ws_closed_policy.fetch_add(1);
     state_->log("web: refused WebSocket from origin " + origin);
     close_with(websocket::close_code::policy_error, "origin not allowed: " + origin);
     return false;
   }
-  const std::string target = to_std(req_.target());
-  const std::string_view query = split_target(target).query;
   if (const std::string problem = query_problem(query); !problem.empty()) {
     c.ws_closed_policy.fetch_add(1);
     close_with(websocket::close_code::policy_error, problem);
     return false;
   }
-  if (const auto observe = query_value(query, "observe")) return start_observing(*observe);
-  if (const auto replay = query_value(query, "replay")) return start_replaying(*replay);
-  const std::string model = query_value(query, "model").value_or("");
-  std::string scenario = query_value(query, "scenario").value_or("");
-  session::MachineSetup setup;
-  std::string why;
-  nlohmann::ordered_json taken_over;
-  if (const auto takeover = query_value(query, "takeover")) {
-    // the ticket came from a replay its holder was allowed to see: no class code needed
-    if (!take_over_setup(*takeover, &setup)) return false;
-    scenario = setup.world_name;
-    taken_over = {{"recording", setup.seed->recording}, {"k", setup.seed->k}};
-  } else {
-    if (!class_code_accepted(query_value(query, "class_code").value_or(""))) return false;
-    if (!state_->catalog().resolve(model, scenario, &setup, &why)) {
-      c.ws_closed_policy.fetch_add(1);
-      // a mistyped ?scenario= is the usual cause: the operator sees it without a browser
-      state_->log("web: refused WebSocket: " + why);
-      close_with(websocket::close_code::policy_error, why);
-      return false;
-    }
-  }
-  auto params = setup.params;
-  const std::string model_name = setup.name;
-  // a browser may ask for more frames per second than the thesis's 20 (issue 14)
-  const std::vector<int> rates = offered_frame_rates(o.max_frame_rate_hz);
-  double period = o.frame_period_s;
-  if (const auto rate = query_value(query, "rate")) {
-    const std::optional<int> hz = parse_frame_rate(*rate, rates, &why);
-    if (!hz) {
-      c.ws_closed_policy.fetch_add(1);
-      close_with(websocket::close_code::policy_error, why);
-      return false;
-    }
-    period = frame_period_for(*hz, params->integrator.step_s);
-  }
-  // the browser draws the world this session works in: the server's (WebOptions::scene)
-  // unless the connection chose another world scenario
-  world_ = setup.scenario;
-  const nlohmann::ordered_json& scene = world_ ? world_->client_scene : state_->scene();
-  sink_ = std::make_shared<WebSocketSink>(state_, ws_.get_executor(), weak_from_this(),
-                                          o.write_stall_s, o.max_queued_bytes,
-                                          o.send_queue_limit, scene_load_ids(scene),
-                                          peer_text(), slot_.client());
-  std::weak_ptr<WebSocketSession> weak = weak_from_this();
-  session::ReapHandler on_reap = [state = state_, ex = ws_.get_executor(),
-                                  weak](const std::shared_ptr<session::Session>&) {
-    state->post(ex, [weak] {
-      if (auto s = weak.lock()) s->on_reaped();
-    });
-  };
-  session_ = state_->registry().create(std::move(setup), sink_, period,
-                                       std::move(on_reap), &why);
-  if (!session_) {
-    c.ws_closed_full.fetch_add(1);
-    state_->log("web: refused a session: " + why);
-    close_with(websocket::close_code::try_again_later, why);
-    return false;
-  }
-  state_->own_session(session_->id());
-  open_ = true;
-  HelloInfo hello;
-  hello.session = session_->id();
-  hello.server = state_->server_name();
-  hello.frame_period_s = period;
-  hello.frame_rates_hz = rates;
-  hello.model = model_name;
-  hello.scenario = scenario;
-  hello.max_message_bytes = o.max_message_bytes;
-  hello.max_messages_per_s = o.max_messages_per_s;
-  hello.taken_over = std::move(taken_over);
-  send(std::make_shared<const std::string>(hello_json(hello, *params, scene)),
-       SendQueue::Kind::Other);
   return true;
-}
-
-// With --class-code, a session starts only with the right code. Wrong codes count as
-// failed logins of the peer's address (auth/login_throttle.h), so it cannot be guessed.
-bool WebSocketSession::class_code_accepted(const std::string& given) {
-  WebAuth& auth = state_->auth();
-  if (auth.options().class_code.empty()) return true;
-  std::string address = peer_text();
-  address = address.substr(0, address.rfind(':'));  // the tracker's key, as for logins
-  if (address.size() > 2 && address.front() == '[') address = address.substr(1, address.size() - 2);
-  std::string refusal;
-  if (const auth::ThrottleVerdict v = auth.throttle().check(address); v.locked) {
-    refusal = "class code: too many wrong codes from this address; try again in " +
-              std::to_string(static_cast<long>(v.retry_after_s)) + " s";
-  } else if (given.empty()) {
-    refusal = "class code required: ask your instructor";
-  } else if (!auth.class_code_matches(given)) {
-    const auth::ThrottleVerdict after = auth.throttle().failed(address, "class code");
-    refusal = after.locked ? "class code: wrong code; too many wrong codes from this address, "
-                             "try again in " + std::to_string(static_cast<long>(after.retry_after_s)) + " s"
-                           : std::string("class code: wrong code");
-  } else {
-    // not succeeded(): the code is shared by a class, and must not clear the address's
-    // failed logins
-    return true;
-  }
-  state_->counters().ws_closed_policy.fetch_add(1);
-  state_->log("web: refused a session from " + address + ": " + refusal);
-  close_with(websocket::close_code::policy_error, refusal);
-  return false;
 }
 
 std::string WebSocketSession::peer_text() {
@@ -303,6 +211,15 @@ std::string WebSocketSession::peer_text() {
   if (ec) return "";
   const std::string host = peer.address().to_string();
   return (peer.address().is_v6() ? "[" + host + "]" : host) + ":" + std::to_string(peer.port());
+}
+
+std::optional<std::string> WebSocketSession::instructor_refusal() {
+  const auto denied = require_instructor(req_, *state_);
+  if (!denied) return std::nullopt;
+  const auto body = nlohmann::json::parse(denied->body, nullptr, false);
+  return body.is_object() && body.contains("message") && body["message"].is_string()
+             ? body["message"].get<std::string>()
+             : std::string("instructor login required");
 }
 
 void WebSocketSession::do_read() {
@@ -345,74 +262,11 @@ void WebSocketSession::on_frames(std::size_t n) {
     if (self->closing_ || self->finished_) return;
     self->state_->counters().ws_closed_flood.fetch_add(1);
     const std::string limit = std::to_string(self->state_->options().max_messages_per_s);
-    self->state_->log("web: session " +
-                      std::to_string(self->session_ ? self->session_->id() : 0) +
+    self->state_->log("web: session " + std::to_string(self->own_session_id()) +
                       " flooding (more than " + limit + " frames in one second), closed");
     self->close_with(websocket::close_code::policy_error,
                      "flooding: more than " + limit + " frames in one second");
   });
-}
-
-void WebSocketSession::handle_text(const std::string& text) {
-  if (observer_) return handle_observer_text(text);
-  if (replay_) return handle_replay_text(text);
-  const ClientMessage m = parse_client_message(text);
-  switch (m.type) {
-    case ClientMessage::Type::Control: {
-      const session::ControlVerdict v = session_->submit_control(m.volts.data(), m.volts.size());
-      if (v.kind == session::ControlVerdict::Kind::Rejected) {
-        send_error("bad_control", v.reason);
-      } else if (v.kind == session::ControlVerdict::Kind::Clamped) {
-        // a joystick a hair past 5 V would otherwise get an error at 20 Hz
-        const auto now = std::chrono::steady_clock::now();
-        if (now - last_clamp_report_ >= std::chrono::seconds(1)) {
-          last_clamp_report_ = now;
-          send_error("clamped", v.reason);
-        }
-      }
-      break;
-    }
-    case ClientMessage::Type::Ping:
-      send(std::make_shared<const std::string>(
-               pong_json(m.id, m.ping_t, session_->sim_time_s())),
-           SendQueue::Kind::Other);
-      break;
-    case ClientMessage::Type::Restart:
-      // the session resets the world and the task before its next frame
-      session_->request_restart(m.practice);
-      send(std::make_shared<const std::string>(restarting_json(m.id)), SendQueue::Kind::Other);
-      break;
-    case ClientMessage::Type::Trainee: {
-      std::string why;
-      if (const auto name = training::normalise_trainee_name(m.trainee, &why)) {
-        session_->set_trainee(*name);
-        send(std::make_shared<const std::string>(trainee_json(*name)), SendQueue::Kind::Other);
-      } else {
-        send_error("bad_trainee", why);
-      }
-      break;
-    }
-    case ClientMessage::Type::ReplayTicket:
-      send_replay_ticket();
-      break;
-    case ClientMessage::Type::Invalid:
-      send_error(m.error_code, m.error_message);
-      break;
-  }
-}
-
-// The trainee's ticket to replay this session's own recording (issue 12): reusable for an
-// hour, for that file only.
-void WebSocketSession::send_replay_ticket() {
-  const std::string name = session_->recording_name();
-  if (name.empty()) {
-    send_error("not_recorded", "this session is not recorded (the server runs with --record no, "
-                               "or its recording could not be opened)");
-    return;
-  }
-  send(std::make_shared<const std::string>(
-           replay_ticket_json(name, state_->replay_tickets().issue(name))),
-       SendQueue::Kind::Other);
 }
 
 void WebSocketSession::send_error(const std::string& code, const std::string& message) {
@@ -484,36 +338,23 @@ void WebSocketSession::close_with(websocket::close_code code, std::string reason
     reason.resize(n);
   }
   // the close frame is started first, so the browser hears why even when stopping the
-  // session below takes a frame's time (many sessions stopping at once, issue 18)
+  // session below takes a frame's time (with many sessions stopping at once, each waits
+  // for its session thread's frame)
   ws_.async_close(websocket::close_reason(code, reason),
                   [self = shared_from_this()](beast::error_code) { self->finish(); });
   release_session();
 }
 
-void WebSocketSession::on_reaped() {
-  assert(on_strand(ws_.get_executor()));
-  if (finished_) return;
-  // the registry has already stopped the session: the browser stopped reading for longer
-  // than write_stall_s plus the registry's grace; a close frame would not get through
-  state_->counters().ws_closed_stalled.fetch_add(1);
-  state_->log("web: session " + std::to_string(session_ ? session_->id() : 0) +
-              " reaped (browser not reading), connection dropped");
+void WebSocketSession::drop() {
   closing_ = true;
   release_session();
   beast::get_lowest_layer(ws_).close();
 }
 
-// Stops the session at once (no more frames), on the strand, never the session thread.
 void WebSocketSession::release_session() {
   if (login_timer_) login_timer_->cancel();
-  stop_observing();
-  stop_replaying();
+  release_role();
   if (sink_) sink_->close();
-  if (!session_) return;
-  const std::uint64_t id = session_->id();
-  session_.reset();
-  state_->disown_session(id);
-  state_->registry().remove(id);  // joins the session thread (one frame at most)
 }
 
 void WebSocketSession::finish() {

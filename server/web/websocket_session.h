@@ -1,21 +1,21 @@
-// One WebSocket connection = one session::Session (docs/websocket-protocol.md). Everything
-// here runs on the connection's strand; the session thread reaches it only through the
-// sink, which posts (STYLE.md example 9). Writes go through a bounded queue that drops the
-// oldest display frames (STYLE.md example 7), so a slow browser never slows its session.
+// A WebSocket connection (docs/websocket-protocol.md). Everything here runs on the
+// connection's strand; a session thread reaches it only through the sink, which posts, so
+// the socket is only ever touched from one thread. Writes go through a bounded queue that
+// drops the oldest display frames (send_queue.h), so a slow browser never slows its session.
+//
+// The base class below is the connection whatever its role; each role is its own class
+// (websocket_roles.h): a trainee's live session, an instructor observing one, a replay.
 #pragma once
 
-#include <array>
 #include <atomic>
-#include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
-#include "model/scenario_file.h"
-#include "session/observers.h"
-#include "session/replay_player.h"
 #include "session/session.h"
 #include "web/beast.h"
 #include "web/frame_buffers.h"
@@ -29,7 +29,6 @@
 namespace clamsim::web {
 
 class WebSocketSession;
-struct ObserverMessage;
 
 // The session's FrameSink: called on the session thread, it serialises the frame there and
 // posts it to the connection's strand; it never touches the socket.
@@ -80,11 +79,15 @@ class WebSocketSink final : public session::FrameSink {
   std::atomic<std::int64_t> write_started_ns_{0};   // 0 = no write in flight
 };
 
+// What every /ws connection does, whatever its role: the socket and its handshake, the
+// origin and query checks, the bounded send queue, reading and writing, the frame rate
+// limit, closing, and the login that let an instructor's connection in. A role class owns
+// its messages: what it starts with, what the browser may send it, what it lets go of.
 class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
  public:
-  // stream: the HTTP session's connection (plain or TLS), handed over on upgrade
-  WebSocketSession(WebStream&& stream, std::shared_ptr<SharedState> state, ConnectionSlot slot);
-  ~WebSocketSession();
+  virtual ~WebSocketSession();
+  WebSocketSession(const WebSocketSession&) = delete;
+  WebSocketSession& operator=(const WebSocketSession&) = delete;
 
   // On the strand, with the upgrade request read by the HTTP session.
   void run(http::request<http::string_body> req);
@@ -94,95 +97,95 @@ class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
   // ended one; websocket_login.cc).
   void recheck_login();
 
-  // On the strand (posted by the sink / the registry's reaper).
+  // On the strand (posted by the sink).
   void send_display(std::shared_ptr<const std::string> text);
   void send_message(std::shared_ptr<const std::string> text);   // a report: dropped only
                                                                 // after every display frame
-  void on_reaped();
   // Measures what waits for the browser and tells the sink (WebOptions::max_queued_bytes).
   void update_queued();
-  // An observer's connection: sends what its queue holds (websocket_observe.cc).
-  void drain_observed();
-  // A replay's connection (websocket_replay.cc), posted by its player: the recording is
-  // open (hello, and the sink its frames go through); it is prepared (the timeline); it
-  // cannot be replayed (closes with why).
-  void replay_opened(std::shared_ptr<WebSocketSink> sink, std::shared_ptr<const std::string> hello);
-  void replay_ready(std::uint64_t frames, std::shared_ptr<const std::string> timeline);
-  void replay_failed(const std::string& why);
 
- private:
-  void on_accept(beast::error_code ec);
-  bool start_session();
-  // /ws?observe=ID (issue 11, "Watch"; websocket_observe.cc): instructor role, a live
-  // session, then its hello marked as observing and its frames.
-  bool start_observing(std::string_view observe);
-  void handle_observer_text(const std::string& text);
-  void handle_fault_message(const ObserverMessage& m, session::Session& watched);
-  void stop_observing();
-  // /ws?replay=NAME[&ticket=T][&from=K] (issue 12, debrief; websocket_replay.cc).
-  bool start_replaying(std::string_view replay);
-  std::string replay_refusal(const std::string& name, std::string_view ticket);
-  void handle_replay_text(const std::string& text);
-  void stop_replaying();
+ protected:
+  // stream: the HTTP session's connection (plain or TLS), handed over on upgrade
+  WebSocketSession(WebStream&& stream, std::shared_ptr<SharedState> state, ConnectionSlot slot);
+
+  // The role begins, the handshake done and the origin and query (req_'s) found good: its
+  // hello, or a close saying why not (false).
+  virtual bool start(std::string_view query) = 0;
+  // A text message from the browser.
+  virtual void handle_text(const std::string& text) = 0;
+  // Lets go of what the role holds (a session, a watched session, a player) at once.
+  // Idempotent; on the strand, or from the role's destructor.
+  virtual void release_role() = 0;
+  // The connection's own session, for the log (0: it has none).
+  virtual std::uint64_t own_session_id() const { return 0; }
+  // How the log names the connection when its login ends ("the observer").
+  virtual const char* role_name() const = 0;
+
+  // This connection as its role's class, for the posts that come back to it.
+  template <class Role>
+  std::weak_ptr<Role> weak_role() {
+    return std::static_pointer_cast<Role>(shared_from_this());
+  }
+
+  void send(std::shared_ptr<const std::string> text, SendQueue::Kind kind);
+  void send_error(const std::string& code, const std::string& message);
+  void close_with(websocket::close_code code, std::string reason);
+  bool closing() const { return closing_; }   // a close was started, or the socket is gone
+  bool finished() const { return finished_; }   // the socket is gone
+  // Stops the role and closes the socket without a close frame (one would not get through).
+  void drop();
+  std::string peer_text();   // "127.0.0.1:40312" of the browser; "" once it is gone
+  // Nothing when the upgrade request may read instructor data (the same check as every
+  // /api/ instructor route), else why not, as the route's 401 says it.
+  std::optional<std::string> instructor_refusal();
+  // Stops the role at once (no more frames), on the strand, never a session thread.
+  void release_session();
   // The login behind an observer or an instructor's replay (websocket_login.cc): looked at
   // once a second and before every instructor action; an ended login closes the
   // connection with 1008 "login ended: WHY".
   void watch_login(std::string token);
   bool login_valid(bool touch);   // else closes
-  void look_at_login_later();
-  // /ws?takeover=TICKET: the setup (with its seed) the ticket stands for; else closes.
-  bool take_over_setup(std::string_view ticket, session::MachineSetup* setup);
-  void send_replay_ticket();
-  bool class_code_accepted(const std::string& given);  // else closes with 1008 and why
-  std::string peer_text();   // "127.0.0.1:40312" of the browser; "" once it is gone
-  void do_read();
-  void on_read(beast::error_code ec, std::size_t bytes);
-  void on_frames(std::size_t n);
-  void handle_text(const std::string& text);
-  void send(std::shared_ptr<const std::string> text, SendQueue::Kind kind);
-  void send_error(const std::string& code, const std::string& message);
-  void do_write();
-  void on_write(beast::error_code ec, std::size_t bytes);
-  void close_with(websocket::close_code code, std::string reason);
-  void release_session();
-  void finish();
 
   websocket::stream<GuardedStream> ws_;  // guarded_stream.h: every frame counted, close reasons
   const std::shared_ptr<SharedState> state_;
   ConnectionSlot slot_;
   http::request<http::string_body> req_;
+  // The sink a trainee's session or a replay's player sends frames through (null for an
+  // observer): told when writes start and end, what waits, and when the connection closes.
+  std::shared_ptr<WebSocketSink> sink_;
+  std::string instructor_name_;   // the login watching or replaying ("" without accounts)
+  bool open_ = false;             // the role has started: send() queues from now on
+
+ private:
+  void on_accept(beast::error_code ec);
+  bool admit(std::string_view query);   // the origin and the query's form; else closes
+  void look_at_login_later();
+  void do_read();
+  void on_read(beast::error_code ec, std::size_t bytes);
+  void on_frames(std::size_t n);
+  void do_write();
+  void on_write(beast::error_code ec, std::size_t bytes);
+  void finish();
+
   beast::flat_buffer buffer_;
   SendQueue queue_;
   RateLimit rate_;
-  std::shared_ptr<WebSocketSink> sink_;
-  std::shared_ptr<session::Session> session_;
-  std::shared_ptr<const model::Scenario> world_;   // the session's world; null = empty space
-  // Observer mode: the queue the watched session pushes to, and that session (weak: the
-  // trainee's connection owns it).
-  std::shared_ptr<session::ObserverQueue> observer_;
-  std::weak_ptr<session::Session> watched_;
-  nlohmann::ordered_json watched_load_ids_;
-  session::ClientId observer_id_ = 0;   // this connection, to the control arbiter
-  std::string instructor_name_;         // the login watching ("" without accounts)
-  // Replay mode: the player, the recording's frames once prepared (0 before), and whether
-  // this connection holds one of the server's replay places.
-  std::unique_ptr<session::ReplayPlayer> replay_;
-  std::uint64_t replay_frames_ = 0;
-  bool replay_counted_ = false;
-  bool replay_instructor_ = false;   // the place is an instructor's (not a ticket's)
   // The login that let this connection in ("" = none: a trainee, a ticket, no accounts)
   // and the timer of its next look.
   std::string login_token_;
   std::unique_ptr<net::steady_timer> login_timer_;
-  std::array<double, 5> last_volts_{};
-  bool volts_sent_ = false;
-  std::chrono::steady_clock::time_point last_clamp_report_{};
   bool accepted_ = false;   // WebSocket handshake done
-  bool open_ = false;       // and the session running
   bool closing_ = false;    // a close was started: nothing more is queued
   bool finished_ = false;
   bool flooded_ = false;        // more frames than the rate limit allows
   bool flood_posted_ = false;   // and its close is on its way
 };
+
+// The connection an upgrade to /ws asks for, in its role: ?observe=ID an instructor
+// observing, else ?replay=NAME a replay, else a trainee's live session (websocket_roles.h).
+std::shared_ptr<WebSocketSession> make_websocket_session(WebStream&& stream,
+                                                         std::shared_ptr<SharedState> state,
+                                                         ConnectionSlot slot,
+                                                         std::string_view target);
 
 }  // namespace clamsim::web

@@ -58,7 +58,7 @@ TEST(LoginThrottle, LockoutIsLoggedThroughTheEventLog) {
   std::FILE* out = std::tmpfile();
   ASSERT_NE(out, nullptr);
   {
-    const session::EventLog log(session::LogFormat::Json, out);
+    const base::EventLog log(base::LogFormat::Json, out);
     FakeTime t;
     LoginThrottle th(policy(), &log, t.fn());
     for (int i = 0; i < 5; ++i) th.failed("10.0.0.9", "class code");

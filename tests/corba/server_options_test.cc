@@ -319,7 +319,7 @@ TEST_F(ServerOptionsTest, EnvironmentSitsBetweenFlagsAndTheFile) {
   EXPECT_EQ(o.corba.port, 4000) << "flag over the environment";
   EXPECT_EQ(o.world, "none") << "the file over the default";
   EXPECT_TRUE(o.web.all_interfaces);
-  EXPECT_EQ(parse({}, {{"CLAMSIM_LOG_FORMAT", "json"}}).log_format, session::LogFormat::Json);
+  EXPECT_EQ(parse({}, {{"CLAMSIM_LOG_FORMAT", "json"}}).log_format, base::LogFormat::Json);
   EXPECT_DOUBLE_EQ(parse({}, {{"CLAMSIM_DRAIN_SECONDS", "0"}}).drain_seconds, 0.0);
 }
 

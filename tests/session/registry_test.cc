@@ -293,7 +293,7 @@ TEST(Registry, SessionsByTransportAndTheLogOfTheirLives) {
   std::size_t size = 0;
   std::FILE* out = open_memstream(&text, &size);
   {
-    const EventLog log(LogFormat::Text, out);
+    const base::EventLog log(base::LogFormat::Text, out);
     RegistryOptions o;
     o.log = &log;
     SessionRegistry r(o, clock);

@@ -76,7 +76,7 @@ struct Accounts {
 
 struct Server {
   explicit Server(const std::function<void(WebOptions&)>& tweak,
-                  const session::EventLog* log = nullptr)
+                  const base::EventLog* log = nullptr)
       : registry(registry_options(), clock),
         catalog(kSource + "/models", kSource + "/config/scenarios", "t250", ""),
         server(options(tweak, log), registry, catalog) {
@@ -89,7 +89,7 @@ struct Server {
     return o;
   }
   static WebOptions options(const std::function<void(WebOptions&)>& tweak,
-                            const session::EventLog* log) {
+                            const base::EventLog* log) {
     WebOptions o;
     o.port = 0;
     o.threads = 2;
@@ -220,7 +220,7 @@ TEST(AuthRoutes, LockoutAfterRepeatedFailuresHitsOnlyThatAddress) {
   Accounts acc;
   std::FILE* log_file = std::tmpfile();
   ASSERT_NE(log_file, nullptr);
-  const session::EventLog log(session::LogFormat::Json, log_file);
+  const base::EventLog log(base::LogFormat::Json, log_file);
   Server s(
       [&](WebOptions& o) {
         o.access.accounts_file = acc.file;

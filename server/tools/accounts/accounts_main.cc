@@ -17,7 +17,7 @@
 #include "cli/args.h"
 #include "cli/exit_codes.h"
 #include "cli/version_flag.h"
-#include "training/utc_time.h"
+#include "base/utc_time.h"
 
 namespace {
 
@@ -142,7 +142,7 @@ int run(const Request& a) {
     const std::string hash = hash_password(read_password(a.name));
     if (a.command == "add")
       accounts.push_back(Account{a.name, hash,
-                                 clamsim::training::iso8601_utc(std::chrono::system_clock::now())});
+                                 clamsim::base::iso8601_utc(std::chrono::system_clock::now())});
     else
       found->hash = hash;
   }

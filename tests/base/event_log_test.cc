@@ -1,4 +1,4 @@
-#include "session/event_log.h"
+#include "base/event_log.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <regex>
 
-namespace clamsim::session {
+namespace clamsim::base {
 namespace {
 
 TEST(EventLog, TextIsOneLineOfKeyValuesWithPlainWordsBare) {
@@ -53,4 +53,4 @@ TEST(EventLog, FormatNames) {
 }
 
 }  // namespace
-}  // namespace clamsim::session
+}  // namespace clamsim::base

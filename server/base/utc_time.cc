@@ -1,8 +1,9 @@
-#include "training/utc_time.h"
+#include "base/utc_time.h"
 
+#include <cstdio>
 #include <ctime>
 
-namespace clamsim::training {
+namespace clamsim::base {
 
 namespace {
 
@@ -19,6 +20,14 @@ std::string format_utc(WallTime t, const char* format) {
 
 std::string iso8601_utc(WallTime t) { return format_utc(t, "%Y-%m-%dT%H:%M:%SZ"); }
 
+std::string iso8601_utc_ms(WallTime t) {
+  const auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count() % 1000;
+  char frac[16];
+  std::snprintf(frac, sizeof frac, ".%03dZ", static_cast<int>(ms));
+  return format_utc(t, "%Y-%m-%dT%H:%M:%S") + frac;
+}
+
 std::string compact_utc(WallTime t) { return format_utc(t, "%Y%m%dT%H%M%SZ"); }
 
-}  // namespace clamsim::training
+}  // namespace clamsim::base

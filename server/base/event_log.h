@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace clamsim::session {
+namespace clamsim::base {
 
 enum class LogFormat { Text, Json };
 
@@ -36,4 +36,4 @@ class EventLog {
   mutable std::mutex mutex_;
 };
 
-}  // namespace clamsim::session
+}  // namespace clamsim::base

@@ -1,26 +1,12 @@
-#include "session/event_log.h"
+#include "base/event_log.h"
 
 #include <chrono>
-#include <ctime>
 
-namespace clamsim::session {
+#include "base/utc_time.h"
+
+namespace clamsim::base {
 
 namespace {
-
-// ISO 8601 UTC with milliseconds: log lines of one second must still sort.
-std::string now_utc_ms() {
-  const auto now = std::chrono::system_clock::now();
-  const std::time_t t = std::chrono::system_clock::to_time_t(now);
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                      now.time_since_epoch()).count() % 1000;
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char text[80];  // room for any int the compiler imagines, though a date needs 24
-  std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
-                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-                static_cast<int>(ms));
-  return text;
-}
 
 // A text value bare when it is one plain word, else quoted as JSON (so it stays one field).
 std::string text_value(const nlohmann::ordered_json& v) {
@@ -60,7 +46,7 @@ std::string EventLog::format_fields(LogFormat format, std::string_view event,
 }
 
 void EventLog::write(std::string_view event, const nlohmann::ordered_json& fields) const {
-  const std::string time = now_utc_ms();
+  const std::string time = iso8601_utc_ms(std::chrono::system_clock::now());
   std::string line = format_fields(format_, event, fields);
   line = format_ == LogFormat::Json ? "{\"time\":\"" + time + "\"," + line.substr(1)
                                     : time + " " + line;
@@ -70,4 +56,4 @@ void EventLog::write(std::string_view event, const nlohmann::ordered_json& field
   std::fflush(out_);
 }
 
-}  // namespace clamsim::session
+}  // namespace clamsim::base
