@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync, mkdirSync, readdirSync, rmSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import {
-  skipReason, freePort, waitFor, sleep, ServerProcess, launchBrowser, VIRTUAL_JOYSTICK,
+  skipReason, waitFor, sleep, startServerAndBrowser, VIRTUAL_JOYSTICK,
   canvasSignature, thumbDifference, measureFps, ARTIFACTS, serverHas, writeShortTaskScenario, startTaskClock,
 } from './harness.js';
 
@@ -60,10 +60,7 @@ describe('browser client against clamsim-server', { skip: skip ?? false }, () =>
 
   before(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    server = new ServerProcess({ httpPort: await freePort(), corbaPort: await freePort(), extraArgs: reportArgs() });
-    process.once('exit', () => server.killNow());
-    await server.start();
-    browser = await launchBrowser();
+    ({ server, browser } = await startServerAndBrowser({ extraArgs: reportArgs() }));
   });
 
   after(async () => {
@@ -558,11 +555,7 @@ describe('the browser client across a server restart', { skip: skip ?? false }, 
   let server, browser;
 
   before(async () => {
-    server = new ServerProcess({ httpPort: await freePort(), corbaPort: await freePort(), logName: 'server-restart.log',
-      extraArgs: reportArgs() });
-    process.once('exit', () => server.killNow());
-    await server.start();
-    browser = await launchBrowser();
+    ({ server, browser } = await startServerAndBrowser({ logName: 'server-restart.log', extraArgs: reportArgs() }));
   });
 
   after(async () => {
@@ -627,11 +620,8 @@ describe('the end of a training task', { skip: skip ?? false }, () => {
   before(async () => {
     writeShortTaskScenario(scenarios, 4);
     rmSync(REPORTS, { recursive: true, force: true });
-    server = new ServerProcess({ httpPort: await freePort(), corbaPort: await freePort(), logName: 'server-short-task.log',
-      extraArgs: ['--scenarios-dir', scenarios, '--world', 'short_task', ...reportArgs()] });
-    process.once('exit', () => server.killNow());
-    await server.start();
-    browser = await launchBrowser();
+    ({ server, browser } = await startServerAndBrowser({ logName: 'server-short-task.log',
+      extraArgs: ['--scenarios-dir', scenarios, '--world', 'short_task', ...reportArgs()] }));
     page = await openPage(browser, consoleErrors);
     page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
     // a returning trainee: the stored name goes out after the hello and into the report

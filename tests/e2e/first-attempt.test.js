@@ -12,8 +12,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { skipReason, freePort, waitFor, ServerProcess, launchBrowser, ARTIFACTS, REPO, axeAtSizes,
-  keycaps, humanHands } from './harness.js';
+import { skipReason, waitFor, startServerAndBrowser, ARTIFACTS, REPO, axeAtSizes, keycaps, humanHands } from './harness.js';
 
 const FIGURES = path.resolve(REPO, process.env.CLAMSIM_FIGURES ?? path.join(ARTIFACTS, 'first-attempt'));
 const CLOSED_ON_KN = 6;   // cable 2's pull with the jaws squeezing a log
@@ -61,10 +60,7 @@ describe('a first attempt at the dam task from the screen alone', { skip: skip ?
   const half = (...keys) => [caps.half, ...keys];
 
   before(async () => {
-    server = new ServerProcess({ httpPort: await freePort(), corbaPort: await freePort(), logName: 'first-attempt-server.log' });
-    process.once('exit', () => server.killNow());
-    await server.start();
-    browser = await launchBrowser();
+    ({ server, browser } = await startServerAndBrowser({ logName: 'first-attempt-server.log' }));
     mkdirSync(FIGURES, { recursive: true });
   });
 

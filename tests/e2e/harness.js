@@ -135,6 +135,16 @@ export class ServerProcess {
 
 // A copy of the shipped dam scenario whose task's optimum is cut to optimumS (so it times
 // out at 1.5 x that), written as <dir>/short_task.json: a task that ends within seconds.
+// A real clamsim-server on free loopback ports (killed if the test process dies) and a
+// headless Chromium: what most browser tests start in their `before`. Options as
+// ServerProcess's, without the ports.
+export async function startServerAndBrowser({ logName, extraArgs = [] } = {}) {
+  const server = new ServerProcess({ httpPort: await freePort(), corbaPort: await freePort(), logName, extraArgs });
+  process.once('exit', () => server.killNow());
+  await server.start();
+  return { server, browser: await launchBrowser() };
+}
+
 export function writeShortTaskScenario(dir, optimumS = 4) {
   const src = JSON.parse(readFileSync(path.join(REPO, 'config/scenarios/dam_intake.json'), 'utf8'));
   src.task.optimum_s = optimumS;

@@ -12,7 +12,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { skipReason, freePort, waitFor, ServerProcess, launchBrowser, ARTIFACTS, REPO, axeAtSizes, keycaps, humanHands } from './harness.js';
+import { skipReason, waitFor, startServerAndBrowser, ARTIFACTS, REPO, axeAtSizes, keycaps, humanHands } from './harness.js';
 
 const FIGURES = path.resolve(REPO, process.env.CLAMSIM_FIGURES ?? path.join(ARTIFACTS, 'first-day'));
 const MIN_CHANGE_S = 0.3;   // a human's quickest key change, in simulated seconds
@@ -59,10 +59,7 @@ describe('the first lesson from the screen alone', { skip: skip ?? false }, () =
   const caps = keycaps();
 
   before(async () => {
-    server = new ServerProcess({ httpPort: await freePort(), corbaPort: await freePort(), logName: 'lesson-drive-server.log' });
-    process.once('exit', () => server.killNow());
-    await server.start();
-    browser = await launchBrowser();
+    ({ server, browser } = await startServerAndBrowser({ logName: 'lesson-drive-server.log' }));
     mkdirSync(FIGURES, { recursive: true });
   });
 
