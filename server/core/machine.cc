@@ -142,7 +142,8 @@ GripGeometry grip_of(const ClamMode& mode) { return {mode.grip_support, mode.gri
 // Free, closing, and both shells touch an object (Table 2.5's "contact with an object while
 // closing"): the links stop on it. It is held (With-load) where the two contacts can carry
 // it upwards at all, support > 0 (core/clam_grip.h); in the throat, where the shells only
-// push it down and out, they stop on it and hold nothing.
+// push it down and out, they stop on it and hold nothing, if it bears the squeeze (rests on a
+// solid or is out of the water; a floating one gives way and never gets here).
 JawEvent close_on(const MachineParams& m, State& st, const ClamKinematics& k, const JawObject& obj) {
   ClamMode& mode = st.clam;
   const bool holds = obj.support[0] + obj.support[1] > 0.0;
@@ -151,10 +152,8 @@ JawEvent close_on(const MachineParams& m, State& st, const ClamKinematics& k, co
     mode.load_mass_kg = obj.mass_kg;
     mode.grip_support = obj.support;
     mode.grip_lever_m = obj.lever_m;
-  } else if (obj.supported) {
-    mode.on_object = true;
   } else {
-    return JawEvent::None;   // a floating load gives way: the shells close on past it
+    mode.on_object = true;
   }
   lock_at(m, st, k, k.s);
   return holds ? JawEvent::Gripped : JawEvent::None;
@@ -183,7 +182,9 @@ JawEvent clam_events(const MachineParams& m, const ClamStops& stops, State& st,
   const ClamKinematics& k = c.kin;
 
   if (mode.working == WorkingState::Free) {
-    if (obj.present && k.s_dot < 0.0) {
+    // a floating load the shells do not hold gives way: they close on past it, to the stop
+    const bool stops_them = obj.supported || obj.support[0] + obj.support[1] > 0.0;
+    if (obj.present && stops_them && k.s_dot < 0.0) {
       event = close_on(m, st, k, obj);
     } else if (k.s <= stops.closed_m) {
       lock_at(m, st, k, stops.closed_m);

@@ -4,9 +4,9 @@
 // last), reading only the screen: the HUD's values and where the grab and the logs are drawn.
 // The moves are the first lesson's, joined into the task, as tests/training/first_attempt_test.cc
 // does them on the model alone. The attempt must finish, every log in the truck, with a
-// positive score; screenshots of its states go to artifacts/first-attempt/ (or where
-// CLAMSIM_FIGURES says: docs/figures/first-attempt/ for the docs). Runs in real time, about
-// five minutes. Needs CLAMSIM_SERVER and Debian's Chromium; skips otherwise.
+// positive score and no rack strike; screenshots of its states go to artifacts/first-attempt/
+// (or where CLAMSIM_FIGURES says: docs/figures/first-attempt/ for the docs). Runs in real
+// time, about five minutes. Needs CLAMSIM_SERVER and Debian's Chromium; skips otherwise.
 
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -189,8 +189,9 @@ describe('a first attempt at the dam task from the screen alone', { skip: skip ?
       assert.equal(score.completed, true, 'every log in the truck');
       assert.equal(score.delivered, score.required);
       assert.ok(score.total > 0, `a positive score: ${score.total}`);
+      // the jaws' clearance of the rack is the layout's, not luck; a log slipping out of a
+      // first close can happen to a newcomer and is scored, not forbidden
       assert.equal(score.rack_gate_hits, 0, 'the open jaws kept clear of the rack');
-      assert.equal(score.dropped_loads, 0);
       // the report card a newcomer meets at the end, as axe-core sees it
       assert.deepEqual(await axeAtSizes(page, 'the report card of a first attempt'), []);
     } finally {
