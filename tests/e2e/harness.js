@@ -270,8 +270,12 @@ export async function startTaskClock(page, key = 'KeyW') {
   await page.keyboard.down(key);
   await sleep(250);
   await page.keyboard.up(key);
-  await waitFor('the task clock to start', () => page.evaluate(() => window.clamsim.debug().score?.running === true),
-    { timeoutMs: 5000 });
+  // started: running, or already over (a task seconds long may end before a look sees it run);
+  // the bound only says "never" (a loaded machine under ASan is slow to show it)
+  await waitFor('the task clock to start', () => page.evaluate(() => {
+    const s = window.clamsim.debug().score;
+    return s?.running === true || (s?.finished === true && s.elapsed_s > 0);
+  }), { timeoutMs: 30000 });
 }
 
 // axe-core (npm) on the page as it stands: its serious and critical violations, in words.
