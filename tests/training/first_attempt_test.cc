@@ -24,8 +24,7 @@ namespace {
 
 constexpr double kVolts = 5.0;       // what a held key sends (web/js/input.js)
 constexpr double kHalfVolts = 2.5;   // with the half-speed key (config/keyboard.json)
-constexpr int kMinChangeFrames = 6;  // 0.3 s at 20 frames a second: a human's quickest change
-constexpr double kFrameS = 0.05;
+constexpr double kMinChangeS = 0.3;  // a human's quickest key change
 constexpr double kClosedOnN = 6000.0;   // cable 2's pull with the jaws squeezing a log (HUD, kN)
 
 enum Signal { kSwing, kBoom, kTelescope, kCable1, kCable2 };
@@ -56,6 +55,8 @@ struct Attempt {
   TaskScorer scorer{sc.task};
   Screen o;
   Chord now;
+  const double frame_s = m.integrator.frame_s;   // the model's frame period
+  const int min_change_frames = static_cast<int>(std::ceil(kMinChangeS / frame_s - 1e-9));
   int since_change = 1000;
   unsigned reaction;   // a small linear congruential generator: 0-3 frames late per change
 
@@ -67,7 +68,7 @@ struct Attempt {
   void frame() {
     core::Control u;
     for (std::size_t i = 0; i < 5; ++i) u.volts[i] = now.dir[i] * (now.half ? kHalfVolts : kVolts);
-    core::advance_to(m, st, u, env, st.time_s + kFrameS);
+    core::advance_to(m, st, u, env, st.time_s + frame_s);
     o = core::outputs(m, st, env);
     bool moved = false;
     for (double v : u.volts) moved = moved || std::fabs(v) > 0.05;
@@ -76,7 +77,7 @@ struct Attempt {
   }
   bool finished() const { return scorer.score().finished; }
   void change(const Chord& c) {
-    while (since_change < kMinChangeFrames) frame();
+    while (since_change < min_change_frames) frame();
     reaction = reaction * 1103515245u + 12345u;
     for (unsigned j = 0; j < (reaction >> 16) % 4; ++j) frame();
     now = c;
@@ -85,14 +86,14 @@ struct Attempt {
   // Holds the chord until `done` (at least the shortest press, at most max_s), then lets go.
   void hold(const Chord& c, const std::function<bool(const Screen&)>& done, double max_s) {
     change(c);
-    for (int f = 0; f < static_cast<int>(max_s / kFrameS) && !finished(); ++f) {
-      if (since_change >= kMinChangeFrames && done(o)) break;
+    for (int f = 0; f < static_cast<int>(max_s / frame_s) && !finished(); ++f) {
+      if (since_change >= min_change_frames && done(o)) break;
       frame();
     }
     change({});
   }
   void rest(double s) {
-    for (int f = 0; f < static_cast<int>(s / kFrameS) && !finished(); ++f) frame();
+    for (int f = 0; f < static_cast<int>(s / frame_s) && !finished(); ++f) frame();
   }
   const std::array<double, 3>& at(int load) const { return o.loads[static_cast<std::size_t>(load)].position_m; }
 };

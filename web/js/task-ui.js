@@ -63,8 +63,9 @@ export function createTaskUi({ warnings, score, report, onRestart, onReplay = nu
   const penaltyList = el('ul', { class: 'score-penalties' });
   const restartButton = el('button', { type: 'button', id: 'score-restart', title: 'Restart the task (R)', onclick: () => onRestart('button') }, 'Restart task');
   // the other kind of attempt, at any time: practice without the clock, or back to the timed task
+  let practiceNow = false;   // the attempt under way, as the last score said
   const otherKindButton = el('button', { type: 'button', id: 'score-other-kind',
-    onclick: () => onRestart('button', score.dataset.practice !== 'true') }, 'Practise without the clock');
+    onclick: () => onRestart('button', !practiceNow) }, 'Practise without the clock');
   score.replaceChildren(
     el('div', { class: 'score-head' }, title, status),
     el('div', { class: 'score-main' },
@@ -91,6 +92,7 @@ export function createTaskUi({ warnings, score, report, onRestart, onReplay = nu
     setText(readyHint, v.readyHint);
     readyHint.hidden = !v.readyHint;
     setText(title, v.practice ? `Practice: ${v.title}` : v.title);
+    practiceNow = v.practice;
     setText(otherKindButton, v.practice ? 'Start the timed task' : 'Practise without the clock');
     otherKindButton.title = v.practice ? 'Restart as the timed task' : 'Restart as a practice attempt: scored, no time limit';
     setText(status, v.statusText);
