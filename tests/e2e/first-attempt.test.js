@@ -139,8 +139,8 @@ describe('a first attempt at the dam task from the screen alone', { skip: skip ?
         await h.hold(half(key('cable2', +1)), (x) => (gripping(x) && x.tension2 > CLOSED_ON_KN) || x.opening < 3,
           { timeoutMs: 30000 });
         await h.rest(1);
-        // lift on both: cable 1 follows with its slack
-        await h.hold(half(key('cable1', +1), key('cable2', +1)), (x) => x.clamTip < 3.0);
+        // lift on both, cable 2's key first (cable 1 alone pulls the jaws open): cable 1 follows with its slack
+        await h.hold(half(key('cable2', +1), key('cable1', +1)), (x) => x.clamTip < 3.0);
         await h.rest(1);
         s = await h.look();
         await note(`lifted ${id}`);
@@ -163,7 +163,7 @@ describe('a first attempt at the dam task from the screen alone', { skip: skip ?
         await h.rest(1);
         await h.hold(half(key('cable1', +1), key('cable2', -1)), (x) => x.held === null && x.opening > 40);
         await h.rest(1);
-        await h.hold(half(key('cable1', +1), key('cable2', +1)), (x) => x.clamTip < 3.0);
+        await h.hold(half(key('cable2', +1), key('cable1', +1)), (x) => x.clamTip < 3.0);
         await h.rest(1);
         await note(`delivered ${id}`);
         return true;

@@ -175,3 +175,58 @@ TEST(Lesson, AScriptedTraineeCompletesTheWholeLessonWithTheNamedControls) {
 
 }  // namespace
 }  // namespace clamsim::training
+
+namespace clamsim::training {
+namespace {
+
+// The lift on both cables when a hand presses one key before the other: cable 1 (holding)
+// taken up first pulls the jaws open and the log slips out; cable 2 (closing) first only
+// squeezes harder. The lesson lists cable 2's key first (config/scenarios/first_lesson.json).
+struct SkewedLift {
+  bool kept;            // the log still held once the step is done (or 400 frames on)
+  double min_squeeze_N; // cable 2's least tension on the way
+};
+
+SkewedLift lift_with_one_key_first(std::size_t first_signal, int lead_frames) {
+  LessonRun run;
+  const LessonProgress& p = run.lesson.progress();
+  constexpr std::size_t kClamTipM = 3, kOpeningDeg = 4;   // Outputs::display
+  run.hold(0);
+  run.rest(20);
+  run.hold(0, [](const core::Outputs& o) { return o.display[kOpeningDeg] >= 50.0; });
+  run.rest(60);
+  run.hold(0, [](const core::Outputs& o) { return o.display[kClamTipM] >= 3.8; }, 1200, kHalfVolts);
+  run.rest(20);
+  if (p.step == 2) run.hold(1, [](const core::Outputs&) { return false; }, 1200, kHalfVolts);
+  run.rest(30);
+  EXPECT_EQ(p.step, 3) << "the grip step is done";
+  const core::Control both = run.push(0);
+  core::Control one;
+  one.volts[first_signal] = both.volts[first_signal];
+  SkewedLift r{true, run.o.tensions_N[1]};
+  for (int f = 0; f < lead_frames; ++f) run.frame(one);
+  for (int f = 0; f < 400 && p.step == 3 && run.o.held_load == 0; ++f) {
+    run.frame(both);
+    r.min_squeeze_N = std::min(r.min_squeeze_N, run.o.tensions_N[1]);
+  }
+  r.kept = run.o.held_load == 0 && p.setbacks == 0;
+  return r;
+}
+
+TEST(Lesson, TheLiftKeepsTheLogWhenCable2IsTakenUpFirstAndLosesItWhenCable1Is) {
+  constexpr std::size_t kCable1 = 3, kCable2 = 4;   // ControlSignal
+  const auto spec = LessonRun{}.sc.lesson;
+  const auto& lift = spec.steps[3].controls[0].signals;
+  ASSERT_EQ(lift.size(), 2u);
+  EXPECT_EQ(static_cast<std::size_t>(lift[0].first), kCable2) << "the panel lists cable 2's key first";
+  for (int lead : {0, 2, 6, 10}) {
+    const SkewedLift r = lift_with_one_key_first(kCable2, lead);
+    EXPECT_TRUE(r.kept) << "cable 2 pressed " << lead << " frames first";
+    EXPECT_GT(r.min_squeeze_N, 2000.0) << "cable 2 pressed " << lead << " frames first";
+  }
+  EXPECT_TRUE(lift_with_one_key_first(kCable1, 0).kept) << "both pressed at once";
+  EXPECT_FALSE(lift_with_one_key_first(kCable1, 6).kept) << "cable 1 pressed 0.3 s first";
+}
+
+}  // namespace
+}  // namespace clamsim::training
