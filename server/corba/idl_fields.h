@@ -31,15 +31,15 @@ inline constexpr std::array kIdlStatsFields{
 };
 
 inline constexpr std::array kIdlEventFields{
-    idl("clam_rack_gate_hits", &CLAMX::WorldEvents::clam_rack_gate_hits),
-    idl("clam_world_hits", &CLAMX::WorldEvents::clam_world_hits),
+    idl("rack_gate_hits", &CLAMX::WorldEvents::rack_gate_hits),
+    idl("structure_hits", &CLAMX::WorldEvents::structure_hits),
     idl("load_impacts", &CLAMX::WorldEvents::load_impacts),
-    idl("slack_cable_events", &CLAMX::WorldEvents::slack_cable_events),
-    idl("overload_events", &CLAMX::WorldEvents::overload_events),
+    idl("slack_cables", &CLAMX::WorldEvents::slack_cables),
+    idl("overloads", &CLAMX::WorldEvents::overloads),
     idl("grips", &CLAMX::WorldEvents::grips),
     idl("releases", &CLAMX::WorldEvents::releases),
     idl("loads_restored", &CLAMX::WorldEvents::loads_restored),
-    idl("two_block_events", &CLAMX::WorldEvents::two_block_events),
+    idl("two_blocks", &CLAMX::WorldEvents::two_blocks),
     idl("lmi_warnings", &CLAMX::WorldEvents::lmi_warnings),
     idl("lmi_cutouts", &CLAMX::WorldEvents::lmi_cutouts),
     idl("tip_overs", &CLAMX::WorldEvents::tip_overs),

@@ -232,7 +232,7 @@ void rope_events(const MachineParams& m, State& st, const ClamContext& c) {
   const double to_sheave = c.reach;
   if (!w.two_blocked && to_sheave < m.crane.anti_two_block_m) {
     w.two_blocked = true;
-    ++w.events.two_block_events;
+    ++w.events.two_blocks;
   } else if (w.two_blocked && to_sheave > m.crane.anti_two_block_m + kTwoBlockReset_m) {
     w.two_blocked = false;
   }
@@ -246,14 +246,14 @@ void rope_events(const MachineParams& m, State& st, const ClamContext& c) {
     const double loop = hanging_length(c, st.x, i) - c.span[i];
     if (!w.rope_slack[i] && loop > wp.slack_margin_m) {
       w.rope_slack[i] = true;
-      ++w.events.slack_cable_events;
+      ++w.events.slack_cables;
     } else if (w.rope_slack[i] && loop < 0.5 * wp.slack_margin_m) {
       w.rope_slack[i] = false;
     }
     over = over || c.rope[i].tension_N > wp.rated_pull_N;
     still_over = still_over || c.rope[i].tension_N > kOverloadReset * wp.rated_pull_N;
   }
-  if (over && !w.overloaded) ++w.events.overload_events;
+  if (over && !w.overloaded) ++w.events.overloads;
   w.overloaded = w.overloaded ? still_over : over;
 }
 

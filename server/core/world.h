@@ -128,16 +128,16 @@ struct ContactMarker {
 
 // Cumulative counters of things an instructor (and the task's score) cares about.
 struct WorldEvents {
-  std::uint64_t clam_rack_gate_hits = 0;   // clam or held load struck the rack or the gate
-  std::uint64_t clam_world_hits = 0;       // ... struck any other solid (deck, walls, truck)
+  std::uint64_t rack_gate_hits = 0;   // clam or held load struck the rack or the gate
+  std::uint64_t structure_hits = 0;       // ... struck any other solid (deck, walls, truck)
   std::uint64_t load_impacts = 0;          // a loose load struck something hard
-  std::uint64_t slack_cable_events = 0;    // a rope paid out into a visible slack loop
-  std::uint64_t overload_events = 0;       // rope pull above rating, or load above the clam's
+  std::uint64_t slack_cables = 0;    // a rope paid out into a visible slack loop
+  std::uint64_t overloads = 0;       // rope pull above rating, or load above the clam's
   std::uint64_t grips = 0;                 // loads taken into the jaws
   std::uint64_t releases = 0;              // loads let go
   std::uint64_t loads_restored = 0;        // a load went non-finite or fell out of the world
                                            // and was put back where it started (health)
-  std::uint64_t two_block_events = 0;      // the clam's block came within the anti-two-block
+  std::uint64_t two_blocks = 0;      // the clam's block came within the anti-two-block
                                            // distance of the tip sheave (the switch tripped)
   std::uint64_t lmi_warnings = 0;          // the load moment reached the warning level (90 %)
   std::uint64_t lmi_cutouts = 0;           // ... the cut-out level (100 %)
@@ -146,21 +146,21 @@ struct WorldEvents {
 
 // The events' one list: the display JSON, the CORBA frame and clamsim-sim's summary walk it.
 inline constexpr std::array<Field<WorldEvents, std::uint64_t>, 12> kWorldEventFields{{
-    {"clam_rack_gate_hits", "", "The clam or held load struck the rack or the gate.",
-     &WorldEvents::clam_rack_gate_hits},
-    {"clam_world_hits", "", "The clam or held load struck another solid (deck, walls, truck).",
-     &WorldEvents::clam_world_hits},
+    {"rack_gate_hits", "", "The clam or held load struck the rack or the gate.",
+     &WorldEvents::rack_gate_hits},
+    {"structure_hits", "", "The clam or held load struck another solid (deck, walls, truck).",
+     &WorldEvents::structure_hits},
     {"load_impacts", "", "A loose load struck something hard.", &WorldEvents::load_impacts},
-    {"slack_cable_events", "", "A rope paid out into a visible slack loop.",
-     &WorldEvents::slack_cable_events},
-    {"overload_events", "", "A rope pull above its rating, or a load above the clam's.",
-     &WorldEvents::overload_events},
+    {"slack_cables", "", "A rope paid out into a visible slack loop.",
+     &WorldEvents::slack_cables},
+    {"overloads", "", "A rope pull above its rating, or a load above the clam's.",
+     &WorldEvents::overloads},
     {"grips", "", "Loads taken into the jaws.", &WorldEvents::grips},
     {"releases", "", "Loads let go.", &WorldEvents::releases},
     {"loads_restored", "", "Loads put back at their start (non-finite or out of the world).",
      &WorldEvents::loads_restored},
-    {"two_block_events", "", "The clam came up to the tip sheave: the anti-two-block switch tripped.",
-     &WorldEvents::two_block_events},
+    {"two_blocks", "", "The clam came up to the tip sheave: the anti-two-block switch tripped.",
+     &WorldEvents::two_blocks},
     {"lmi_warnings", "", "The load moment reached the indicator's warning level.",
      &WorldEvents::lmi_warnings},
     {"lmi_cutouts", "", "The load moment reached the limiter's cut-out level.",

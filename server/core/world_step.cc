@@ -187,9 +187,9 @@ OnClam clam_against_solids(const WorldParams& w, WorldState& s, const ClamPose& 
     if (now && !before && s.clam_touch_gap_s[j] >= kHitGap_s &&
         approach[j] > kHitSpeed_m_per_s) {
       const SolidKind kind = w.solids[static_cast<std::size_t>(j)].kind;
-      if (kind == SolidKind::Rack || kind == SolidKind::Gate) ++s.events.clam_rack_gate_hits;
+      if (kind == SolidKind::Rack || kind == SolidKind::Gate) ++s.events.rack_gate_hits;
       else if (kind == SolidKind::Deck || kind == SolidKind::Wall || kind == SolidKind::Truck)
-        ++s.events.clam_world_hits;   // the intake floor and reservoir bed are working surfaces
+        ++s.events.structure_hits;   // the intake floor and reservoir bed are working surfaces
     }
     s.clam_touch_gap_s[j] = now ? 0.0 : s.clam_touch_gap_s[j] + h;
   }

@@ -229,13 +229,8 @@ void check_clear_of_solids(const Section& s, const core::LoadParams& load,
 
 TaskPenalties read_penalties(Section s) {
   TaskPenalties p;
-  p.rack_gate_hit = s.number("rack_gate_hit_points", q::kPoints);
-  p.structure_hit = s.number("structure_hit_points", q::kPoints);
-  p.slack_cable = s.number("slack_cable_points", q::kPoints);
-  p.overload = s.number("overload_points", q::kPoints);
-  p.dropped_load = s.number("dropped_load_points", q::kPoints);
-  p.lmi_warning = s.number("lmi_warning_points", q::kPoints);
-  p.lmi_cutout = s.number("lmi_cutout_points", q::kPoints);
+  for (std::size_t k = 0; k < kPenaltyKinds; ++k)
+    p.points[k] = s.number(std::string(kPenaltyNames[k]) + "_points", q::kPoints);
   s.note();
   s.finish();
   return p;
@@ -270,13 +265,11 @@ ojson client_task(const TaskSpec& t) {
   j["loads"] = t.loads;
   j["optimum_s"] = t.optimum_s;
   j["limit_s"] = t.limit_s();
-  j["penalties"] = {{"rack_gate_hit_points", t.penalties.rack_gate_hit},
-                    {"structure_hit_points", t.penalties.structure_hit},
-                    {"slack_cable_points", t.penalties.slack_cable},
-                    {"overload_points", t.penalties.overload},
-                    {"dropped_load_points", t.penalties.dropped_load},
-                    {"lmi_warning_points", t.penalties.lmi_warning},
-                    {"lmi_cutout_points", t.penalties.lmi_cutout}};
+  // the penalty kinds in the report's order, each with its points: the browser's one list of them
+  ojson penalties = ojson::array();
+  for (std::size_t k = 0; k < kPenaltyKinds; ++k)
+    penalties.push_back({{"kind", kPenaltyNames[k]}, {"points", t.penalties.points[k]}});
+  j["penalties"] = std::move(penalties);
   // the rule behind a rack/gate penalty: a slower touch is allowed (core/world.h)
   j["hit_speed_m_per_s"] = core::kHitSpeed_m_per_s;
   if (!t.lesson.empty()) j["lesson"] = t.lesson;

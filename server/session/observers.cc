@@ -3,19 +3,21 @@
 #include <algorithm>
 #include <utility>
 
+#include "model/scenario_file.h"
+
 namespace clamsim::session {
 
 const char* to_string(ObserverEventKind k) {
   switch (k) {
-    case ObserverEventKind::RackGateHit: return "rack_gate_hit";
-    case ObserverEventKind::StructureHit: return "structure_hit";
+    case ObserverEventKind::RackGateHit: return model::to_string(model::PenaltyKind::RackGateHit);
+    case ObserverEventKind::StructureHit: return model::to_string(model::PenaltyKind::StructureHit);
     case ObserverEventKind::LoadImpact: return "load_impact";
-    case ObserverEventKind::SlackCable: return "slack_cable";
-    case ObserverEventKind::Overload: return "overload";
+    case ObserverEventKind::SlackCable: return model::to_string(model::PenaltyKind::SlackCable);
+    case ObserverEventKind::Overload: return model::to_string(model::PenaltyKind::Overload);
     case ObserverEventKind::Grip: return "grip";
     case ObserverEventKind::Release: return "release";
     case ObserverEventKind::Delivered: return "delivered";
-    case ObserverEventKind::DroppedLoad: return "dropped_load";
+    case ObserverEventKind::DroppedLoad: return model::to_string(model::PenaltyKind::DroppedLoad);
     case ObserverEventKind::LessonStep: return "lesson_step";
     case ObserverEventKind::TaskFinished: return "task_finished";
     case ObserverEventKind::Restart: return "restart";
@@ -23,8 +25,8 @@ const char* to_string(ObserverEventKind k) {
     case ObserverEventKind::InstructorMessage: return "instructor_message";
     case ObserverEventKind::FaultsChanged: return "faults";
     case ObserverEventKind::TwoBlock: return "two_block";
-    case ObserverEventKind::LmiWarning: return "lmi_warning";
-    case ObserverEventKind::LmiCutout: return "lmi_cutout";
+    case ObserverEventKind::LmiWarning: return model::to_string(model::PenaltyKind::LmiWarning);
+    case ObserverEventKind::LmiCutout: return model::to_string(model::PenaltyKind::LmiCutout);
     case ObserverEventKind::TipOver: return "tip_over";
   }
   return "unknown";
@@ -59,12 +61,12 @@ void EventWatch::update(const Frame& f, bool restarted, ObservedFrame* out) {
   if (seen_ && !restarted) {
     const core::WorldEvents& a = last_.outputs.events;
     const core::WorldEvents& b = f.outputs.events;
-    rose(out, ObserverEventKind::RackGateHit, a.clam_rack_gate_hits, b.clam_rack_gate_hits);
-    rose(out, ObserverEventKind::StructureHit, a.clam_world_hits, b.clam_world_hits);
+    rose(out, ObserverEventKind::RackGateHit, a.rack_gate_hits, b.rack_gate_hits);
+    rose(out, ObserverEventKind::StructureHit, a.structure_hits, b.structure_hits);
     rose(out, ObserverEventKind::LoadImpact, a.load_impacts, b.load_impacts);
-    rose(out, ObserverEventKind::SlackCable, a.slack_cable_events, b.slack_cable_events);
-    rose(out, ObserverEventKind::Overload, a.overload_events, b.overload_events);
-    rose(out, ObserverEventKind::TwoBlock, a.two_block_events, b.two_block_events);
+    rose(out, ObserverEventKind::SlackCable, a.slack_cables, b.slack_cables);
+    rose(out, ObserverEventKind::Overload, a.overloads, b.overloads);
+    rose(out, ObserverEventKind::TwoBlock, a.two_blocks, b.two_blocks);
     rose(out, ObserverEventKind::LmiWarning, a.lmi_warnings, b.lmi_warnings);
     rose(out, ObserverEventKind::LmiCutout, a.lmi_cutouts, b.lmi_cutouts);
     rose(out, ObserverEventKind::TipOver, a.tip_overs, b.tip_overs);

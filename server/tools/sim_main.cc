@@ -166,7 +166,7 @@ Run prepare(const tools::SimOptions& opt) {
   return run;
 }
 
-// "  world: clam_rack_gate_hits=0 ...": every event count, from core::kWorldEventFields.
+// "  world: rack_gate_hits=0 ...": every event count, from core::kWorldEventFields.
 void print_world_summary(const core::State& state) {
   std::string line = "  world:";
   for (const auto& f : core::kWorldEventFields)

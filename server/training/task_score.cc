@@ -12,13 +12,6 @@ namespace clamsim::training {
 
 namespace {
 
-const char* kind_key(int k) {
-  static constexpr const char* kKeys[] = {"rack_gate_hit", "structure_hit", "slack_cable",
-                                          "overload",      "dropped_load",  "lmi_warning",
-                                          "lmi_cutout"};
-  return kKeys[k];
-}
-
 // Frame times are sums of steps: 0.8 - 0.05 may come out a hair under 0.75.
 bool timed_out(double elapsed_s, double limit_s) { return elapsed_s >= limit_s - 1e-9; }
 
@@ -67,19 +60,7 @@ bool TaskScorer::delivered(std::size_t k) const {
   return rest_s_[k] >= kDeliveredRestS - 1e-9;  // frame times add up with rounding
 }
 
-double TaskScorer::points_each(Kind kind) const {
-  const model::TaskPenalties& p = task_.penalties;
-  switch (kind) {
-    case Kind::RackGateHit: return p.rack_gate_hit;
-    case Kind::StructureHit: return p.structure_hit;
-    case Kind::SlackCable: return p.slack_cable;
-    case Kind::Overload: return p.overload;
-    case Kind::DroppedLoad: return p.dropped_load;
-    case Kind::LmiWarning: return p.lmi_warning;
-    case Kind::LmiCutout: return p.lmi_cutout;
-  }
-  return 0.0;
-}
+double TaskScorer::points_each(Kind kind) const { return task_.penalties.of(kind); }
 
 std::string TaskScorer::load_name(int index) const {
   if (index >= 0 && static_cast<std::size_t>(index) < load_names_.size())
@@ -139,15 +120,7 @@ void TaskScorer::penalise(Kind kind, int count, const core::Outputs& o, const st
     timeline_.push_back(
         {o.time_s, o.time_s - t0_s_, kind, what, points_each(kind), driver_, instructor_});
   }
-  switch (kind) {
-    case Kind::RackGateHit: score_.rack_gate_hits += count; break;
-    case Kind::StructureHit: score_.structure_hits += count; break;
-    case Kind::SlackCable: score_.slack_cables += count; break;
-    case Kind::Overload: score_.overloads += count; break;
-    case Kind::DroppedLoad: score_.dropped_loads += count; break;
-    case Kind::LmiWarning: score_.lmi_warnings += count; break;
-    case Kind::LmiCutout: score_.lmi_cutouts += count; break;
-  }
+  score_.*kPenaltyCounts[static_cast<std::size_t>(kind)] += count;
   score_.penalty_points += count * points_each(kind);
 }
 
@@ -178,13 +151,13 @@ const TaskScore& TaskScorer::update(const core::Outputs& o, bool control_moved) 
 
   const core::WorldEvents& e = o.events;
   const core::WorldEvents& b = last_events_;
-  if (const int n = new_events(e.clam_rack_gate_hits, b.clam_rack_gate_hits))
+  if (const int n = new_events(e.rack_gate_hits, b.rack_gate_hits))
     penalise(Kind::RackGateHit, n, o, solid_struck(o, true));
-  if (const int n = new_events(e.clam_world_hits, b.clam_world_hits))
+  if (const int n = new_events(e.structure_hits, b.structure_hits))
     penalise(Kind::StructureHit, n, o, solid_struck(o, false));
-  if (const int n = new_events(e.slack_cable_events, b.slack_cable_events))
+  if (const int n = new_events(e.slack_cables, b.slack_cables))
     penalise(Kind::SlackCable, n, o, "");
-  if (const int n = new_events(e.overload_events, b.overload_events))
+  if (const int n = new_events(e.overloads, b.overloads))
     penalise(Kind::Overload, n, o, "");
   if (const int n = new_events(e.lmi_warnings, b.lmi_warnings))
     penalise(Kind::LmiWarning, n, o, "");
@@ -253,7 +226,7 @@ nlohmann::ordered_json TaskScorer::timeline_json() const {
     ojson e;
     e["sim_time_s"] = p.sim_time_s;
     e["task_time_s"] = p.task_time_s;
-    e["kind"] = kind_key(static_cast<int>(p.kind));
+    e["kind"] = model::to_string(p.kind);
     if (!p.what.empty()) e[p.kind == Kind::DroppedLoad ? "load" : "solid"] = p.what;
     e["points"] = p.points;
     e["driver"] = p.driver;
@@ -307,13 +280,12 @@ nlohmann::ordered_json TaskScorer::report(const std::string& session_label,
   }
   r["loads"] = std::move(loads);
   r["time_points"] = s.time_points;
-  const int counts[kKinds] = {s.rack_gate_hits, s.structure_hits, s.slack_cables, s.overloads,
-                              s.dropped_loads,  s.lmi_warnings,   s.lmi_cutouts};
   ojson penalties;
-  for (int k = 0; k < kKinds; ++k) {
-    const double each = points_each(static_cast<Kind>(k));
-    penalties[kind_key(k)] = {{"count", counts[k]}, {"points_each", each},
-                              {"points", counts[k] * each}};
+  for (std::size_t k = 0; k < model::kPenaltyKinds; ++k) {
+    const int count = s.*kPenaltyCounts[k];
+    const double each = task_.penalties.points[k];
+    penalties[model::kPenaltyNames[k]] = {{"count", count}, {"points_each", each},
+                                          {"points", count * each}};
   }
   r["penalties"] = std::move(penalties);
   r["penalty_points"] = s.penalty_points;

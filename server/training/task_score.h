@@ -91,6 +91,13 @@ inline constexpr auto kTaskScoreFields = std::make_tuple(
                 &TaskScore::practice));
 static_assert(core::covers_struct(kTaskScoreFields));
 
+// Each penalty kind's count in the score, in model::kPenaltyNames's order (the field is named
+// as the kind with "s": tests/training/task_score_test.cc).
+inline constexpr std::array<int TaskScore::*, model::kPenaltyKinds> kPenaltyCounts{
+    &TaskScore::rack_gate_hits, &TaskScore::structure_hits, &TaskScore::slack_cables,
+    &TaskScore::overloads,      &TaskScore::dropped_loads,  &TaskScore::lmi_warnings,
+    &TaskScore::lmi_cutouts};
+
 // What a report was scored with, so two reports can be compared knowingly: the server's
 // build version, and the machine and scenario files by name and content hash.
 struct ReportVersions {
@@ -146,9 +153,7 @@ class TaskScorer {
                                 const std::string& trainee = "") const;
 
  private:
-  enum class Kind { RackGateHit, StructureHit, SlackCable, Overload, DroppedLoad, LmiWarning,
-                    LmiCutout };
-  static constexpr int kKinds = 7;
+  using Kind = model::PenaltyKind;
   struct Penalty {
     double sim_time_s;
     double task_time_s;

@@ -79,7 +79,7 @@ TEST(Convert, FrameCarriesTheWorldAndTheScore) {
   o.contacts[0].force_N = 4000.0;
   o.contacts[0].pair = core::ContactPair::ClamWorld;
   o.contacts[0].solid = core::SolidKind::Rack;
-  o.events.clam_rack_gate_hits = 3;
+  o.events.rack_gate_hits = 3;
   o.events.grips = 1;
   o.events.loads_restored = 2;
   fr.score.enabled = true;
@@ -111,7 +111,7 @@ TEST(Convert, FrameCarriesTheWorldAndTheScore) {
   EXPECT_EQ(f.contacts[0].solid, CLAMX::Rack);
   EXPECT_EQ(f.contacts[0].load, -1);
   EXPECT_FLOAT_EQ(f.contacts[0].force_N, 4000.0f);
-  EXPECT_EQ(f.events.clam_rack_gate_hits, 3u);
+  EXPECT_EQ(f.events.rack_gate_hits, 3u);
   EXPECT_EQ(f.events.grips, 1u);
   EXPECT_EQ(f.events.loads_restored, 2u);
   EXPECT_TRUE(f.score.enabled);

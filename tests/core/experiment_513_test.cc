@@ -92,18 +92,18 @@ TEST(Experiment513, ScriptedOperatorPutsAFloatingLogIntoTheTruck) {
   EXPECT_EQ(o.load, LoadStatus::WithoutLoad);
   EXPECT_EQ(o.events.grips, o.events.releases);
   // docs/model.md claims the run has no collision, slack, overload or two-blocking: assert it
-  EXPECT_EQ(o.events.clam_rack_gate_hits, 0u);
-  EXPECT_EQ(o.events.clam_world_hits, 0u);
-  EXPECT_EQ(o.events.slack_cable_events, 0u);
-  EXPECT_EQ(o.events.overload_events, 0u);
-  EXPECT_EQ(o.events.two_block_events, 0u);
+  EXPECT_EQ(o.events.rack_gate_hits, 0u);
+  EXPECT_EQ(o.events.structure_hits, 0u);
+  EXPECT_EQ(o.events.slack_cables, 0u);
+  EXPECT_EQ(o.events.overloads, 0u);
+  EXPECT_EQ(o.events.two_blocks, 0u);
   std::printf("pick-and-place took %.1f s; log at (%.2f, %.2f, %.2f); events: %llu rack/gate "
               "hits, %llu structure hits, %llu slack, %llu overload\n",
               run.time_s, p[0], p[1], p[2],
-              static_cast<unsigned long long>(o.events.clam_rack_gate_hits),
-              static_cast<unsigned long long>(o.events.clam_world_hits),
-              static_cast<unsigned long long>(o.events.slack_cable_events),
-              static_cast<unsigned long long>(o.events.overload_events));
+              static_cast<unsigned long long>(o.events.rack_gate_hits),
+              static_cast<unsigned long long>(o.events.structure_hits),
+              static_cast<unsigned long long>(o.events.slack_cables),
+              static_cast<unsigned long long>(o.events.overloads));
 }
 
 // The same operator at the shipped step and at 1 ms (the step of the thesis's runs and of
@@ -124,7 +124,7 @@ TEST(Experiment513, TheShippedStepGivesTheSameRunAsOneMillisecond) {
   EXPECT_EQ(x.grips, y.grips);
   EXPECT_EQ(x.releases, y.releases);
   EXPECT_EQ(x.load_impacts, y.load_impacts);
-  EXPECT_EQ(x.clam_rack_gate_hits + x.clam_world_hits, y.clam_rack_gate_hits + y.clam_world_hits);
+  EXPECT_EQ(x.rack_gate_hits + x.structure_hits, y.rack_gate_hits + y.structure_hits);
   std::printf("pick-and-place at %.3g ms: %.2f s, at 1 ms: %.2f s\n", m.integrator.step_s * 1e3,
               shipped.time_s, fine.time_s);
 }

@@ -420,7 +420,7 @@ TEST(AntiTwoBlock, TelescopingOutTripsTheSwitchAndTheMachineStops) {
   State st = two_blocked_by_telescoping(m, {}, &trip_s);
   ASSERT_GT(trip_s, 0.0) << "the grab never came up to the sheave";
   Outputs o = outputs(m, st, {});
-  EXPECT_EQ(o.events.two_block_events, 1u);
+  EXPECT_EQ(o.events.two_blocks, 1u);
   EXPECT_NEAR(o.display[3], m.crane.anti_two_block_m, 0.02) << "tripped at the distance";
 
   // every approaching motion at full stick for 3 s
@@ -431,7 +431,7 @@ TEST(AntiTwoBlock, TelescopingOutTripsTheSwitchAndTheMachineStops) {
   EXPECT_NEAR(o.joint_pos[2], before.joint_pos[2], 0.01) << "telescope held, m";
   EXPECT_GT(o.joint_pos[1], before.joint_pos[1] - 0.1) << "boom held, deg";
   EXPECT_GT(o.display[3], m.hydraulics.winches[0].min_length_m + 0.1) << "A stays off the stop";
-  EXPECT_EQ(o.events.two_block_events, 1u);
+  EXPECT_EQ(o.events.two_blocks, 1u);
 
   // lowering is allowed and resets the switch
   const double span = o.display[3];
@@ -452,7 +452,7 @@ TEST(AntiTwoBlock, OverrideLetsTheMotionsThrough) {
   ASSERT_GT(trip_s, 0.0);
   const Environment env(nullptr, bypass);
   const Outputs before = outputs(m, st, env);
-  EXPECT_EQ(before.events.two_block_events, 1u);
+  EXPECT_EQ(before.events.two_blocks, 1u);
   advance_to(m, st, volts(0, -5, 0, 0, 0), env, st.time_s + 1.0);
   const Outputs after = outputs(m, st, env);
   EXPECT_LT(after.joint_pos[1], before.joint_pos[1] - 0.1) << "the boom comes down, deg";

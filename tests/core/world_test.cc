@@ -280,7 +280,7 @@ TEST(ClamInWorld, SettingTheClamDownOnAStructureIsFeltAsATensionDrop) {
     EXPECT_GE(o.tensions_N[1], 0.0);
   }
   const Outputs after = outputs(m, st, env);
-  EXPECT_EQ(after.events.clam_rack_gate_hits, 1u) << "one landing, one collision";
+  EXPECT_EQ(after.events.rack_gate_hits, 1u) << "one landing, one collision";
   EXPECT_LT(least, 0.2 * hanging) << "the operator feels the landing in the ropes";
   EXPECT_GT(after.clam_contact_force_N, 0.5 * clam_mass(m.clam, 0.0) * 9.81);
   // Resting on the gate's top face, not sunk into it.
@@ -440,9 +440,9 @@ TEST(ClamInWorld, PayingOutOntoTheDeckCountsOneSlackCableEvent) {
   const Environment env{&w};
   for (int f = 1; f <= 120; ++f) advance_to(m, st, volts(0, 0, 0, -5, -5), env, 0.05 * f);
   const Outputs o = outputs(m, st, env);
-  EXPECT_GE(o.events.slack_cable_events, 1u);
-  EXPECT_LE(o.events.slack_cable_events, 2u);   // one per rope at most
-  EXPECT_EQ(o.events.clam_world_hits, 1u);       // set down on the deck at speed: one hit
+  EXPECT_GE(o.events.slack_cables, 1u);
+  EXPECT_LE(o.events.slack_cables, 2u);   // one per rope at most
+  EXPECT_EQ(o.events.structure_hits, 1u);       // set down on the deck at speed: one hit
 }
 
 }  // namespace
@@ -485,11 +485,11 @@ Hoisted hoist_under_beam(bool beam, double seconds) {
     const double pull = std::max(o.tensions_N[0], o.tensions_N[1]);
     h.peak_N = std::max(h.peak_N, pull);
     if (t <= seconds - 0.5 + 1e-9) {
-      h.events_before = o.events.overload_events;
+      h.events_before = o.events.overloads;
     } else {
       h.last_min_N = std::min(h.last_min_N, pull);
     }
-    h.events = o.events.overload_events;
+    h.events = o.events.overloads;
   }
   return h;
 }

@@ -273,12 +273,12 @@ describe('browser client against clamsim-server', { skip: skip ?? false }, () =>
       await page.evaluate(() => window.clamsim.restart());
       await waitFor('the restart', async () => (await debug(page)).restarts.acknowledged > n, { timeoutMs: 3000 });
       await waitFor('a frame of the new attempt', () => page.evaluate(() =>
-        window.clamsim.frame.t < 1 && window.clamsim.frame.events.clam_rack_gate_hits === 0), { timeoutMs: 3000, everyMs: 50 });
+        window.clamsim.frame.t < 1 && window.clamsim.frame.events.rack_gate_hits === 0), { timeoutMs: 3000, everyMs: 50 });
       await page.evaluate(() => Object.assign(window.__e2ePad.axes, { 1: -1, 3: -1, 4: -1 }));
       try {
         return await waitFor('a rack/gate hit', async () => {
           const ev = await frameEvents();
-          return ev.clam_rack_gate_hits > 0 ? ev : false;
+          return ev.rack_gate_hits > 0 ? ev : false;
         }, { timeoutMs: 15000, everyMs: 50 });
       } finally {
         await page.evaluate(() => Object.assign(window.__e2ePad.axes, { 1: 0, 3: 0, 4: 0 }));

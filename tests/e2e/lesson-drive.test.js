@@ -174,7 +174,7 @@ describe('the first lesson from the screen alone', { skip: skip ?? false }, () =
       const d = await page.evaluate(() => window.clamsim.debug());
       assert.equal(d.lesson.progress.finished, true);
       assert.equal(d.lesson.progress.setbacks, 0);
-      assert.equal(d.events.slack_cable_events, 0, 'no slack event counted');
+      assert.equal(d.events.slack_cables, 0, 'no slack event counted');
       t.diagnostic(`the slack badge (a rope loose, under the event's 0.5 m) was up in ${badge} of ${seen.length} looks`);
       t.diagnostic(`lesson done in ${d.lesson.progress.elapsed_s.toFixed(1)} s of simulated time`);
     } finally {
@@ -208,7 +208,7 @@ describe('the first lesson from the screen alone', { skip: skip ?? false }, () =
       assert.deepEqual(card.parts, ['What happened', 'Why it matters', 'How to avoid it']);
       assert.deepEqual(card.text, [advice.what, advice.why, advice.avoid]);
       const d = await page.evaluate(() => window.clamsim.debug());
-      assert.ok(d.events.slack_cable_events >= 1, 'the server counted the slack rope');
+      assert.ok(d.events.slack_cables >= 1, 'the server counted the slack rope');
       await page.screenshot({ path: path.join(FIGURES, 'lesson-slack-advice.png') });
       // the lesson panel's list of steps and the explanation card, as a trainee meets them
       assert.deepEqual(await axeAtSizes(page, 'lesson panel with the slack card'), []);

@@ -111,8 +111,8 @@ TEST(ScenarioFile, ShippedDamIntakeLoads) {
   ASSERT_TRUE(s.task.enabled);
   EXPECT_EQ(s.task.loads, (std::vector<int>{0, 1, 2}));
   EXPECT_NEAR(s.task.optimum_s, 300.0, 1e-12);
-  EXPECT_NEAR(s.task.penalties.rack_gate_hit, 10.0, 1e-12);
-  EXPECT_NEAR(s.task.penalties.overload, 15.0, 1e-12);
+  EXPECT_NEAR(s.task.penalties.of(PenaltyKind::RackGateHit), 10.0, 1e-12);
+  EXPECT_NEAR(s.task.penalties.of(PenaltyKind::Overload), 15.0, 1e-12);
 }
 
 TEST(ScenarioFile, ClientSceneIsTheGeometryAsWrittenPlusLoadsAndTask) {
@@ -137,7 +137,10 @@ TEST(ScenarioFile, ClientSceneIsTheGeometryAsWrittenPlusLoadsAndTask) {
   EXPECT_EQ(c["loads"][4]["size_m"], nlohmann::ordered_json::array({1.0, 0.8, 0.6}));
   EXPECT_EQ(c["task"]["loads"], nlohmann::ordered_json::array({0, 1, 2}));
   EXPECT_EQ(c["task"]["limit_s"], 450.0);
-  EXPECT_EQ(c["task"]["penalties"]["dropped_load_points"], 10.0);
+  // the penalty kinds in the report's order, each with its points
+  ASSERT_EQ(c["task"]["penalties"].size(), kPenaltyKinds);
+  EXPECT_EQ(c["task"]["penalties"][4]["kind"], "dropped_load");
+  EXPECT_EQ(c["task"]["penalties"][4]["points"], 10.0);
 }
 
 TEST(ScenarioFile, NotesAreAllowedEverywhereAndTheTaskIsOptional) {

@@ -175,7 +175,7 @@ TEST(InstructorAtWork, TakesTheControlsHitsTheRackHandsBackAndTheReportSaysWhoDr
         }
         break;
       case Phase::Down:
-        if (f.outputs.events.clam_rack_gate_hits > 0) {
+        if (f.outputs.events.rack_gate_hits > 0) {
           hit_at = f.seq;
           c.set_instructor_control(42, core::Control{{0, 0, 0, 4.0, 4.0}});
           phase = Phase::Up;

@@ -204,7 +204,7 @@ TEST(Observers, EventsComeFromTheDifferenceBetweenFrames) {
   ObservedFrame out;
   watch.update(f, false, &out);
   EXPECT_EQ(out.event_count, 0u) << "the first frame is the baseline";
-  f.outputs.events.clam_rack_gate_hits = 2;
+  f.outputs.events.rack_gate_hits = 2;
   f.outputs.held_load = 3;
   f.score.delivered = 1;
   watch.update(f, false, &out);
@@ -222,12 +222,12 @@ TEST(Observers, EventsComeFromTheDifferenceBetweenFrames) {
   EXPECT_EQ(out.events[0].kind, ObserverEventKind::Release);
   EXPECT_EQ(out.events[0].value, 3);
   EXPECT_EQ(out.events[1].kind, ObserverEventKind::TaskFinished);
-  f.outputs.events.clam_rack_gate_hits = 0;   // a new attempt starts its counters again
+  f.outputs.events.rack_gate_hits = 0;   // a new attempt starts its counters again
   watch.update(f, true, &out);
   ASSERT_EQ(out.event_count, 1u);
   EXPECT_EQ(out.events[0].kind, ObserverEventKind::Restart);
   watch.update(f, false, nullptr);   // nobody watching: the baseline still moves
-  f.outputs.events.slack_cable_events = 1;
+  f.outputs.events.slack_cables = 1;
   watch.update(f, false, &out);
   ASSERT_EQ(out.event_count, 1u);
   EXPECT_STREQ(to_string(out.events[0].kind), "slack_cable");

@@ -61,12 +61,12 @@ TEST(ScoredRun, OneKnownRackCollisionThenACleanDeliveryScoresExactlyThat) {
   }
   // 2. Down onto the rack's top until the clam strikes it, at 0.6 m/s: faster, the winches
   // run on for their spools' lag after the strike and pay out a slack loop (another penalty).
-  for (int f = 0; f < 800 && o.events.clam_rack_gate_hits == 0; ++f) {
+  for (int f = 0; f < 800 && o.events.rack_gate_hits == 0; ++f) {
     u.volts = {0, 0, 0, -2.0, -2.0};
     o = run.frame(u);
     scorer.update(o, true);
   }
-  ASSERT_EQ(o.events.clam_rack_gate_hits, 1u) << "the known collision";
+  ASSERT_EQ(o.events.rack_gate_hits, 1u) << "the known collision";
   // 3. Up again, clear of the rack (1.5 s at 1.6 m/s).
   for (int f = 0; f < 30; ++f) {
     u.volts = {0, 0, 0, 4.0, 4.0};
@@ -74,7 +74,7 @@ TEST(ScoredRun, OneKnownRackCollisionThenACleanDeliveryScoresExactlyThat) {
     scorer.update(o, true);
   }
   EXPECT_EQ(scorer.score().rack_gate_hits, 1);
-  EXPECT_DOUBLE_EQ(scorer.score().penalty_points, task.penalties.rack_gate_hit);
+  EXPECT_DOUBLE_EQ(scorer.score().penalty_points, task.penalties.of(model::PenaltyKind::RackGateHit));
 
   // 4. The scripted operator clears the log into the truck.
   const auto& at = o.loads[static_cast<std::size_t>(log)].position_m;
@@ -99,7 +99,7 @@ TEST(ScoredRun, OneKnownRackCollisionThenACleanDeliveryScoresExactlyThat) {
   EXPECT_EQ(s.slack_cables, 0);
   EXPECT_EQ(s.overloads, 0);
   EXPECT_EQ(s.dropped_loads, 0);
-  EXPECT_DOUBLE_EQ(s.total, 100.0 - task.penalties.rack_gate_hit);
+  EXPECT_DOUBLE_EQ(s.total, 100.0 - task.penalties.of(model::PenaltyKind::RackGateHit));
 
   // The report tells the same story, with the collision in its timeline.
   const nlohmann::ordered_json r = scorer.report("scored-run test", {});

@@ -231,7 +231,7 @@ TEST_F(SimCli, WorldRunsTheScenarioAndRecordsTheLoads) {
   EXPECT_NEAR(value("log1_z_m"), -2.54, 0.3);
   EXPECT_LT(value("stump_z_m"), -20.0);
   EXPECT_EQ(value("log1_held"), 0.0);
-  EXPECT_NE(r.err.find("world: clam_rack_gate_hits=0"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("world: rack_gate_hits=0"), std::string::npos) << r.err;
 }
 
 TEST_F(SimCli, WorldByNameAndBrokenWorldsExitThree) {

@@ -103,7 +103,7 @@ TEST(Lesson, AScriptedTraineeCompletesTheWholeLessonWithTheNamedControls) {
   EXPECT_EQ(p.step, 2) << "opening " << run.o.display[kOpeningDeg];
   EXPECT_GE(run.o.display[kOpeningDeg], run.sc.lesson.steps[1].check.by_deg);
   run.rest(20);
-  EXPECT_EQ(run.o.events.slack_cable_events, 0u) << "opening paid cable 2 out slack";
+  EXPECT_EQ(run.o.events.slack_cables, 0u) << "opening paid cable 2 out slack";
   // 3. lower the open buckets until their lips are beside the log (C three quarters of a lip
   // above its centre, or resting on it), then close: cable 2 in, cable 1 held. Higher, the
   // shells would close on it in their throat and only push it down (docs/model.md, Grip).
@@ -158,7 +158,7 @@ TEST(Lesson, AScriptedTraineeCompletesTheWholeLessonWithTheNamedControls) {
   EXPECT_TRUE(p.finished) << "step " << p.step << " progress " << p.progress;
   EXPECT_EQ(p.step, 6);
   EXPECT_EQ(p.setbacks, 0);
-  EXPECT_EQ(run.o.events.slack_cable_events, 0u) << "a rope paid out slack";
+  EXPECT_EQ(run.o.events.slack_cables, 0u) << "a rope paid out slack";
   EXPECT_FALSE(run.o.loads[0].held);
   EXPECT_NEAR(run.o.loads[0].position_m[2], 0.25, 0.05);   // lying on the deck
 

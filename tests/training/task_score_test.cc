@@ -6,7 +6,9 @@
 
 #include "training/report_figures.h"
 
+#include <algorithm>
 #include <regex>
+#include <type_traits>
 
 namespace clamsim::training {
 namespace {
@@ -45,7 +47,7 @@ constexpr bool kMoved = true;   // a control moved in the frame (the clock may s
 TEST(TaskScore, TheClockWaitsForTheFirstMovedControl) {
   TaskScorer s = scorer();
   core::Outputs o = frame(1.0);
-  o.events.clam_rack_gate_hits = 1;   // nothing is scored before the clock starts
+  o.events.rack_gate_hits = 1;   // nothing is scored before the clock starts
   s.update(o, false);
   EXPECT_FALSE(s.score().running);
   EXPECT_DOUBLE_EQ(s.score().elapsed_s, 0.0);
@@ -115,7 +117,7 @@ TEST(TaskScore, AKnownCollisionCostsExactlyItsPoints) {
   TaskScorer s = scorer();
   s.update(frame(0.05), kMoved);
   core::Outputs o = frame(3.0);
-  o.events.clam_rack_gate_hits = 1;
+  o.events.rack_gate_hits = 1;
   o.contact_count = 1;
   o.contacts[0].pair = core::ContactPair::ClamWorld;
   o.contacts[0].solid = core::SolidKind::Rack;
@@ -127,14 +129,14 @@ TEST(TaskScore, AKnownCollisionCostsExactlyItsPoints) {
   EXPECT_DOUBLE_EQ(s.update(o, kMoved).penalty_points, 10.0);
 
   o.time_s = 4.0;  // the deck, twice, and a slack rope: structure 2 x 5, slack 5
-  o.events.clam_world_hits = 2;
-  o.events.slack_cable_events = 1;
+  o.events.structure_hits = 2;
+  o.events.slack_cables = 1;
   o.contacts[0].solid = core::SolidKind::Deck;
   s.update(o, kMoved);
   EXPECT_EQ(s.score().structure_hits, 2);
   EXPECT_EQ(s.score().slack_cables, 1);
   o.time_s = 5.0;
-  o.events.overload_events = 1;
+  o.events.overloads = 1;
   s.update(o, kMoved);
   EXPECT_EQ(s.score().overloads, 1);
   EXPECT_DOUBLE_EQ(s.score().penalty_points, 10.0 + 10.0 + 5.0 + 15.0);
@@ -158,7 +160,7 @@ TEST(TaskScore, AKnownCollisionCostsExactlyItsPoints) {
 TEST(TaskScore, TheTotalNeverGoesBelowZero) {
   TaskScorer s = scorer();
   core::Outputs o = frame(0.0);
-  o.events.overload_events = 9;  // 135 points off
+  o.events.overloads = 9;  // 135 points off
   s.update(o, kMoved);
   EXPECT_DOUBLE_EQ(s.score().penalty_points, 135.0);
   EXPECT_DOUBLE_EQ(s.score().total, 0.0);
@@ -301,7 +303,7 @@ TEST(TaskScore, ReportSaysWhoWhatAndWhen) {
 TEST(TaskScore, ResetStartsANewAttempt) {
   TaskScorer s = scorer();
   core::Outputs o = frame(10.0);
-  o.events.clam_world_hits = 3;
+  o.events.structure_hits = 3;
   s.update(o, kMoved);
   EXPECT_EQ(s.score().structure_hits, 3);
   s.reset();
@@ -316,7 +318,7 @@ TEST(TaskScore, ResetStartsANewAttempt) {
 TEST(TaskScore, NoTaskNoScore) {
   TaskScorer s{model::TaskSpec{}};
   core::Outputs o = frame(1.0);
-  o.events.overload_events = 2;
+  o.events.overloads = 2;
   const TaskScore& sc = s.update(o, kMoved);
   EXPECT_FALSE(sc.enabled);
   EXPECT_FALSE(sc.running);
@@ -342,7 +344,7 @@ TEST(TaskScore, ReportFiguresAreRoundedForPeople) {
   core::Outputs o = frame(0.0);
   s.update(o, kMoved);
   o.time_s = 110.00000000000001;   // past the optimum: time points fall with the clock
-  o.events.clam_rack_gate_hits = 1;
+  o.events.rack_gate_hits = 1;
   s.update(o, kMoved);
   const TaskScore& raw = s.score();
   ASSERT_NE(raw.elapsed_s, round_figure(raw.elapsed_s, 2)) << "the test needs an inexact time";
@@ -355,6 +357,35 @@ TEST(TaskScore, ReportFiguresAreRoundedForPeople) {
   // no figure in the file has more digits than its stated precision
   const std::string text = r.dump(2);
   EXPECT_FALSE(std::regex_search(text, std::regex(R"(\d\.\d{3,})"))) << text;
+}
+
+}  // namespace
+}  // namespace clamsim::training
+
+namespace clamsim::training {
+namespace {
+
+// One name per penalty kind: its count in the score, and in the world's events where the
+// world counts it, is the kind's name with "s" (the rule the browser and the docs rely on:
+// web/js/event-kinds.js countKey), and the observers' event of it has the kind's own name.
+TEST(TaskScore, EachPenaltyKindHasOneNameEverywhere) {
+  for (std::size_t k = 0; k < model::kPenaltyKinds; ++k) {
+    const std::string count = std::string(model::kPenaltyNames[k]) + "s";
+    int in_score = 0;
+    core::for_each_field(kTaskScoreFields, [&](const auto& f) {
+      if constexpr (std::is_same_v<decltype(f.member), int TaskScore::*>) {
+        if (f.member == kPenaltyCounts[k]) {
+          EXPECT_EQ(f.name, count) << "the score's count of " << model::kPenaltyNames[k];
+          ++in_score;
+        }
+      }
+    });
+    EXPECT_EQ(in_score, 1) << model::kPenaltyNames[k] << " is counted once in the score";
+    const bool world_counts = model::PenaltyKind(k) != model::PenaltyKind::DroppedLoad;
+    const auto& ev = core::kWorldEventFields;
+    const bool in_events = std::any_of(ev.begin(), ev.end(), [&](const auto& f) { return f.name == count; });
+    EXPECT_EQ(in_events, world_counts) << count << " in the world's events";
+  }
 }
 
 }  // namespace

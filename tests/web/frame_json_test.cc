@@ -118,7 +118,7 @@ TEST(FrameJson, DisplayHasTable41InOrderAndTheExtendedFields) {
   EXPECT_EQ(j["contacts"], nlohmann::json::array());
   EXPECT_EQ(j["clam_orientation"], nlohmann::json({1, 0, 0, 0}));
   EXPECT_EQ(j["score"], nlohmann::json({{"enabled", false}}));
-  EXPECT_EQ(j["events"]["clam_rack_gate_hits"], 0);
+  EXPECT_EQ(j["events"]["rack_gate_hits"], 0);
   EXPECT_LT(text.size(), 1600u) << "rounded values keep a frame short";
 }
 
@@ -158,8 +158,8 @@ session::Frame busy_frame() {
   o.contacts[0].load = -1;
   o.contacts[1].pair = core::ContactPair::ClamLoad;
   o.contacts[1].load = 3;
-  o.events.clam_rack_gate_hits = 2;
-  o.events.slack_cable_events = 1;
+  o.events.rack_gate_hits = 2;
+  o.events.slack_cables = 1;
   o.events.grips = 4;
   // every part somewhere with a full-length quaternion, as a moving machine's are
   for (int i = 0; i < core::kParts; ++i)
@@ -230,10 +230,10 @@ TEST(FrameJson, DisplayCarriesTheWorldTheContactsTheEventsAndTheScore) {
   EXPECT_EQ(j["control_seq"], 123456);
 
   const auto& ev = j["events"];
-  EXPECT_EQ(ev["clam_rack_gate_hits"], 2);
-  EXPECT_EQ(ev["slack_cable_events"], 1);
+  EXPECT_EQ(ev["rack_gate_hits"], 2);
+  EXPECT_EQ(ev["slack_cables"], 1);
   EXPECT_EQ(ev["grips"], 4);
-  for (const char* k : {"clam_world_hits", "load_impacts", "overload_events", "releases"})
+  for (const char* k : {"structure_hits", "load_impacts", "overloads", "releases"})
     EXPECT_EQ(ev[k], 0) << k;
 
   const auto& s = j["score"];

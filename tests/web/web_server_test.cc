@@ -165,8 +165,8 @@ TEST(WebServer, DisplayCarriesTheWorldFields) {
   }
   EXPECT_TRUE(j["held_load"].is_null() || j["held_load"].is_number_integer());
   EXPECT_TRUE(j["contacts"].is_array());
-  for (const char* k : {"clam_rack_gate_hits", "clam_world_hits", "load_impacts",
-                        "slack_cable_events", "overload_events", "grips", "releases"})
+  for (const char* k : {"rack_gate_hits", "structure_hits", "load_impacts",
+                        "slack_cables", "overloads", "grips", "releases"})
     EXPECT_TRUE(j["events"][k].is_number_unsigned()) << k;
   ASSERT_TRUE(j["score"].is_object());
   EXPECT_TRUE(j["score"]["enabled"].is_boolean());

@@ -21,12 +21,12 @@ const RANK = Object.keys(RUMBLES);
 // warns by light and horn, the motions go on.
 export const RUMBLE_COUNTERS = Object.freeze([
   ['tip_overs', 'hit'],
-  ['clam_rack_gate_hits', 'hit'],
-  ['clam_world_hits', 'hit'],
+  ['rack_gate_hits', 'hit'],
+  ['structure_hits', 'hit'],
   ['lmi_cutouts', 'overload'],
-  ['two_block_events', 'overload'],
-  ['overload_events', 'overload'],
-  ['slack_cable_events', 'slack'],
+  ['two_blocks', 'overload'],
+  ['overloads', 'overload'],
+  ['slack_cables', 'slack'],
   ['grips', 'click'],
   ['releases', 'click'],
 ]);

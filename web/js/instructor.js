@@ -4,6 +4,7 @@
 // tests; the page glue at the bottom only runs in a browser.
 
 import { replayPageUrl } from './replay.js';
+import { PENALTY_COLUMNS } from './event-kinds.js';
 
 export const POLL = { sessionsMs: 1000, reportsMs: 5000, timeoutMs: 3000 };
 
@@ -59,13 +60,7 @@ export function sessionRows(body) {
           title: (s.faults ?? []).map((f) => f.text ?? f.name).join('\n') },
         { text: clock, cls: 'num clock' },
         { text: t ? `${t.delivered} / ${t.required}` : '–', cls: 'num' },
-        penalty(t?.rack_gate_hits),
-        penalty(t?.structure_hits),
-        penalty(t?.slack_cables),
-        penalty(t?.overloads),
-        penalty(t?.dropped_loads),
-        penalty(t?.lmi_warnings),
-        penalty(t?.lmi_cutouts),
+        ...PENALTY_COLUMNS.map((c) => penalty(t?.[c.countKey])),
         { text: t ? String(Math.round(t.total)) : '–', cls: 'num points' },
         // the browser client in observer mode on this session (browser or CORBA alike)
         // ... and a one-time ticket for a classroom PC's clamsim-receiver --observe
@@ -312,6 +307,17 @@ function ticketPanel(doc, live) {
   });
 }
 
+// The live table's penalty columns, one per kind event-kinds.js knows, where the page marks them.
+function penaltyHeads(mark) {
+  mark.replaceWith(...PENALTY_COLUMNS.map((c) => {
+    const th = mark.ownerDocument.createElement('th');
+    th.className = 'num';
+    th.title = c.word;
+    th.textContent = c.short;
+    return th;
+  }));
+}
+
 function startPage(doc) {
   const linkState = doc.getElementById('link-state');
   const setLink = (state, text) => {
@@ -320,6 +326,7 @@ function startPage(doc) {
   };
   const live = doc.querySelector('#live tbody');
   const reports = doc.querySelector('#reports tbody');
+  penaltyHeads(doc.getElementById('live-penalties'));
   const state = { sessions: null, reports: null };
   window.clamsimInstructor = { state };  // for the end-to-end tests
   ticketPanel(doc, live);

@@ -4,6 +4,7 @@
 
 import { SIGNALS } from './protocol.js';
 import { instructorWords } from './timeline-words.js';
+import { eventPhrase } from './event-kinds.js';
 
 // ?observe=ID -> the session number, or null when the page is a trainee's own; a malformed
 // value is kept as written so the server names it in its refusal.
@@ -44,31 +45,10 @@ export function inputRows(layout) {
   });
 }
 
-const EVENT_WORDS = {
-  rack_gate_hit: 'hit the rack or the gate',
-  structure_hit: 'hit the structure',
-  load_impact: 'a load struck something',
-  slack_cable: 'slack cable',
-  overload: 'overload',
-  grip: 'gripped',
-  release: 'let go of',
-  delivered: 'delivered a load',
-  dropped_load: 'dropped a load',
-  two_block: 'anti-two-block: hoisting stopped',
-  lmi_warning: 'load moment warning',
-  lmi_cutout: 'load moment cut-out',
-  tip_over: 'the crane tipped over',
-  lesson_step: 'lesson: on to step',
-  task_finished: 'task finished',
-  restart: 'restarted the task',
-  control: 'controls:',
-  instructor_message: 'instructor message',
-  faults: 'faults changed:',
-};
 
 // One event of an `events` message in words: "12.3 s  gripped log-1".
 export function describeEvent(e, t) {
-  const words = EVENT_WORDS[e.kind] ?? e.kind;
+  const words = eventPhrase(e.kind);
   let detail = '';
   if (e.kind === 'grip' || e.kind === 'release') detail = ` ${e.load ?? 'a load'}`;
   else if (e.kind === 'lesson_step') detail = ` ${Number(e.step) + 1}`;

@@ -302,6 +302,15 @@ function sceneLoads(s, p, warnings) {
   return out;
 }
 
+// The task's penalty kinds in the report's order: [{kind, points}] (the server's one list).
+function penaltyList(v, path) {
+  if (!Array.isArray(v)) fail(path, 'expected a list of {kind, points}');
+  return v.map((x, i) => {
+    if (!isObject(x) || typeof x.kind !== 'string' || !x.kind) fail(`${path}[${i}].kind`, 'expected a name');
+    return { kind: x.kind, points: num(x, 'points', `${path}[${i}]`) };
+  });
+}
+
 // {title, loads: [ids], optimum_s, limit_s, penalties}: what the score panel names.
 function sceneTask(s, p, warnings) {
   const t = s.task;
@@ -314,7 +323,7 @@ function sceneTask(s, p, warnings) {
       loads: Array.isArray(t.loads) ? t.loads.filter(isId) : [],
       optimum_s: optNum(t, 'optimum_s', tp),
       limit_s: optNum(t, 'limit_s', tp),
-      penalties: isObject(t.penalties) || Array.isArray(t.penalties) ? t.penalties : null,
+      penalties: penaltyList(t.penalties, `${tp}.penalties`),
       // the rule: the clam meeting the rack or the gate faster than this is a penalised hit
       hit_speed_m_per_s: optNum(t, 'hit_speed_m_per_s', tp) ?? null,
       // the scenario whose lesson a newcomer takes first (null: none)
@@ -551,9 +560,7 @@ function counters(d, key, path) {
 }
 
 export const SCORE_NUMBERS = ['elapsed_s', 'optimum_s', 'limit_s', 'delivered', 'required', 'time_points',
-  'penalty_points', 'total', 'rack_gate_hits', 'structure_hits', 'slack_cables', 'overloads', 'dropped_loads'];
-// counts a server without a load moment indicator does not send: 0 then
-export const SCORE_COUNTS = ['lmi_warnings', 'lmi_cutouts'];
+  'penalty_points', 'total'];
 // practice: a practice attempt (no time limit; absent from older servers: false)
 const SCORE_FLAGS = ['running', 'finished', 'completed', 'tipped_over', 'practice'];
 
@@ -566,7 +573,13 @@ function score(d, path) {
   const out = { enabled: true };
   for (const k of SCORE_FLAGS) out[k] = Boolean(v[k]);
   for (const k of SCORE_NUMBERS) out[k] = num(v, k, p);
-  for (const k of SCORE_COUNTS) out[k] = optNum(v, k, p) ?? 0;
+  // the rest are the penalty kinds' counts (kind + 's'), whichever kinds the server scores
+  const known = new Set(['enabled', 'interrupted', ...SCORE_FLAGS, ...SCORE_NUMBERS]);
+  for (const [k, x] of Object.entries(v)) {
+    if (known.has(k)) continue;
+    if (!Number.isInteger(x) || x < 0) fail(`${p}.${k}`, 'expected a count (an integer >= 0)');
+    out[k] = x;
+  }
   return out;
 }
 

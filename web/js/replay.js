@@ -3,6 +3,8 @@
 // and the socket's URLs, the replay messages, the state they leave, the timeline's marker
 // positions, the events in words, the series as uPlot wants them. No DOM.
 
+import { eventKind } from './event-kinds.js';
+
 // ---- URLs ---------------------------------------------------------------------------------
 
 function whole(v) {
@@ -224,38 +226,8 @@ export function takenOverNotice(takenOver, framePeriodS = 0.05) {
     + 'the machine and the task are exactly as they were then' };
 }
 
-// Every kind the timeline carries: a word for the list and the legend, a group (penalties
-// stand tall on the bar), a colour, a one-character icon.
-export const EVENT_KINDS = {
-  rack_gate_hit: { word: 'Rack or gate hit', group: 'penalty', colour: '#ef5b4c', icon: '✖' },
-  structure_hit: { word: 'Structure hit', group: 'penalty', colour: '#ef5b4c', icon: '✖' },
-  load_impact: { word: 'Load struck something', group: 'warning', colour: '#f0883e', icon: '!' },
-  slack_cable: { word: 'Slack rope', group: 'penalty', colour: '#e8b23a', icon: '~' },
-  overload: { word: 'Overload', group: 'penalty', colour: '#d65fd0', icon: '⚠' },
-  dropped_load: { word: 'Dropped a load', group: 'penalty', colour: '#ef5b4c', icon: '↓' },
-  // the load moment indicator's levels, as the trainee's gauge colours them (amber, red)
-  lmi_warning: { word: 'Load moment warning', group: 'penalty', colour: '#e8b23a', icon: '◔' },
-  lmi_cutout: { word: 'Load moment cut-out', group: 'penalty', colour: '#ef5b4c', icon: '◕' },
-  // the machine's safety devices and its loss: not penalties of their own, but marked apart
-  two_block: { word: 'Anti-two-block stop', group: 'machine', colour: '#f0883e', icon: '⊼' },
-  tip_over: { word: 'Tipped over', group: 'machine', colour: '#ff2d55', icon: '⟂' },
-  grip: { word: 'Gripped a load', group: 'load', colour: '#57c26f', icon: '◆' },
-  release: { word: 'Let go of a load', group: 'load', colour: '#8fd19e', icon: '◇' },
-  delivered: { word: 'Delivered a load', group: 'load', colour: '#3fd1b0', icon: '✔' },
-  restart: { word: 'Task restarted', group: 'task', colour: '#b8c4cf', icon: '⟲' },
-  task_finished: { word: 'Task ended', group: 'task', colour: '#ffffff', icon: '■' },
-  lesson_step: { word: 'Lesson: next step', group: 'task', colour: '#b8c4cf', icon: '»' },
-  faults: { word: 'Fault injected or cleared', group: 'instructor', colour: '#c77dff', icon: 'ϟ' },
-  control: { word: 'Take-over (controls)', group: 'instructor', colour: '#4aa3df', icon: '⇄' },
-  instructor_message: { word: 'Instructor message', group: 'instructor', colour: '#7cc4f0', icon: '✉' },
-};
-const UNKNOWN_KIND = { word: 'Event', group: 'other', colour: '#8a9aa8', icon: '•' };
-// The observers' names for the same events (websocket-protocol.md, Observers), which the
-// server's timeline may use instead.
-
-export function eventKind(kind) {
-  return EVENT_KINDS[kind] ?? { ...UNKNOWN_KIND, word: String(kind).replace(/_/g, ' ') };
-}
+// Every kind the timeline carries, and its word, group, colour and icon: event-kinds.js.
+export { EVENT_KINDS, eventKind } from './event-kinds.js';
 
 // Without the server's sentence: the kind's word and what its value says (the load's name
 // by its index for a grip or release, the count of hits in one frame, the lesson's step).

@@ -6,9 +6,9 @@
 // at the bottom only runs in a browser.
 
 import { formatClock, localDateTime, loginUrl } from './instructor.js';
-import { PENALTY_NAMES, timelineWords, isNote } from './timeline-words.js';
+import { timelineWords, isNote } from './timeline-words.js';
+import { eventKind } from './event-kinds.js';
 
-export { PENALTY_NAMES };
 
 const num = (v) => (Number.isFinite(v) ? v : null);
 
@@ -42,10 +42,9 @@ export function reportView(r) {
     ['Points', `${num(r.total) ?? '–'} = ${num(r.time_points) ?? '–'} for time − ${num(r.penalty_points) ?? '–'} for penalties`],
     ['Session', r.session || '–'],
   ];
-  const penalties = Object.entries(PENALTY_NAMES).map(([key, name]) => {
-    const p = r.penalties?.[key] ?? {};
-    return [name, String(p.count ?? 0), String(num(p.points_each) ?? '–'), String(num(p.points) ?? 0)];
-  });
+  // the report's own kinds, in its order (the server's)
+  const penalties = Object.entries(r.penalties ?? {}).map(([kind, p]) =>
+    [eventKind(kind).word, String(p?.count ?? 0), String(num(p?.points_each) ?? '–'), String(num(p?.points) ?? 0)]);
   const timeline = (Array.isArray(r.timeline) ? r.timeline : []).map((e) =>
     [clockWithTenths(e?.task_time_s), whatHappened(e ?? {}), isNote(e) ? '' : String(num(e?.points) ?? '–')]);
   const v = r.versions ?? {};

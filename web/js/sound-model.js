@@ -64,7 +64,7 @@ export function drums(f) {
   return (f?.cable_rate_m_s ?? [0, 0]).map((r) => clamp01(Math.abs(r) / FULL_VOICE.ropeMS));
 }
 
-const HITS = ['clam_rack_gate_hits', 'clam_world_hits', 'load_impacts'];
+const HITS = ['rack_gate_hits', 'structure_hits', 'load_impacts'];
 
 // The one-shot sounds this frame brings against the previous one: [{kind, strength 0..1}],
 // kind 'splash' | 'impact' | 'snap'. clamWeightN scales the ropes' slack and taut tensions.

@@ -3,6 +3,7 @@
 // press. Pure functions over plain objects and a clock in ms; task-ui.js puts them on the page.
 
 import { timelineWords } from './timeline-words.js';
+import { eventKind, penaltyKinds, countKey } from './event-kinds.js';
 import { isRackOrGate, token } from './markers.js';
 import { loadMomentWarnings } from './load-moment.js';
 
@@ -32,15 +33,6 @@ export function formatPoints(p) {
 
 // ---- live score -----------------------------------------------------------------------
 
-export const PENALTIES = Object.freeze([
-  ['rack_gate_hits', 'Rack / gate hits'],
-  ['structure_hits', 'Structure hits'],
-  ['slack_cables', 'Slack cables'],
-  ['overloads', 'Overloads'],
-  ['dropped_loads', 'Dropped loads'],
-  ['lmi_warnings', 'LMI warnings'],
-  ['lmi_cutouts', 'LMI cut-outs'],
-]);
 
 // What the score panel shows. phase: 'ok' until the optimum time, 'late' while points
 // fall, 'over' at the limit (no time points left). Fractions are of the limit.
@@ -77,7 +69,8 @@ export function scoreView(score, task = null) {
     penaltyPoints: formatPoints(score.penalty_points),
     delivered: `${score.delivered} / ${score.required}`,
     deliveredFraction: score.required > 0 ? Math.min(1, score.delivered / score.required) : 0,
-    penalties: PENALTIES.map(([key, label]) => ({ key, label, count: score[key] ?? 0 })),
+    // the server's penalty kinds (hello.scene.task), each counted in the score as kind + 's'
+    penalties: (penaltyKinds(task) ?? []).map((p) => ({ key: p.countKey, label: p.word, count: score[p.countKey] ?? 0 })),
   };
 }
 
@@ -118,7 +111,7 @@ export function contactWarning(state, rule = null) {
 // The rule behind contactWarning from hello.scene.task (null without a task).
 export function hitRuleOf(task) {
   if (!task) return null;
-  const points = task.penalties?.rack_gate_hit_points;
+  const points = penaltyKinds(task)?.find((p) => p.kind === 'rack_gate_hit')?.points;
   return { speed_m_per_s: task.hit_speed_m_per_s ?? null, points: Number.isFinite(points) ? points : null };
 }
 
@@ -131,17 +124,12 @@ export function slackText(slack) {
 
 // ---- advice -----------------------------------------------------------------------------
 
-// display.events counter -> the entry of web/data/advice.json that explains it (slack_cable
-// takes the rope from display.flags.slack). The words live only in that file.
-export const ADVICE_COUNTERS = Object.freeze([
-  ['clam_rack_gate_hits', 'rack_gate_hit'],
-  ['clam_world_hits', 'structure_hit'],
-  ['overload_events', 'overload'],
-  ['lmi_cutouts', 'lmi_cutout'],
-  ['lmi_warnings', 'lmi_warning'],
-  ['two_block_events', 'two_block'],
-  ['slack_cable_events', 'slack_cable'],
-]);
+// The events web/data/advice.json explains, in the order one is chosen when several counters
+// rise in a frame (a hit before the slack it caused); each is counted in display.events as
+// kind + 's' (slack_cable takes the rope from display.flags.slack). The words live only in
+// that file.
+export const ADVICE_KINDS = Object.freeze(['rack_gate_hit', 'structure_hit', 'overload', 'lmi_cutout',
+  'lmi_warning', 'two_block', 'slack_cable']);
 
 // The advice data (web/data/advice.json) checked: {holdMs, events: {id: {title, what, why,
 // avoid}}}; null when it is not usable (the page then shows the short badges only).
@@ -171,8 +159,8 @@ export function adviceId(kind, slack) {
 export function makeWarningTracker({ holdMs = WARN.holdMs } = {}) {
   let last = null;
   const until = { contact: -Infinity, slack: -Infinity, overload: -Infinity, two_block: -Infinity };
-  const COUNTERS = { contact: 'clam_rack_gate_hits', slack: 'slack_cable_events', overload: 'overload_events',
-    two_block: 'two_block_events' };
+  const COUNTERS = { contact: countKey('rack_gate_hit'), slack: countKey('slack_cable'),
+    overload: countKey('overload'), two_block: countKey('two_block') };
   let lastSlack = null;   // the text of the last slack shown, held with it
   let advice = null;      // {id, until}: the explanation of the last penalty event
   let lastDropped = null; // the score's dropped loads (the scorer's rule, not a world event)
@@ -195,12 +183,12 @@ export function makeWarningTracker({ holdMs = WARN.holdMs } = {}) {
           const n = ev[counter] ?? 0;
           if (last && n > (last[counter] ?? 0)) until[k] = now + holdMs;
         }
-        // the first risen counter in ADVICE_COUNTERS' order (a hit before the slack it caused)
-        const risen = last ? ADVICE_COUNTERS.find(([c]) => (ev[c] ?? 0) > (last[c] ?? 0)) : null;
+        // the first risen counter in ADVICE_KINDS' order (a hit before the slack it caused)
+        const risen = last ? ADVICE_KINDS.find((k) => (ev[countKey(k)] ?? 0) > (last[countKey(k)] ?? 0)) : null;
         const dropped = frame.score?.dropped_loads ?? null;
         const droppedNow = dropped !== null && lastDropped !== null && dropped > lastDropped;
         lastDropped = dropped;
-        const id = risen ? adviceId(risen[1], frame.flags?.slack) : droppedNow ? 'dropped_load' : null;
+        const id = risen ? adviceId(risen, frame.flags?.slack) : droppedNow ? 'dropped_load' : null;
         if (id && adviceData?.events[id]) advice = { id, until: now + adviceData.holdMs };
         last = { ...ev };
       }
@@ -239,41 +227,20 @@ const pick = (o, ...keys) => {
   return undefined;
 };
 
-const PENALTY_NAMES = Object.fromEntries(PENALTIES);
-const PENALTY_ALIASES = {
-  rack_gate_hit: 'rack_gate_hits', rack_gate: 'rack_gate_hits', clam_rack_gate_hits: 'rack_gate_hits',
-  structure_hit: 'structure_hits', structure: 'structure_hits', clam_world_hits: 'structure_hits',
-  slack_cable: 'slack_cables', slack_cable_events: 'slack_cables', slack: 'slack_cables',
-  overload: 'overloads', overload_events: 'overloads',
-  dropped_load: 'dropped_loads', dropped: 'dropped_loads', drops: 'dropped_loads',
-  lmi_warning: 'lmi_warnings', lmi_cutout: 'lmi_cutouts',
-};
-
-function penaltyLabel(key) {
-  const k = PENALTY_ALIASES[key] ?? key;
-  return PENALTY_NAMES[k] ?? String(key).replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
-}
-
 function num(x) {
   return typeof x === 'number' && Number.isFinite(x) ? x : undefined;
 }
 
-// The penalties of a report: [{key, label, count, points}], from an array of
-// {kind|name|key, count, points} or an object {key: {count, points}} or {key: count}.
-function reportPenalties(r, score) {
-  const raw = pick(r, 'penalties');
+// The penalties of a report: [{key, label, count, points}], from the report's
+// {kind: {count, points_each, points}} in the server's order; without a report, the score's
+// counts of the task's kinds.
+function reportPenalties(r, score, task) {
   let list = [];
-  if (Array.isArray(raw)) {
-    list = raw.filter((p) => p && typeof p === 'object').map((p) => {
-      const key = String(pick(p, 'kind', 'key', 'name', 'id') ?? 'penalty');
-      return { key, label: pick(p, 'label', 'title') ?? penaltyLabel(key), count: num(p.count) ?? 0, points: num(pick(p, 'points', 'penalty_points')) };
-    });
-  } else if (raw && typeof raw === 'object') {
-    list = Object.entries(raw).map(([key, v]) => (typeof v === 'number'
-      ? { key, label: penaltyLabel(key), count: v, points: undefined }
-      : { key, label: pick(v, 'label') ?? penaltyLabel(key), count: num(v?.count) ?? 0, points: num(pick(v, 'points', 'penalty_points')) }));
+  if (r.penalties && typeof r.penalties === 'object') {
+    list = Object.entries(r.penalties).map(([kind, v]) =>
+      ({ key: kind, label: eventKind(kind).word, count: num(v?.count) ?? 0, points: num(v?.points) }));
   } else if (score?.enabled) {
-    list = PENALTIES.map(([key, label]) => ({ key, label, count: score[key] ?? 0, points: undefined }));
+    list = (penaltyKinds(task) ?? []).map((p) => ({ key: p.kind, label: p.word, count: score[p.countKey] ?? 0, points: undefined }));
   }
   return list.map((p) => ({ ...p, pointsText: p.points === undefined ? '' : p.points === 0 ? '0' : `−${formatPoints(Math.abs(p.points))}` }));
 }
@@ -290,8 +257,8 @@ function timelineText(e, levels) {
 
 // What the report overlay shows, from the report the session wrote and the last score
 // (which fills in anything the report leaves out); levels: hello.machine.load_moment, whose
-// percentages the load moment entries name.
-export function reportView(report, score = null, levels = null) {
+// percentages the load moment entries name; task: hello.scene.task (its penalty kinds).
+export function reportView(report, score = null, levels = null, task = null) {
   const r = report && typeof report === 'object' ? report : {};
   const completed = pick(r, 'completed') ?? score?.completed ?? false;
   const outcomeRaw = pick(r, 'outcome', 'result');
@@ -326,7 +293,7 @@ export function reportView(report, score = null, levels = null) {
     timePoints: formatPoints(num(pick(r, 'time_points')) ?? score?.time_points),
     penaltyPoints: formatPoints(num(pick(r, 'penalty_points')) ?? score?.penalty_points),
     delivered: delivered === undefined ? '–' : `${delivered} / ${required ?? '–'}`,
-    penalties: reportPenalties(r, score),
+    penalties: reportPenalties(r, score, task),
     loads: Array.isArray(r.loads) ? r.loads.filter((l) => l && typeof l === 'object')
       .map((l) => ({ name: String(pick(l, 'name', 'id') ?? ''), delivered: Boolean(l.delivered) })) : [],
     timeline,

@@ -1,18 +1,10 @@
 // One entry of a task report's timeline in words (docs/training-task.md): a penalty (what,
 // where, and whose inputs were driving), an instructor's action (a hand-over of the
 // controls, a message, a fault), or the machine's note (a tip-over). The one place both the
-// trainee's end-of-task overlay (task.js) and the report page (report.js) take their words from.
+// trainee's end-of-task overlay (task.js) and the report page (report.js) take their words from;
+// a penalty's own words are event-kinds.js's.
 
-// The penalty kinds in the report's order, as a person says them.
-export const PENALTY_NAMES = {
-  rack_gate_hit: 'Hit the trash rack or gate',
-  structure_hit: 'Hit the structure (deck, walls, truck)',
-  slack_cable: 'Slack cable',
-  overload: 'Overload',
-  dropped_load: 'Dropped a load',
-  lmi_warning: 'Load moment warning',
-  lmi_cutout: 'Load moment cut-out',
-};
+import { EVENT_KINDS } from './event-kinds.js';
 
 // which of hello.machine.load_moment's levels a load moment penalty reached
 const LMI_LEVEL = { lmi_warning: 'warning_pct', lmi_cutout: 'cutout_pct' };
@@ -65,7 +57,8 @@ export function isNote(e) {
 // without it (the report page) names none.
 function penaltyName(kind, levels) {
   const pct = levels?.[LMI_LEVEL[kind]];
-  return Number.isFinite(pct) ? `${PENALTY_NAMES[kind]} (${pct} %)` : PENALTY_NAMES[kind];
+  const word = EVENT_KINDS[kind].word;
+  return Number.isFinite(pct) ? `${word} (${pct} %)` : word;
 }
 
 // null for an entry of a kind this client does not know; levels: hello.machine.load_moment
@@ -74,7 +67,7 @@ export function timelineWords(e, levels = null) {
   if (!e || typeof e !== 'object') return null;
   if (INSTRUCTOR_ACTIONS[e.kind]) return INSTRUCTOR_ACTIONS[e.kind](e);
   if (MACHINE_NOTES[e.kind]) return MACHINE_NOTES[e.kind](e);
-  if (!PENALTY_NAMES[e.kind]) return null;
+  if (EVENT_KINDS[e.kind]?.group !== 'penalty') return null;
   const name = penaltyName(e.kind, levels);
   const where = e.solid ? `: ${e.solid}` : e.load ? `: ${e.load}` : '';
   return `${name}${where}${driverWords(e)}`;

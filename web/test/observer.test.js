@@ -33,7 +33,7 @@ test('events in words', () => {
   assert.equal(describeEvent({ kind: 'rack_gate_hit', count: 2 }, 1), '1.0 s  hit the rack or the gate x2');
   assert.equal(describeEvent({ kind: 'lesson_step', step: 1 }), 'lesson: on to step 2');
   assert.equal(describeEvent({ kind: 'task_finished', completed: true }), 'task finished: completed');
-  assert.equal(describeEvent({ kind: 'something_new' }), 'something_new', 'an unknown kind is shown by name');
+  assert.equal(describeEvent({ kind: 'something_new' }), 'something new', 'an unknown kind is shown by name');
   assert.equal(describeEvent({ kind: 'lmi_warning', count: 1 }, 3), '3.0 s  load moment warning');
   assert.equal(describeEvent({ kind: 'lmi_cutout', count: 1 }), 'load moment cut-out');
   assert.equal(describeEvent({ kind: 'two_block', count: 2 }), 'anti-two-block: hoisting stopped x2');

@@ -41,7 +41,7 @@ test('display v2: the world, the contacts, the events and the score', () => {
   assert.equal(f.contacts.length, 2);
   assert.deepEqual(f.contacts[1], { position_m: [11, 0.2, -6], force_N: 3200, pair: 'clam-world', solid: 'trash rack', load: null });
   assert.equal(f.contacts[0].load, 0);
-  assert.equal(f.events.clam_rack_gate_hits, 1);
+  assert.equal(f.events.rack_gate_hits, 1);
   assert.equal(f.score.enabled, true);
   assert.equal(f.score.elapsed_s, 95.43);
   assert.equal(f.score.required, 2);
@@ -344,7 +344,11 @@ test('display: stability fields are optional; malformed ones are dropped and nam
   assert.equal(o.load_moment_pct, undefined);
   assert.equal(o.lmi, undefined);
   assert.deepEqual([o.tilt_deg, o.tilt_edge, o.tilt_axis, o.tipped_over], [0, 'none', null, false]);
-  assert.deepEqual([o.score.lmi_warnings, o.score.lmi_cutouts, o.score.tipped_over], [0, 0, false], 'an older score still counts');
+  // a count the server does not send is absent (the score panel counts it 0), not an error
+  assert.deepEqual([o.score.lmi_warnings, o.score.lmi_cutouts, o.score.tipped_over], [undefined, undefined, false], 'an older score still parses');
+  assert.equal(o.score.rack_gate_hits, old.score.rack_gate_hits);
+  const badCount = parse({ ...old, score: { ...old.score, overloads: -1 } }).msg;
+  assert.match(badCount.warnings.join('\n'), /score\.overloads: expected a count/, 'a malformed count is named');
   const bad = parse({ ...displayObject(), lmi: 'tripped', load_moment_pct: 'high', tipped_over: 'yes',
     tilt_axis: { point_m: [0, 0, 0], direction: [0, 0, 0] } });
   assert.equal(bad.ok, true);

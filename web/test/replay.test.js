@@ -202,15 +202,15 @@ test('every event kind of the protocol has a word, a colour and an icon', () => 
 
 test("an event in words: its time and the server's sentence", () => {
   assert.deepEqual(eventWords({ k: 40, t: 65.3, kind: 'rack_gate_hit', text: 'Rack or gate hit' }),
-    { time: '1:05.3', text: 'Rack or gate hit', title: '1:05.3  Rack or gate hit: Rack or gate hit' });
+    { time: '1:05.3', text: 'Rack or gate hit', title: '1:05.3  Hit the trash rack or gate: Rack or gate hit' });
   assert.equal(eventWords({ k: 21, t: null, kind: 'grip', text: '' }, null, 0.05).text, 'Gripped a load', 'no text: the kind');
   assert.equal(eventWords({ k: 21, t: null, kind: 'grip', text: '' }, null, 0.05).time, '0:01.0', 'no t: from k');
   // no sentence: the value says more (the server's timeline carries it as the observers' events do)
   const loads = ['log1', 'log2'];
   assert.equal(eventWords({ k: 2, t: 0, kind: 'grip', text: '', value: 1 }, null, 0.05, loads).text, 'Gripped log2');
   assert.equal(eventWords({ k: 2, t: 0, kind: 'release', text: '', value: -1 }, null, 0.05, loads).text, 'Let go of a load');
-  assert.equal(eventWords({ k: 2, t: 0, kind: 'rack_gate_hit', text: '', value: 2 }).text, 'Rack or gate hit (x2)');
-  assert.equal(eventWords({ k: 2, t: 0, kind: 'structure_hit', text: '', value: 1 }).text, 'Structure hit');
+  assert.equal(eventWords({ k: 2, t: 0, kind: 'rack_gate_hit', text: '', value: 2 }).text, 'Hit the trash rack or gate (x2)');
+  assert.equal(eventWords({ k: 2, t: 0, kind: 'structure_hit', text: '', value: 1 }).text, 'Hit the structure (deck, walls, truck)');
   assert.equal(eventWords({ k: 2, t: 0, kind: 'delivered', text: '', value: 2 }).text, 'Delivered a load (2 so far)');
   assert.equal(eventWords({ k: 2, t: 0, kind: 'lesson_step', text: '', value: 1 }).text, 'Lesson: step 2');
   assert.equal(eventWords({ k: 2, t: 0, kind: 'control', text: 'exclusive (bob)', value: 0 }).text, 'exclusive (bob)');
@@ -231,7 +231,7 @@ test('timeline markers: where, how tall, and events too close to tell apart shar
     [1201, 'task_finished', 1, false, 1],
   ], 'the cluster goes to its first event and shows the penalty in it');
   assert.equal(m[1].colour, EVENT_KINDS.rack_gate_hit.colour);
-  assert.match(m[1].title, /^0:29\.9 {2}Take-over \(controls\): Instructor ann took the controls\n0:30\.0 {2}Rack or gate hit: Rack or gate hit\n0:30\.1 /);
+  assert.match(m[1].title, /^0:29\.9 {2}Take-over \(controls\): Instructor ann took the controls\n0:30\.0 {2}Hit the trash rack or gate: Rack or gate hit\n0:30\.1 /);
   assert.equal(timelineMarkers(events, { first: 1, last: 1201, width: 100000 }).length, 5, 'wide enough: all of them');
   assert.deepEqual(timelineMarkers([], { first: 1, last: 10 }), []);
 });

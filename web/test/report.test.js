@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { reportView, clockWithTenths, PENALTY_NAMES } from '../js/report.js';
+import { reportView, clockWithTenths } from '../js/report.js';
+import { EVENT_KINDS } from '../js/event-kinds.js';
 
 process.env.TZ = 'Europe/Berlin';
 
@@ -56,8 +57,8 @@ test('a report for people: who, outcome, local times, points, penalties, timelin
     ['Points', '75 = 95 for time − 20 for penalties'],
     ['Session', 'session 3 (t250, dam_intake)'],
   ]);
-  assert.deepEqual(v.penalties[0], [PENALTY_NAMES.rack_gate_hit, '1', '10', '10']);
-  assert.deepEqual(v.penalties[3], [PENALTY_NAMES.overload, '0', '15', '0']);
+  assert.deepEqual(v.penalties[0], [EVENT_KINDS.rack_gate_hit.word, '1', '10', '10']);
+  assert.deepEqual(v.penalties[3], [EVENT_KINDS.overload.word, '0', '15', '0']);
   assert.deepEqual(v.timeline, [
     ['0:41.2', 'Hit the trash rack or gate: trash rack', '10'],
     ['3:08.6', 'Dropped a load: log2', '10'],

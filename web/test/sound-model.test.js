@@ -12,7 +12,7 @@ const CLAM_N = 775 * 9.81;
 const frame = (over = {}) => ({
   joint_velocity: [0, 0, 0], cable_rate_m_s: [0, 0], pressure_MPa: Array(10).fill(0.3),
   tension_N: [CLAM_N / 2, CLAM_N / 2], clam_submerged: 0, contacts: [],
-  events: { clam_rack_gate_hits: 0, clam_world_hits: 0, load_impacts: 0 }, ...over });
+  events: { rack_gate_hits: 0, structure_hits: 0, load_impacts: 0 }, ...over });
 
 test('the engine idles at rest and revs with the levers: two full levers are full demand', () => {
   assert.equal(demand([0, 0, 0, 0, 0]), 0);
@@ -56,7 +56,7 @@ test('one-shots: a splash entering the water, an impact per new hit, a snap when
   assert.deepEqual(oneShots(frame({ clam_submerged: 0.1 }), frame(), CLAM_N), [{ kind: 'splash', strength: 1 }]);
   assert.deepEqual(oneShots(frame({ clam_submerged: 0.2 }), frame({ clam_submerged: 0.1 }), CLAM_N), [],
     'already in the water');
-  const hit = oneShots(frame({ events: { clam_rack_gate_hits: 1 }, contacts: [{ force_N: 100000 }] }), frame(), CLAM_N);
+  const hit = oneShots(frame({ events: { rack_gate_hits: 1 }, contacts: [{ force_N: 100000 }] }), frame(), CLAM_N);
   assert.equal(hit.length, 1);
   assert.equal(hit[0].kind, 'impact');
   assert.ok(Math.abs(hit[0].strength - 1) < 1e-9, '100 kN is a bang');

@@ -2,10 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   formatClock, formatKg, formatPoints, scoreView, makeWarningTracker, rackOrGateContact, reportView,
-  makeRestartGuard, WARN, PENALTIES, parseAdvice, adviceId, ADVICE_COUNTERS,
+  makeRestartGuard, WARN, parseAdvice, adviceId, ADVICE_KINDS,
 } from '../js/task.js';
 import { readFileSync } from 'node:fs';
 
+// hello.scene.task as the server sends it: its penalty kinds in the report's order, with points
+const TASK = { penalties: [['rack_gate_hit', 10], ['structure_hit', 5], ['slack_cable', 5], ['overload', 15],
+  ['dropped_load', 10], ['lmi_warning', 5], ['lmi_cutout', 10]].map(([kind, points]) => ({ kind, points })) };
 const score = (extra = {}) => ({ enabled: true, running: true, finished: false, completed: false, elapsed_s: 0,
   optimum_s: 300, limit_s: 450, delivered: 0, required: 3, time_points: 100, penalty_points: 0, total: 100,
   rack_gate_hits: 0, structure_hits: 0, slack_cables: 0, overloads: 0, dropped_loads: 0, ...extra });
@@ -48,9 +51,12 @@ test('score view: hidden without a task; time bar against the optimum and the li
   assert.equal(scoreView(score({ finished: true, completed: true })).statusText, 'Completed');
   assert.equal(scoreView(score({ finished: true })).status, 'failed');
   assert.equal(scoreView(score({ finished: true })).statusText, 'Timed out');
-  const pen = scoreView(score({ rack_gate_hits: 2, dropped_loads: 1 })).penalties;
+  // the task's kinds, each counted in the score as kind + 's'
+  const pen = scoreView(score({ rack_gate_hits: 2, dropped_loads: 1 }), TASK).penalties;
   assert.deepEqual(pen.map((p) => p.count), [2, 0, 0, 0, 1, 0, 0]);
-  assert.equal(pen.length, PENALTIES.length);
+  assert.equal(pen.length, TASK.penalties.length);
+  assert.deepEqual(pen[0], { key: 'rack_gate_hits', label: 'Hit the trash rack or gate', count: 2 });
+  assert.deepEqual(scoreView(score()).penalties, [], 'no task: no kinds made up');
   // no limit given: the server's rule is not guessed, so no limit and no time bar
   const none = scoreView(score({ limit_s: 0, elapsed_s: 150 }));
   assert.equal(none.limit, '—');
@@ -59,7 +65,7 @@ test('score view: hidden without a task; time bar against the optimum and the li
 });
 
 const frame = (extra = {}) => ({ display: [0, 0, 0, 0, 0, 0, 0, 0], held_load: null, contacts: [], clam_submerged: 0,
-  events: { clam_rack_gate_hits: 0, slack_cable_events: 0, overload_events: 0 }, ...extra });
+  events: { rack_gate_hits: 0, slack_cables: 0, overloads: 0 }, ...extra });
 const ids = (list) => list.map((w) => w.id);
 
 test('warnings: contact with the rack or gate, now and for a while after the event', () => {
@@ -76,12 +82,12 @@ test('warnings: contact with the rack or gate, now and for a while after the eve
   assert.match(w[0].title, /slower than 0\.2 m\/s, is allowed/);
   assert.match(w[0].title, /costs 10 points/);
   // a one-frame hit: the event counter rose; it stays on screen, red, for holdMs
-  const hit = tr.update(frame({ contacts: touching.contacts, events: { clam_rack_gate_hits: 1 } }), { now: 100, hitRule: rule });
+  const hit = tr.update(frame({ contacts: touching.contacts, events: { rack_gate_hits: 1 } }), { now: 100, hitRule: rule });
   assert.equal(hit[0].state, 'hit');
   assert.equal(hit[0].level, 'danger');
   assert.match(hit[0].text, /penalty/);
-  assert.deepEqual(ids(tr.update(frame({ events: { clam_rack_gate_hits: 1 } }), { now: 100 + WARN.holdMs - 1 })), ['contact']);
-  assert.deepEqual(ids(tr.update(frame({ events: { clam_rack_gate_hits: 1 } }), { now: 100 + WARN.holdMs + 1 })), []);
+  assert.deepEqual(ids(tr.update(frame({ events: { rack_gate_hits: 1 } }), { now: 100 + WARN.holdMs - 1 })), ['contact']);
+  assert.deepEqual(ids(tr.update(frame({ events: { rack_gate_hits: 1 } }), { now: 100 + WARN.holdMs + 1 })), []);
   // the counter going back to 0 (restart) raises nothing
   assert.deepEqual(ids(tr.update(frame(), { now: 10000 })), []);
 });
@@ -98,7 +104,7 @@ test('warnings: a held load against the gate counts, a loose one on the floor do
 test('warnings: slack cable, overload, two-block, load held, under water', () => {
   const tr = makeWarningTracker();
   tr.update(frame(), { now: 0 });
-  let w = tr.update(frame({ events: { slack_cable_events: 1, overload_events: 1, clam_rack_gate_hits: 0 } }), { now: 50 });
+  let w = tr.update(frame({ events: { slack_cables: 1, overloads: 1, rack_gate_hits: 0 } }), { now: 50 });
   assert.deepEqual(ids(w), ['overload', 'slack']);
   assert.deepEqual(w.map((x) => x.level), ['danger', 'warn']);
   // the server's flags: each rope's own slack, the overload, the anti-two-block stop
@@ -113,7 +119,7 @@ test('warnings: slack cable, overload, two-block, load held, under water', () =>
   assert.deepEqual(ids(w), ['overload', 'two_block']);
   assert.deepEqual(w.map((x) => x.level), ['danger', 'danger']);
   // a counted two-block stop stays on screen for holdMs after the flag drops
-  const ev = (n) => ({ clam_rack_gate_hits: 0, slack_cable_events: 0, overload_events: 0, two_block_events: n });
+  const ev = (n) => ({ rack_gate_hits: 0, slack_cables: 0, overloads: 0, two_blocks: n });
   tr.update(frame({ events: ev(0) }), { now: 3e4 });
   tr.update(frame({ events: ev(1), flags: flags([false, false], false, true) }), { now: 3e4 + 50 });
   assert.deepEqual(ids(tr.update(frame({ events: ev(1) }), { now: 3e4 + 100 })), ['two_block']);
@@ -134,7 +140,7 @@ test('report view: outcome, time, points, penalties with counts and points, time
   const v = reportView({
     title: 'Clear the rack', outcome: 'completed', completed: true, elapsed_s: 412.3, optimum_s: 300, limit_s: 450,
     time_points: 25.1, penalty_points: 20, total: 5.1, delivered: 3, required: 3,
-    penalties: [{ kind: 'rack_gate_hit', count: 2, points: 20 }, { kind: 'dropped_load', count: 0, points: 0 }],
+    penalties: { rack_gate_hit: { count: 2, points_each: 10, points: 20 }, dropped_load: { count: 0, points_each: 10, points: 0 } },
     timeline: [{ t_s: 12.5, event: 'grip', load: 'log-1' }, { t_s: 40, event: 'rack_gate_hit', points: 10 }],
   });
   assert.equal(v.title, 'Clear the rack');
@@ -143,7 +149,7 @@ test('report view: outcome, time, points, penalties with counts and points, time
   assert.equal(v.time, '6:52');
   assert.equal(v.points, '5.1');
   assert.equal(v.delivered, '3 / 3');
-  assert.deepEqual(v.penalties.map((p) => [p.label, p.count, p.pointsText]), [['Rack / gate hits', 2, '−20'], ['Dropped loads', 0, '0']]);
+  assert.deepEqual(v.penalties.map((p) => [p.label, p.count, p.pointsText]), [['Hit the trash rack or gate', 2, '−20'], ['Dropped a load', 0, '0']]);
   assert.deepEqual(v.timeline, [{ time: '0:12', text: 'grip (log-1)', points: '' }, { time: '0:40', text: 'Hit the trash rack or gate', points: '−10' }]);
 });
 
@@ -170,23 +176,23 @@ test('report view: the report the session writes (schema clamsim-report/1)', () 
   assert.equal(v.level, 'danger');
   assert.equal(v.time, '7:30');
   assert.equal(v.delivered, '2 / 3');
-  assert.deepEqual(v.penalties.map((p) => [p.label, p.count, p.pointsText]), [['Rack / gate hits', 1, '−10'],
-    ['Structure hits', 0, '0'], ['Slack cables', 2, '−10'], ['Overloads', 0, '0'], ['Dropped loads', 1, '−10']]);
+  assert.deepEqual(v.penalties.map((p) => [p.label, p.count, p.pointsText]), [['Hit the trash rack or gate', 1, '−10'],
+    ['Hit the structure (deck, walls, truck)', 0, '0'], ['Slack cable', 2, '−10'], ['Overload', 0, '0'], ['Dropped a load', 1, '−10']]);
   assert.deepEqual(v.timeline, [{ time: '1:01', text: 'Hit the trash rack or gate: trash_rack', points: '−10' },
     { time: '2:10', text: 'Dropped a load: log3', points: '−10' }]);
   assert.deepEqual(v.loads, [{ name: 'log1', delivered: true }, { name: 'log2', delivered: true }, { name: 'log3', delivered: false }]);
   assert.equal(reportView({ outcome: 'completed', completed: undefined }).outcome, 'Completed');
 });
 
-test('report view: other shapes, and the last score fills the gaps', () => {
+test('report view: the last score fills the gaps', () => {
   const last = score({ elapsed_s: 450, finished: true, total: 0, rack_gate_hits: 1 });
-  let v = reportView({ penalties: { slack_cable: { count: 3, points: 15 }, overload: 1 } }, last);
+  let v = reportView({ penalties: { slack_cable: { count: 3, points: 15 }, overload: { count: 1 } } }, last);
   assert.equal(v.outcome, 'Not completed');
   assert.equal(v.level, 'danger');
   assert.equal(v.time, '7:30');
   assert.equal(v.points, '0');
-  assert.deepEqual(v.penalties.map((p) => [p.label, p.count, p.pointsText]), [['Slack cables', 3, '−15'], ['Overloads', 1, '']]);
-  v = reportView({}, last);
+  assert.deepEqual(v.penalties.map((p) => [p.label, p.count, p.pointsText]), [['Slack cable', 3, '−15'], ['Overload', 1, '']]);
+  v = reportView({}, last, null, TASK);
   assert.deepEqual(v.penalties.map((p) => p.count), [1, 0, 0, 0, 0, 0, 0], 'counts from the score');
   assert.deepEqual(v.timeline, []);
   v = reportView('not json', null);
@@ -220,14 +226,14 @@ test('restart guard: one press when idle, two while the task runs', () => {
 test('contact badge: without the server\'s rule it names no number', async () => {
   const { contactWarning, hitRuleOf } = await import('../js/task.js');
   assert.doesNotMatch(contactWarning('touching', null).title, /m\/s/);
-  assert.deepEqual(hitRuleOf({ hit_speed_m_per_s: 0.2, penalties: { rack_gate_hit_points: 10 } }), { speed_m_per_s: 0.2, points: 10 });
+  assert.deepEqual(hitRuleOf({ hit_speed_m_per_s: 0.2, penalties: TASK.penalties }), { speed_m_per_s: 0.2, points: 10 });
   assert.equal(hitRuleOf(null), null);
 });
 
 test('score view: the load moment penalties and a tip-over instead of "Timed out"', () => {
-  const v = scoreView(score({ lmi_warnings: 2, lmi_cutouts: 1 }));
+  const v = scoreView(score({ lmi_warnings: 2, lmi_cutouts: 1 }), TASK);
   assert.deepEqual(v.penalties.slice(-2).map((p) => [p.key, p.label, p.count]),
-    [['lmi_warnings', 'LMI warnings', 2], ['lmi_cutouts', 'LMI cut-outs', 1]]);
+    [['lmi_warnings', 'Load moment warning', 2], ['lmi_cutouts', 'Load moment cut-out', 1]]);
   const tipped = scoreView(score({ finished: true, running: false, tipped_over: true, elapsed_s: 120 }));
   assert.equal(tipped.status, 'tipped');
   assert.equal(tipped.statusText, 'Tipped over');
@@ -239,7 +245,7 @@ test('warnings: the limiter\'s cut-out and a tip-over come first, red; the warni
   tr.update(frame(), { now: 0 });
   let w = tr.update(frame({ lmi: 'warning', load_moment_pct: 91 }), { now: 50 });
   assert.deepEqual(w.map((x) => [x.id, x.level]), [['lmi', 'warn']]);
-  w = tr.update(frame({ lmi: 'cutout', load_moment_pct: 100.4, events: { clam_rack_gate_hits: 0, slack_cable_events: 0, overload_events: 1 } }), { now: 100 });
+  w = tr.update(frame({ lmi: 'cutout', load_moment_pct: 100.4, events: { rack_gate_hits: 0, slack_cables: 0, overloads: 1 } }), { now: 100 });
   assert.deepEqual(w.map((x) => [x.id, x.level]), [['lmi', 'danger'], ['overload', 'danger']]);
   assert.match(w[0].text, /^Load moment limit: hoist up, telescope out and boom down stopped — lower the load or bring the boom in$/);
   w = tr.update(frame({ tipped_over: true, lmi: 'cutout' }), { now: 200, restartKey: 'R' });
@@ -264,7 +270,7 @@ test('report view: tipped over, the load moment penalties and the timeline in wo
   assert.equal(v.outcome, 'Tipped over');
   assert.equal(v.level, 'danger');
   assert.deepEqual(v.penalties.map((p) => [p.label, p.count, p.pointsText]),
-    [['Rack / gate hits', 0, '0'], ['LMI warnings', 1, '−5'], ['LMI cut-outs', 1, '−10']]);
+    [['Hit the trash rack or gate', 0, '0'], ['Load moment warning', 1, '−5'], ['Load moment cut-out', 1, '−10']]);
   assert.deepEqual(v.timeline.map((e) => [e.time, e.text, e.points]), [
     ['1:40', 'Load moment warning (90 %)', '−5'],
     ['1:50', 'Load moment cut-out (100 %)', '−10'],
@@ -279,7 +285,7 @@ const ADVICE = parseAdvice(JSON.parse(readFileSync(new URL('../data/advice.json'
 
 test('advice.json explains every penalty event the page counts, each with what, why and how to avoid', () => {
   assert.ok(ADVICE, 'advice.json parses');
-  const ids = ADVICE_COUNTERS.flatMap(([, kind]) => (kind === 'slack_cable' ? ['slack_cable_1', 'slack_cable_2'] : [kind]));
+  const ids = ADVICE_KINDS.flatMap((kind) => (kind === 'slack_cable' ? ['slack_cable_1', 'slack_cable_2'] : [kind]));
   for (const id of ids) {
     const a = ADVICE.events[id];
     assert.ok(a, `no advice for ${id}`);
@@ -300,9 +306,9 @@ test('warnings: a counted slack event brings its explanation, held for the advic
   const tr = makeWarningTracker();
   const frame = (slack, events) => ({ display: [0, 0, 0, 0, 0, 0, 0, 0], contacts: [], held_load: null,
     flags: { slack, overload: false, two_block: false }, events });
-  const zero = { slack_cable_events: 0, clam_world_hits: 0 };
+  const zero = { slack_cables: 0, structure_hits: 0 };
   assert.equal(tr.update(frame([false, false], zero), { now: 0, adviceData: ADVICE }).find((w) => w.id === 'advice'), undefined);
-  const out = tr.update(frame([false, true], { ...zero, slack_cable_events: 1 }), { now: 100, adviceData: ADVICE });
+  const out = tr.update(frame([false, true], { ...zero, slack_cables: 1 }), { now: 100, adviceData: ADVICE });
   const a = out.find((w) => w.id === 'advice');
   assert.equal(a.text, ADVICE.events.slack_cable_2.title);
   assert.equal(a.state, 'slack_cable_2');
@@ -310,22 +316,22 @@ test('warnings: a counted slack event brings its explanation, held for the advic
   assert.deepEqual(a.detail.map(([h]) => h), ['What happened', 'Why it matters', 'How to avoid it']);
   assert.equal(a.detail[2][1], ADVICE.events.slack_cable_2.avoid);
   // still up while a trainee reads it, gone after
-  const later = (now) => tr.update(frame([false, false], { ...zero, slack_cable_events: 1 }), { now, adviceData: ADVICE });
+  const later = (now) => tr.update(frame([false, false], { ...zero, slack_cables: 1 }), { now, adviceData: ADVICE });
   assert.ok(later(100 + ADVICE.holdMs - 1).some((w) => w.id === 'advice'));
   assert.ok(!later(100 + ADVICE.holdMs + 1).some((w) => w.id === 'advice'));
   // a structure hit explained as such; without the data, no explanation (the badges alone)
-  const hit = tr.update(frame([false, false], { slack_cable_events: 1, clam_world_hits: 1 }), { now: 20000, adviceData: ADVICE });
+  const hit = tr.update(frame([false, false], { slack_cables: 1, structure_hits: 1 }), { now: 20000, adviceData: ADVICE });
   assert.equal(hit.find((w) => w.id === 'advice').state, 'structure_hit');
   const bare = makeWarningTracker();
   bare.update(frame([false, false], zero), { now: 0 });
-  assert.ok(!bare.update(frame([true, false], { ...zero, slack_cable_events: 1 }), { now: 1 }).some((w) => w.id === 'advice'));
+  assert.ok(!bare.update(frame([true, false], { ...zero, slack_cables: 1 }), { now: 1 }).some((w) => w.id === 'advice'));
 });
 
 test('warnings: a dropped load (the score\'s count, no world event) brings its explanation: keep cable 1 slack with a load', () => {
   const tr = makeWarningTracker();
   const frame = (dropped) => ({ display: [0, 0, 0, 0, 0, 0, 0, 0], contacts: [], held_load: null,
     flags: { slack: [false, false], overload: false, two_block: false },
-    events: { slack_cable_events: 0, clam_world_hits: 0 }, score: { dropped_loads: dropped } });
+    events: { slack_cables: 0, structure_hits: 0 }, score: { dropped_loads: dropped } });
   assert.ok(!tr.update(frame(0), { now: 0, adviceData: ADVICE }).some((w) => w.id === 'advice'));
   const a = tr.update(frame(1), { now: 100, adviceData: ADVICE }).find((w) => w.id === 'advice');
   assert.equal(a.state, 'dropped_load');
