@@ -1,6 +1,6 @@
 // When the page sends the operator's volts: at once when they change (polled at every
 // animation frame), no more than one such message per minGapMs and within a share of the
-// server's message allowance, besides the steady heartbeat main.js keeps (20 Hz). Pure: the
+// server's message allowance, besides the steady heartbeat pages/controls.js keeps (20 Hz). Pure: the
 // caller polls, sends and tells it what went out.
 
 export const CONTROL_SEND = Object.freeze({

@@ -44,7 +44,7 @@ function halfSpeedHeld(held, shift) {
 }
 
 // A key event aimed at a text field (the trainee's name, a deadzone, a select) is typing,
-// not flying; main.js's shortcuts ask the same.
+// not flying; the page's shortcuts (pages/controls.js) ask the same.
 export function isTypingTarget(t) {
   return Boolean(t && (t.isContentEditable || ['INPUT', 'SELECT', 'TEXTAREA'].includes(t.tagName)));
 }

@@ -44,7 +44,7 @@ export function probeRenderer(doc = globalThis.document) {
   }
 }
 
-// What the renderer and the world do at each quality (scene.js, views.js, main.js read this).
+// What the renderer and the world do at each quality (scene.js, views.js, pages/drawing.js read this).
 export function qualitySettings(quality) {
   const high = quality === 'high';
   return {

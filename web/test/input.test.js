@@ -67,7 +67,7 @@ test('input: keys held plus joystick, clamped; keys released on clear', () => {
   assert.deepEqual(input.poll().volts, [5, 0, 0, 0, 0]);
 });
 
-test('input: text fields are typing (the shortcuts in main.js ask the same)', () => {
+test('input: text fields are typing (the shortcuts in pages/controls.js ask the same)', () => {
   assert.equal(isTypingTarget({ tagName: 'INPUT' }), true);
   assert.equal(isTypingTarget({ tagName: 'TEXTAREA' }), true);
   assert.equal(isTypingTarget({ tagName: 'SELECT' }), true);
