@@ -1,5 +1,5 @@
-// The three.js world built from the server's hello: the carrier, the crane's links as the
-// model's boxes, the clam's head, arms and buckets, the two ropes (from their drums along the
+// The three.js world built from the server's hello: the carrier and the crane's links as
+// web/js/models/ draws them, the clam's head, arms and buckets, the two ropes (from their drums along the
 // boom, where the hello reeves them, and down to the clam), the water and the dam intake.
 // Every moving part is placed by the pose the server sends for it (display.parts,
 // in hello.parts' order); the page computes no kinematics. Everything sits under `root`,
@@ -23,19 +23,8 @@ import { qualitySettings } from './quality.js';
 import { surfaceMaterial, setLights } from './materials.js';
 import { createSky, createWater } from './environment.js';
 
-// ?models=0 draws the earlier flat boxes instead of web/js/models/ (to compare frame rates)
-const boxesOnly = () => new URLSearchParams(globalThis.location?.search ?? '').get('models') === '0';
-
 const VISUAL = {
   ropeRadiusPerDrumRadius: 1 / 15,   // rope diameter ~ drum diameter / 15
-  bucketWidthPerLink2: 1.0,          // bucket as wide as link 2 is long (Fig. 2.1 photo)
-  armThicknessPerLink1: 0.06,
-  pulleyRadiusPerLink2: 0.12,
-  carrierLengthPerCab: 2.6,          // carrier box when the server sends no outriggers
-  carrierLengthPerPadSpan: 1.6,      // the carrier is longer than its pads are apart
-  outriggerBeamPerCabWidth: 0.12,    // outrigger beam's square section
-  padSidePerCabWidth: 0.25,          // a pad's side (~0.6 m for a 2.4 m cab)
-  jackHeightPerCabWidth: 0.25,       // the beam this far above its pads
   rackBarWidthPerSpacing: 0.3,
   loadDensity_kg_m3: 600,            // wood: a held load without a shape is drawn as a ball
   sagPerSlack: 1.0,                  // 1 m of sideways bow per metre of slack (thesis 3.2.4)
@@ -47,9 +36,7 @@ const VISUAL = {
 
 const COLORS = {
   sky: 0xb8d4e8, underwater: CLEAR.deep, water: CLEAR.surface, concrete: 0xa8a49c, steel: 0x55606a,
-  rackBar: 0x39424a, gate: 0xc9a227, truck: 0x9b3b2a, carrier: 0x3d4a57, cab: 0xe0b020,
-  boom: 0xe8c02a, fly: 0xd9d4c4, clam: 0x4a5560, bucket: 0x6b7780, cable1: 0x202020,
-  cable2: 0x8a2be2, bottom: 0x4d4536, load: 0x7a5533, rod: 0xc8ccd0,
+  rackBar: 0x39424a, cable1: 0x202020, cable2: 0x8a2be2, bottom: 0x4d4536, load: 0x7a5533, rod: 0xc8ccd0,
 };
 
 // a material of one colour for a kind of surface (materials.js) at the page's quality
@@ -144,58 +131,6 @@ function clamModel(clam, materials, root) {
   }));
 }
 
-// The earlier flat clam (?models=0): the head at A; each arm (link 1) along its frame's -z
-// from A to the hinge B, one bar at each side of the bucket; each bucket (link 2) in its
-// closed-pose shape in its frame's x-z plane, pivot C at the origin. The left half is the
-// right's mirror image in x.
-function buildClam(clam, materials, root) {
-  const l1 = clam.link1_length_m, l2 = clam.link2_length_m, L = clam.lip_length_m;
-  const width = clam.bucket_width_m ?? l2 * VISUAL.bucketWidthPerLink2;
-  const t = l1 * VISUAL.armThicknessPerLink1;
-  const armBar = new THREE.BoxGeometry(t, t, l1);
-  // bucket outline at the closed pose, in (x, z): C -> B along link 2, the rounded back from
-  // B down to the lip tip, the lip back up to C on the axis; extruded across the width (y)
-  const tc = clam.theta2_closed_deg * DEG;
-  const bx = l2 * Math.sin(tc), bz = l2 * Math.cos(tc);
-  const shape = new THREE.Shape();
-  shape.moveTo(0, 0);
-  shape.lineTo(bx, bz);
-  shape.quadraticCurveTo(bx, -L, 0, -L);
-  shape.lineTo(0, 0);
-  const bucketGeo = new THREE.ExtrudeGeometry(shape, { depth: width, bevelEnabled: false, curveSegments: 10 });
-  bucketGeo.translate(0, 0, -width / 2);
-  bucketGeo.rotateX(Math.PI / 2);  // the shape's (x, y) to the part's (x, z), the depth along y
-
-  const half = (mirror) => {
-    const arm = new THREE.Group();
-    for (const y of [-(width / 2 - t), width / 2 - t]) {
-      const bar = new THREE.Mesh(armBar, materials.clam);
-      bar.position.set(0, y, -l1 / 2);
-      arm.add(bar);
-    }
-    const bucket = new THREE.Mesh(bucketGeo, materials.bucket);
-    bucket.name = 'bucket';
-    // mirrored: three flips the face winding for a negative determinant
-    if (mirror) {
-      arm.scale.x = -1;
-      bucket.scale.x = -1;
-    }
-    return { arm, bucket };
-  };
-  const groups = Object.fromEntries(['clam_head', 'arm_right', 'arm_left', 'shell_right', 'shell_left']
-    .map((n) => [n, partGroup(root, n)]));
-  const right = half(false), left = half(true);
-  groups.arm_right.add(right.arm);
-  groups.arm_left.add(left.arm);
-  groups.shell_right.add(right.bucket);
-  groups.shell_left.add(left.bucket);
-  // the pulley at C (its axle along y, the buckets' width) and the head block at A
-  const r = l2 * VISUAL.pulleyRadiusPerLink2;
-  groups.shell_right.add(new THREE.Mesh(new THREE.CylinderGeometry(r, r, width * 1.05, 16), materials.clam));
-  groups.clam_head.add(boxMesh([r * 2.5, width * 0.9, r * 2], materials.clam));
-  return groups;
-}
-
 // A cable as a tube of a fixed layout (geometry.writeTube): built once, its positions and
 // normals rewritten in place at every draw.
 function makeCable(radius, material, rings = VISUAL.cableRings, sides = VISUAL.cableSides) {
@@ -221,86 +156,12 @@ function makeCable(radius, material, rings = VISUAL.cableRings, sides = VISUAL.c
   };
 }
 
-// The carrier: with the server's outriggers (machine.carrier), a chassis along x over the
-// pads' rectangle, a beam across at the front and rear pads, and the four pads at
-// pad_height; without them, a chassis as long as VISUAL.carrierLengthPerCab cabs, parked
-// across the base frame's x (along the dam's crest, boom over the water).
-function carrier(c, { ground, carrierTop, cabBox, materials }) {
-  const width = cabBox[2] * 1.05;
-  if (!c) {
-    return sceneBox({ center_m: [0, 0, (ground + carrierTop) / 2],
-      size_m: [cabBox[0] * VISUAL.carrierLengthPerCab, width, carrierTop - ground], yaw_deg: 90 }, materials.carrier);
-  }
-  const g = new THREE.Group();
-  const front = c.outrigger_front_m, rear = c.outrigger_rear_m, half = c.outrigger_half_span_m, pads = c.pad_height_m;
-  const beam = cabBox[2] * VISUAL.outriggerBeamPerCabWidth, side = cabBox[2] * VISUAL.padSidePerCabWidth;
-  const beamZ = pads + cabBox[2] * VISUAL.jackHeightPerCabWidth;
-  const bottom = Math.min(beamZ, carrierTop - 0.2);
-  const length = (front + rear) * VISUAL.carrierLengthPerPadSpan;
-  g.add(sceneBox({ center_m: [(front - rear) / 2, 0, (bottom + carrierTop) / 2], size_m: [length, width, carrierTop - bottom] },
-    materials.carrier));
-  for (const x of [front, -rear]) {
-    g.add(sceneBox({ center_m: [x, 0, beamZ], size_m: [beam, 2 * half, beam] }, materials.steel));
-    for (const y of [half, -half]) {
-      const jack = beamZ - pads;
-      if (jack > 0) g.add(sceneBox({ center_m: [x, y, pads + jack / 2], size_m: [beam * 0.6, beam * 0.6, jack] }, materials.steel));
-      g.add(sceneBox({ center_m: [x, y, pads + 0.04], size_m: [side, side, 0.08] }, materials.steel));
-    }
-  }
-  return g;
-}
-
-// The flat boxes drawn before web/js/models/ (?models=0): the carrier, the cab box, the
-// links' boxes at their CoG, a sheave at the fly's origin.
-function oldBoxes({ machine, group, ground, carrierTop, sheaveR, materials }) {
-  const { swing_cab: cabLink, boom_base: base, telescopic: fly } = machine.crane.links;
-  const cabBox = cabLink.box_m;
-  group.carrier.add(carrier(machine.carrier, { ground, carrierTop, cabBox, materials }));
-  const ringR = Math.min(cabBox[0], cabBox[2]) / 2;
-  const ring = new THREE.Mesh(new THREE.CylinderGeometry(ringR, ringR, 0.2, 24), materials.steel);
-  ring.rotation.x = Math.PI / 2;
-  ring.position.z = carrierTop;
-  group.carrier.add(ring);
-  const cab = boxMesh(cabBox, materials.cab);
-  cab.position.set(...cabLink.com_m);
-  group.superstructure.add(cab);
-  const baseMesh = boxMesh(base.box_m, materials.boom);
-  baseMesh.position.set(...base.com_m);
-  group.boom_base.add(baseMesh);
-  const flyMesh = boxMesh(fly.box_m, materials.fly);
-  flyMesh.position.set(...fly.com_m);
-  group.fly.add(flyMesh);
-  const sheave = new THREE.Mesh(new THREE.CylinderGeometry(sheaveR, sheaveR, fly.box_m[1] * 1.2, 20), materials.steel);
-  group.fly.add(sheave);
-}
-
-// ?models=0: the ropes' drums and the foot sheave as plain cylinders where the hello
-// reeves them (models/crane-model.js draws them into the superstructure and boom base)
-function oldReevingGear({ machine, group, materials, reeving, groove }) {
-  const seen = new Set();
-  reeving.forEach((r, i) => {
-    for (const a of r ?? []) {
-      const key = `${a.part} ${a.at.join(',')}`;
-      if (seen.has(key) || (a.part !== 'superstructure' && a.part !== 'boom_base')) continue;
-      seen.add(key);
-      const drum = a.part === 'superstructure';
-      const radius = machine.cables[i].drum_radius_m * (drum ? 1 : SHEAVES.footPerDrum);
-      const m = new THREE.Mesh(new THREE.CylinderGeometry(radius, radius, drum ? radius * 2.2 : 2 * groove + 0.1, 16),
-        materials.steel);
-      if (drum) m.rotation.x = Math.PI / 2;  // frame 1: the axle along z; frame 2: along y
-      m.position.set(...a.at);
-      group[a.part].add(m);
-    }
-  });
-}
-
 function heldLoad(materials) {
   const mesh = new THREE.Mesh(new THREE.SphereGeometry(1, 16, 12), materials.load);
   mesh.visible = false;
   return mesh;
 }
 
-// options.models: draw web/js/models/ (default: unless the page's URL says ?models=0)
 // Shadows at high quality: every mesh of the machine, the clam, the loads and the dam casts
 // and receives, but not the water; the sun's shadow camera just holds the work area (the
 // crane's reach and the structures, from the lowest to the boom's highest point) so its
@@ -348,7 +209,7 @@ function skyEnvironment(renderer, sky) {
 }
 
 // options.look: quality.js's qualitySettings (default: low)
-export function buildWorld(hello, { models = !boxesOnly(), look = qualitySettings('low') } = {}) {
+export function buildWorld(hello, { look = qualitySettings('low') } = {}) {
   const { machine, scene: sc } = hello;
   const crane = machine.crane, clam = machine.clam;
   const area = workArea(machine, sc);
@@ -377,9 +238,7 @@ export function buildWorld(hello, { models = !boxesOnly(), look = qualitySetting
     // both sides: the focus view cuts through piers and the deck, which then look solid
     // (kinds of surface: materials.js; one material each, shared by every mesh of the kind)
     concrete: mat(look, COLORS.concrete, 'concrete', { side: THREE.DoubleSide }), steel: mat(look, COLORS.steel, 'steel'),
-    rackBar: mat(look, COLORS.rackBar, 'steel'), gate: mat(look, COLORS.gate), truck: mat(look, COLORS.truck),
-    carrier: mat(look, COLORS.carrier), cab: mat(look, COLORS.cab), boom: mat(look, COLORS.boom), fly: mat(look, COLORS.fly),
-    clam: mat(look, COLORS.clam), bucket: mat(look, COLORS.bucket, 'paint', { side: THREE.DoubleSide }),
+    rackBar: mat(look, COLORS.rackBar, 'steel'),
     load: mat(look, COLORS.load, 'wood'), cable1: mat(look, COLORS.cable1, 'steel'), cable2: mat(look, COLORS.cable2),
     bottom: mat(look, COLORS.bottom, 'concrete'), rod: mat(look, COLORS.rod, 'steel'),
     // web/js/models/: colours per vertex, one draw call per part (low) or per kind of surface
@@ -404,14 +263,14 @@ export function buildWorld(hello, { models = !boxesOnly(), look = qualitySetting
   const dm = materials.damModel;
   const deckTop = sc.deck ? sc.deck.center_m[2] + sc.deck.size_m[2] / 2 : 0;
   sc.intake_walls.forEach((w, i) => structure(`intake wall ${i + 1}`, w,
-    models ? pierMesh(w, dm, upstream(w)) : sceneBox(w, materials.concrete)));
-  if (sc.deck) structure('deck', sc.deck, models ? deckMesh(sc.deck, dm, bay) : sceneBox(sc.deck, materials.concrete));
+    pierMesh(w, dm, upstream(w))));
+  if (sc.deck) structure('deck', sc.deck, deckMesh(sc.deck, dm, bay));
   if (sc.intake_floor) structure('intake floor', sc.intake_floor, sceneBox(sc.intake_floor, materials.concrete));
-  if (sc.gate) structure('gate', sc.gate, models ? gateMesh(sc.gate, materials.model) : sceneBox(sc.gate, materials.gate));
+  if (sc.gate) structure('gate', sc.gate, gateMesh(sc.gate, materials.model));
   if (sc.truck_bed) {
     const bedBottom = sc.truck_bed.center_m[2] - sc.truck_bed.size_m[2] / 2;
     const under = sc.deck && bedBottom >= deckTop ? deckTop : bedBottom - 1;
-    structure('truck', sc.truck_bed, models ? truckMesh(sc.truck_bed, under, materials.model) : sceneBox(sc.truck_bed, materials.truck));
+    structure('truck', sc.truck_bed, truckMesh(sc.truck_bed, under, materials.model));
   }
   if (sc.trash_rack) structure('trash rack', sc.trash_rack, trashRack(sc.trash_rack, materials.steel, materials.rackBar));
 
@@ -437,9 +296,8 @@ export function buildWorld(hello, { models = !boxesOnly(), look = qualitySetting
     root.add(bed);
   }
 
-  // carrier: the model's own box if the server sends one, else a chassis as long as
-  // VISUAL.carrierLengthPerCab cabs, from the deck (or the swing base) up to the cab's
-  // floor, parked across the base frame's x (along the dam's crest, boom over the water)
+  // the ground under the carrier: the deck where the swing axis stands on it, else the
+  // base frame's zero or lower, under the cab's floor; the carrier reaches up to that floor
   const cabLink = crane.links.swing_cab;
   const cabBox = cabLink.box_m;
   const cabFloor = crane.d1_m + cabLink.com_m[1] - cabBox[1] / 2;  // frame 1: y up, origin at d1
@@ -450,7 +308,6 @@ export function buildWorld(hello, { models = !boxesOnly(), look = qualitySetting
   // the machine, each part in its own frame, placed by the frame's pose for it: the
   // carrier (with its ring and outriggers) turned by the tilt, the links in D-H frames 1-3
   const group = Object.fromEntries(['carrier', 'superstructure', 'boom_base', 'fly'].map((n) => [n, partGroup(root, n)]));
-  const base = crane.links.boom_base;
   const fly = crane.links.telescopic;
   const sheaveR = Math.max(...machine.cables.map((c) => c.drum_radius_m));
   // operator's eye: front right of the cab, under its roof, in the superstructure's frame
@@ -459,16 +316,12 @@ export function buildWorld(hello, { models = !boxesOnly(), look = qualitySetting
     cabLink.com_m[1] + cabBox[1] * 0.45,
     cabLink.com_m[2] + cabBox[2] * 0.3,
   ];
-  if (models) {
-    const m = buildCrane(machine, { ground, carrierTop, material: materials.model, eyeLocal });
-    group.carrier.add(m.carrier);
-    group.superstructure.add(m.superstructure);
-    group.boom_base.add(m.boomBase);
-    group.fly.add(m.fly);
-  } else {
-    oldBoxes({ machine, group, ground, carrierTop, sheaveR, materials });
-  }
-  Object.assign(group, (models ? clamModel : buildClam)(clam, materials, root));
+  const m = buildCrane(machine, { ground, carrierTop, material: materials.model, eyeLocal });
+  group.carrier.add(m.carrier);
+  group.superstructure.add(m.superstructure);
+  group.boom_base.add(m.boomBase);
+  group.fly.add(m.fly);
+  Object.assign(group, clamModel(clam, materials, root));
   // the boom cylinder, when the server sends it (hello.machine.crane.boom_cylinder and the
   // parts boom_cylinder, boom_rod): a barrel from the base pivot and a rod from the rod eye,
   // each along its frame's +z towards the other pivot, each as long as the cylinder at its
@@ -504,7 +357,6 @@ export function buildWorld(hello, { models = !boxesOnly(), look = qualitySetting
     drum: machine.cables.map((c) => c.drum_radius_m),
     foot: machine.cables.map((c) => c.drum_radius_m * SHEAVES.footPerDrum),  // as crane-model.js draws it
   };
-  if (!models) oldReevingGear({ machine, group, materials, reeving, groove: fly.box_m[1] * SHEAVES.groovePerFlyWidth });
   cables.forEach((c, i) => {
     c.mesh.name = `cable ${i + 1}`;
     root.add(c.mesh);
