@@ -7,8 +7,6 @@
 // CLAMSIM_VIEWS_HIGH=1 also opens ?quality=high and measures and photographs every view at
 // rest (views-high-rest-<view>.png; in software WebGL a drawing takes about a second, so it
 // is not done by default).
-// CLAMSIM_VIEWS_COMPARE=1 also opens a page with the earlier flat boxes (?models=0) and
-// measures both view by view, then CLAMSIM_VIEWS_ROUNDS (3) more times each, alternating.
 // Needs CLAMSIM_SERVER and Debian's Chromium; skips otherwise.
 
 import { describe, test, before, after } from 'node:test';
@@ -27,7 +25,6 @@ if (skip) {
 }
 
 const VIEWS = ['full', 'top', 'window', 'focus', 'total'];
-const COMPARE = process.env.CLAMSIM_VIEWS_COMPARE === '1';
 const HIGH = process.env.CLAMSIM_VIEWS_HIGH === '1';
 const FPS_MS = 3000;
 
@@ -85,7 +82,6 @@ describe('views against clamsim-server', { skip: skip ?? false }, () => {
     await server.start();
     browser = await launchBrowser();
     pages.new = await open('');
-    if (COMPARE) pages.old = await open('&models=0');
   });
 
   after(async () => {
@@ -238,26 +234,5 @@ describe('views against clamsim-server', { skip: skip ?? false }, () => {
     t.diagnostic(`gripped: screenshots ${((Date.now() - took[2]) / 1000).toFixed(1)} s`);
     await page.context().close();
     assert.deepEqual(errors, []);
-  });
-
-  // the same views again, new and old alternating ROUNDS times each: the median of each
-  test('frames per second, the models against the boxes (?models=0), interleaved', { skip: !COMPARE }, async (t) => {
-    const rounds = Number(process.env.CLAMSIM_VIEWS_ROUNDS ?? 3);
-    const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-    results.interleaved = {};
-    for (const view of VIEWS) {
-      const runs = { new: [], old: [] };
-      for (const page of [pages.new, pages.old]) await page.click(`button[data-view="${view}"]`);
-      for (let r = 0; r < rounds; r++) {
-        for (const which of r % 2 ? ['old', 'new'] : ['new', 'old']) {
-          await pages[which].bringToFront();
-          await sleep(300);
-          runs[which].push(Number((await measureFps(pages[which], FPS_MS)).fps.toFixed(1)));
-        }
-      }
-      results.interleaved[view] = { new: median(runs.new), old: median(runs.old), runs };
-      t.diagnostic(`interleaved ${view}: new ${runs.new.join(' ')} (median ${median(runs.new)}), old ${runs.old.join(' ')} (median ${median(runs.old)}) frames/s`);
-    }
-    writeFileSync(path.join(ARTIFACTS, 'views-fps.json'), `${JSON.stringify(results, null, 2)}\n`);
   });
 });

@@ -78,119 +78,35 @@ function loadMomentGauge() {
 
 // gaugeParent: where the load moment gauge goes (the trainee's page puts it on the stage,
 // beside the view, so the HUD's column keeps its height); the HUD itself without one.
+// Its cells live in one object (hud) that the functions below share.
 export function createHud(container, banner, gaugeParent = null) {
-  const cells = {};
-  const gauge = loadMomentGauge();
-  const row = (id, label, unit) => {
-    const value = el('td', { class: 'num', id: `hud-${id}` }, '–');
-    cells[id] = value;
-    return el('tr', {}, el('th', {}, label), value, el('td', { class: 'unit' }, unit));
-  };
-
-  // a thesis term (Table 2.4) and, under it, the same in plain words (terms.js)
-  const plain = {};
-  const termRows = (id, label) => {
-    const value = el('td', { class: 'term', id: `hud-${id}`, colspan: '2' }, '–');
-    cells[id] = value;
-    plain[id] = el('td', { class: 'plain', id: `hud-${id}-plain`, colspan: '3' });
-    return [el('tr', {}, el('th', {}, label), value), el('tr', { class: 'hud-plain' }, plain[id])];
-  };
-  const showTerm = (id, kind, term) => {
-    const t = plainTerm(kind, term);
-    set(id, t.term);
-    if (plain[id].textContent !== t.plain) {
-      plain[id].textContent = t.plain;
-      plain[id].title = t.tip;
-      cells[id].title = t.tip;
-    }
-  };
-
+  const hud = { cells: {}, plain: {}, bars: {}, gauge: loadMomentGauge(), linkSummary: null };
   const display = el('table', { class: 'hud-table' },
     el('caption', {}, 'Display data (Table 4.1)'),
-    ...TABLE_4_1.map(([id, label, unit]) => row(id, label, unit)));
-  const machine = el('table', { class: 'hud-table' },
-    el('caption', {}, 'Cables and clam'),
-    row('tension1', 'Cable 1 tension', 'kN'), row('tension2', 'Cable 2 tension', 'kN'),
-    row('slack1', 'Cable 1 slack', 'm'), row('slack2', 'Cable 2 slack', 'm'),
-    ...termRows('working', 'Working state'), ...termRows('geo', 'Geo status'),
-    ...termRows('loadstate', 'Load status'), row('swingclam', 'Clam swing', 'deg'),
-    row('contact', 'Clam contact', 'kN'), row('submerged', 'Clam submerged', '%'),
-    row('time', 'Simulation time', 's'));
-  // the link: open on a tall screen; on a short one (the HUD would not fit) a one-line
-  // summary that opens on a click, so no section is ever cut off below the screen
-  const linkSummary = el('span', { class: 'hud-link-summary', id: 'hud-link-summary' });
-  const link = el('details', { class: 'hud-link', id: 'hud-link' },
-    el('summary', {}, el('span', { class: 'hud-caption' }, 'Link'), linkSummary),
-    el('table', { class: 'hud-table' },
-      row('connection', 'Server', ''), row('session', 'Session', ''),
-      row('frames', 'Frames', ''), row('dropped', 'Dropped', ''),
-      row('rate', 'Server frames', 'Hz'), row('fps', 'Render rate', 'fps'),
-      row('latency', 'Round trip', 'ms'),
-      row('input', 'Control to screen (median)', 'ms'), row('note', 'Last message', '')));
-  link.open = !globalThis.matchMedia?.(SHORT_SCREEN).matches;
-
-  const bars = {};
-  const controls = el('table', { class: 'hud-table hud-controls' },
-    el('caption', {}, 'Controls sent (V)'),
-    ...SIGNALS.map((s) => {
-      const fill = el('div', { class: 'bar-fill' });
-      const value = el('td', { class: 'num', id: `hud-volts-${s}` }, '0.0');
-      bars[s] = { fill, value };
-      return el('tr', {}, el('th', {}, SIGNAL_LABELS[s]), el('td', { class: 'bar-cell' }, el('div', { class: 'bar' }, fill)), value);
-    }));
+    ...TABLE_4_1.map(([id, label, unit]) => hudRow(hud, id, label, unit)));
+  const machine = machineTable(hud);
+  const link = linkDetails(hud);
+  const controls = controlsTable(hud);
+  const { cells, gauge } = hud;
   cells.source = el('div', { class: 'hud-source', id: 'hud-source' }, '–');
-
   if (gaugeParent) {
     gaugeParent.replaceChildren(gauge.box);
     container.replaceChildren(display, machine, controls, cells.source, link);
   } else {
     container.replaceChildren(gauge.box, display, machine, controls, cells.source, link);
   }
-
-  const set = (id, text) => {
-    const c = cells[id];
-    if (c && c.textContent !== text) c.textContent = text;
-  };
-
   return {
     loadMomentLevels(levels) {
       gauge.levels(levels);
     },
-    frame(f, slack) {
-      gauge.show(f);
-      const d = f.display;
-      TABLE_4_1.forEach(([id, , unit, digits], i) => set(id, id === 'swing' ? formatAngle(d[i], digits) : fmt(d[i], digits)));
-      set('tension1', fmt(f.tension_N?.[0] / 1000, 2));
-      set('tension2', fmt(f.tension_N?.[1] / 1000, 2));
-      set('slack1', fmt(slack?.[0], 2));
-      set('slack2', fmt(slack?.[1], 2));
-      showTerm('working', 'working', f.working);
-      showTerm('geo', 'geo', f.geo);
-      showTerm('loadstate', 'load', f.load);
-      // along the boom / across it, from the vertical
-      set('swingclam', f.clam_swing_deg ? `${fmt(f.clam_swing_deg[0], 1)} / ${fmt(f.clam_swing_deg[1], 1)}` : '–');
-      set('contact', fmt(f.clam_contact_force_N / 1000, 1));
-      set('submerged', fmt(f.clam_submerged * 100, 0));
-      set('time', fmt(f.t, 2));
-    },
+    frame: (f, slack) => showFrame(hud, f, slack),
     // inputMs: the latency probe's median, a control change to its frame on the screen
-    link({ frames, dropped, rateHz, fps, latencyMs, session, inputMs = NaN }) {
-      set('frames', String(frames));
-      set('dropped', String(dropped));
-      set('rate', fmt(rateHz, 1));
-      set('fps', fmt(fps, 0));
-      set('latency', fmt(latencyMs, 1));
-      set('input', fmt(inputMs, 0));
-      set('session', session ?? '–');
-      const input = Number.isFinite(inputMs) ? ` · input ${fmt(inputMs, 0)} ms` : '';
-      const summary = `${cells.connection.textContent} · ${fmt(rateHz, 0)} Hz · ${fmt(latencyMs, 0)} ms${input}`;
-      if (linkSummary.textContent !== summary) linkSummary.textContent = summary;
-    },
+    link: (l) => showLink(hud, l),
     note(text) {
-      set('note', text);
+      setCell(hud, 'note', text);
     },
     connection(text, level) {
-      set('connection', text);
+      setCell(hud, 'connection', text);
       cells.connection.dataset.level = level;
       document.body.dataset.connection = level;
     },
@@ -198,17 +114,123 @@ export function createHud(container, banner, gaugeParent = null) {
       banner.textContent = text;
       banner.hidden = !text;
     },
-    controls(volts, source, level) {
-      SIGNALS.forEach((s, i) => {
-        const v = volts[i];
-        const pct = Math.min(100, (Math.abs(v) / 5) * 50);
-        bars[s].fill.style.width = `${pct}%`;
-        bars[s].fill.style.left = v >= 0 ? '50%' : `${50 - pct}%`;
-        const t = v.toFixed(1);
-        if (bars[s].value.textContent !== t) bars[s].value.textContent = t;
-      });
-      if (cells.source.textContent !== source) cells.source.textContent = source;
-      cells.source.dataset.level = level;
-    },
+    controls: (volts, source, level) => showControls(hud, volts, source, level),
   };
+}
+
+function hudRow(hud, id, label, unit) {
+  const value = el('td', { class: 'num', id: `hud-${id}` }, '–');
+  hud.cells[id] = value;
+  return el('tr', {}, el('th', {}, label), value, el('td', { class: 'unit' }, unit));
+}
+
+// a thesis term (Table 2.4) and, under it, the same in plain words (terms.js)
+function termRows(hud, id, label) {
+  const value = el('td', { class: 'term', id: `hud-${id}`, colspan: '2' }, '–');
+  hud.cells[id] = value;
+  hud.plain[id] = el('td', { class: 'plain', id: `hud-${id}-plain`, colspan: '3' });
+  return [el('tr', {}, el('th', {}, label), value), el('tr', { class: 'hud-plain' }, hud.plain[id])];
+}
+
+function setCell(hud, id, text) {
+  const c = hud.cells[id];
+  if (c && c.textContent !== text) c.textContent = text;
+}
+
+function showTerm(hud, id, kind, term) {
+  const t = plainTerm(kind, term);
+  setCell(hud, id, t.term);
+  const plain = hud.plain[id];
+  if (plain.textContent !== t.plain) {
+    plain.textContent = t.plain;
+    plain.title = t.tip;
+    hud.cells[id].title = t.tip;
+  }
+}
+
+function machineTable(hud) {
+  const row = (id, label, unit) => hudRow(hud, id, label, unit);
+  return el('table', { class: 'hud-table' },
+    el('caption', {}, 'Cables and clam'),
+    row('tension1', 'Cable 1 tension', 'kN'), row('tension2', 'Cable 2 tension', 'kN'),
+    row('slack1', 'Cable 1 slack', 'm'), row('slack2', 'Cable 2 slack', 'm'),
+    ...termRows(hud, 'working', 'Working state'), ...termRows(hud, 'geo', 'Geo status'),
+    ...termRows(hud, 'loadstate', 'Load status'), row('swingclam', 'Clam swing', 'deg'),
+    row('contact', 'Clam contact', 'kN'), row('submerged', 'Clam submerged', '%'),
+    row('time', 'Simulation time', 's'));
+}
+
+// the link: open on a tall screen; on a short one (the HUD would not fit) a one-line
+// summary that opens on a click, so no section is ever cut off below the screen
+function linkDetails(hud) {
+  const row = (id, label, unit) => hudRow(hud, id, label, unit);
+  hud.linkSummary = el('span', { class: 'hud-link-summary', id: 'hud-link-summary' });
+  const link = el('details', { class: 'hud-link', id: 'hud-link' },
+    el('summary', {}, el('span', { class: 'hud-caption' }, 'Link'), hud.linkSummary),
+    el('table', { class: 'hud-table' },
+      row('connection', 'Server', ''), row('session', 'Session', ''),
+      row('frames', 'Frames', ''), row('dropped', 'Dropped', ''),
+      row('rate', 'Server frames', 'Hz'), row('fps', 'Render rate', 'fps'),
+      row('latency', 'Round trip', 'ms'),
+      row('input', 'Control to screen (median)', 'ms'), row('note', 'Last message', '')));
+  link.open = !globalThis.matchMedia?.(SHORT_SCREEN).matches;
+  return link;
+}
+
+function controlsTable(hud) {
+  return el('table', { class: 'hud-table hud-controls' },
+    el('caption', {}, 'Controls sent (V)'),
+    ...SIGNALS.map((s) => {
+      const fill = el('div', { class: 'bar-fill' });
+      const value = el('td', { class: 'num', id: `hud-volts-${s}` }, '0.0');
+      hud.bars[s] = { fill, value };
+      return el('tr', {}, el('th', {}, SIGNAL_LABELS[s]), el('td', { class: 'bar-cell' }, el('div', { class: 'bar' }, fill)), value);
+    }));
+}
+
+function showFrame(hud, f, slack) {
+  const set = (id, text) => setCell(hud, id, text);
+  hud.gauge.show(f);
+  const d = f.display;
+  TABLE_4_1.forEach(([id, , unit, digits], i) => set(id, id === 'swing' ? formatAngle(d[i], digits) : fmt(d[i], digits)));
+  set('tension1', fmt(f.tension_N?.[0] / 1000, 2));
+  set('tension2', fmt(f.tension_N?.[1] / 1000, 2));
+  set('slack1', fmt(slack?.[0], 2));
+  set('slack2', fmt(slack?.[1], 2));
+  showTerm(hud, 'working', 'working', f.working);
+  showTerm(hud, 'geo', 'geo', f.geo);
+  showTerm(hud, 'loadstate', 'load', f.load);
+  // along the boom / across it, from the vertical
+  set('swingclam', f.clam_swing_deg ? `${fmt(f.clam_swing_deg[0], 1)} / ${fmt(f.clam_swing_deg[1], 1)}` : '–');
+  set('contact', fmt(f.clam_contact_force_N / 1000, 1));
+  set('submerged', fmt(f.clam_submerged * 100, 0));
+  set('time', fmt(f.t, 2));
+}
+
+function showLink(hud, { frames, dropped, rateHz, fps, latencyMs, session, inputMs = NaN }) {
+  const set = (id, text) => setCell(hud, id, text);
+  set('frames', String(frames));
+  set('dropped', String(dropped));
+  set('rate', fmt(rateHz, 1));
+  set('fps', fmt(fps, 0));
+  set('latency', fmt(latencyMs, 1));
+  set('input', fmt(inputMs, 0));
+  set('session', session ?? '–');
+  const input = Number.isFinite(inputMs) ? ` · input ${fmt(inputMs, 0)} ms` : '';
+  const summary = `${hud.cells.connection.textContent} · ${fmt(rateHz, 0)} Hz · ${fmt(latencyMs, 0)} ms${input}`;
+  if (hud.linkSummary.textContent !== summary) hud.linkSummary.textContent = summary;
+}
+
+function showControls(hud, volts, source, level) {
+  const { bars, cells } = hud;
+  SIGNALS.forEach((s, i) => {
+    const v = volts[i];
+    const pct = Math.min(100, (Math.abs(v) / 5) * 50);
+    bars[s].fill.style.width = `${pct}%`;
+    bars[s].fill.style.left = v >= 0 ? '50%' : `${50 - pct}%`;
+    const t = v.toFixed(1);
+    if (bars[s].value.textContent !== t) bars[s].value.textContent = t;
+  });
+  if (cells.source.textContent !== source) cells.source.textContent = source;
+  cells.source.dataset.level = level;
 }

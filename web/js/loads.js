@@ -81,6 +81,8 @@ function ringTexture() {
   return t;
 }
 
+// The scene's loads and the contact markers, under root; their state lives in one object
+// (L) that the functions below share.
 export function buildLoads(root, sceneLoads, look = null) {
   const group = new THREE.Group();
   group.name = 'loads';
@@ -91,87 +93,94 @@ export function buildLoads(root, sceneLoads, look = null) {
     group.add(o);
     return o;
   });
-  const byId = new Map(defs.map((d, i) => [String(d.id), i]));
-  const q = new THREE.Quaternion();
-  let held = null;
-
   const markerGroup = new THREE.Group();
   markerGroup.name = 'contact-markers';
   markerGroup.renderOrder = 10;
   root.add(markerGroup);
-  const texture = ringTexture();
-  const sprites = [];
-  let liveMarkers = 0;
-  const slots = [];   // the last frame's loads, in its order: their objects' indices
-
-  function sprite(i) {
-    while (sprites.length <= i) {
-      const s = new THREE.Sprite(new THREE.SpriteMaterial({ map: texture, transparent: true, depthTest: false,
-        depthWrite: false }));
-      s.renderOrder = 10;
-      markerGroup.add(s);
-      sprites.push(s);
-    }
-    return sprites[i];
-  }
-
+  const L = {
+    objects,
+    byId: new Map(defs.map((d, i) => [String(d.id), i])),
+    q: new THREE.Quaternion(),
+    held: null,
+    markerGroup,
+    texture: ringTexture(),
+    sprites: [],
+    liveMarkers: 0,
+    slots: [],   // the last frame's loads, in its order: their objects' indices
+  };
   return {
     // frame.loads: [{id, position_m, orientation [w,x,y,z], held, ...}]; heldIndex from frame.held_load
-    update(frameLoads, heldIndex) {
-      held = null;
-      slots.length = 0;
-      (frameLoads ?? []).forEach((l, i) => {
-        const k = byId.get(String(l.id)) ?? (i < objects.length ? i : -1);
-        slots.push(k);
-        if (k < 0) return;
-        const o = objects[k];
-        o.visible = true;
-        o.position.set(...l.position_m);
-        o.quaternion.copy(q.set(...quatToThree(l.orientation)));
-        const isHeld = Boolean(l.held) || heldIndex === i;
-        setHeld(o, isHeld);
-        if (isHeld) held = k;
-      });
-    },
+    update: (frameLoads, heldIndex) => updateLoads(L, frameLoads, heldIndex),
     // between frames: the last frame's loads at poses [x, y, z, qw, qx, qy, qz] (motion.js)
     place(poses) {
-      for (let i = 0; i < slots.length && i < poses.length; i++) {
-        const o = objects[slots[i]], p = poses[i];
+      for (let i = 0; i < L.slots.length && i < poses.length; i++) {
+        const o = objects[L.slots[i]], p = poses[i];
         if (!o) continue;
         o.position.set(p[0], p[1], p[2]);
         o.quaternion.set(p[4], p[5], p[6], p[3]);
       }
     },
     // markers from markers.updateMarkers; now in ms
-    updateMarkers(markers, now) {
-      let n = 0;
-      for (const m of markers) {
-        const look = markerLook(m, now);
-        if (!look.alive) continue;
-        const s = sprite(n++);
-        s.visible = true;
-        s.position.set(...m.position_m);
-        s.scale.setScalar(look.radius * 2);
-        s.material.color.setRGB(...look.color);
-        s.material.opacity = look.opacity;
-      }
-      for (let i = n; i < sprites.length; i++) sprites[i].visible = false;
-      liveMarkers = n;
-      return n;
-    },
+    updateMarkers: (markers, now) => updateMarkers(L, markers, now),
     counts() {
       return {
         loadMeshes: objects.length,
         loadsVisible: objects.filter((o) => o.visible).length,
         kinds: objects.map((o) => o.userData.kind),
-        heldLoad: held,
-        markers: liveMarkers,
+        heldLoad: L.held,
+        markers: L.liveMarkers,
       };
     },
     dispose() {
-      texture.dispose();
-      for (const s of sprites) s.material.dispose();
+      L.texture.dispose();
+      for (const s of L.sprites) s.material.dispose();
       for (const o of objects) for (const mat of o.userData.materials) mat.dispose();
     },
   };
+}
+
+function updateLoads(L, frameLoads, heldIndex) {
+  L.held = null;
+  L.slots.length = 0;
+  (frameLoads ?? []).forEach((l, i) => {
+    const k = L.byId.get(String(l.id)) ?? (i < L.objects.length ? i : -1);
+    L.slots.push(k);
+    if (k < 0) return;
+    const o = L.objects[k];
+    o.visible = true;
+    o.position.set(...l.position_m);
+    o.quaternion.copy(L.q.set(...quatToThree(l.orientation)));
+    const isHeld = Boolean(l.held) || heldIndex === i;
+    setHeld(o, isHeld);
+    if (isHeld) L.held = k;
+  });
+}
+
+// the i-th marker's sprite, made when first needed
+function sprite(L, i) {
+  while (L.sprites.length <= i) {
+    const s = new THREE.Sprite(new THREE.SpriteMaterial({ map: L.texture, transparent: true, depthTest: false,
+      depthWrite: false }));
+    s.renderOrder = 10;
+    L.markerGroup.add(s);
+    L.sprites.push(s);
+  }
+  return L.sprites[i];
+}
+
+function updateMarkers(L, markers, now) {
+  let n = 0;
+  for (const m of markers) {
+    const look = markerLook(m, now);
+    if (!look.alive) continue;
+    const s = sprite(L, n++);
+    s.visible = true;
+    s.position.set(...m.position_m);
+    s.scale.setScalar(look.radius * 2);
+    s.material.color.setRGB(...look.color);
+    s.material.opacity = look.opacity;
+  }
+  for (let i = n; i < L.sprites.length; i++) L.sprites[i].visible = false;
+  L.liveMarkers = n;
+  return n;
 }

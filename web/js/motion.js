@@ -70,84 +70,94 @@ export function poseStep(prev, last) {
 // at any time. periodMs: the time between frames; stepsPerPeriod: how far seq advances in
 // one period (1 live; a replay at 4x shows every 4th frame).
 export function makeMotion({ periodMs = 50, stepsPerPeriod = 1, limits = MOTION } = {}) {
-  let prev = null, last = null;   // {seq, arrivalMs, poses: [[7]], scalars: [n]}
-  let rate = null;                // per pose: steps per period to carry it on, 0 to hold it
-  let scalarRate = null;          // the same for the scalars
-  let moving = false;
-  const sample = { poses: [], scalars: [], ahead: 0, moving: false };
-
-  function compare() {
-    rate = null;
-    scalarRate = null;
-    moving = false;
-    if (!prev || !last) return;
-    const gap = (last.seq - prev.seq) / stepsPerPeriod;     // periods between the two frames
-    const usable = gap > 0 && gap <= limits.maxGap && prev.poses.length === last.poses.length
-      && prev.scalars.length === last.scalars.length;
-    if (!usable) return;
-    rate = last.poses.map((p, i) => {
-      const { move, turn } = poseStep(prev.poses[i], p);
-      if (move > limits.restM || turn > limits.restRad) moving = true;
-      // a jump no machine makes in the time between the frames: draw it where it is
-      if (move > limits.jumpM * gap || turn > limits.turnDeg * (Math.PI / 180) * gap) return 0;
-      return 1 / gap;
-    });
-    scalarRate = last.scalars.map((x, i) => {
-      const d = Math.abs(x - prev.scalars[i]);
-      if (d > limits.restM) moving = true;
-      return d > limits.jumpM * gap ? 0 : 1 / gap;
-    });
-  }
-
+  const m = {
+    periodMs, stepsPerPeriod, limits,
+    prev: null, last: null,   // {seq, arrivalMs, poses: [[7]], scalars: [n]}
+    rate: null,               // per pose: steps per period to carry it on, 0 to hold it
+    scalarRate: null,         // the same for the scalars
+    moving: false,
+    sample: { poses: [], scalars: [], ahead: 0, moving: false },
+  };
   return {
     // a fresh start (hello, restart): the next frame is drawn as it is
     reset() {
-      prev = null;
-      last = null;
-      rate = null;
-      moving = false;
+      m.prev = null;
+      m.last = null;
+      m.rate = null;
+      m.moving = false;
     },
     configure(opts) {
-      if (opts.periodMs > 0) periodMs = opts.periodMs;
-      if (opts.stepsPerPeriod > 0) stepsPerPeriod = opts.stepsPerPeriod;
-      compare();
+      if (opts.periodMs > 0) m.periodMs = opts.periodMs;
+      if (opts.stepsPerPeriod > 0) m.stepsPerPeriod = opts.stepsPerPeriod;
+      compare(m);
     },
-    get periodMs() { return periodMs; },
+    get periodMs() { return m.periodMs; },
     // a frame: its seq, when it arrived [ms], its poses and scalars (kept, not copied)
     push(seq, arrivalMs, poses, scalars = []) {
-      prev = last;
-      last = { seq, arrivalMs, poses, scalars };
-      compare();
+      m.prev = m.last;
+      m.last = { seq, arrivalMs, poses, scalars };
+      compare(m);
     },
     // the last two frames differ: the picture changes between frames
-    get moving() { return moving; },
-    get newest() { return last; },
+    get moving() { return m.moving; },
+    get newest() { return m.last; },
     // How far past the newest frame `now` is, in periods, capped.
-    ahead(nowMs) {
-      if (!last) return 0;
-      return Math.min(limits.aheadCap, Math.max(0, (nowMs - last.arrivalMs) / periodMs));
-    },
+    ahead: (nowMs) => ahead(m, nowMs),
     // The poses to draw at nowMs (one object, rewritten by each call).
-    sample(nowMs) {
-      if (!last) return null;
-      const s = this.ahead(nowMs);
-      const n = last.poses.length;
-      sample.poses.length = n;
-      for (let i = 0; i < n; i++) {
-        const out = sample.poses[i] ?? (sample.poses[i] = new Array(7));
-        const r = rate ? rate[i] : 0;
-        if (r > 0 && moving) extrapolatePose(prev.poses[i], last.poses[i], s * r, out);
-        else for (let k = 0; k < 7; k++) out[k] = last.poses[i][k];
-      }
-      sample.scalars.length = last.scalars.length;
-      for (let i = 0; i < last.scalars.length; i++) {
-        const x = last.scalars[i];
-        const r = scalarRate ? scalarRate[i] : 0;
-        sample.scalars[i] = r > 0 ? x + s * r * (x - prev.scalars[i]) : x;
-      }
-      sample.ahead = moving && rate ? s : 0;
-      sample.moving = moving && rate !== null;
-      return sample;
-    },
+    sample: (nowMs) => sampleAt(m, nowMs),
   };
+}
+
+// How each pose and scalar moved between the last two frames: the rate to carry it on at,
+// 0 where it jumped or the frames cannot be compared.
+function compare(m) {
+  const { prev, last, limits } = m;
+  m.rate = null;
+  m.scalarRate = null;
+  m.moving = false;
+  if (!prev || !last) return;
+  const gap = (last.seq - prev.seq) / m.stepsPerPeriod;     // periods between the two frames
+  const usable = gap > 0 && gap <= limits.maxGap && prev.poses.length === last.poses.length
+    && prev.scalars.length === last.scalars.length;
+  if (!usable) return;
+  m.rate = last.poses.map((p, i) => {
+    const { move, turn } = poseStep(prev.poses[i], p);
+    if (move > limits.restM || turn > limits.restRad) m.moving = true;
+    // a jump no machine makes in the time between the frames: draw it where it is
+    if (move > limits.jumpM * gap || turn > limits.turnDeg * (Math.PI / 180) * gap) return 0;
+    return 1 / gap;
+  });
+  m.scalarRate = last.scalars.map((x, i) => {
+    const d = Math.abs(x - prev.scalars[i]);
+    if (d > limits.restM) m.moving = true;
+    return d > limits.jumpM * gap ? 0 : 1 / gap;
+  });
+}
+
+function ahead(m, nowMs) {
+  if (!m.last) return 0;
+  return Math.min(m.limits.aheadCap, Math.max(0, (nowMs - m.last.arrivalMs) / m.periodMs));
+}
+
+function sampleAt(m, nowMs) {
+  const { prev, last, rate, scalarRate, moving, sample } = m;
+  if (!last) return null;
+  const s = ahead(m, nowMs);
+  const n = last.poses.length;
+  sample.poses.length = n;
+  for (let i = 0; i < n; i++) {
+    const out = sample.poses[i] ?? (sample.poses[i] = new Array(7));
+    const r = rate ? rate[i] : 0;
+    if (r > 0 && moving) extrapolatePose(prev.poses[i], last.poses[i], s * r, out);
+    else for (let k = 0; k < 7; k++) out[k] = last.poses[i][k];
+  }
+  sample.scalars.length = last.scalars.length;
+  for (let i = 0; i < last.scalars.length; i++) {
+    const x = last.scalars[i];
+    const r = scalarRate ? scalarRate[i] : 0;
+    sample.scalars[i] = r > 0 ? x + s * r * (x - prev.scalars[i]) : x;
+  }
+  sample.ahead = moving && rate ? s : 0;
+  sample.moving = moving && rate !== null;
+  return sample;
 }

@@ -130,88 +130,23 @@ export function inPicture(view, proj, p, slack = GHOST.frustumSlack) {
 // original materials back.
 export function createGhosting(structures, opts = {}) {
   const o = { ...GHOST, ...opts };
-  const units = structures.map((s) => {
-    const meshes = [];
-    for (const obj of s.objects) obj.traverse((m) => { if (m.isMesh) meshes.push(m); });
-    const ghostOf = new Map();
-    const ghost = (mat) => {
-      if (!ghostOf.has(mat)) {
-        const g = mat.clone();
-        g.transparent = true;
-        g.depthWrite = false;
-        // its front faces only: a see-through box drawn on both sides is drawn twice (three
-        // draws a two-sided transparent material back faces first, then front), which cost
-        // software WebGL a fifth of the Full view's drawing with the deck faded
-        g.side = FRONT_SIDE;
-        g.name = `${s.name} (see-through)`;
-        ghostOf.set(mat, g);
-      }
-      return ghostOf.get(mat);
-    };
-    // a mesh drawn in groups has one material per group (high quality: one per kind of surface)
-    const ghosts = meshes.map((m) => (Array.isArray(m.material) ? m.material.map(ghost) : ghost(m.material)));
-    return { name: s.name, meshes, originals: meshes.map((m) => m.material),
-      ghosts, ghostSet: [...ghostOf.values()], shown: 0 };
-  });
-  const boxes = structures.map((s) => s.box);
-  const perView = new Map();  // view name -> { fade: 0..1 per structure, last: ms, occluding: [bool] }
-  const hidden = [];
-  const visible = [];
-  const eye = [0, 0, 0], dir = [0, 0, 0];
-
-  function show(u, fade) {
-    if (fade === u.shown) return;
-    u.shown = fade;
-    for (let i = 0; i < u.meshes.length; i++) {
-      const m = u.meshes[i];
-      if (fade === 0) m.material = u.originals[i];
-      else {
-        m.material = u.ghosts[i];
-        const f = 1 - (1 - o.opacity) * fade;
-        if (Array.isArray(m.material)) m.material.forEach((g, k) => { g.opacity = u.originals[i][k].opacity * f; });
-        else m.material.opacity = u.originals[i].opacity * f;
-      }
-    }
-  }
-
+  const units = structures.map(ghostUnit);
+  // what apply() keeps between calls and reuses, in one object the functions below share
+  const g = {
+    o, units,
+    boxes: structures.map((s) => s.box),
+    perView: new Map(),  // view name -> { fade: 0..1 per structure, last: ms, occluding: [bool] }
+    hidden: [],
+    visible: [],
+    eye: [0, 0, 0], dir: [0, 0, 0],
+  };
   return {
     // Fades for `camera` (drawn as view `name`) at time nowMs, targets in the world frame
     // (count of them); true while some structure is still on its way in or out.
-    apply(name, camera, targets, count, nowMs) {
-      let st = perView.get(name);
-      if (!st) perView.set(name, st = { fade: new Float64Array(units.length), last: nowMs, occluding: [] });
-      const dt = Math.max(0, nowMs - st.last) / 1000;
-      st.last = nowMs;
-      camera.updateMatrixWorld();
-      const mw = camera.matrixWorld.elements;
-      eye[0] = mw[12]; eye[1] = mw[13]; eye[2] = mw[14];
-      let n = 0;
-      for (let j = 0; j < count; j++) {
-        if (inPicture(camera.matrixWorldInverse.elements, camera.projectionMatrix.elements, targets[j], o.frustumSlack)) {
-          visible[n++] = targets[j];
-        }
-      }
-      let direction = null;
-      if (camera.isOrthographicCamera) {
-        const l = Math.hypot(mw[8], mw[9], mw[10]) || 1;
-        dir[0] = -mw[8] / l; dir[1] = -mw[9] / l; dir[2] = -mw[10] / l;
-        direction = dir;
-      }
-      occluders(eye, visible, boxes, { direction, margin: o.marginM, clearance: o.clearanceM, count: n, out: hidden });
-      const step = o.fadeS > 0 ? dt / o.fadeS : 1;
-      let moving = false;
-      for (let i = 0; i < units.length; i++) {
-        const goal = hidden[i] ? 1 : 0;
-        st.fade[i] = approach(st.fade[i], goal, step);
-        st.occluding[i] = hidden[i];
-        if (st.fade[i] !== goal) moving = true;
-        show(units[i], st.fade[i]);
-      }
-      return moving;
-    },
+    apply: (name, camera, targets, count, nowMs) => applyGhosting(g, name, camera, targets, count, nowMs),
     // {structure name: opacity factor} of those drawn see-through at the view's last apply
     faded(name) {
-      const st = perView.get(name);
+      const st = g.perView.get(name);
       const r = {};
       if (!st) return r;
       units.forEach((u, i) => {
@@ -221,14 +156,89 @@ export function createGhosting(structures, opts = {}) {
     },
     // names of the structures standing between the view's camera and the work at its last apply
     occluding(name) {
-      const st = perView.get(name);
+      const st = g.perView.get(name);
       return st ? units.filter((_, i) => st.occluding[i]).map((u) => u.name) : [];
     },
     dispose() {
       for (const u of units) {
         u.meshes.forEach((m, i) => { m.material = u.originals[i]; });
-        for (const g of u.ghostSet) g.dispose();
+        for (const x of u.ghostSet) x.dispose();
       }
     },
   };
+}
+
+// A structure's meshes with their own materials and ghost copies of them.
+function ghostUnit(s) {
+  const meshes = [];
+  for (const obj of s.objects) obj.traverse((m) => { if (m.isMesh) meshes.push(m); });
+  const ghostOf = new Map();
+  const ghost = (mat) => {
+    if (!ghostOf.has(mat)) {
+      const g = mat.clone();
+      g.transparent = true;
+      g.depthWrite = false;
+      // its front faces only: a see-through box drawn on both sides is drawn twice (three
+      // draws a two-sided transparent material back faces first, then front), which cost
+      // software WebGL a fifth of the Full view's drawing with the deck faded
+      g.side = FRONT_SIDE;
+      g.name = `${s.name} (see-through)`;
+      ghostOf.set(mat, g);
+    }
+    return ghostOf.get(mat);
+  };
+  // a mesh drawn in groups has one material per group (high quality: one per kind of surface)
+  const ghosts = meshes.map((m) => (Array.isArray(m.material) ? m.material.map(ghost) : ghost(m.material)));
+  return { name: s.name, meshes, originals: meshes.map((m) => m.material),
+    ghosts, ghostSet: [...ghostOf.values()], shown: 0 };
+}
+
+// a unit's meshes at a fade (0: their own materials; up to 1: the ghosts at o.opacity)
+function showFade(u, fade, opacity) {
+  if (fade === u.shown) return;
+  u.shown = fade;
+  for (let i = 0; i < u.meshes.length; i++) {
+    const m = u.meshes[i];
+    if (fade === 0) m.material = u.originals[i];
+    else {
+      m.material = u.ghosts[i];
+      const f = 1 - (1 - opacity) * fade;
+      if (Array.isArray(m.material)) m.material.forEach((x, k) => { x.opacity = u.originals[i][k].opacity * f; });
+      else m.material.opacity = u.originals[i].opacity * f;
+    }
+  }
+}
+
+function applyGhosting(g, name, camera, targets, count, nowMs) {
+  const { o, units, hidden, visible, eye, dir } = g;
+  let st = g.perView.get(name);
+  if (!st) g.perView.set(name, st = { fade: new Float64Array(units.length), last: nowMs, occluding: [] });
+  const dt = Math.max(0, nowMs - st.last) / 1000;
+  st.last = nowMs;
+  camera.updateMatrixWorld();
+  const mw = camera.matrixWorld.elements;
+  eye[0] = mw[12]; eye[1] = mw[13]; eye[2] = mw[14];
+  let n = 0;
+  for (let j = 0; j < count; j++) {
+    if (inPicture(camera.matrixWorldInverse.elements, camera.projectionMatrix.elements, targets[j], o.frustumSlack)) {
+      visible[n++] = targets[j];
+    }
+  }
+  let direction = null;
+  if (camera.isOrthographicCamera) {
+    const l = Math.hypot(mw[8], mw[9], mw[10]) || 1;
+    dir[0] = -mw[8] / l; dir[1] = -mw[9] / l; dir[2] = -mw[10] / l;
+    direction = dir;
+  }
+  occluders(eye, visible, g.boxes, { direction, margin: o.marginM, clearance: o.clearanceM, count: n, out: hidden });
+  const step = o.fadeS > 0 ? dt / o.fadeS : 1;
+  let moving = false;
+  for (let i = 0; i < units.length; i++) {
+    const goal = hidden[i] ? 1 : 0;
+    st.fade[i] = approach(st.fade[i], goal, step);
+    st.occluding[i] = hidden[i];
+    if (st.fade[i] !== goal) moving = true;
+    showFade(units[i], st.fade[i], o.opacity);
+  }
+  return moving;
 }

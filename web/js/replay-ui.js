@@ -13,254 +13,309 @@ import {
 
 const UPLOT_CSS = '/vendor/uplot/uPlot.min.css';
 
+// The page's replay parts; their state (the replay's, the drag, the take-over) and elements
+// live in one object (ui) that the functions below share.
 export function createReplayUi({ doc = document, request, send, go, note = () => {} }) {
-  let state = initialReplay();
-  let fromSent = false;
-  let dragging = null;     // the fraction under the pointer while the playhead is dragged
-  let takingOver = false;
-
+  const ui = {
+    doc, request, send, go, note,
+    state: initialReplay(),
+    fromSent: false,
+    dragging: null,     // the fraction under the pointer while the playhead is dragged
+    takingOver: false,
+    plots: [],          // {u, cursor, t} for each uPlot
+    uplotModule: null,
+  };
   doc.body.dataset.replay = 'true';
-  const banner = doc.getElementById('replay-banner');
-  const prep = doc.getElementById('replay-prep');
-  const side = doc.getElementById('replay-side');
-  const bar = doc.getElementById('replay-bar');
-  banner.hidden = false;
-  side.hidden = false;
-  bar.hidden = false;
-  setText(banner, 'Replay: connecting…');
+  ui.banner = doc.getElementById('replay-banner');
+  ui.prep = doc.getElementById('replay-prep');
+  ui.side = doc.getElementById('replay-side');
+  ui.bar = doc.getElementById('replay-bar');
+  ui.banner.hidden = false;
+  ui.side.hidden = false;
+  ui.bar.hidden = false;
+  setText(ui.banner, 'Replay: connecting…');
+  buildPrep(ui);
+  buildBar(ui);
+  buildSide(ui);
+  new ResizeObserver(() => resizePlots(ui)).observe(ui.side);
+  // the markers that share a place depend on the bar's width
+  new ResizeObserver(() => { if (ui.state.ready) drawTimeline(ui); }).observe(ui.track);
+  bindButtons(ui);
+  bindTrack(ui);
+  bindSpaceBar(ui);
+  return {
+    get state() { return ui.state; },
+    // a replay message, as protocol.js checked it
+    message(m) { apply(ui, m); },
+    // the hello (parsed by protocol.js) with its raw `replay` object
+    hello(msg, rawReplay) { apply(ui, { type: 'hello', session: msg.session, replay: rawReplay, loads: msg.scene?.loads }); },
+    frame(f) {
+      if (ui.dragging !== null) return;
+      ui.state = replayReduce(ui.state, f);
+      position(ui);
+    },
+    error(m) { apply(ui, { type: 'error', message: m.message, code: m.code }); },
+    // the socket closed for good (a refusal): say why where the replay would be
+    refused(why) {
+      ui.prep.hidden = false;
+      ui.prepBar.value = 0;
+      setText(ui.prepText, `No replay: ${why}`);
+      setText(ui.banner, `Replay not available: ${why}`);
+    },
+  };
+}
 
-  // ---- preparation ----
-  const prepText = el('p', { id: 'replay-prep-text' }, 'Waiting for the server…');
-  const prepBar = el('progress', { id: 'replay-progress', max: '1' });
-  prep.replaceChildren(el('h2', {}, 'Preparing the replay'), prepBar, prepText,
+// ---- preparation ----
+function buildPrep(ui) {
+  ui.prepText = el('p', { id: 'replay-prep-text' }, 'Waiting for the server…');
+  ui.prepBar = el('progress', { id: 'replay-progress', max: '1' });
+  ui.prep.replaceChildren(el('h2', {}, 'Preparing the replay'), ui.prepBar, ui.prepText,
     el('p', { class: 'hint' }, 'The server re-simulates the whole run once, from the recorded controls.'));
-  prep.hidden = false;
+  ui.prep.hidden = false;
+}
 
-  // ---- bottom bar ----
-  const play = el('button', { type: 'button', id: 'replay-play', class: 'primary', title: 'Play or pause (space bar)', disabled: '' }, '▶ Play');
-  const speed = el('select', { id: 'replay-speed', 'aria-label': 'Replay speed', title: 'Replay speed' });
-  const clock = el('span', { id: 'replay-time', class: 'replay-time' }, '–');
-  const fill = el('div', { class: 'replay-fill' });
-  const head = el('div', { class: 'replay-head' });
-  const marks = el('div', { class: 'replay-marks' });
-  const loading = el('div', { class: 'replay-loading' });
-  const track = el('div', { class: 'replay-track', id: 'replay-track', role: 'slider', tabindex: '0',
+// ---- bottom bar ----
+function buildBar(ui) {
+  ui.play = el('button', { type: 'button', id: 'replay-play', class: 'primary', title: 'Play or pause (space bar)', disabled: '' }, '▶ Play');
+  ui.speed = el('select', { id: 'replay-speed', 'aria-label': 'Replay speed', title: 'Replay speed' });
+  ui.clock = el('span', { id: 'replay-time', class: 'replay-time' }, '–');
+  ui.fill = el('div', { class: 'replay-fill' });
+  ui.head = el('div', { class: 'replay-head' });
+  ui.marks = el('div', { class: 'replay-marks' });
+  ui.loading = el('div', { class: 'replay-loading' });
+  ui.track = el('div', { class: 'replay-track', id: 'replay-track', role: 'slider', tabindex: '0',
     'aria-label': 'Replay position', 'aria-valuemin': '0', 'aria-valuemax': '0', 'aria-valuenow': '0' },
-  loading, fill, head);
-  const takeOver = el('button', { type: 'button', id: 'replay-takeover', disabled: '',
+  ui.loading, ui.fill, ui.head);
+  ui.takeOver = el('button', { type: 'button', id: 'replay-takeover', disabled: '',
     title: 'Start a live session from this moment: the machine as it is now, and you at the controls' }, 'Take over from here');
-  const message = el('span', { id: 'replay-message', class: 'replay-message', role: 'alert', hidden: '' });
+  ui.message = el('span', { id: 'replay-message', class: 'replay-message', role: 'alert', hidden: '' });
   // the event markers (buttons) lie over the slider, beside it in the tree: a control inside a
   // slider is one no screen reader can reach
-  bar.replaceChildren(play, speed, clock, el('div', { class: 'replay-timeline' }, el('div', { class: 'replay-rail' }, track, marks)),
-    takeOver, message);
-  function fillSpeeds(list) {
-    speed.replaceChildren(...speedChoices(list).map((c) => el('option', { value: String(c.value) }, c.label)));
-    speed.value = String(state.speed);
+  ui.bar.replaceChildren(ui.play, ui.speed, ui.clock,
+    el('div', { class: 'replay-timeline' }, el('div', { class: 'replay-rail' }, ui.track, ui.marks)), ui.takeOver, ui.message);
+  fillSpeeds(ui, undefined);
+}
+
+function fillSpeeds(ui, list) {
+  ui.speed.replaceChildren(...speedChoices(list).map((c) => el('option', { value: String(c.value) }, c.label)));
+  ui.speed.value = String(ui.state.speed);
+}
+
+// ---- beside the view: plots and events ----
+function buildSide(ui) {
+  ui.tensionBox = el('div', { class: 'replay-plot', id: 'replay-plot-tension' });
+  ui.speedsBox = el('div', { class: 'replay-plot', id: 'replay-plot-speeds' });
+  ui.plotNote = el('p', { class: 'hint', id: 'replay-plot-note' }, 'Plots appear once the replay is ready.');
+  ui.eventList = el('ol', { class: 'replay-events', id: 'replay-events' });
+  ui.side.replaceChildren(el('h3', {}, 'Rope tensions (kN)'), ui.tensionBox, el('h3', {}, 'Joint speeds'), ui.speedsBox,
+    ui.plotNote, el('h3', {}, 'Events ', el('span', { class: 'hint' }, '(click to go there)')), ui.eventList);
+}
+
+// the two plots share what the events list leaves of the column's height
+function plotSize(ui) {
+  return { width: Math.max(200, ui.side.clientWidth - 16),
+    height: Math.max(100, Math.min(240, Math.floor((ui.side.clientHeight - 300) / 2))) };
+}
+
+function showError(ui, text) {
+  ui.message.hidden = !text;
+  setText(ui.message, text ?? '');
+}
+
+function seek(ui, k) {
+  if (!ui.state.ready) return;
+  const first = firstK(ui.state), last = lastK(ui.state);
+  k = Math.min(last, Math.max(first, Math.round(k)));
+  ui.send(seekMessage(k));
+  // show where it goes at once; the frame and replay_state follow
+  ui.state = { ...ui.state, k };
+  position(ui);
+}
+
+// ---- drawing the state ----
+function position(ui) {
+  const { state } = ui;
+  const first = firstK(state), last = lastK(state);
+  const k = ui.dragging !== null ? kAtFraction(ui.dragging, first, last) : state.k ?? first;
+  const f = fractionOfK(k, first, last);
+  const pct = `${(f * 100).toFixed(2)}%`;
+  ui.fill.style.width = pct;
+  ui.head.style.left = pct;
+  const period = state.info?.framePeriodS ?? 0.05;
+  const t = timeOfK(k, state.series, period);
+  const total = timeOfK(last, state.series, period);
+  setText(ui.clock, `${formatReplayTime(t)} / ${formatReplayTime(total)}`);
+  ui.track.setAttribute('aria-valuenow', String(k));
+  ui.track.setAttribute('aria-valuetext', formatReplayTime(t));
+  for (const p of ui.plots) moveCursor(p, t);
+}
+
+function controls(ui) {
+  const { state } = ui;
+  setText(ui.play, state.playing ? '❚❚ Pause' : '▶ Play');
+  ui.play.setAttribute('aria-pressed', String(state.playing));
+  ui.play.disabled = !state.ready;
+  ui.takeOver.disabled = !state.ready || ui.takingOver;
+  ui.speed.disabled = !state.ready;
+  if (ui.doc.activeElement !== ui.speed) ui.speed.value = String(state.speed);
+  ui.track.setAttribute('aria-valuemin', String(firstK(state)));
+  ui.track.setAttribute('aria-valuemax', String(lastK(state)));
+  ui.track.dataset.ready = String(state.ready);
+}
+
+function drawTimeline(ui) {
+  const { state } = ui;
+  const first = firstK(state), last = lastK(state);
+  const period = state.info?.framePeriodS ?? 0.05;
+  const markers = timelineMarkers(state.events, { first, last, series: state.series, framePeriodS: period,
+    width: Math.max(200, ui.track.clientWidth || 1000), loads: state.loads });
+  // styles through the CSSOM: the server's Content-Security-Policy refuses style attributes
+  ui.marks.replaceChildren(...markers.map((m) => {
+    const b = el('button', { type: 'button', class: 'replay-mark', 'data-kind': m.kind,
+      'data-k': String(m.k), 'data-tall': String(m.tall), title: m.title, 'aria-label': m.title }, m.icon);
+    b.style.left = `${(m.at * 100).toFixed(2)}%`;
+    b.style.setProperty('--mark', m.colour);
+    return b;
+  }));
+  ui.eventList.replaceChildren(...state.events.map((e) => {
+    const w = eventWords(e, state.series, period, state.loads);
+    const kind = eventKind(e.kind);
+    const b = el('button', { type: 'button', class: 'replay-event', 'data-kind': e.kind, 'data-k': String(e.k), title: w.title },
+      el('span', { class: 'ev-icon', 'aria-hidden': 'true' }, kind.icon), el('span', { class: 'ev-time' }, w.time),
+      el('span', { class: 'ev-text' }, w.text));
+    b.style.setProperty('--mark', kind.colour);
+    return el('li', {}, b);
+  }));
+  if (!state.events.length) ui.eventList.append(el('li', { class: 'hint' }, 'No events in this run.'));
+}
+
+// ---- plots (uPlot) ----
+async function loadUplot(ui) {
+  if (ui.uplotModule) return ui.uplotModule;
+  if (!ui.doc.querySelector(`link[href="${UPLOT_CSS}"]`)) {
+    ui.doc.head.append(el('link', { rel: 'stylesheet', href: UPLOT_CSS }));
   }
-  fillSpeeds(undefined);
+  ui.uplotModule = (await import('uplot')).default;
+  return ui.uplotModule;
+}
 
-  // ---- beside the view: plots and events ----
-  const tensionBox = el('div', { class: 'replay-plot', id: 'replay-plot-tension' });
-  const speedsBox = el('div', { class: 'replay-plot', id: 'replay-plot-speeds' });
-  const plotNote = el('p', { class: 'hint', id: 'replay-plot-note' }, 'Plots appear once the replay is ready.');
-  const eventList = el('ol', { class: 'replay-events', id: 'replay-events' });
-  side.replaceChildren(el('h3', {}, 'Rope tensions (kN)'), tensionBox, el('h3', {}, 'Joint speeds'), speedsBox, plotNote,
-    el('h3', {}, 'Events ', el('span', { class: 'hint' }, '(click to go there)')), eventList);
+function moveCursor(p, t) {
+  if (p.t === t) return;
+  p.t = t;
+  const x = p.u.valToPos(t, 'x');
+  p.cursor.style.transform = `translateX(${Math.round(x)}px)`;
+  p.cursor.hidden = !(x >= 0 && x <= p.u.over.clientWidth + 1);
+}
 
-  const plots = [];   // {u, cursor} for each uPlot
-  // the two plots share what the events list leaves of the column's height
-  const plotSize = () => ({ width: Math.max(200, side.clientWidth - 16),
-    height: Math.max(100, Math.min(240, Math.floor((side.clientHeight - 300) / 2))) });
-  let uplotModule = null;
-
-  function showError(text) {
-    message.hidden = !text;
-    setText(message, text ?? '');
+async function drawPlots(ui) {
+  const data = plotData(ui.state.series);
+  if (!data) {
+    setText(ui.plotNote, 'This recording has no series to plot.');
+    return;
   }
-
-  function seek(k) {
-    if (!state.ready) return;
-    const first = firstK(state), last = lastK(state);
-    k = Math.min(last, Math.max(first, Math.round(k)));
-    send(seekMessage(k));
-    // show where it goes at once; the frame and replay_state follow
-    state = { ...state, k };
-    position();
+  let UPlot;
+  try {
+    UPlot = await loadUplot(ui);
+  } catch (e) {
+    setText(ui.plotNote, `Plots unavailable: uPlot did not load (${e.message ?? e}).`);
+    return;
   }
-
-  // ---- drawing the state ----
-  function position() {
-    const first = firstK(state), last = lastK(state);
-    const k = dragging !== null ? kAtFraction(dragging, first, last) : state.k ?? first;
-    const f = fractionOfK(k, first, last);
-    const pct = `${(f * 100).toFixed(2)}%`;
-    fill.style.width = pct;
-    head.style.left = pct;
-    const period = state.info?.framePeriodS ?? 0.05;
-    const t = timeOfK(k, state.series, period);
-    const total = timeOfK(last, state.series, period);
-    setText(clock, `${formatReplayTime(t)} / ${formatReplayTime(total)}`);
-    track.setAttribute('aria-valuenow', String(k));
-    track.setAttribute('aria-valuetext', formatReplayTime(t));
-    for (const p of plots) moveCursor(p, t);
+  for (const p of ui.plots) p.u.destroy();
+  ui.plots.length = 0;
+  for (const u of newPlots(ui, UPlot, data)) {
+    const cursor = el('div', { class: 'replay-cursor' });
+    u.over.append(cursor);
+    // a click on a plot goes to that moment
+    u.over.addEventListener('click', (ev) => {
+      const rect = u.over.getBoundingClientRect();
+      seek(ui, kAtTime(u.posToVal(ev.clientX - rect.left, 'x'), ui.state.series, ui.state.info?.framePeriodS));
+    });
+    ui.plots.push({ u, cursor, t: null });
   }
+  ui.plotNote.hidden = true;
+  position(ui);
+}
 
-  function controls() {
-    setText(play, state.playing ? '❚❚ Pause' : '▶ Play');
-    play.setAttribute('aria-pressed', String(state.playing));
-    play.disabled = !state.ready;
-    takeOver.disabled = !state.ready || takingOver;
-    speed.disabled = !state.ready;
-    if (doc.activeElement !== speed) speed.value = String(state.speed);
-    track.setAttribute('aria-valuemin', String(firstK(state)));
-    track.setAttribute('aria-valuemax', String(lastK(state)));
-    track.dataset.ready = String(state.ready);
+// the rope tensions' plot and the joint speeds' plot, in their boxes
+function newPlots(ui, UPlot, data) {
+  const axis = { stroke: '#8a9aa8', grid: { stroke: '#2e3a45', width: 1 }, ticks: { stroke: '#2e3a45', width: 1 } };
+  const xAxis = { ...axis, values: (u, vals) => vals.map((v) => formatReplayTime(v).replace(/\.\d$/, '')) };
+  const common = { ...plotSize(ui), legend: { live: false }, cursor: { y: false, drag: { x: false, y: false } },
+    scales: { x: { time: false } } };
+  const tension = new UPlot({ ...common, series: [{ label: 't' },
+    { label: 'rope 1', stroke: '#4aa3df', width: 1.5 }, { label: 'rope 2', stroke: '#e8b23a', width: 1.5 }],
+  axes: [xAxis, { ...axis, size: 42 }] }, data.tension, ui.tensionBox);
+  const speeds = new UPlot({ ...common,
+    scales: { x: { time: false }, deg: {}, m: {} },
+    series: [{ label: 't' },
+      { label: 'swing °/s', stroke: '#57c26f', width: 1.5, scale: 'deg' },
+      { label: 'boom °/s', stroke: '#ef5b4c', width: 1.5, scale: 'deg' },
+      { label: 'telescope m/s', stroke: '#c77dff', width: 1.5, scale: 'm' }],
+    axes: [xAxis, { ...axis, scale: 'deg', size: 42 }, { ...axis, scale: 'm', side: 1, size: 40, grid: { show: false } }] },
+  data.speeds, ui.speedsBox);
+  return [tension, speeds];
+}
+
+function resizePlots(ui) {
+  const size = plotSize(ui);
+  for (const p of ui.plots) {
+    p.u.setSize(size);
+    p.t = null;
   }
+  position(ui);
+}
 
-  function drawTimeline() {
-    const first = firstK(state), last = lastK(state);
-    const period = state.info?.framePeriodS ?? 0.05;
-    const markers = timelineMarkers(state.events, { first, last, series: state.series, framePeriodS: period,
-      width: Math.max(200, track.clientWidth || 1000), loads: state.loads });
-    // styles through the CSSOM: the server's Content-Security-Policy refuses style attributes
-    marks.replaceChildren(...markers.map((m) => {
-      const b = el('button', { type: 'button', class: 'replay-mark', 'data-kind': m.kind,
-        'data-k': String(m.k), 'data-tall': String(m.tall), title: m.title, 'aria-label': m.title }, m.icon);
-      b.style.left = `${(m.at * 100).toFixed(2)}%`;
-      b.style.setProperty('--mark', m.colour);
-      return b;
-    }));
-    eventList.replaceChildren(...state.events.map((e) => {
-      const w = eventWords(e, state.series, period, state.loads);
-      const kind = eventKind(e.kind);
-      const b = el('button', { type: 'button', class: 'replay-event', 'data-kind': e.kind, 'data-k': String(e.k), title: w.title },
-        el('span', { class: 'ev-icon', 'aria-hidden': 'true' }, kind.icon), el('span', { class: 'ev-time' }, w.time),
-        el('span', { class: 'ev-text' }, w.text));
-      b.style.setProperty('--mark', kind.colour);
-      return el('li', {}, b);
-    }));
-    if (!state.events.length) eventList.append(el('li', { class: 'hint' }, 'No events in this run.'));
-  }
-
-  // ---- plots (uPlot) ----
-  async function loadUplot() {
-    if (uplotModule) return uplotModule;
-    if (!doc.querySelector(`link[href="${UPLOT_CSS}"]`)) {
-      doc.head.append(el('link', { rel: 'stylesheet', href: UPLOT_CSS }));
-    }
-    uplotModule = (await import('uplot')).default;
-    return uplotModule;
-  }
-
-  function moveCursor(p, t) {
-    if (p.t === t) return;
-    p.t = t;
-    const x = p.u.valToPos(t, 'x');
-    p.cursor.style.transform = `translateX(${Math.round(x)}px)`;
-    p.cursor.hidden = !(x >= 0 && x <= p.u.over.clientWidth + 1);
-  }
-
-  async function drawPlots() {
-    const data = plotData(state.series);
-    if (!data) {
-      setText(plotNote, 'This recording has no series to plot.');
-      return;
-    }
-    let UPlot;
-    try {
-      UPlot = await loadUplot();
-    } catch (e) {
-      setText(plotNote, `Plots unavailable: uPlot did not load (${e.message ?? e}).`);
-      return;
-    }
-    for (const p of plots) p.u.destroy();
-    plots.length = 0;
-    const axis = { stroke: '#8a9aa8', grid: { stroke: '#2e3a45', width: 1 }, ticks: { stroke: '#2e3a45', width: 1 } };
-    const xAxis = { ...axis, values: (u, vals) => vals.map((v) => formatReplayTime(v).replace(/\.\d$/, '')) };
-    const common = { ...plotSize(), legend: { live: false }, cursor: { y: false, drag: { x: false, y: false } },
-      scales: { x: { time: false } } };
-    const tension = new UPlot({ ...common, series: [{ label: 't' },
-      { label: 'rope 1', stroke: '#4aa3df', width: 1.5 }, { label: 'rope 2', stroke: '#e8b23a', width: 1.5 }],
-    axes: [xAxis, { ...axis, size: 42 }] }, data.tension, tensionBox);
-    const speeds = new UPlot({ ...common,
-      scales: { x: { time: false }, deg: {}, m: {} },
-      series: [{ label: 't' },
-        { label: 'swing °/s', stroke: '#57c26f', width: 1.5, scale: 'deg' },
-        { label: 'boom °/s', stroke: '#ef5b4c', width: 1.5, scale: 'deg' },
-        { label: 'telescope m/s', stroke: '#c77dff', width: 1.5, scale: 'm' }],
-      axes: [xAxis, { ...axis, scale: 'deg', size: 42 }, { ...axis, scale: 'm', side: 1, size: 40, grid: { show: false } }] },
-    data.speeds, speedsBox);
-    for (const u of [tension, speeds]) {
-      const cursor = el('div', { class: 'replay-cursor' });
-      u.over.append(cursor);
-      // a click on a plot goes to that moment
-      u.over.addEventListener('click', (ev) => {
-        const rect = u.over.getBoundingClientRect();
-        seek(kAtTime(u.posToVal(ev.clientX - rect.left, 'x'), state.series, state.info?.framePeriodS));
-      });
-      plots.push({ u, cursor, t: null });
-    }
-    plotNote.hidden = true;
-    position();
-  }
-
-  function resizePlots() {
-    const size = plotSize();
-    for (const p of plots) {
-      p.u.setSize(size);
-      p.t = null;
-    }
-    position();
-  }
-  new ResizeObserver(resizePlots).observe(side);
-  // the markers that share a place depend on the bar's width
-  new ResizeObserver(() => { if (state.ready) drawTimeline(); }).observe(track);
-
-  // ---- input ----
-  play.addEventListener('click', () => send(playCommand(state)));
-  speed.addEventListener('change', () => send(speedMessage(Number(speed.value))));
-  takeOver.addEventListener('click', () => {
-    takingOver = true;
-    showError(null);
-    setText(takeOver, 'Starting a live session…');
-    send(takeOverMessage());
-    controls();
+// ---- input ----
+function bindButtons(ui) {
+  ui.play.addEventListener('click', () => ui.send(playCommand(ui.state)));
+  ui.speed.addEventListener('change', () => ui.send(speedMessage(Number(ui.speed.value))));
+  ui.takeOver.addEventListener('click', () => {
+    ui.takingOver = true;
+    showError(ui, null);
+    setText(ui.takeOver, 'Starting a live session…');
+    ui.send(takeOverMessage());
+    controls(ui);
   });
   const onSeekButton = (ev) => {
     const b = ev.target.closest('[data-k]');
-    if (b) seek(Number(b.dataset.k));
+    if (b) seek(ui, Number(b.dataset.k));
   };
-  marks.addEventListener('click', (ev) => {
+  ui.marks.addEventListener('click', (ev) => {
     ev.stopPropagation();
     onSeekButton(ev);
   });
-  marks.addEventListener('pointerdown', (ev) => ev.stopPropagation());
-  eventList.addEventListener('click', onSeekButton);
+  ui.marks.addEventListener('pointerdown', (ev) => ev.stopPropagation());
+  ui.eventList.addEventListener('click', onSeekButton);
+}
+
+// the playhead: dragged with the pointer, or stepped with the keys a slider has
+function bindTrack(ui) {
+  const { track } = ui;
   const fractionAt = (ev) => {
     const r = track.getBoundingClientRect();
     return r.width > 0 ? (ev.clientX - r.left) / r.width : 0;
   };
   track.addEventListener('pointerdown', (ev) => {
-    if (!state.ready) return;
+    if (!ui.state.ready) return;
     track.setPointerCapture(ev.pointerId);
-    dragging = fractionAt(ev);
-    position();
+    ui.dragging = fractionAt(ev);
+    position(ui);
   });
   track.addEventListener('pointermove', (ev) => {
-    if (dragging === null) return;
-    dragging = fractionAt(ev);
-    position();
+    if (ui.dragging === null) return;
+    ui.dragging = fractionAt(ev);
+    position(ui);
   });
   const endDrag = (ev) => {
-    if (dragging === null) return;
-    const f = ev.type === 'pointerup' ? fractionAt(ev) : dragging;
-    dragging = null;
-    seek(kAtFraction(f, firstK(state), lastK(state)));
+    if (ui.dragging === null) return;
+    const f = ev.type === 'pointerup' ? fractionAt(ev) : ui.dragging;
+    ui.dragging = null;
+    seek(ui, kAtFraction(f, firstK(ui.state), lastK(ui.state)));
   };
   track.addEventListener('pointerup', endDrag);
   track.addEventListener('pointercancel', endDrag);
   track.addEventListener('keydown', (ev) => {
+    const { state } = ui;
     const step = Math.round(1 / (state.info?.framePeriodS ?? 0.05));   // a second
     const k = state.k ?? firstK(state);
     const to = { ArrowLeft: k - step, ArrowRight: k + step, Home: firstK(state), End: lastK(state),
@@ -268,79 +323,71 @@ export function createReplayUi({ doc = document, request, send, go, note = () =>
     if (to === undefined) return;
     ev.preventDefault();
     ev.stopPropagation();
-    seek(to);
+    seek(ui, to);
   });
-  doc.addEventListener('keydown', (ev) => {
+}
+
+function bindSpaceBar(ui) {
+  ui.doc.addEventListener('keydown', (ev) => {
     if (ev.code !== 'Space' || ev.repeat || ev.ctrlKey || ev.metaKey || ev.altKey) return;
     // a focused button or field takes its own space bar
     if (ev.target.closest?.('button, select, input, textarea, [contenteditable="true"]')) return;
-    if (!state.ready) return;
+    if (!ui.state.ready) return;
     ev.preventDefault();
-    send(playCommand(state));
+    ui.send(playCommand(ui.state));
   });
+}
 
-  // ---- messages ----
-  function apply(msg) {
-    const before = state;
-    state = replayReduce(state, msg);
-    if (msg.type === 'hello') {
-      setText(banner, replayBanner(state.info, state.session));
-      fillSpeeds(state.info?.speeds);
-      prep.hidden = false;
-      prepBar.removeAttribute('value');
-      setText(prepText, progressWords(null));
-      takingOver = false;
-      setText(takeOver, 'Take over from here');
-    } else if (msg.type === 'replay_progress') {
-      prepBar.value = msg.of > 0 ? msg.done / msg.of : 0;
-      setText(prepText, progressWords(state.progress));
-      loading.style.width = `${(100 * (msg.of > 0 ? Math.min(1, msg.done / msg.of) : 0)).toFixed(1)}%`;
-    } else if (msg.type === 'replay_timeline') {
-      prep.hidden = true;
-      loading.style.width = '0';
-      drawTimeline();
-      drawPlots();
-      note(`replay: ready, ${state.events.length} events`);
-      if (!fromSent && request.from !== null) {
-        fromSent = true;
-        seek(request.from);
-      }
-    } else if (msg.type === 'replay_state' && before.speed !== state.speed) {
-      speed.value = String(state.speed);
-    } else if (msg.type === 'take_over') {
-      note('replay: taking over');
-      go(takeoverPageUrl(msg.ticket));
-    } else if (msg.type === 'error') {
-      if (takingOver) {
-        takingOver = false;
-        setText(takeOver, 'Take over from here');
-      }
-      showError(`Server: ${state.error}`);
+// ---- messages ----
+function apply(ui, msg) {
+  const before = ui.state;
+  ui.state = replayReduce(ui.state, msg);
+  const { state } = ui;
+  if (msg.type === 'hello') {
+    onHello(ui);
+  } else if (msg.type === 'replay_progress') {
+    ui.prepBar.value = msg.of > 0 ? msg.done / msg.of : 0;
+    setText(ui.prepText, progressWords(state.progress));
+    ui.loading.style.width = `${(100 * (msg.of > 0 ? Math.min(1, msg.done / msg.of) : 0)).toFixed(1)}%`;
+  } else if (msg.type === 'replay_timeline') {
+    onTimeline(ui);
+  } else if (msg.type === 'replay_state' && before.speed !== state.speed) {
+    ui.speed.value = String(state.speed);
+  } else if (msg.type === 'take_over') {
+    ui.note('replay: taking over');
+    ui.go(takeoverPageUrl(msg.ticket));
+  } else if (msg.type === 'error') {
+    if (ui.takingOver) {
+      ui.takingOver = false;
+      setText(ui.takeOver, 'Take over from here');
     }
-    controls();
-    position();
+    showError(ui, `Server: ${state.error}`);
   }
+  controls(ui);
+  position(ui);
+}
 
-  return {
-    get state() { return state; },
-    // a replay message, as protocol.js checked it
-    message(m) { apply(m); },
-    // the hello (parsed by protocol.js) with its raw `replay` object
-    hello(msg, rawReplay) { apply({ type: 'hello', session: msg.session, replay: rawReplay, loads: msg.scene?.loads }); },
-    frame(f) {
-      if (dragging !== null) return;
-      state = replayReduce(state, f);
-      position();
-    },
-    error(m) { apply({ type: 'error', message: m.message, code: m.code }); },
-    // the socket closed for good (a refusal): say why where the replay would be
-    refused(why) {
-      prep.hidden = false;
-      prepBar.value = 0;
-      setText(prepText, `No replay: ${why}`);
-      setText(banner, `Replay not available: ${why}`);
-    },
-  };
+function onHello(ui) {
+  setText(ui.banner, replayBanner(ui.state.info, ui.state.session));
+  fillSpeeds(ui, ui.state.info?.speeds);
+  ui.prep.hidden = false;
+  ui.prepBar.removeAttribute('value');
+  setText(ui.prepText, progressWords(null));
+  ui.takingOver = false;
+  setText(ui.takeOver, 'Take over from here');
+}
+
+// the replay is ready: the timeline, the plots, and the moment the page was asked to open at
+function onTimeline(ui) {
+  ui.prep.hidden = true;
+  ui.loading.style.width = '0';
+  drawTimeline(ui);
+  drawPlots(ui);
+  ui.note(`replay: ready, ${ui.state.events.length} events`);
+  if (!ui.fromSent && ui.request.from !== null) {
+    ui.fromSent = true;
+    seek(ui, ui.request.from);
+  }
 }
 
 // The trainee's "Replay my run" (the end-of-task report): asks this live session for a

@@ -1,5 +1,5 @@
-// The three.js world built from the server's hello: the carrier, the crane's links as the
-// model's boxes, the clam's head, arms and buckets, the two ropes (from their drums along the
+// The three.js world built from the server's hello: the carrier and the crane's links as
+// web/js/models/ draws them, the clam's head, arms and buckets, the two ropes (from their drums along the
 // boom, where the hello reeves them, and down to the clam), the water and the dam intake.
 // Every moving part is placed by the pose the server sends for it (display.parts,
 // in hello.parts' order); the page computes no kinematics. Everything sits under `root`,
@@ -23,19 +23,8 @@ import { qualitySettings } from './quality.js';
 import { surfaceMaterial, setLights } from './materials.js';
 import { createSky, createWater } from './environment.js';
 
-// ?models=0 draws the earlier flat boxes instead of web/js/models/ (to compare frame rates)
-const boxesOnly = () => new URLSearchParams(globalThis.location?.search ?? '').get('models') === '0';
-
 const VISUAL = {
   ropeRadiusPerDrumRadius: 1 / 15,   // rope diameter ~ drum diameter / 15
-  bucketWidthPerLink2: 1.0,          // bucket as wide as link 2 is long (Fig. 2.1 photo)
-  armThicknessPerLink1: 0.06,
-  pulleyRadiusPerLink2: 0.12,
-  carrierLengthPerCab: 2.6,          // carrier box when the server sends no outriggers
-  carrierLengthPerPadSpan: 1.6,      // the carrier is longer than its pads are apart
-  outriggerBeamPerCabWidth: 0.12,    // outrigger beam's square section
-  padSidePerCabWidth: 0.25,          // a pad's side (~0.6 m for a 2.4 m cab)
-  jackHeightPerCabWidth: 0.25,       // the beam this far above its pads
   rackBarWidthPerSpacing: 0.3,
   loadDensity_kg_m3: 600,            // wood: a held load without a shape is drawn as a ball
   sagPerSlack: 1.0,                  // 1 m of sideways bow per metre of slack (thesis 3.2.4)
@@ -47,9 +36,7 @@ const VISUAL = {
 
 const COLORS = {
   sky: 0xb8d4e8, underwater: CLEAR.deep, water: CLEAR.surface, concrete: 0xa8a49c, steel: 0x55606a,
-  rackBar: 0x39424a, gate: 0xc9a227, truck: 0x9b3b2a, carrier: 0x3d4a57, cab: 0xe0b020,
-  boom: 0xe8c02a, fly: 0xd9d4c4, clam: 0x4a5560, bucket: 0x6b7780, cable1: 0x202020,
-  cable2: 0x8a2be2, bottom: 0x4d4536, load: 0x7a5533, rod: 0xc8ccd0,
+  rackBar: 0x39424a, cable1: 0x202020, cable2: 0x8a2be2, bottom: 0x4d4536, load: 0x7a5533, rod: 0xc8ccd0,
 };
 
 // a material of one colour for a kind of surface (materials.js) at the page's quality
@@ -144,58 +131,6 @@ function clamModel(clam, materials, root) {
   }));
 }
 
-// The earlier flat clam (?models=0): the head at A; each arm (link 1) along its frame's -z
-// from A to the hinge B, one bar at each side of the bucket; each bucket (link 2) in its
-// closed-pose shape in its frame's x-z plane, pivot C at the origin. The left half is the
-// right's mirror image in x.
-function buildClam(clam, materials, root) {
-  const l1 = clam.link1_length_m, l2 = clam.link2_length_m, L = clam.lip_length_m;
-  const width = clam.bucket_width_m ?? l2 * VISUAL.bucketWidthPerLink2;
-  const t = l1 * VISUAL.armThicknessPerLink1;
-  const armBar = new THREE.BoxGeometry(t, t, l1);
-  // bucket outline at the closed pose, in (x, z): C -> B along link 2, the rounded back from
-  // B down to the lip tip, the lip back up to C on the axis; extruded across the width (y)
-  const tc = clam.theta2_closed_deg * DEG;
-  const bx = l2 * Math.sin(tc), bz = l2 * Math.cos(tc);
-  const shape = new THREE.Shape();
-  shape.moveTo(0, 0);
-  shape.lineTo(bx, bz);
-  shape.quadraticCurveTo(bx, -L, 0, -L);
-  shape.lineTo(0, 0);
-  const bucketGeo = new THREE.ExtrudeGeometry(shape, { depth: width, bevelEnabled: false, curveSegments: 10 });
-  bucketGeo.translate(0, 0, -width / 2);
-  bucketGeo.rotateX(Math.PI / 2);  // the shape's (x, y) to the part's (x, z), the depth along y
-
-  const half = (mirror) => {
-    const arm = new THREE.Group();
-    for (const y of [-(width / 2 - t), width / 2 - t]) {
-      const bar = new THREE.Mesh(armBar, materials.clam);
-      bar.position.set(0, y, -l1 / 2);
-      arm.add(bar);
-    }
-    const bucket = new THREE.Mesh(bucketGeo, materials.bucket);
-    bucket.name = 'bucket';
-    // mirrored: three flips the face winding for a negative determinant
-    if (mirror) {
-      arm.scale.x = -1;
-      bucket.scale.x = -1;
-    }
-    return { arm, bucket };
-  };
-  const groups = Object.fromEntries(['clam_head', 'arm_right', 'arm_left', 'shell_right', 'shell_left']
-    .map((n) => [n, partGroup(root, n)]));
-  const right = half(false), left = half(true);
-  groups.arm_right.add(right.arm);
-  groups.arm_left.add(left.arm);
-  groups.shell_right.add(right.bucket);
-  groups.shell_left.add(left.bucket);
-  // the pulley at C (its axle along y, the buckets' width) and the head block at A
-  const r = l2 * VISUAL.pulleyRadiusPerLink2;
-  groups.shell_right.add(new THREE.Mesh(new THREE.CylinderGeometry(r, r, width * 1.05, 16), materials.clam));
-  groups.clam_head.add(boxMesh([r * 2.5, width * 0.9, r * 2], materials.clam));
-  return groups;
-}
-
 // A cable as a tube of a fixed layout (geometry.writeTube): built once, its positions and
 // normals rewritten in place at every draw.
 function makeCable(radius, material, rings = VISUAL.cableRings, sides = VISUAL.cableSides) {
@@ -221,86 +156,12 @@ function makeCable(radius, material, rings = VISUAL.cableRings, sides = VISUAL.c
   };
 }
 
-// The carrier: with the server's outriggers (machine.carrier), a chassis along x over the
-// pads' rectangle, a beam across at the front and rear pads, and the four pads at
-// pad_height; without them, a chassis as long as VISUAL.carrierLengthPerCab cabs, parked
-// across the base frame's x (along the dam's crest, boom over the water).
-function carrier(c, { ground, carrierTop, cabBox, materials }) {
-  const width = cabBox[2] * 1.05;
-  if (!c) {
-    return sceneBox({ center_m: [0, 0, (ground + carrierTop) / 2],
-      size_m: [cabBox[0] * VISUAL.carrierLengthPerCab, width, carrierTop - ground], yaw_deg: 90 }, materials.carrier);
-  }
-  const g = new THREE.Group();
-  const front = c.outrigger_front_m, rear = c.outrigger_rear_m, half = c.outrigger_half_span_m, pads = c.pad_height_m;
-  const beam = cabBox[2] * VISUAL.outriggerBeamPerCabWidth, side = cabBox[2] * VISUAL.padSidePerCabWidth;
-  const beamZ = pads + cabBox[2] * VISUAL.jackHeightPerCabWidth;
-  const bottom = Math.min(beamZ, carrierTop - 0.2);
-  const length = (front + rear) * VISUAL.carrierLengthPerPadSpan;
-  g.add(sceneBox({ center_m: [(front - rear) / 2, 0, (bottom + carrierTop) / 2], size_m: [length, width, carrierTop - bottom] },
-    materials.carrier));
-  for (const x of [front, -rear]) {
-    g.add(sceneBox({ center_m: [x, 0, beamZ], size_m: [beam, 2 * half, beam] }, materials.steel));
-    for (const y of [half, -half]) {
-      const jack = beamZ - pads;
-      if (jack > 0) g.add(sceneBox({ center_m: [x, y, pads + jack / 2], size_m: [beam * 0.6, beam * 0.6, jack] }, materials.steel));
-      g.add(sceneBox({ center_m: [x, y, pads + 0.04], size_m: [side, side, 0.08] }, materials.steel));
-    }
-  }
-  return g;
-}
-
-// The flat boxes drawn before web/js/models/ (?models=0): the carrier, the cab box, the
-// links' boxes at their CoG, a sheave at the fly's origin.
-function oldBoxes({ machine, group, ground, carrierTop, sheaveR, materials }) {
-  const { swing_cab: cabLink, boom_base: base, telescopic: fly } = machine.crane.links;
-  const cabBox = cabLink.box_m;
-  group.carrier.add(carrier(machine.carrier, { ground, carrierTop, cabBox, materials }));
-  const ringR = Math.min(cabBox[0], cabBox[2]) / 2;
-  const ring = new THREE.Mesh(new THREE.CylinderGeometry(ringR, ringR, 0.2, 24), materials.steel);
-  ring.rotation.x = Math.PI / 2;
-  ring.position.z = carrierTop;
-  group.carrier.add(ring);
-  const cab = boxMesh(cabBox, materials.cab);
-  cab.position.set(...cabLink.com_m);
-  group.superstructure.add(cab);
-  const baseMesh = boxMesh(base.box_m, materials.boom);
-  baseMesh.position.set(...base.com_m);
-  group.boom_base.add(baseMesh);
-  const flyMesh = boxMesh(fly.box_m, materials.fly);
-  flyMesh.position.set(...fly.com_m);
-  group.fly.add(flyMesh);
-  const sheave = new THREE.Mesh(new THREE.CylinderGeometry(sheaveR, sheaveR, fly.box_m[1] * 1.2, 20), materials.steel);
-  group.fly.add(sheave);
-}
-
-// ?models=0: the ropes' drums and the foot sheave as plain cylinders where the hello
-// reeves them (models/crane-model.js draws them into the superstructure and boom base)
-function oldReevingGear({ machine, group, materials, reeving, groove }) {
-  const seen = new Set();
-  reeving.forEach((r, i) => {
-    for (const a of r ?? []) {
-      const key = `${a.part} ${a.at.join(',')}`;
-      if (seen.has(key) || (a.part !== 'superstructure' && a.part !== 'boom_base')) continue;
-      seen.add(key);
-      const drum = a.part === 'superstructure';
-      const radius = machine.cables[i].drum_radius_m * (drum ? 1 : SHEAVES.footPerDrum);
-      const m = new THREE.Mesh(new THREE.CylinderGeometry(radius, radius, drum ? radius * 2.2 : 2 * groove + 0.1, 16),
-        materials.steel);
-      if (drum) m.rotation.x = Math.PI / 2;  // frame 1: the axle along z; frame 2: along y
-      m.position.set(...a.at);
-      group[a.part].add(m);
-    }
-  });
-}
-
 function heldLoad(materials) {
   const mesh = new THREE.Mesh(new THREE.SphereGeometry(1, 16, 12), materials.load);
   mesh.visible = false;
   return mesh;
 }
 
-// options.models: draw web/js/models/ (default: unless the page's URL says ?models=0)
 // Shadows at high quality: every mesh of the machine, the clam, the loads and the dam casts
 // and receives, but not the water; the sun's shadow camera just holds the work area (the
 // crane's reach and the structures, from the lowest to the boom's highest point) so its
@@ -347,19 +208,10 @@ function skyEnvironment(renderer, sky) {
   return target.texture;
 }
 
-// options.look: quality.js's qualitySettings (default: low)
-export function buildWorld(hello, { models = !boxesOnly(), look = qualitySettings('low') } = {}) {
-  const { machine, scene: sc } = hello;
-  const crane = machine.crane, clam = machine.clam;
-  const area = workArea(machine, sc);
-  const scene = new THREE.Scene();
-  scene.background = new THREE.Color(COLORS.sky);
-  const root = new THREE.Group();
-  root.rotation.x = -Math.PI / 2;  // base (x, y, z) -> three (x, z, -y)
-  scene.add(root);
-
-  // sky light and sun; at high quality the sky's reflections (scene.environment) take part
-  // of the hemisphere's share. The sun aims at the work area, its shadow camera fitted below.
+// Sky light and sun; at high quality the sky's reflections (scene.environment) take part
+// of the hemisphere's share. The sun aims at the work area, its shadow camera fitted by
+// castShadows. The shaded sky dome only at high quality; low keeps the plain background.
+function addLights(scene, area, look) {
   const hemi = new THREE.HemisphereLight(0xeef4ff, 0x4a4238, look.pbr ? 0.9 : 2.2);
   scene.add(hemi);
   const sun = new THREE.DirectionalLight(0xfff6e8, look.pbr ? 2.2 : 1.8);
@@ -369,17 +221,17 @@ export function buildWorld(hello, { models = !boxesOnly(), look = qualitySetting
   scene.add(sun, sun.target);
   sun.updateMatrixWorld();
   setLights(hemi, sun);
-  // the shaded sky (high quality); low keeps the plain background colour
   const sky = look.skyDome ? createSky(sunDir) : null;
   if (sky) scene.add(sky);
+  return { sun, sky };
+}
 
-  const materials = {
+function worldMaterials(look) {
+  return {
     // both sides: the focus view cuts through piers and the deck, which then look solid
     // (kinds of surface: materials.js; one material each, shared by every mesh of the kind)
     concrete: mat(look, COLORS.concrete, 'concrete', { side: THREE.DoubleSide }), steel: mat(look, COLORS.steel, 'steel'),
-    rackBar: mat(look, COLORS.rackBar, 'steel'), gate: mat(look, COLORS.gate), truck: mat(look, COLORS.truck),
-    carrier: mat(look, COLORS.carrier), cab: mat(look, COLORS.cab), boom: mat(look, COLORS.boom), fly: mat(look, COLORS.fly),
-    clam: mat(look, COLORS.clam), bucket: mat(look, COLORS.bucket, 'paint', { side: THREE.DoubleSide }),
+    rackBar: mat(look, COLORS.rackBar, 'steel'),
     load: mat(look, COLORS.load, 'wood'), cable1: mat(look, COLORS.cable1, 'steel'), cable2: mat(look, COLORS.cable2),
     bottom: mat(look, COLORS.bottom, 'concrete'), rod: mat(look, COLORS.rod, 'steel'),
     // web/js/models/: colours per vertex, one draw call per part (low) or per kind of surface
@@ -387,11 +239,17 @@ export function buildWorld(hello, { models = !boxesOnly(), look = qualitySetting
     // cuts through
     model: modelMaterial({}, look), damModel: modelMaterial({ side: THREE.DoubleSide }, look),
   };
+}
 
-  // dam intake; each piece is a structure that turns see-through when it hides the work
-  // (occlusion.js), its box in three's frame (root turns base (x, y, z) into (x, z, -y))
+// root turns base (x, y, z) into three's (x, z, -y)
+const baseToThree = (v) => [v[0], v[2], -v[1]];
+// positions in three's frame for the cameras
+const toThree = (p) => new THREE.Vector3(p[0], p[2], -p[1]);
+
+// The dam intake; each piece is a structure that turns see-through when it hides the work
+// (occlusion.js), its box in three's frame. Returns the structures.
+function addStructures(root, sc, materials) {
   const structures = [];
-  const baseToThree = (v) => [v[0], v[2], -v[1]];
   const structure = (name, box, obj) => {
     obj.name = name;
     root.add(obj);
@@ -404,24 +262,27 @@ export function buildWorld(hello, { models = !boxesOnly(), look = qualitySetting
   const dm = materials.damModel;
   const deckTop = sc.deck ? sc.deck.center_m[2] + sc.deck.size_m[2] / 2 : 0;
   sc.intake_walls.forEach((w, i) => structure(`intake wall ${i + 1}`, w,
-    models ? pierMesh(w, dm, upstream(w)) : sceneBox(w, materials.concrete)));
-  if (sc.deck) structure('deck', sc.deck, models ? deckMesh(sc.deck, dm, bay) : sceneBox(sc.deck, materials.concrete));
+    pierMesh(w, dm, upstream(w))));
+  if (sc.deck) structure('deck', sc.deck, deckMesh(sc.deck, dm, bay));
   if (sc.intake_floor) structure('intake floor', sc.intake_floor, sceneBox(sc.intake_floor, materials.concrete));
-  if (sc.gate) structure('gate', sc.gate, models ? gateMesh(sc.gate, materials.model) : sceneBox(sc.gate, materials.gate));
+  if (sc.gate) structure('gate', sc.gate, gateMesh(sc.gate, materials.model));
   if (sc.truck_bed) {
     const bedBottom = sc.truck_bed.center_m[2] - sc.truck_bed.size_m[2] / 2;
     const under = sc.deck && bedBottom >= deckTop ? deckTop : bedBottom - 1;
-    structure('truck', sc.truck_bed, models ? truckMesh(sc.truck_bed, under, materials.model) : sceneBox(sc.truck_bed, materials.truck));
+    structure('truck', sc.truck_bed, truckMesh(sc.truck_bed, under, materials.model));
   }
   if (sc.trash_rack) structure('trash rack', sc.trash_rack, trashRack(sc.trash_rack, materials.steel, materials.rackBar));
+  return structures;
+}
 
-  // water surface: the reservoir's top face if the scene has one, else around the work
-  // area; the reservoir's bed (or one under the lowest part of the intake) below it
+// The water surface: the reservoir's top face if the scene has one, else around the work
+// area; the reservoir's bed (or one under the lowest part of the intake) below it. The
+// surface is translucent and moving (environment.js), tinted by the turbidity (water-look.js).
+function addWater(root, sc, area, materials, look) {
   const res = sc.reservoir;
   const waterSize = res ? [res.size_m[0], res.size_m[1]] : [area.size[0] * 1.6, area.size[1] * 1.6];
   const waterAt = res ? res.center_m : [area.center[0], area.center[1]];
   const wet = sc.water_level_m !== null;  // an empty scene has no water
-  // translucent and moving (environment.js), tinted by the turbidity (water-look.js)
   const surface = createWater(waterSize, look);
   surface.setLook(waterLook(0));
   const water = surface.mesh;
@@ -436,10 +297,13 @@ export function buildWorld(hello, { models = !boxesOnly(), look = qualitySetting
     bed.rotation.z = water.rotation.z;
     root.add(bed);
   }
+  return { surface, water };
+}
 
-  // carrier: the model's own box if the server sends one, else a chassis as long as
-  // VISUAL.carrierLengthPerCab cabs, from the deck (or the swing base) up to the cab's
-  // floor, parked across the base frame's x (along the dam's crest, boom over the water)
+// The ground under the carrier: the deck where the swing axis stands on it, else the base
+// frame's zero or lower, under the cab's floor; the carrier reaches up to that floor. And
+// the operator's eye: front right of the cab, under its roof, in the superstructure's frame.
+function carrierSite(crane, sc) {
   const cabLink = crane.links.swing_cab;
   const cabBox = cabLink.box_m;
   const cabFloor = crane.d1_m + cabLink.com_m[1] - cabBox[1] / 2;  // frame 1: y up, origin at d1
@@ -447,54 +311,61 @@ export function buildWorld(hello, { models = !boxesOnly(), look = qualitySetting
   const onDeck = deck && Math.abs(deck.center_m[0]) <= deck.size_m[0] / 2 && Math.abs(deck.center_m[1]) <= deck.size_m[1] / 2;
   const ground = onDeck ? deck.center_m[2] + deck.size_m[2] / 2 : Math.min(0, cabFloor - 1);
   const carrierTop = Math.max(cabFloor, ground + 0.2);
-  // the machine, each part in its own frame, placed by the frame's pose for it: the
-  // carrier (with its ring and outriggers) turned by the tilt, the links in D-H frames 1-3
-  const group = Object.fromEntries(['carrier', 'superstructure', 'boom_base', 'fly'].map((n) => [n, partGroup(root, n)]));
-  const base = crane.links.boom_base;
-  const fly = crane.links.telescopic;
-  const sheaveR = Math.max(...machine.cables.map((c) => c.drum_radius_m));
-  // operator's eye: front right of the cab, under its roof, in the superstructure's frame
   const eyeLocal = [
     cabLink.com_m[0] + cabBox[0] * 0.3,
     cabLink.com_m[1] + cabBox[1] * 0.45,
     cabLink.com_m[2] + cabBox[2] * 0.3,
   ];
-  if (models) {
-    const m = buildCrane(machine, { ground, carrierTop, material: materials.model, eyeLocal });
-    group.carrier.add(m.carrier);
-    group.superstructure.add(m.superstructure);
-    group.boom_base.add(m.boomBase);
-    group.fly.add(m.fly);
-  } else {
-    oldBoxes({ machine, group, ground, carrierTop, sheaveR, materials });
-  }
-  Object.assign(group, (models ? clamModel : buildClam)(clam, materials, root));
-  // the boom cylinder, when the server sends it (hello.machine.crane.boom_cylinder and the
-  // parts boom_cylinder, boom_rod): a barrel from the base pivot and a rod from the rod eye,
-  // each along its frame's +z towards the other pivot, each as long as the cylinder at its
-  // shortest, so they overlap at every boom angle
-  const cyl = crane.boom_cylinder;
-  if (cyl && hello.parts?.includes('boom_cylinder') && hello.parts.includes('boom_rod')) {
-    const along = (r, length, material) => {
-      const geo = new THREE.CylinderGeometry(r, r, length, 16);
-      geo.rotateX(Math.PI / 2);          // its axis from y to z
-      geo.translate(0, 0, length / 2);   // from the pivot on
-      return new THREE.Mesh(geo, material);
-    };
-    group.boom_cylinder = partGroup(root, 'boom_cylinder');
-    group.boom_cylinder.add(along(cyl.bore_m * VISUAL.barrelPerBore / 2, cyl.retracted_m, materials.steel));
-    group.boom_rod = partGroup(root, 'boom_rod');
-    group.boom_rod.add(along(cyl.bore_m * VISUAL.rodPerBore / 2, cyl.retracted_m, materials.rod));
-  }
+  return { ground, carrierTop, eyeLocal };
+}
 
-  // cables: from the drum over the foot sheave along the boom and round the tip sheave
-  // (where the hello reeves them: rope-path.js; an older hello, from the tip only), leaving
-  // the tip either side of the boom and hanging to A (cable 1) and C (cable 2), bowing to
-  // opposite sides when slack; one tube each for the whole rope. Where the closing rope runs
-  // n parts between the head and the block (clam.closing_parts), cable 2 hangs to A and its
-  // parts go on from A to C as one straight stretch (n |AC| of its length).
+// The machine, each part in its own frame, placed by the frame's pose for it: the carrier
+// (with its ring and outriggers) turned by the tilt, the links in D-H frames 1-3, the clam's
+// parts and the boom cylinder. Returns the parts' groups by name.
+function addMachine(root, hello, materials, site) {
+  const machine = hello.machine;
+  const group = Object.fromEntries(['carrier', 'superstructure', 'boom_base', 'fly'].map((n) => [n, partGroup(root, n)]));
+  const m = buildCrane(machine, { ground: site.ground, carrierTop: site.carrierTop, material: materials.model,
+    eyeLocal: site.eyeLocal });
+  group.carrier.add(m.carrier);
+  group.superstructure.add(m.superstructure);
+  group.boom_base.add(m.boomBase);
+  group.fly.add(m.fly);
+  Object.assign(group, clamModel(machine.clam, materials, root));
+  addBoomCylinder(root, machine.crane.boom_cylinder, hello.parts, materials, group);
+  return group;
+}
+
+// The boom cylinder, when the server sends it (hello.machine.crane.boom_cylinder and the
+// parts boom_cylinder, boom_rod): a barrel from the base pivot and a rod from the rod eye,
+// each along its frame's +z towards the other pivot, each as long as the cylinder at its
+// shortest, so they overlap at every boom angle.
+function addBoomCylinder(root, cyl, parts, materials, group) {
+  if (!cyl || !parts?.includes('boom_cylinder') || !parts.includes('boom_rod')) return;
+  const along = (r, length, material) => {
+    const geo = new THREE.CylinderGeometry(r, r, length, 16);
+    geo.rotateX(Math.PI / 2);          // its axis from y to z
+    geo.translate(0, 0, length / 2);   // from the pivot on
+    return new THREE.Mesh(geo, material);
+  };
+  group.boom_cylinder = partGroup(root, 'boom_cylinder');
+  group.boom_cylinder.add(along(cyl.bore_m * VISUAL.barrelPerBore / 2, cyl.retracted_m, materials.steel));
+  group.boom_rod = partGroup(root, 'boom_rod');
+  group.boom_rod.add(along(cyl.bore_m * VISUAL.rodPerBore / 2, cyl.retracted_m, materials.rod));
+}
+
+// The cables: from the drum over the foot sheave along the boom and round the tip sheave
+// (where the hello reeves them: rope-path.js; an older hello, from the tip only), leaving
+// the tip either side of the boom and hanging to A (cable 1) and C (cable 2), bowing to
+// opposite sides when slack; one tube each for the whole rope. Where the closing rope runs
+// n parts between the head and the block (clam.closing_parts), cable 2 hangs to A and its
+// parts go on from A to C as one straight stretch (n |AC| of its length). Returns what
+// placeRopes needs to draw them.
+function addRopes(root, hello, materials) {
+  const { machine } = hello;
+  const sheaveR = Math.max(...machine.cables.map((c) => c.drum_radius_m));
   const ropeR = sheaveR * VISUAL.ropeRadiusPerDrumRadius;
-  const closingParts = clam.closing_parts ?? 1;
+  const closingParts = machine.clam.closing_parts ?? 1;
   const tackle = closingParts > 1 ? 1 : 0;
   const reeving = reevings(machine, hello.parts).slice(0, 2);
   const reeved = [0, 1].map((i) => (reeving[i] ? routeLength(reeving[i].length, SHEAVES.arcPoints) - 1 : 0));
@@ -504,12 +375,31 @@ export function buildWorld(hello, { models = !boxesOnly(), look = qualitySetting
     drum: machine.cables.map((c) => c.drum_radius_m),
     foot: machine.cables.map((c) => c.drum_radius_m * SHEAVES.footPerDrum),  // as crane-model.js draws it
   };
-  if (!models) oldReevingGear({ machine, group, materials, reeving, groove: fly.box_m[1] * SHEAVES.groovePerFlyWidth });
   cables.forEach((c, i) => {
     c.mesh.name = `cable ${i + 1}`;
     root.add(c.mesh);
   });
+  const groove = machine.crane.links.telescopic.box_m[1] * SHEAVES.groovePerFlyWidth;
+  return { cables, reeving, ropeRadii, sheaveR, closingParts, tackle, groove };
+}
 
+// options.look: quality.js's qualitySettings (default: low). The parts of the world and
+// what changes as frames arrive go in one object (w) that the drawing functions below share.
+export function buildWorld(hello, { look = qualitySettings('low') } = {}) {
+  const { machine, scene: sc } = hello;
+  const area = workArea(machine, sc);
+  const scene = new THREE.Scene();
+  scene.background = new THREE.Color(COLORS.sky);
+  const root = new THREE.Group();
+  root.rotation.x = -Math.PI / 2;  // base (x, y, z) -> three (x, z, -y)
+  scene.add(root);
+  const { sun, sky } = addLights(scene, area, look);
+  const materials = worldMaterials(look);
+  const structures = addStructures(root, sc, materials);
+  const { surface, water } = addWater(root, sc, area, materials, look);
+  const site = carrierSite(machine.crane, sc);
+  const group = addMachine(root, hello, materials, site);
+  const ropes = addRopes(root, hello, materials);
   const load = heldLoad(materials);
   root.add(load);
   const loads = buildLoads(root, sc.loads, look);
@@ -519,103 +409,134 @@ export function buildWorld(hello, { models = !boxesOnly(), look = qualitySetting
   // drawn without them all
   const at = partIndex(hello.parts);
   const missing = at ? PARTS.filter((n) => at[n] === undefined) : PARTS;
-  const nParts = hello.parts?.length ?? 0;
   for (const g of Object.values(group)) g.visible = false;
-  const state = { frame: null, slack: [0, 0], sag: [0, 0], water: waterLook(0), tiltDeg: 0,
-    parts: null, tip: null, a: null, c: null, u: null, w: null, heading: [1, 0, 0] };
-  // points of the clam and its load the cameras must see (occlusion.js), in three's frame
-  const targets = { points: [], count: 0 };
-  const clamPoints = { a: null, c: null, hinges: [[0, 0, 0], [0, 0, 0]], lips: [[0, 0, 0], [0, 0, 0]] };
-  const { link1_length_m: l1, lip_length_m: lip } = clam;
+  const w = {
+    hello, scene, root, area, look, sky, materials, structures, surface, water, site, group, ropes, load, loads,
+    at, missing, nParts: hello.parts?.length ?? 0,
+    state: { frame: null, slack: [0, 0], sag: [0, 0], water: waterLook(0), tiltDeg: 0,
+      parts: null, tip: null, a: null, c: null, u: null, w: null, heading: [1, 0, 0] },
+    // points of the clam and its load the cameras must see (occlusion.js), in three's frame
+    targets: { points: [], count: 0 },
+    clamPoints: { a: null, c: null, hinges: [[0, 0, 0], [0, 0, 0]], lips: [[0, 0, 0], [0, 0, 0]] },
+  };
+  return worldInterface(w);
+}
 
-  // A frame arrived: what is not a pose (the water, the loads' states, the tilt's reading).
-  // Returns whether it carries a pose for every part (else the machine stays where it was).
-  function update(frame) {
-    // murky water (an instructor's condition): the surface hides what is under it
-    if (frame.turbidity !== state.water.turbidity) {
-      state.water = waterLook(frame.turbidity);
-      surface.setLook(state.water);
-    }
-    state.tiltDeg = frame.tilt_axis ? frame.tilt_deg : 0;
-    loads.update(frame.loads, frame.held_load ?? null);
-    state.frame = frame;
-    return missing.length === 0 && frame.parts?.length === nParts;
+// A frame arrived: what is not a pose (the water, the loads' states, the tilt's reading).
+// Returns whether it carries a pose for every part (else the machine stays where it was).
+function updateWorld(w, frame) {
+  const { state } = w;
+  // murky water (an instructor's condition): the surface hides what is under it
+  if (frame.turbidity !== state.water.turbidity) {
+    state.water = waterLook(frame.turbidity);
+    w.surface.setLook(state.water);
   }
+  state.tiltDeg = frame.tilt_axis ? frame.tilt_deg : 0;
+  w.loads.update(frame.loads, frame.held_load ?? null);
+  state.frame = frame;
+  return w.missing.length === 0 && frame.parts?.length === w.nParts;
+}
 
-  // Draw the machine at sampled poses: motion.js's sample of [...parts, ...loads] and the
-  // ropes' lengths (the last frame's, carried on between frames).
-  function placeAll(poses, ropeLengths) {
-    const frame = state.frame;
-    if (!frame || missing.length) return;
-    const P = (name) => poses[at[name]];
-    for (const [name, g] of Object.entries(group)) {
-      place(g, P(name));
-      g.visible = true;
-    }
-    loads.place(poses.slice(nParts));
-    const tip = P('fly'), head = P('clam_head');
-    const a = head.slice(0, 3), c = P('shell_right').slice(0, 3);
-    const u = poseAxis(head, 0), w = poseAxis(head, 2);
-    const heading = poseAxis(P('superstructure'), 0);
-    Object.assign(state, { parts: poses, tip: tip.slice(0, 3), a, c, u, w, heading });
-
-    // cable exits at the tip, offset across the boom (the fly's y axis); a reeved rope runs
-    // in that groove from its drum, over the foot sheave and round the tip sheave
-    const across = poseAxis(tip, 1);
-    const off = fly.box_m[1] * SHEAVES.groovePerFlyWidth;
-    const ends = [a, tackle ? a : c];
-    const inTackle = tackle ? closingParts * Math.hypot(c[0] - a[0], c[1] - a[1], c[2] - a[2]) : 0;
-    const sides = [heading, heading.map((x) => -x)];
-    const anchors = spreadAnchors(ropeAnchors(reeving, poses, at), across, [off, -off]);
-    for (let i = 0; i < 2; i++) {
-      const sgn = i === 0 ? 1 : -1;
-      const bottom = ends[i].map((x, k) => x + sgn * off * 0.3 * across[k]);
-      const route = anchors[i] && ropeRoute(anchors[i], bottom, { drumRadius: ropeRadii.drum[i],
-        sheaveRadius: ropeRadii.foot[i], tipRadius: sheaveR, arcPoints: SHEAVES.arcPoints });
-      const top = route ? route[route.length - 1] : [0, 1, 2].map((k) => tip[k] + sgn * off * across[k]);
-      const hanging = i === 1 ? ropeLengths[i] - inTackle : ropeLengths[i];
-      const curve = cableCurve(top, bottom, hanging, sides[i],
-        { sagPerSlack: VISUAL.sagPerSlack, segments: VISUAL.cableRings - 1 });
-      const points = route ? route.concat(curve.points.slice(1)) : curve.points;
-      if (i === 1 && tackle) points.push(c.map((x, k) => x + sgn * off * 0.3 * across[k]));
-      cables[i].update(points);
-      state.slack[i] = curve.slack;
-      state.sag[i] = curve.sag;
-    }
-
-    // a held load the world does not report (a 2001-style frame): a ball of wood between the jaws
-    const mass = frame.display[7];
-    load.visible = mass > 0 && frame.loads.length === 0;
-    if (load.visible) {
-      const r = Math.cbrt((3 * mass) / (4 * Math.PI * VISUAL.loadDensity_kg_m3));
-      load.scale.setScalar(r);
-      load.position.set(...c.map((x, k) => x - w[k] * r * 0.8));
-    }
-    const heldPose = poses[nParts + (frame.held_load ?? -1)];
-    const held = frame.held_load !== null && heldPose ? heldPose.slice(0, 3)
-      : (load.visible ? [load.position.x, load.position.y, load.position.z] : null);
-    clamPoints.a = a;
-    clamPoints.c = c;
-    posePoint(P('arm_right'), [0, 0, -l1], clamPoints.hinges[0]);
-    posePoint(P('arm_left'), [0, 0, -l1], clamPoints.hinges[1]);
-    posePoint(P('shell_right'), [0, 0, -lip], clamPoints.lips[0]);
-    posePoint(P('shell_left'), [0, 0, -lip], clamPoints.lips[1]);
-    targets.count = clamTargets(clamPoints, held, targets.points);
-    for (let i = 0; i < targets.count; i++) {
-      const t = targets.points[i], y = t[1];
-      t[1] = t[2];
-      t[2] = -y;
-    }
+// Draw the machine at sampled poses: motion.js's sample of [...parts, ...loads] and the
+// ropes' lengths (the last frame's, carried on between frames).
+function placeWorld(w, poses, ropeLengths) {
+  const { state, at } = w;
+  const frame = state.frame;
+  if (!frame || w.missing.length) return;
+  const P = (name) => poses[at[name]];
+  for (const [name, g] of Object.entries(w.group)) {
+    place(g, P(name));
+    g.visible = true;
   }
+  w.loads.place(poses.slice(w.nParts));
+  const tip = P('fly'), head = P('clam_head');
+  const a = head.slice(0, 3), c = P('shell_right').slice(0, 3);
+  const u = poseAxis(head, 0), z = poseAxis(head, 2);
+  const heading = poseAxis(P('superstructure'), 0);
+  Object.assign(state, { parts: poses, tip: tip.slice(0, 3), a, c, u, w: z, heading });
+  placeRopes(w, poses, ropeLengths);
+  placeHeldBall(w, frame, c, z);
+  aimTargets(w, poses, frame);
+}
 
-  // positions in three's frame for the cameras
-  const toThree = (p) => new THREE.Vector3(p[0], p[2], -p[1]);
+// Cable exits at the tip, offset across the boom (the fly's y axis); a reeved rope runs in
+// that groove from its drum, over the foot sheave and round the tip sheave.
+function placeRopes(w, poses, ropeLengths) {
+  const { state, ropes } = w;
+  const { a, c, heading } = state;
+  const tip = poses[w.at.fly];
+  const across = poseAxis(tip, 1);
+  const off = ropes.groove;
+  const ends = [a, ropes.tackle ? a : c];
+  const inTackle = ropes.tackle ? ropes.closingParts * Math.hypot(c[0] - a[0], c[1] - a[1], c[2] - a[2]) : 0;
+  const sides = [heading, heading.map((x) => -x)];
+  const anchors = spreadAnchors(ropeAnchors(ropes.reeving, poses, w.at), across, [off, -off]);
+  for (let i = 0; i < 2; i++) {
+    const sgn = i === 0 ? 1 : -1;
+    const bottom = ends[i].map((x, k) => x + sgn * off * 0.3 * across[k]);
+    const route = anchors[i] && ropeRoute(anchors[i], bottom, { drumRadius: ropes.ropeRadii.drum[i],
+      sheaveRadius: ropes.ropeRadii.foot[i], tipRadius: ropes.sheaveR, arcPoints: SHEAVES.arcPoints });
+    const top = route ? route[route.length - 1] : [0, 1, 2].map((k) => tip[k] + sgn * off * across[k]);
+    const hanging = i === 1 ? ropeLengths[i] - inTackle : ropeLengths[i];
+    const curve = cableCurve(top, bottom, hanging, sides[i],
+      { sagPerSlack: VISUAL.sagPerSlack, segments: VISUAL.cableRings - 1 });
+    const points = route ? route.concat(curve.points.slice(1)) : curve.points;
+    if (i === 1 && ropes.tackle) points.push(c.map((x, k) => x + sgn * off * 0.3 * across[k]));
+    ropes.cables[i].update(points);
+    state.slack[i] = curve.slack;
+    state.sag[i] = curve.sag;
+  }
+}
+
+// A held load the world does not report (a 2001-style frame): a ball of wood between the
+// jaws, just under C along the clam's z axis (z, up the clam).
+function placeHeldBall(w, frame, c, z) {
+  const { load } = w;
+  const mass = frame.display[7];
+  load.visible = mass > 0 && frame.loads.length === 0;
+  if (load.visible) {
+    const r = Math.cbrt((3 * mass) / (4 * Math.PI * VISUAL.loadDensity_kg_m3));
+    load.scale.setScalar(r);
+    load.position.set(...c.map((x, k) => x - z[k] * r * 0.8));
+  }
+}
+
+// The points the cameras must keep in sight (occlusion.js): the clam's pins and lips and
+// the held load, turned into three's frame in place.
+function aimTargets(w, poses, frame) {
+  const { load, clamPoints, targets, state } = w;
+  const P = (name) => poses[w.at[name]];
+  const { link1_length_m: l1, lip_length_m: lip } = w.hello.machine.clam;
+  const heldPose = poses[w.nParts + (frame.held_load ?? -1)];
+  const held = frame.held_load !== null && heldPose ? heldPose.slice(0, 3)
+    : (load.visible ? [load.position.x, load.position.y, load.position.z] : null);
+  clamPoints.a = state.a;
+  clamPoints.c = state.c;
+  posePoint(P('arm_right'), [0, 0, -l1], clamPoints.hinges[0]);
+  posePoint(P('arm_left'), [0, 0, -l1], clamPoints.hinges[1]);
+  posePoint(P('shell_right'), [0, 0, -lip], clamPoints.lips[0]);
+  posePoint(P('shell_left'), [0, 0, -lip], clamPoints.lips[1]);
+  targets.count = clamTargets(clamPoints, held, targets.points);
+  for (let i = 0; i < targets.count; i++) {
+    const t = targets.points[i], y = t[1];
+    t[1] = t[2];
+    t[2] = -y;
+  }
+}
+
+// What views.js, main.js and the tests use of a world.
+function worldInterface(w) {
+  const { scene, look, sky, state, at, hello } = w;
+  const { machine, scene: sc } = hello;
+  const clam = machine.clam;
   return {
-    scene, root, water, area, machine, sceneInfo: sc, state, update, place: placeAll,
+    scene, root: w.root, water: w.water, area: w.area, machine, sceneInfo: sc, state,
+    update: (frame) => updateWorld(w, frame),
+    place: (poses, ropeLengths) => placeWorld(w, poses, ropeLengths),
     // the sky dome, or null (views.js hides it for the top view and under water), the quality drawn
     sky, look,
     // the water's waves at time t [s]
-    animate: (t) => surface.animate(t),
+    animate: (t) => w.surface.animate(t),
     // before the first drawing, with the renderer: at high quality the sky lights the PBR
     // surfaces and is mirrored by them (scene.environment)
     prepare(renderer) {
@@ -624,17 +545,25 @@ export function buildWorld(hello, { models = !boxesOnly(), look = qualitySetting
         scene.environmentIntensity = 0.6;
       }
     },
-    structures, targets,
+    structures: w.structures, targets: w.targets,
     // the parts this world draws that hello.parts does not name (none: all drawn)
-    missingParts: missing,
+    missingParts: w.missing,
     // contact markers (markers.js) at `now` [ms]; the number drawn
-    updateMarkers: (markers, now) => loads.updateMarkers(markers, now),
-    counts: () => loads.counts(),
-    waterLevel: sc.water_level_m ?? ground,
-    groundLevel: ground,
+    updateMarkers: (markers, now) => w.loads.updateMarkers(markers, now),
+    counts: () => w.loads.counts(),
+    waterLevel: sc.water_level_m ?? w.site.ground,
+    groundLevel: w.site.ground,
     toThree,
     colors: COLORS,
     clamSize: clam.link1_length_m + clam.link2_length_m + clam.lip_length_m,
+    ...cameraPoints(state, at, w.site.eyeLocal),
+    dispose: () => disposeWorld(w),
+  };
+}
+
+// Points and directions the cameras follow, in three's frame.
+function cameraPoints(state, at, eyeLocal) {
+  return {
     // operator's eye: front right of the cab, under its roof, in the superstructure's frame
     // (which tips with the machine)
     eye() {
@@ -657,16 +586,18 @@ export function buildWorld(hello, { models = !boxesOnly(), look = qualitySetting
     tip() {
       return state.tip ? toThree(state.tip) : null;
     },
-    dispose() {
-      scene.traverse((o) => {
-        o.geometry?.dispose?.();
-      });
-      for (const m of Object.values(materials)) for (const x of m.isMaterial ? [m] : Object.values(m)) x.dispose();
-      surface.dispose();
-      sky?.geometry.dispose();
-      sky?.material.dispose();
-      scene.environment?.dispose();
-      loads.dispose();
-    },
   };
+}
+
+function disposeWorld(w) {
+  const { scene, sky } = w;
+  scene.traverse((o) => {
+    o.geometry?.dispose?.();
+  });
+  for (const m of Object.values(w.materials)) for (const x of m.isMaterial ? [m] : Object.values(m)) x.dispose();
+  w.surface.dispose();
+  sky?.geometry.dispose();
+  sky?.material.dispose();
+  scene.environment?.dispose();
+  w.loads.dispose();
 }

@@ -100,96 +100,103 @@ function playShot(ctx, out, noise, shot) {
 
 // doc: the page; storage: localStorage. Returns {frame(f, volts), hello(machine), settings,
 // setVolume, setMuted, bandEnergy(loHz, hiHz), started}.
+// The sound's state (the settings, the audio graph once made, the machine's figures) lives in
+// one object (s) that the functions below share.
 export function createSound({ doc, storage }) {
-  let settings = loadSoundSettings(storage);
-  let ctx = null;
-  let master = null;
-  let analyser = null;
-  let voices = null;
-  let noise = null;
-  let reliefMPa = null;
-  let clamWeightN = 0;
-  let prev = null;
-
-  function applyVolume() {
-    if (master) follow(master.gain, settings.muted ? 0 : settings.volume, ctx.currentTime, 0.02);
-  }
-
-  // the first gesture: make the graph (the only moment browsers allow it to sound)
-  function start() {
-    if (ctx) return void ctx.resume();
-    const Ctx = globalThis.AudioContext ?? globalThis.webkitAudioContext;
-    if (!Ctx) return;
-    ctx = new Ctx();
-    master = gain(ctx, 0);
-    analyser = ctx.createAnalyser();
-    analyser.fftSize = 4096;
-    analyser.smoothingTimeConstant = 0;   // each reading is the sound now
-    master.connect(analyser);
-    analyser.connect(ctx.destination);
-    noise = noiseBuffer(ctx);
-    voices = buildVoices(ctx, master, noise);
-    applyVolume();
-    ctx.resume();
-  }
+  const s = {
+    storage,
+    settings: loadSoundSettings(storage),
+    ctx: null, master: null, analyser: null, voices: null, noise: null,
+    reliefMPa: null,
+    clamWeightN: 0,
+    prev: null,
+  };
+  const start = () => startAudio(s);
   for (const type of ['keydown', 'pointerdown']) doc.addEventListener(type, start, { capture: true });
-
   return {
-    get started() { return ctx !== null && ctx.state === 'running'; },
-    get settings() { return { ...settings }; },
+    get started() { return s.ctx !== null && s.ctx.state === 'running'; },
+    get settings() { return { ...s.settings }; },
     hello(machine) {
-      reliefMPa = machine?.hydraulics?.relief_MPa ?? null;
-      clamWeightN = (machine?.clam?.mass_kg ?? 0) * 9.81;
-      prev = null;
+      s.reliefMPa = machine?.hydraulics?.relief_MPa ?? null;
+      s.clamWeightN = (machine?.clam?.mass_kg ?? 0) * 9.81;
+      s.prev = null;
     },
     // every frame: the voices follow the machine; one-shots fire
     frame(f, volts) {
-      const found = oneShots(f, prev, clamWeightN);
-      prev = f;
-      if (!ctx || !voices) return;
-      const t = soundTargets(f, volts, reliefMPa);
-      const now = ctx.currentTime;
-      const v = voices;
-      follow(v.engine.saw.frequency, t.engineHz, now, SMOOTH_S.engine);
-      follow(v.engine.sub.frequency, t.engineHz / 2, now, SMOOTH_S.engine);
-      follow(v.engine.lp.frequency, t.engineHz * 5, now, SMOOTH_S.engine);
-      follow(v.engine.g.gain, PEAK.engine * t.engine, now, SMOOTH_S.engine);
-      follow(v.whine.o.frequency, t.pumpHz, now, SMOOTH_S.engine);
-      follow(v.whine.bp.frequency, t.pumpHz, now, SMOOTH_S.engine);
-      follow(v.whine.g.gain, PEAK.whine * t.whine, now, SMOOTH_S.level);
-      follow(v.relief.g.gain, PEAK.relief * t.relief, now, SMOOTH_S.level);
-      t.drums.forEach((level, i) => {
-        follow(v.drums[i].g.gain, PEAK.drum * level, now, SMOOTH_S.level);
-        follow(v.drums[i].bp.frequency, 50 + 90 * level, now, SMOOTH_S.level);
-      });
+      const found = oneShots(f, s.prev, s.clamWeightN);
+      s.prev = f;
+      if (!s.ctx || !s.voices) return;
+      followVoices(s.voices, soundTargets(f, volts, s.reliefMPa), s.ctx.currentTime);
       for (const shot of found) {
-        playShot(ctx, master, noise, shot);
+        playShot(s.ctx, s.master, s.noise, shot);
       }
     },
     setVolume(volume) {
-      settings = { ...settings, volume: Math.min(1, Math.max(0, Number(volume) || 0)) };
-      saveSoundSettings(storage, settings);
-      applyVolume();
+      s.settings = { ...s.settings, volume: Math.min(1, Math.max(0, Number(volume) || 0)) };
+      saveSoundSettings(storage, s.settings);
+      applyVolume(s);
     },
     setMuted(muted) {
-      settings = { ...settings, muted: Boolean(muted) };
-      saveSoundSettings(storage, settings);
-      applyVolume();
+      s.settings = { ...s.settings, muted: Boolean(muted) };
+      saveSoundSettings(storage, s.settings);
+      applyVolume(s);
     },
     // mean power (linear) of what is being played between loHz and hiHz, for the tests;
     // 0 before the first gesture
-    bandEnergy(loHz, hiHz) {
-      if (!analyser) return 0;
-      const d = new Float32Array(analyser.frequencyBinCount);
-      analyser.getFloatFrequencyData(d);
-      const hzPerBin = ctx.sampleRate / analyser.fftSize;
-      let sum = 0;
-      let n = 0;
-      for (let i = Math.max(1, Math.floor(loHz / hzPerBin)); i <= Math.ceil(hiHz / hzPerBin) && i < d.length; i += 1) {
-        sum += Number.isFinite(d[i]) ? 10 ** (d[i] / 10) : 0;
-        n += 1;
-      }
-      return n ? sum / n : 0;
-    },
+    bandEnergy: (loHz, hiHz) => bandEnergy(s, loHz, hiHz),
   };
+}
+
+function applyVolume(s) {
+  if (s.master) follow(s.master.gain, s.settings.muted ? 0 : s.settings.volume, s.ctx.currentTime, 0.02);
+}
+
+// the first gesture: make the graph (the only moment browsers allow it to sound)
+function startAudio(s) {
+  if (s.ctx) return void s.ctx.resume();
+  const Ctx = globalThis.AudioContext ?? globalThis.webkitAudioContext;
+  if (!Ctx) return;
+  const ctx = new Ctx();
+  s.ctx = ctx;
+  s.master = gain(ctx, 0);
+  s.analyser = ctx.createAnalyser();
+  s.analyser.fftSize = 4096;
+  s.analyser.smoothingTimeConstant = 0;   // each reading is the sound now
+  s.master.connect(s.analyser);
+  s.analyser.connect(ctx.destination);
+  s.noise = noiseBuffer(ctx);
+  s.voices = buildVoices(ctx, s.master, s.noise);
+  applyVolume(s);
+  ctx.resume();
+}
+
+// the voices glide to the levels and pitches soundTargets asks for (t), from `now` [s]
+function followVoices(v, t, now) {
+  follow(v.engine.saw.frequency, t.engineHz, now, SMOOTH_S.engine);
+  follow(v.engine.sub.frequency, t.engineHz / 2, now, SMOOTH_S.engine);
+  follow(v.engine.lp.frequency, t.engineHz * 5, now, SMOOTH_S.engine);
+  follow(v.engine.g.gain, PEAK.engine * t.engine, now, SMOOTH_S.engine);
+  follow(v.whine.o.frequency, t.pumpHz, now, SMOOTH_S.engine);
+  follow(v.whine.bp.frequency, t.pumpHz, now, SMOOTH_S.engine);
+  follow(v.whine.g.gain, PEAK.whine * t.whine, now, SMOOTH_S.level);
+  follow(v.relief.g.gain, PEAK.relief * t.relief, now, SMOOTH_S.level);
+  t.drums.forEach((level, i) => {
+    follow(v.drums[i].g.gain, PEAK.drum * level, now, SMOOTH_S.level);
+    follow(v.drums[i].bp.frequency, 50 + 90 * level, now, SMOOTH_S.level);
+  });
+}
+
+function bandEnergy(s, loHz, hiHz) {
+  const { analyser } = s;
+  if (!analyser) return 0;
+  const d = new Float32Array(analyser.frequencyBinCount);
+  analyser.getFloatFrequencyData(d);
+  const hzPerBin = s.ctx.sampleRate / analyser.fftSize;
+  let sum = 0;
+  let n = 0;
+  for (let i = Math.max(1, Math.floor(loHz / hzPerBin)); i <= Math.ceil(hiHz / hzPerBin) && i < d.length; i += 1) {
+    sum += Number.isFinite(d[i]) ? 10 ** (d[i] / 10) : 0;
+    n += 1;
+  }
+  return n ? sum / n : 0;
 }
