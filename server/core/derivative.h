@@ -142,6 +142,13 @@ inline double hanging_length(const ClamContext& c, const StateVector& x, int i) 
   return x(ix::len + i) - c.path[i];
 }
 
+// Rope i's slack loop: what hangs beyond its span, none when taut. The one measure of slack
+// (a loop past the winch's slack_margin_m is a slack event, core/machine.cc; the browser
+// shows this figure, display.flags.slack_m).
+inline double slack_loop_m(const ClamContext& c, const StateVector& x, int i) {
+  return std::max(0.0, hanging_length(c, x, i) - c.span[static_cast<std::size_t>(i)]);
+}
+
 // The anti-swing device (Fig. 2.11) at state x: built by clam_context from the tip and the
 // grab's axis it has already worked out (c.tip, tip_jac, tip_grad, axis); zero when not
 // fitted.

@@ -35,7 +35,7 @@ double series_coeff(double a, double c) {
 double spool_position(const ValveParams& v, double volts) {
   const double mag = std::fabs(volts) - v.input_deadband_V;
   if (mag <= 0.0) return 0.0;
-  const double x = mag / (5.0 - v.input_deadband_V);
+  const double x = mag / (kFullStick_V - v.input_deadband_V);
   return std::copysign(std::min(1.0, x), volts);
 }
 

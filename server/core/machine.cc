@@ -243,7 +243,7 @@ void rope_events(const MachineParams& m, State& st, const ClamContext& c) {
   bool still_over = over;
   for (int i = 0; i < 2; ++i) {
     const WinchParams& wp = m.hydraulics.winches[i];
-    const double loop = hanging_length(c, st.x, i) - c.span[i];
+    const double loop = slack_loop_m(c, st.x, i);
     if (!w.rope_slack[i] && loop > wp.slack_margin_m) {
       w.rope_slack[i] = true;
       ++w.events.slack_cables;
@@ -565,6 +565,7 @@ Outputs outputs(const MachineParams& m, const State& st, const Environment& env)
   o.contacts = w.markers;
   o.events = w.events;
   o.rope_slack = w.rope_slack;
+  o.slack_m = {slack_loop_m(c, x, 0), slack_loop_m(c, x, 1)};
   o.overloaded = w.overloaded;
   o.two_blocked = w.two_blocked;
   stability_outputs(m, st, o);

@@ -258,9 +258,15 @@ struct LoadMomentParams {
   double cutout_pct = 100.0;             // cut out the motions that raise the moment from here
 };
 
+// The interface's fixed numbers (section 4.3): a control signal spans -5..+5 V, full stick
+// at either end; DisplayData frames come every 0.05 s (20 Hz) unless a session asks for
+// another rate. Every layer takes them from here.
+inline constexpr double kFullStick_V = 5.0;
+inline constexpr double kFramePeriod_s = 0.05;
+
 struct IntegratorParams {
   double step_s = 0.001;                // fixed RK4 step
-  double frame_s = 0.05;                // one DisplayData frame (20 Hz, section 4.3)
+  double frame_s = kFramePeriod_s;      // one DisplayData frame
 };
 
 struct MachineParams {

@@ -181,11 +181,17 @@ struct InitialConditions {
   double clam_theta2_rad = 0.0;     // initial bucket angle (between open and closed)
 };
 
+// Table 4.1's eight DisplayData values by name, units in the names, in the order of
+// Outputs::display: what the WebSocket hello sends as display_fields and the browser reads
+// the values by.
+inline constexpr std::array<const char*, 8> kDisplayFields{
+    "swing_deg",   "boom_deg", "telescope_m", "clam_to_tip_m",
+    "opening_deg", "cable1_m", "cable2_m",    "load_kg"};
+
 // One frame of output: the eight DisplayData values of Table 4.1 plus the extended fields.
 struct Outputs {
   // Table 4.1, in its order and units.
-  std::array<double, 8> display{};  // swing deg, boom deg, telescope m, clam-to-tip m,
-                                    // opening deg, cable 1 m, cable 2 m, load kg
+  std::array<double, kDisplayFields.size()> display{};   // by kDisplayFields
   double time_s = 0.0;
   std::array<double, 3> joint_pos{};       // swing deg, boom deg, telescope m
   std::array<double, 3> joint_vel{};       // deg/s, deg/s, m/s
@@ -254,6 +260,7 @@ struct Outputs {
   // the world keeps with hysteresis, so no client re-derives them with thresholds of its own.
   PartPoses parts{};
   std::array<bool, 2> rope_slack{};        // a slack loop on cable 1, cable 2
+  std::array<double, 2> slack_m{};         // each rope's loop beyond its span (slack_loop_m)
   bool overloaded = false;                 // rope pull above rating, or load above the clam's
   bool two_blocked = false;                // the anti-two-block switch is tripped
 };

@@ -10,13 +10,13 @@
 #include <system_error>
 #include <utility>
 
+#include "core/params.h"
 #include "model/json_fields.h"
 #include "model/machine_file.h"
 
 namespace clamsim::model {
 namespace {
 
-constexpr double kMaxVolts = 5.0;
 // A script's times and duration: about 11 days of simulated time, far beyond any experiment;
 // a larger one would only overflow the simulator's row count.
 constexpr double kMaxTimeS = 1e6;
@@ -90,7 +90,7 @@ Breakpoint parse_breakpoint(const LineError& err, const std::vector<std::string>
     const std::string what = std::string("voltage ") + std::to_string(i) + " (" +
                              kChannelNames[i] + ")";
     const double v = number(err, words[i + 2], what);
-    if (std::abs(v) > kMaxVolts) err.fail(what + " = " + fmt(v) + " V is outside -5..+5 V");
+    if (std::abs(v) > core::kFullStick_V) err.fail(what + " = " + fmt(v) + " V is outside -5..+5 V");
     bp.volts[i] = v;
   }
   return bp;

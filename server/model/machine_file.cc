@@ -7,6 +7,7 @@
 
 #include "core/clam.h"
 #include "core/crane.h"
+#include "core/params.h"
 #include "core/step_limits.h"
 #include "model/quantities.h"
 
@@ -23,7 +24,7 @@ constexpr Quantity kClosingParts = Quantity::closed("", unit::one, 1.0, 12.0);
 // Sun Hydraulics builds 1.5:1 to 10:1; below 1 the pilot could never open it against the load
 constexpr Quantity kPilotRatio = Quantity::closed("", unit::one, 1.0, 20.0);
 // full command is 5 V: a deadband that large would leave no metering range
-constexpr Quantity kDeadband = {"V", unit::one, B::half_open(0.0, 5.0)};
+constexpr Quantity kDeadband = {"V", unit::one, B::half_open(0.0, core::kFullStick_V)};
 // the knee must lie inside the stroke and the opening must fall with the stroke
 constexpr Quantity kKneeStroke = Quantity::closed("", unit::one, 0.01, 0.99);
 constexpr Quantity kKneeOpening = Quantity::closed("", unit::one, 0.0, 1.0);

@@ -10,7 +10,7 @@
 
 namespace clamsim::session {
 
-constexpr double kMaxVolts = 5.0;
+constexpr double kMaxVolts = core::kFullStick_V;
 
 struct ControlVerdict {
   enum class Kind { Accepted, Clamped, Rejected };

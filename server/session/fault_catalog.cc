@@ -1,5 +1,7 @@
 #include "session/fault_catalog.h"
 
+#include "core/params.h"
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -100,7 +102,7 @@ const std::vector<Spec>& table() {
        {choice("axis", "The trainee's axis that drifts.", kFunctions, "swing"),
         number("rate_V_per_s", "V/s", "How fast the offset grows; the sign is its direction.",
                -5.0, 5.0, 0.1),
-        number("limit_V", "V", "Largest offset.", 0.0, 5.0, 1.5)},
+        number("limit_V", "V", "Largest offset.", 0.0, core::kFullStick_V, 1.5)},
        [](ActiveFaults& f, const json& v, int t, const FaultContext& c) {
          f.input.drift[at(t)] = {true, num(v, "rate_V_per_s"), num(v, "limit_V"), c.time_s};
        },
@@ -109,7 +111,8 @@ const std::vector<Spec>& table() {
        "A joystick axis dies: it reads a fixed voltage whatever the trainee does.",
        "axis",
        {choice("axis", "The trainee's axis that dies.", kFunctions, "boom"),
-        number("value_V", "V", "What the dead axis reads (0: neutral).", -5.0, 5.0, 0.0)},
+        number("value_V", "V", "What the dead axis reads (0: neutral).", -core::kFullStick_V,
+               core::kFullStick_V, 0.0)},
        [](ActiveFaults& f, const json& v, int t, const FaultContext&) {
          f.input.dead[at(t)] = {true, num(v, "value_V")};
        },

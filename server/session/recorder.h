@@ -42,7 +42,7 @@ struct RecordingInfo {
   // this session's frame 1 follows; "" = none
   std::string seed_recording;
   std::uint64_t seed_k = 0;
-  double frame_period_s = 0.05;
+  double frame_period_s = core::kFramePeriod_s;
   std::chrono::system_clock::time_point start;
 };
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "base/event_log.h"
+#include "core/params.h"
 #include "session/server_wide.h"
 #include "session/session.h"
 
@@ -26,7 +27,7 @@ struct RegistryOptions {
   // Sessions at once from one client address (FrameSink::client_address; 0 = no cap): one
   // classroom PC cannot take the whole class's share.
   std::size_t max_sessions_per_client = 0;
-  double default_frame_period_s = 0.05;
+  double default_frame_period_s = core::kFramePeriod_s;
   double send_grace_s = 2.0;       // a session whose sends fail this long is reaped
   double reap_interval_s = 0.2;    // how often the reaper looks
   std::string report_dir = "reports";  // SessionOptions::report_dir of every session

@@ -53,7 +53,7 @@ struct MachineSetup {
 };
 
 struct SessionOptions {
-  double frame_period_s = 0.05;   // must be a whole number of integrator steps
+  double frame_period_s = core::kFramePeriod_s;   // must be a whole number of integrator steps
   double send_grace_s = 2.0;      // reap after this long without a successful send
   // Where finished tasks' reports go (report-<id>-<UTC>.json), created when missing;
   // relative to the working directory. "" = not written (the frame still carries it).

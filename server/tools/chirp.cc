@@ -20,9 +20,9 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 constexpr double kDeg = 180.0 / kPi;
-constexpr double kFullStick_V = 5.0;   // spool x = volts / 5 V (docs/model.md, Hydraulics)
 constexpr int kMinSettlePeriods = 3;
 constexpr int kMinMeasurePeriods = 4;
+using core::kFullStick_V;   // spool x = volts / full stick (docs/model.md, Hydraulics)
 
 bool is_winch(int channel) { return channel >= 3; }
 

@@ -28,7 +28,7 @@ std::string chirp_channel_list();
 
 struct ChirpRequest {
   int channel = 0;            // ControlSignal index: 0 swing .. 4 aux hoist
-  double amplitude_V = 5.0;   // the sine's amplitude
+  double amplitude_V = core::kFullStick_V;   // the sine's amplitude
   double offset_V = 0.0;      // its centre
   double from_Hz = 0.05;
   double to_Hz = 5.0;

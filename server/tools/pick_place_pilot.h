@@ -235,8 +235,8 @@ class PickPlacePilot {
     const core::ValveParams& valve = m_.hydraulics.channels[static_cast<std::size_t>(3 + i)].valve;
     const double full = valve.pump_flow_m3_per_s /
                         (w.motor.displacement_m3_per_rad * w.motor.gear_ratio) * w.drum_radius_m;
-    const double volts = valve.input_deadband_V + (5.0 - valve.input_deadband_V) * std::fabs(speed) / full;
-    return std::copysign(std::min(volts, 5.0), speed);
+    const double volts = valve.input_deadband_V + (core::kFullStick_V - valve.input_deadband_V) * std::fabs(speed) / full;
+    return std::copysign(std::min(volts, core::kFullStick_V), speed);
   }
 
   // A proportional command, at least `least` volts (the open-centre valves meter little near

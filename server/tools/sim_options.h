@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/args.h"
+#include "core/params.h"
 
 namespace clamsim::tools {
 
@@ -45,7 +46,7 @@ struct SimOptions {
   // CSV is its Bode table, --plot its Bode plot. --controls, if given, runs first and sets
   // the operating point (its last volts hold the other channels during the sweep).
   std::string chirp;                    // a machine-file channel name (model::kChannelNames)
-  double chirp_amplitude_V = 5.0;       // --chirp-amplitude
+  double chirp_amplitude_V = core::kFullStick_V;       // --chirp-amplitude
   double chirp_offset_V = 0.0;          // --chirp-offset
   double chirp_from_Hz = 0.05;          // --chirp-from
   double chirp_to_Hz = 5.0;             // --chirp-to

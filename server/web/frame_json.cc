@@ -56,6 +56,8 @@ ojson cable_json(const core::CraneParams& c, const core::WinchParams& w) {
   j["min_length_m"] = w.min_length_m;
   j["max_length_m"] = w.max_length_m;
   j["drum_radius_m"] = w.drum_radius_m;
+  // a loop longer than this is a slack event (display.flags.slack_m is the loop)
+  j["slack_margin_m"] = w.slack_margin_m;
   ojson reeving = ojson::array();
   for (const core::RopeAnchor& a : core::rope_anchors(c, w.reeving))
     reeving.push_back({{"part", core::kPartNames[static_cast<std::size_t>(a.part)]},
@@ -155,9 +157,9 @@ std::string hello_json(const HelloInfo& info, const core::MachineParams& machine
   if (!info.replay.is_null()) j["replay"] = info.replay;
   if (!info.taken_over.is_null()) j["taken_over"] = info.taken_over;
   j["limits"] = {{"max_message_bytes", info.max_message_bytes},
-                 {"max_messages_per_s", info.max_messages_per_s}};
-  j["display_fields"] = {"swing_deg", "boom_deg", "telescope_m", "clam_to_tip_m",
-                         "opening_deg", "cable1_m", "cable2_m", "load_kg"};
+                 {"max_messages_per_s", info.max_messages_per_s},
+                 {"full_stick_V", core::kFullStick_V}};
+  j["display_fields"] = core::kDisplayFields;
   j["machine"] = machine_json(machine);
   // the order of every display frame's `parts` (core/parts.h)
   j["parts"] = core::kPartNames;
@@ -258,6 +260,8 @@ void write_flags(JsonWriter& w, const core::Outputs& o) {
   w.boolean(o.rope_slack[0]);
   w.boolean(o.rope_slack[1]);
   w.end_array();
+  w.key("slack_m");
+  write_array(w, o.slack_m, 3);
   w.key("overload");
   w.boolean(o.overloaded);
   w.key("two_block");

@@ -30,7 +30,7 @@ nlohmann::ordered_json machine_json(const core::MachineParams& p);
 struct HelloInfo {
   std::uint64_t session = 0;
   std::string server;          // "clamsim 0.1.0"
-  double frame_period_s = 0.05;
+  double frame_period_s = core::kFramePeriod_s;
   std::vector<int> frame_rates_hz{20};   // what /ws?rate= may ask for (frame_rate.h)
   std::string model;           // e.g. "t250"
   std::string scenario;        // "" = the model's own initial pose

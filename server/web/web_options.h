@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/event_log.h"
+#include "core/params.h"
 #include "web/web_stats.h"
 
 namespace clamsim::web {
@@ -86,7 +87,7 @@ struct WebOptions {
   std::string tls_key_file;    // PEM: its private key
 
   // Sessions.
-  double frame_period_s = 0.05;         // passed to the registry (20 Hz, section 4.3)
+  double frame_period_s = core::kFramePeriod_s;   // passed to the registry
   // The most frames per second a browser may ask for with /ws?rate= (frame_rate.h).
   double max_frame_rate_hz = 60.0;
   // Debrief replays at once: each has a thread and the run's checkpoints.

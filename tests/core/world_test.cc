@@ -443,6 +443,14 @@ TEST(ClamInWorld, PayingOutOntoTheDeckCountsOneSlackCableEvent) {
   EXPECT_GE(o.events.slack_cables, 1u);
   EXPECT_LE(o.events.slack_cables, 2u);   // one per rope at most
   EXPECT_EQ(o.events.structure_hits, 1u);       // set down on the deck at speed: one hit
+  // the loop the browser shows is the one the event measures: past the margin on a flagged
+  // rope, short of it on the other
+  for (int i = 0; i < 2; ++i) {
+    const double margin = m.hydraulics.winches[static_cast<std::size_t>(i)].slack_margin_m;
+    if (o.rope_slack[static_cast<std::size_t>(i)]) EXPECT_GT(o.slack_m[static_cast<std::size_t>(i)], margin) << "rope " << i;
+    else EXPECT_LT(o.slack_m[static_cast<std::size_t>(i)], margin) << "rope " << i;
+  }
+  EXPECT_TRUE(o.rope_slack[0] || o.rope_slack[1]);
 }
 
 }  // namespace

@@ -127,12 +127,12 @@ describe('browser client against clamsim-server', { skip: skip ?? false }, () =>
   test('a virtual joystick swings the crane', async (t) => {
     const { page } = await openClient(t);
     await waitFor('the joystick to be seen', async () => /Virtual 3-axis stick/.test(await page.textContent('#hud-source')), { timeoutMs: 5000 });
-    const before = await page.evaluate(() => window.clamsim.frame.display[0]);
+    const before = await page.evaluate(() => window.clamsim.frame.values.swing_deg);
     // stick left: +5 V on the swing motor (counter-clockwise)
     await page.evaluate(() => { window.__e2ePad.axes[0] = -1; });
     await waitFor('the swing volts to read +5', async () => (await page.textContent('#hud-volts-swing')) === '5.0', { timeoutMs: 3000 });
     const moved = await waitFor('the reported swing angle to change by 1 deg', async () => {
-      const now = await page.evaluate(() => window.clamsim.frame.display[0]);
+      const now = await page.evaluate(() => window.clamsim.frame.values.swing_deg);
       let d = now - before;
       if (d > 180) d -= 360;
       if (d < -180) d += 360;

@@ -233,7 +233,7 @@ describe('a first day in the browser', { skip: skip ?? false }, () => {
     await page.keyboard.up('ArrowRight');
     await sleep(1500);
     // the HUD and the frame it shows, read together
-    const [text, raw] = await page.evaluate(() => [document.getElementById('hud-swing').textContent.trim(), window.clamsim.frame.display[0]]);
+    const [text, raw] = await page.evaluate(() => [document.getElementById('hud-swing').textContent.trim(), window.clamsim.frame.values.swing_deg]);
     const shown = Number(text);
     assert.ok(shown > -180 && shown <= 180, `swing shown ${text}`);
     const wrapped = ((((raw % 360) + 360) % 360) > 180 ? (((raw % 360) + 360) % 360) - 360 : ((raw % 360) + 360) % 360);

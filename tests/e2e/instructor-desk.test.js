@@ -26,7 +26,7 @@ describe('the instructor desk', { skip: skip ?? false }, () => {
   const errors = [];
   const accounts = path.join(ARTIFACTS, 'state-desk', 'accounts.json');
   const reports = path.join(ARTIFACTS, 'reports-desk');
-  const boom = (page) => page.evaluate(() => window.clamsim.frame?.display[1] ?? NaN);
+  const boom = (page) => page.evaluate(() => window.clamsim.frame?.values.boom_deg ?? NaN);
   const shot = (page, name) => page.screenshot({ path: path.join(ARTIFACTS, name) });
 
   before(async () => {

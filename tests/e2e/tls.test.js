@@ -82,10 +82,10 @@ describe('browser client over https', { skip: skip ?? false }, () => {
 
   test('the virtual joystick swings the crane', async () => {
     await waitFor('the joystick to be seen', async () => /Virtual 3-axis stick/.test(await page.textContent('#hud-source')), { timeoutMs: 5000 });
-    const before = await page.evaluate(() => window.clamsim.frame.display[0]);
+    const before = await page.evaluate(() => window.clamsim.frame.values.swing_deg);
     await page.evaluate(() => { window.__e2ePad.axes[0] = -1; });
     const moved = await waitFor('the reported swing angle to change by 1 deg', async () => {
-      const now = await page.evaluate(() => window.clamsim.frame.display[0]);
+      const now = await page.evaluate(() => window.clamsim.frame.values.swing_deg);
       let d = now - before;
       if (d > 180) d -= 360;
       if (d < -180) d += 360;

@@ -168,9 +168,9 @@ describe('views against clamsim-server', { skip: skip ?? false }, () => {
     };
     for (const page of Object.values(pages)) {
       await page.bringToFront();
-      const [length, hanging] = await page.evaluate(() => [2, 3].map((i) => window.clamsim.frame.display[i]));
-      await hold(page, keys.down, 'the clam 3.5 m lower', `window.clamsim.frame.display[3] >= ${hanging + 3.5}`);
-      await hold(page, [keys.out], 'the telescope 3 m out', `window.clamsim.frame.display[2] >= ${length + 3}`);
+      const [length, hanging] = await page.evaluate(() => ['telescope_m', 'clam_to_tip_m'].map((n) => window.clamsim.frame.values[n]));
+      await hold(page, keys.down, 'the clam 3.5 m lower', `window.clamsim.frame.values.clam_to_tip_m >= ${hanging + 3.5}`);
+      await hold(page, [keys.out], 'the telescope 3 m out', `window.clamsim.frame.values.telescope_m >= ${length + 3}`);
       await hold(page, keys.down, 'the clam under the water', '(window.clamsim.frame?.clam_submerged ?? 0) > 0.5');
     }
     results.lowered = await allViews(t, 'lowered');
@@ -190,7 +190,7 @@ describe('views against clamsim-server', { skip: skip ?? false }, () => {
     if (await page.isVisible('#trainee-prompt #trainee-cancel')) await page.click('#trainee-cancel');
     const frame = () => page.evaluate(() => {
       const f = window.clamsim.frame;
-      return { held: f.held_load, z: f.loads[0].position_m[2], slack: f.display[5] - f.display[3], grips: f.events.grips };
+      return { held: f.held_load, z: f.loads[0].position_m[2], slack: f.values.cable1_m - f.values.clam_to_tip_m, grips: f.events.grips };
     });
     const hold = async (held, what, done, timeoutMs = 30000) => {
       for (const k of held) await page.keyboard.down(k);

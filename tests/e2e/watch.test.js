@@ -88,7 +88,7 @@ describe('watch a trainee', { skip: skip ?? false }, () => {
     const seqs = await Promise.all([trainee.evaluate(() => window.clamsim.frame.seq),
       watcher.evaluate(() => window.clamsim.frame.seq)]);
     assert.ok(Math.abs(seqs[0] - seqs[1]) <= 10, `the pages show the same session's frames: ${seqs}`);
-    const swing0 = await trainee.evaluate(() => window.clamsim.frame.display[0]);
+    const swing0 = await trainee.evaluate(() => window.clamsim.frame.values.swing_deg);
 
     // the trainee holds the swing key: the watcher's input bar and the crane follow
     await trainee.bringToFront();
@@ -97,7 +97,7 @@ describe('watch a trainee', { skip: skip ?? false }, () => {
       await waitFor("the trainee's swing volts on the watcher's page", () => watcher.evaluate(
         () => (window.clamsim.observedVolts?.[0] ?? 0) > 1), { timeoutMs: 10000 });
       await waitFor('the crane swinging on the watcher', () => watcher.evaluate(
-        (s0) => Math.abs(window.clamsim.frame.display[0] - s0) > 1, swing0), { timeoutMs: 15000 });
+        (s0) => Math.abs(window.clamsim.frame.values.swing_deg - s0) > 1, swing0), { timeoutMs: 15000 });
       const shownVolts = await watcher.textContent('#observer-inputs tr[data-signal="swing"] .num');
       assert.ok(Number(shownVolts) > 1, `the swing bar shows the trainee's volts: ${shownVolts}`);
       await trainee.screenshot({ path: path.join(ARTIFACTS, 'watch-trainee.png') });
@@ -118,11 +118,11 @@ describe('watch a trainee', { skip: skip ?? false }, () => {
       () => window.clamsim.observedVolts?.[0] === 0), { timeoutMs: 10000 });
     // the watcher's keys do nothing: the crane stays where the trainee left it
     await watcher.bringToFront();
-    const before = await trainee.evaluate(() => window.clamsim.frame.display[0]);
+    const before = await trainee.evaluate(() => window.clamsim.frame.values.swing_deg);
     await watcher.keyboard.down('ArrowRight');
     await new Promise((r) => setTimeout(r, 1500));
     await watcher.keyboard.up('ArrowRight');
-    const after = await trainee.evaluate(() => window.clamsim.frame.display[0]);
+    const after = await trainee.evaluate(() => window.clamsim.frame.values.swing_deg);
     assert.ok(Math.abs(after - before) < 1, `the watcher's key moved nothing: ${before} -> ${after}`);
     assert.equal(await watcher.evaluate(() => window.clamsim.observedVolts[0]), 0);
   });

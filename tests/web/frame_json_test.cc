@@ -65,6 +65,13 @@ TEST(FrameJson, HelloCarriesTheShippedMachine) {
   EXPECT_DOUBLE_EQ(clam["mass_kg"].get<double>(), 2 * 25 + 2 * 350 + 25);
   EXPECT_DOUBLE_EQ(clam["theta2_open_deg"].get<double>(), 20.0);
   EXPECT_DOUBLE_EQ(j["machine"]["cables"][0]["drum_radius_m"].get<double>(), 0.168);
+  // the server's rules the browser shows, never its own copies: the slack event's loop, the
+  // full stick, Table 4.1's names
+  EXPECT_DOUBLE_EQ(j["machine"]["cables"][1]["slack_margin_m"].get<double>(),
+                   p.hydraulics.winches[1].slack_margin_m);
+  EXPECT_DOUBLE_EQ(j["limits"]["full_stick_V"].get<double>(), core::kFullStick_V);
+  ASSERT_EQ(j["display_fields"].size(), core::kDisplayFields.size());
+  EXPECT_EQ(j["display_fields"][3], "clam_to_tip_m");
   EXPECT_DOUBLE_EQ(clam["bucket_width_m"].get<double>(), 1.2);
   EXPECT_EQ(clam["closing_parts"].get<int>(), 4);
   // each rope reeved drum -> foot sheave -> tip sheave, as points in the parts that carry
@@ -166,6 +173,7 @@ session::Frame busy_frame() {
     o.parts[static_cast<std::size_t>(i)] = {{-12.345678 + i, 7.654321, -3.210987},
                                             {0.6532815, -0.2705981, 0.2705981, -0.6532815}};
   o.rope_slack = {false, true};
+  o.slack_m = {0.0, 0.61234};
   o.overloaded = true;
   f.control_seq = 123456;
   training::TaskScore& s = f.score;
@@ -225,8 +233,9 @@ TEST(FrameJson, DisplayCarriesTheWorldTheContactsTheEventsAndTheScore) {
   EXPECT_EQ(j["parts"][1], nlohmann::json({-11.3457, 7.6543, -3.211, 0.65328, -0.2706,
                                             0.2706, -0.65328}))
       << "x, y, z to 0.1 mm, then the quaternion w, x, y, z to 1e-5";
-  EXPECT_EQ(j["flags"], nlohmann::json({{"slack", {false, true}}, {"overload", true},
-                                        {"two_block", false}}));
+  EXPECT_EQ(j["flags"], nlohmann::json({{"slack", {false, true}}, {"slack_m", {0.0, 0.612}},
+                                        {"overload", true}, {"two_block", false}}))
+      << "each rope's loop to the millimetre";
   EXPECT_EQ(j["control_seq"], 123456);
 
   const auto& ev = j["events"];

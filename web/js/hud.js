@@ -2,21 +2,24 @@
 // the clam's states, connection, frame rates, latency and what the controls send. Builds
 // its rows once and then only changes text.
 
-import { SIGNALS } from './protocol.js';
+import { SIGNALS, VOLT_LIMIT } from './protocol.js';
 import { el, setText } from './dom.js';
 import { plainTerm } from './terms.js';
 import { loadMomentView } from './load-moment.js';
 
+// Table 4.1's rows: the HUD's id, the server's field (hello.display_fields: its unit is the
+// name's last word), the label, the digits shown.
 const TABLE_4_1 = [
-  ['swing', 'Swing angle', 'deg', 1],
-  ['boom', 'Boom angle', 'deg', 1],
-  ['telescope', 'Telescope length', 'm', 2],
-  ['clam_tip', 'Clam to arm tip', 'm', 2],
-  ['opening', 'Clam opening', 'deg', 1],
-  ['cable1', 'Cable 1 length', 'm', 2],
-  ['cable2', 'Cable 2 length', 'm', 2],
-  ['load', 'Load', 'kg', 0],
+  ['swing', 'swing_deg', 'Swing angle', 1],
+  ['boom', 'boom_deg', 'Boom angle', 1],
+  ['telescope', 'telescope_m', 'Telescope length', 2],
+  ['clam_tip', 'clam_to_tip_m', 'Clam to arm tip', 2],
+  ['opening', 'opening_deg', 'Clam opening', 1],
+  ['cable1', 'cable1_m', 'Cable 1 length', 2],
+  ['cable2', 'cable2_m', 'Cable 2 length', 2],
+  ['load', 'load_kg', 'Load', 0],
 ];
+const unitOf = (field) => field.slice(field.lastIndexOf('_') + 1);
 
 // Below this height the full HUD does not fit beside the view (css/style.css compacts it too).
 const SHORT_SCREEN = '(max-height: 720px)';
@@ -83,7 +86,7 @@ export function createHud(container, banner, gaugeParent = null) {
   const hud = { cells: {}, plain: {}, bars: {}, gauge: loadMomentGauge(), linkSummary: null };
   const display = el('table', { class: 'hud-table' },
     el('caption', {}, 'Display data (Table 4.1)'),
-    ...TABLE_4_1.map(([id, label, unit]) => hudRow(hud, id, label, unit)));
+    ...TABLE_4_1.map(([id, field, label]) => hudRow(hud, id, label, unitOf(field))));
   const machine = machineTable(hud);
   const link = linkDetails(hud);
   const controls = controlsTable(hud);
@@ -99,7 +102,7 @@ export function createHud(container, banner, gaugeParent = null) {
     loadMomentLevels(levels) {
       gauge.levels(levels);
     },
-    frame: (f, slack) => showFrame(hud, f, slack),
+    frame: (f) => showFrame(hud, f),
     // inputMs: the latency probe's median, a control change to its frame on the screen
     link: (l) => showLink(hud, l),
     note(text) {
@@ -188,11 +191,13 @@ function controlsTable(hud) {
     }));
 }
 
-function showFrame(hud, f, slack) {
+// the slack rows show each rope's loop as the server measures it (display.flags.slack_m)
+function showFrame(hud, f) {
   const set = (id, text) => setCell(hud, id, text);
   hud.gauge.show(f);
-  const d = f.display;
-  TABLE_4_1.forEach(([id, , unit, digits], i) => set(id, id === 'swing' ? formatAngle(d[i], digits) : fmt(d[i], digits)));
+  const v = f.values ?? {};
+  TABLE_4_1.forEach(([id, field, , digits]) => set(id, id === 'swing' ? formatAngle(v[field], digits) : fmt(v[field], digits)));
+  const slack = f.flags?.slack_m;
   set('tension1', fmt(f.tension_N?.[0] / 1000, 2));
   set('tension2', fmt(f.tension_N?.[1] / 1000, 2));
   set('slack1', fmt(slack?.[0], 2));
@@ -225,7 +230,7 @@ function showControls(hud, volts, source, level) {
   const { bars, cells } = hud;
   SIGNALS.forEach((s, i) => {
     const v = volts[i];
-    const pct = Math.min(100, (Math.abs(v) / 5) * 50);
+    const pct = Math.min(100, (Math.abs(v) / VOLT_LIMIT) * 50);
     bars[s].fill.style.width = `${pct}%`;
     bars[s].fill.style.left = v >= 0 ? '50%' : `${50 - pct}%`;
     const t = v.toFixed(1);

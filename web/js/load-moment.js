@@ -21,7 +21,7 @@ const tonnes = (kg) => (fin(kg) ? `${(kg / 1000).toFixed(1)} t` : '– t');
 
 // What the gauge shows for a frame: {visible, level, pctText, text, fraction, warningAt,
 // cutoutAt} (fractions 0..1 of the bar). The colour is the server's own state (`lmi`, which
-// keeps its hysteresis: a warning lets go 5 points lower, a cut-out only once the reading
+// keeps its hysteresis: a warning lets go some points lower, a cut-out only once the reading
 // is back under the warning level); the levels only place the marks.
 export function loadMomentView(frame, levels) {
   const pct = frame?.load_moment_pct;

@@ -3,6 +3,7 @@
 // come. observer.js holds the words; this file only draws them.
 
 import { el, setText } from './dom.js';
+import { VOLT_LIMIT } from './protocol.js';
 import { observerBanner, inputRows, describeEvent } from './observer.js';
 
 const MAX_EVENTS = 60;   // the list scrolls; older lines go
@@ -41,7 +42,7 @@ export function createObserverUi({ panel, banner }) {
       volts.forEach((v, i) => {
         const r = rows[i];
         if (!r) return;
-        const f = Math.max(-1, Math.min(1, v / 5));
+        const f = Math.max(-1, Math.min(1, v / VOLT_LIMIT));
         r.fill.style.left = `${50 + Math.min(0, f) * 50}%`;
         r.fill.style.width = `${Math.abs(f) * 50}%`;
         setText(r.value, v.toFixed(1));

@@ -4,11 +4,9 @@
 import { parseReplayMessage } from './replay.js';
 
 export const PROTOCOL_VERSION = 2;
+// Full stick, the most a control signal sends (section 4.3); a server whose hello says
+// otherwise (limits.full_stick_V) is refused rather than driven at the wrong scale.
 export const VOLT_LIMIT = 5;
-
-// Table 4.1, in its order; units in the names.
-export const DISPLAY_FIELDS = ['swing_deg', 'boom_deg', 'telescope_m', 'clam_to_tip_m',
-  'opening_deg', 'cable1_m', 'cable2_m', 'load_kg'];
 
 // ControlSignal order (thesis 4.3.1).
 export const SIGNALS = ['swing', 'boom', 'telescope', 'cable1', 'cable2'];
@@ -116,7 +114,10 @@ function link(links, name, path) {
 function cable(c, path, warnings) {
   if (!isObject(c)) fail(path, 'expected an object');
   return { min_length_m: num(c, 'min_length_m', path), max_length_m: num(c, 'max_length_m', path),
-    drum_radius_m: num(c, 'drum_radius_m', path), reeving: softly(() => reeving(c, path), warnings) };
+    drum_radius_m: num(c, 'drum_radius_m', path),
+    // a loop longer than this is a slack event (the server's rule; absent from older servers)
+    slack_margin_m: optNum(c, 'slack_margin_m', path) ?? null,
+    reeving: softly(() => reeving(c, path), warnings) };
 }
 
 // Where a rope is reeved along the boom: [{part, at: [x, y, z]}, ...], drum first, tip
@@ -430,16 +431,35 @@ function limits(h, warnings) {
   }, warnings);
 }
 
+// The server's full stick must be the one this client scales its controls to.
+function fullStick(h) {
+  const v = h.limits?.full_stick_V;
+  if (v !== undefined && v !== VOLT_LIMIT) {
+    fail('hello.limits.full_stick_V', `this client sends -${VOLT_LIMIT}..+${VOLT_LIMIT} V, the server's full stick is ${JSON.stringify(v)}`);
+  }
+}
+
 // hello.frame_rates_hz: the frame rates this server grants (?rate=), [] when it names none.
 function frameRates(h) {
   const v = h.frame_rates_hz;
   return Array.isArray(v) ? v.filter((x) => typeof x === 'number' && Number.isFinite(x) && x > 0) : [];
 }
 
+// Table 4.1's names in the order the display's values come (units in the names: "load_kg"):
+// the server's one list, which the page reads values by.
+function displayFields(h) {
+  const v = h.display_fields;
+  if (!Array.isArray(v) || !v.length || !v.every((n) => typeof n === 'string' && /^[a-z][a-z0-9_]*$/.test(n))) {
+    fail('hello.display_fields', 'expected a list of field names');
+  }
+  return v.slice();
+}
+
 function hello(h) {
   if (h.protocol !== PROTOCOL_VERSION) {
     fail('hello.protocol', `this client speaks version ${PROTOCOL_VERSION}, the server ${JSON.stringify(h.protocol)}`);
   }
+  fullStick(h);
   const warnings = [];
   return {
     type: 'hello',
@@ -448,6 +468,7 @@ function hello(h) {
     server: typeof h.server === 'string' ? h.server : '',
     model: typeof h.model === 'string' ? h.model : '',
     frame_period_s: num(h, 'frame_period_s', 'hello'),
+    display_fields: displayFields(h),
     frame_rates_hz: frameRates(h),
     limits: limits(h, warnings),
     parts: partNames(h, warnings),
@@ -661,12 +682,15 @@ function flags(d, path) {
   const v = d.flags;
   if (v === undefined || v === null) return undefined;
   const p = `${path}.flags`;
-  if (!isObject(v)) fail(p, 'expected {slack, overload, two_block}');
+  if (!isObject(v)) fail(p, 'expected {slack, slack_m, overload, two_block}');
   const slack = v.slack;
   if (!Array.isArray(slack) || slack.length !== 2 || !slack.every((x) => typeof x === 'boolean')) {
     fail(`${p}.slack`, 'expected [bool, bool], one per rope');
   }
-  return { slack: slack.slice(), overload: bool(v, 'overload', p), two_block: bool(v, 'two_block', p) };
+  // each rope's loop beyond its span, m (the server's one measure of slack)
+  const slackM = optVec(v, 'slack_m', p, 2);
+  if (slackM && !slackM.every((x) => x >= 0)) fail(`${p}.slack_m`, 'expected two lengths >= 0');
+  return { slack: slack.slice(), slack_m: slackM ?? null, overload: bool(v, 'overload', p), two_block: bool(v, 'two_block', p) };
 }
 
 function optCount(o, key, path) {
@@ -678,15 +702,17 @@ function optCount(o, key, path) {
 
 // Table 4.1's values, seq and t are required; a malformed extended field is dropped and
 // named in `warnings`, so one bad optional field does not cost the frame.
-function display(d) {
+// names: the hello's display_fields (null before a hello: the values are then only checked
+// as numbers, and `values` is null).
+function display(d, { displayFields: names = null } = {}) {
   if (!Number.isInteger(d.seq) || d.seq < 0) fail('display.seq', 'expected an integer >= 0');
   const t = num(d, 't', 'display');
   const values = d.display;
-  if (!Array.isArray(values) || values.length !== DISPLAY_FIELDS.length) {
-    fail('display.display', `expected ${DISPLAY_FIELDS.length} values (Table 4.1)`);
+  if (!Array.isArray(values) || !values.length || (names && values.length !== names.length)) {
+    fail('display.display', names ? `expected ${names.length} values (hello.display_fields)` : 'expected a list of values');
   }
   values.forEach((v, i) => {
-    if (typeof v !== 'number' || !Number.isFinite(v)) fail(`display.display[${i}] (${DISPLAY_FIELDS[i]})`, 'not a finite number');
+    if (typeof v !== 'number' || !Number.isFinite(v)) fail(`display.display[${i}]${names ? ` (${names[i]})` : ''}`, 'not a finite number');
   });
   const p = 'display';
   const warnings = [];
@@ -704,6 +730,8 @@ function display(d) {
   const nLoads = parsedLoads ? loads.length : undefined;  // indices are checked against good loads only
   return {
     type: 'display', seq: d.seq, t, display: values.slice(),
+    // Table 4.1 by name: values.load_kg (null without the hello's names)
+    values: names ? Object.fromEntries(names.map((n, i) => [n, values[i]])) : null,
     joint_velocity: soft(() => optVec(d, 'joint_velocity', p)),
     tension_N: soft(() => optVec(d, 'tension_N', p, 2)),
     pressure_MPa: Array.isArray(d.pressure_MPa) ? d.pressure_MPa.slice() : undefined,
@@ -786,8 +814,9 @@ const validators = { hello, display, pong, error, report, restarting, trainee, d
   replay_timeline: replayMessage, replay_state: replayMessage, take_over: replayMessage,
   replay_ticket: replayMessage };
 
-// Returns {ok: true, msg} or {ok: false, error: "what was wrong"}; never throws.
-export function parseServerMessage(text) {
+// Returns {ok: true, msg} or {ok: false, error: "what was wrong"}; never throws. context:
+// what an earlier message said that this one is read by ({displayFields} from the hello).
+export function parseServerMessage(text, context = {}) {
   if (typeof text !== 'string') return { ok: false, error: `binary message (protocol v${PROTOCOL_VERSION} is JSON text)` };
   let m;
   try {
@@ -800,7 +829,7 @@ export function parseServerMessage(text) {
   const validate = validators[m.type];
   if (!validate) return { ok: false, error: `unknown message type ${JSON.stringify(m.type)}` };
   try {
-    return { ok: true, msg: validate(m) };
+    return { ok: true, msg: validate(m, context) };
   } catch (e) {
     if (e instanceof ProtocolError) return { ok: false, error: e.message };
     throw e;

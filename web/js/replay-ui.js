@@ -141,7 +141,7 @@ function position(ui) {
   const pct = `${(f * 100).toFixed(2)}%`;
   ui.fill.style.width = pct;
   ui.head.style.left = pct;
-  const period = state.info?.framePeriodS ?? 0.05;
+  const period = state.info?.framePeriodS;   // none before the hello: the times read '–'
   const t = timeOfK(k, state.series, period);
   const total = timeOfK(last, state.series, period);
   setText(ui.clock, `${formatReplayTime(t)} / ${formatReplayTime(total)}`);
@@ -166,7 +166,7 @@ function controls(ui) {
 function drawTimeline(ui) {
   const { state } = ui;
   const first = firstK(state), last = lastK(state);
-  const period = state.info?.framePeriodS ?? 0.05;
+  const period = state.info?.framePeriodS;
   const markers = timelineMarkers(state.events, { first, last, series: state.series, framePeriodS: period,
     width: Math.max(200, ui.track.clientWidth || 1000), loads: state.loads });
   // styles through the CSSOM: the server's Content-Security-Policy refuses style attributes
@@ -316,7 +316,7 @@ function bindTrack(ui) {
   track.addEventListener('pointercancel', endDrag);
   track.addEventListener('keydown', (ev) => {
     const { state } = ui;
-    const step = Math.round(1 / (state.info?.framePeriodS ?? 0.05));   // a second
+    const step = state.info ? Math.round(1 / state.info.framePeriodS) : 0;   // a second
     const k = state.k ?? firstK(state);
     const to = { ArrowLeft: k - step, ArrowRight: k + step, Home: firstK(state), End: lastK(state),
       PageDown: k - 10 * step, PageUp: k + 10 * step }[ev.key];

@@ -68,16 +68,18 @@ function numbers(a) { return Array.isArray(a) && a.every(fin) ? a : null; }
 
 export const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16];
 
-// hello.replay -> what the page shows about the recording; null when absent or unusable.
+// hello.replay -> what the page shows about the recording; null when absent or unusable
+// (the recording's frame period is the server's: a replay without one is not played).
 export function parseReplayInfo(r) {
   if (!r || typeof r !== 'object' || typeof r.recording !== 'string') return null;
+  if (!fin(r.frame_period_s) || !(r.frame_period_s > 0)) return null;
   const speeds = numbers(r.speeds)?.filter((s) => s > 0) ?? [];
   return {
     recording: r.recording,
     label: typeof r.label === 'string' ? r.label : '',
     trainee: typeof r.trainee === 'string' ? r.trainee : '',
     frames: Number.isInteger(r.frames) && r.frames >= 0 ? r.frames : 0,
-    framePeriodS: fin(r.frame_period_s) && r.frame_period_s > 0 ? r.frame_period_s : 0.05,
+    framePeriodS: r.frame_period_s,
     startUtc: typeof r.start_utc === 'string' ? r.start_utc : '',
     complete: r.complete !== false,   // false: the file has no end yet (live, or a crash)
     speeds: speeds.length ? speeds : SPEEDS.slice(),
@@ -172,7 +174,7 @@ export function kAtFraction(f, first, last) {
 
 // Seconds since the recording's start at frame k: from the series (linear between its
 // points), else (k - 1) frame periods.
-export function timeOfK(k, series, framePeriodS = 0.05) {
+export function timeOfK(k, series, framePeriodS) {
   const ks = series?.k, ts = series?.t;
   if (ks && ks.length && ts) {
     let lo = 0, hi = ks.length - 1;
@@ -190,7 +192,7 @@ export function timeOfK(k, series, framePeriodS = 0.05) {
 }
 
 // The frame at time t (a click on a plot): the inverse of timeOfK.
-export function kAtTime(t, series, framePeriodS = 0.05) {
+export function kAtTime(t, series, framePeriodS) {
   const ks = series?.k, ts = series?.t;
   if (ks && ks.length && ts) {
     let lo = 0, hi = ts.length - 1;
@@ -220,7 +222,7 @@ export function formatReplayTime(t) {
 
 // A live session taken over from a replay (hello.taken_over): what the notice tells the
 // person now at the controls.
-export function takenOverNotice(takenOver, framePeriodS = 0.05) {
+export function takenOverNotice(takenOver, framePeriodS) {
   const at = Number.isInteger(takenOver?.k) ? formatReplayTime(takenOver.k * framePeriodS) : '–';
   return { from: 'Take-over', text: `you have the controls from ${at} of the replayed run; `
     + 'the machine and the task are exactly as they were then' };
@@ -256,7 +258,7 @@ export function eventWords(e, series, framePeriodS, loads = []) {
 // Events closer than gapPx on a `width`-pixel bar share one marker: it goes to the first of
 // them, stands tall and takes a penalty's colour if any of them is one, and its tooltip
 // names all of them.
-export function timelineMarkers(events, { first, last, series = null, framePeriodS = 0.05, width = 1000, gapPx = 12, loads = [] }) {
+export function timelineMarkers(events, { first, last, series = null, framePeriodS, width = 1000, gapPx = 12, loads = [] }) {
   const out = [];
   let prev = null;
   for (const e of [...events].sort((a, b) => a.k - b.k)) {

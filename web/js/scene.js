@@ -492,7 +492,7 @@ function placeRopes(w, poses, ropeLengths) {
 // jaws, just under C along the clam's z axis (z, up the clam).
 function placeHeldBall(w, frame, c, z) {
   const { load } = w;
-  const mass = frame.display[7];
+  const mass = frame.values.load_kg;
   load.visible = mass > 0 && frame.loads.length === 0;
   if (load.visible) {
     const r = Math.cbrt((3 * mass) / (4 * Math.PI * VISUAL.loadDensity_kg_m3));

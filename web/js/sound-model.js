@@ -3,6 +3,8 @@
 // levels and pitches the synthesizer in sound.js follows. No WebAudio here, so the node
 // tests can check every rule.
 
+import { VOLT_LIMIT } from './protocol.js';
+
 // A diesel of this class idles near 750 rpm and runs its pumps up to about 2100 rpm under
 // load; a six-cylinder four-stroke fires three times a revolution, so the engine note's
 // fundamental is rpm / 60 * 3 (37.5-105 Hz). The gear pump's whine is its tooth-meshing
@@ -15,9 +17,9 @@ export const FULL_VOICE = { swingDegS: 15, boomDegS: 3, telescopeMS: 0.3, ropeMS
 
 // A line within this fraction of its channel's relief setting squeals; fully at the setting.
 export const RELIEF_ONSET = 0.93;
-// Rope tension below this fraction of the clam's weight is slack; above TAUT it has come
-// taut again (with a snap if it was slack).
-export const ROPE = { slackFraction: 0.05, tautFraction: 0.3 };
+// A rope that hung slack (the server's loop, display.flags.slack_m) and is taut this frame
+// pulling more than this fraction of the clam's weight snaps taut.
+export const ROPE = { tautFraction: 0.3 };
 // The clam entering the water: the submerged fraction crossing this.
 export const SPLASH_AT = 0.02;
 
@@ -27,7 +29,7 @@ const clamp01 = (x) => Math.min(1, Math.max(0, Number.isFinite(x) ? x : 0));
 // stroke load the engine fully.
 export function demand(volts) {
   if (!Array.isArray(volts)) return 0;
-  return clamp01(volts.reduce((s, v) => s + Math.abs(Number(v) || 0), 0) / 10);
+  return clamp01(volts.reduce((s, v) => s + Math.abs(Number(v) || 0), 0) / (2 * VOLT_LIMIT));
 }
 
 export function engineRpm(volts) {
@@ -67,7 +69,7 @@ export function drums(f) {
 const HITS = ['rack_gate_hits', 'structure_hits', 'load_impacts'];
 
 // The one-shot sounds this frame brings against the previous one: [{kind, strength 0..1}],
-// kind 'splash' | 'impact' | 'snap'. clamWeightN scales the ropes' slack and taut tensions.
+// kind 'splash' | 'impact' | 'snap'. clamWeightN scales the pull of a rope snapping taut.
 export function oneShots(f, prev, clamWeightN) {
   if (!f || !prev) return [];
   const shots = [];
@@ -82,9 +84,10 @@ export function oneShots(f, prev, clamWeightN) {
   }
   const weight = clamWeightN > 0 ? clamWeightN : 1;
   for (let i = 0; i < 2; i += 1) {
-    const before = prev.tension_N?.[i] ?? 0;
+    const wasSlack = (prev.flags?.slack_m?.[i] ?? 0) > 0;
+    const taut = (f.flags?.slack_m?.[i] ?? 0) === 0;
     const now = f.tension_N?.[i] ?? 0;
-    if (before < ROPE.slackFraction * weight && now > ROPE.tautFraction * weight) {
+    if (wasSlack && taut && now > ROPE.tautFraction * weight) {
       shots.push({ kind: 'snap', strength: clamp01(now / (2 * weight)) });
     }
   }

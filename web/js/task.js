@@ -145,6 +145,19 @@ export function parseAdvice(raw) {
   return { holdMs: holdS * 1000, events };
 }
 
+// The figures an advice text names as {token}, per entry, from the hello's machine (the
+// server's rules, never a copy here): {slack_margin_m} is the loop of that rope which counts
+// as a slack event.
+export function adviceFacts(machine) {
+  const margin = (i) => {
+    const m = machine?.cables?.[i]?.slack_margin_m;
+    return Number.isFinite(m) ? `${m} m` : 'its slack margin';
+  };
+  return { slack_cable_1: { slack_margin_m: margin(0) }, slack_cable_2: { slack_margin_m: margin(1) } };
+}
+
+const fillFacts = (text, facts) => text.replace(/\{(\w+)\}/g, (all, k) => facts?.[k] ?? all);
+
 // The entry for a risen counter: which slack rope from the flags (cable 2 when both or
 // neither is flagged any more: the one the jaws' stops leave loose most often).
 export function adviceId(kind, slack) {
@@ -176,7 +189,7 @@ export function makeWarningTracker({ holdMs = WARN.holdMs } = {}) {
     // hitRule: {speed_m_per_s, points} of hello.scene.task (the server's rule), or null,
     // restartKey: the restart key's label, null where this page cannot restart}
     // adviceData: parseAdvice's, or null (no explanations)
-    update(frame, { now, loadMassKg = () => 0, hitRule = null, restartKey = 'R', adviceData = null } = {}) {
+    update(frame, { now, loadMassKg = () => 0, hitRule = null, restartKey = 'R', adviceData = null, adviceFacts: facts = null } = {}) {
       const ev = frame.events;
       if (ev) {
         for (const [k, counter] of Object.entries(COUNTERS)) {
@@ -199,7 +212,7 @@ export function makeWarningTracker({ holdMs = WARN.holdMs } = {}) {
       // a counted hit is red; a touch below the server's hit speed is an allowed rub, amber
       if (now < until.contact) out.push(contactWarning('hit', hitRule));
       else if (touching) out.push(contactWarning('touching', hitRule));
-      const mass = frame.display?.[7] > 0 ? frame.display[7] : held !== null ? loadMassKg(held) : 0;
+      const mass = frame.values?.load_kg > 0 ? frame.values.load_kg : held !== null ? loadMassKg(held) : 0;
       const flags = frame.flags;
       if (now < until.overload || flags?.overload) out.push({ id: 'overload', text: 'Overload' });
       if (now < until.two_block || flags?.two_block) out.push({ id: 'two_block', text: 'Anti-two-block: hoisting stopped' });
@@ -211,9 +224,10 @@ export function makeWarningTracker({ holdMs = WARN.holdMs } = {}) {
       // what caused the last penalty event and how to avoid it, held long enough to read
       if (advice && now < advice.until) {
         const a = adviceData?.events[advice.id];
-        if (a) out.push({ id: 'advice', state: advice.id, text: a.title,
+        const own = facts?.[advice.id];
+        if (a) out.push({ id: 'advice', state: advice.id, text: fillFacts(a.title, own),
           detail: [['What happened', a.what], ['Why it matters', a.why], ['How to avoid it', a.avoid]]
-            .filter(([, t]) => t) });
+            .filter(([, t]) => t).map(([h, t]) => [h, fillFacts(t, own)]) });
       }
       return out.map((w) => ({ level: WARNING_LEVELS[w.id], ...w }));
     },

@@ -10,7 +10,8 @@ import { parseServerMessage } from '../js/protocol.js';
 const fixture = (name) => readFileSync(new URL(`fixtures/${name}.json`, import.meta.url), 'utf8');
 const hello = parseServerMessage(fixture('hello')).msg;
 const { machine, scene } = hello;
-const display = parseServerMessage(fixture('display')).msg;
+// read by the hello's display field names, as the page reads it
+const display = parseServerMessage(fixture('display'), { displayFields: hello.display_fields }).msg;
 
 const near = (a, b, eps = 1e-9) => {
   if (Array.isArray(a)) a.forEach((x, i) => near(x, b[i], eps));

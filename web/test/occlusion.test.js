@@ -11,7 +11,8 @@ import { parseServerMessage } from '../js/protocol.js';
 
 const fixture = (name) => readFileSync(new URL(`fixtures/${name}.json`, import.meta.url), 'utf8');
 const hello = parseServerMessage(fixture('hello')).msg;
-const display = parseServerMessage(fixture('display')).msg;
+// read by the hello's display field names, as the page reads it
+const display = parseServerMessage(fixture('display'), { displayFields: hello.display_fields }).msg;
 const sc = hello.scene;
 
 const X = [1, 0, 0], Y = [0, 1, 0], Z = [0, 0, 1];

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  parseServerMessage, controlMessage, pingMessage, restartMessage, clampVolts, DISPLAY_FIELDS, SIGNALS, PROTOCOL_VERSION,
+  parseServerMessage, controlMessage, pingMessage, restartMessage, clampVolts, SIGNALS, PROTOCOL_VERSION,
   frameRateParam, withFrameRate, frameRateRefusal,
 } from '../js/protocol.js';
 import { readFileSync } from 'node:fs';
@@ -11,7 +11,9 @@ const fixture = (name) => JSON.parse(readFileSync(new URL(`fixtures/${name}.json
 const helloObject = () => fixture('hello');
 const displayObject = () => fixture('display');
 
-const parse = (o) => parseServerMessage(typeof o === 'string' ? o : JSON.stringify(o));
+// as the page parses: every message after the hello read by its display field names
+const parse = (o) => parseServerMessage(typeof o === 'string' ? o : JSON.stringify(o),
+  { displayFields: helloObject().display_fields });
 
 test('a valid display keeps Table 4.1 in order and the extended fields', () => {
   const r = parse(displayObject());
@@ -59,6 +61,12 @@ test('display v2: a task-less score is just {enabled: false}; a bad one is dropp
 test('a display with only the required fields is accepted (a 2001-style frame)', () => {
   const r = parse({ type: 'display', seq: 0, t: 0, display: [0, 30, 12, 8, 50, 8, 10, 0] });
   assert.equal(r.ok, true, r.error);
+  // Table 4.1 read by the hello's names, never by index
+  assert.equal(r.msg.values.cable2_m, 10);
+  assert.equal(r.msg.values.load_kg, 0);
+  const before = parseServerMessage(JSON.stringify({ type: 'display', seq: 0, t: 0, display: [0, 30, 12, 8, 50, 8, 10, 0] }));
+  assert.equal(before.msg.values, null, 'no hello yet: no names');
+  assert.equal(parseServerMessage(JSON.stringify({ ...helloObject(), display_fields: 'x' })).ok, false, 'a hello without names is refused');
   assert.equal(r.msg.tip_m, undefined);
   assert.deepEqual(r.msg.loads, []);
   assert.deepEqual(r.msg.contacts, []);
@@ -68,7 +76,7 @@ test('a display with only the required fields is accepted (a 2001-style frame)',
 
 test('malformed displays are refused, naming the field', () => {
   const cases = [
-    [{ display: [1, 2, 3] }, /display\.display: expected 8 values/],
+    [{ display: [1, 2, 3] }, /display\.display: expected 8 values \(hello\.display_fields\)/],
     [{ display: [0, 30, 12, 8, 50, 8, null, 0] }, /display\[6\] \(cable2_m\)/],
     [{ display: [0, 30, 12, 8, 50, 8, 'x', 0] }, /display\[6\]/],
     [{ seq: -1 }, /display\.seq/],
@@ -254,7 +262,6 @@ test('control: five volts, clamped to +-5 V, non-finite sent as 0', () => {
   assert.deepEqual(JSON.parse(controlMessage([9, -9, NaN, Infinity, undefined])).volts, [5, -5, 0, 0, 0]);
   assert.deepEqual(clampVolts([1.23456]), [1.235, 0, 0, 0, 0]);
   assert.equal(SIGNALS.length, 5);
-  assert.equal(DISPLAY_FIELDS.length, 8);
 });
 
 test('ping carries id and the client clock', () => {
@@ -373,7 +380,9 @@ test('display: the parts\' poses, the server\'s flags and control_seq', () => {
     assert.ok(Math.abs(Math.hypot(p[3], p[4], p[5], p[6]) - 1) < 1e-12, 'normalised');
   }
   assert.deepEqual(f.parts[0], [0, 0, 0, 1, 0, 0, 0]);
-  assert.deepEqual(f.flags, { slack: [false, true], overload: false, two_block: false });
+  assert.deepEqual(f.flags, { slack: [false, true], slack_m: [0, 0.62], overload: false, two_block: false });
+  const negative = parse({ ...displayObject(), flags: { ...displayObject().flags, slack_m: [0, -1] } }).msg;
+  assert.match(negative.warnings.join('\n'), /flags\.slack_m: expected two lengths >= 0/);
   assert.equal(f.control_seq, 17);
   // all optional: a frame without them has none
   const bare = parse({ type: 'display', seq: 0, t: 0, display: [0, 30, 12, 8, 50, 8, 10, 0] }).msg;

@@ -74,9 +74,11 @@ test('hello.replay: the recording, with defaults for what is missing', () => {
   assert.equal(info.frames, 1201);
   assert.equal(info.framePeriodS, 0.05);
   assert.deepEqual(info.speeds, SPEEDS);
-  const bare = parseReplayInfo({ recording: 'x.mcap' });
-  assert.deepEqual([bare.trainee, bare.frames, bare.framePeriodS, bare.speeds], ['', 0, 0.05, SPEEDS]);
-  assert.deepEqual(parseReplayInfo({ recording: 'x.mcap', speeds: [1, 'fast'] }).speeds, SPEEDS, 'a bad list: the default');
+  const bare = parseReplayInfo({ recording: 'x.mcap', frame_period_s: 0.1 });
+  assert.deepEqual([bare.trainee, bare.frames, bare.framePeriodS, bare.speeds], ['', 0, 0.1, SPEEDS]);
+  assert.deepEqual(parseReplayInfo({ recording: 'x.mcap', frame_period_s: 0.05, speeds: [1, 'fast'] }).speeds, SPEEDS, 'a bad list: the default');
+  // the frame period is the recording's, never guessed
+  assert.equal(parseReplayInfo({ recording: 'x.mcap' }), null);
   assert.equal(parseReplayInfo(undefined), null);
   assert.equal(parseReplayInfo({ label: 'no name' }), null);
 });

@@ -7,7 +7,8 @@ import { parseServerMessage } from '../js/protocol.js';
 
 const fixture = (name) => readFileSync(new URL(`fixtures/${name}.json`, import.meta.url), 'utf8');
 const hello = parseServerMessage(fixture('hello')).msg;
-const display = parseServerMessage(fixture('display')).msg;
+// read by the hello's display field names, as the page reads it
+const display = parseServerMessage(fixture('display'), { displayFields: hello.display_fields }).msg;
 
 let buildWorld;
 before(async () => {

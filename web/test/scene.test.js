@@ -7,7 +7,8 @@ import { posePoint, partIndex } from '../js/geometry.js';
 
 const fixture = (name) => readFileSync(new URL(`fixtures/${name}.json`, import.meta.url), 'utf8');
 const hello = parseServerMessage(fixture('hello')).msg;
-const display = parseServerMessage(fixture('display')).msg;
+// read by the hello's display field names, as the page reads it
+const display = parseServerMessage(fixture('display'), { displayFields: hello.display_fields }).msg;
 const at = partIndex(hello.parts);
 const P = (n) => display.parts[at[n]];
 const near = (a, b, eps) => a.forEach((x, i) => assert.ok(Math.abs(x - b[i]) < eps, `${a} != ${b}`));

@@ -62,11 +62,15 @@ test('one-shots: a splash entering the water, an impact per new hit, a snap when
   assert.ok(Math.abs(hit[0].strength - 1) < 1e-9, '100 kN is a bang');
   const knock = oneShots(frame({ events: { load_impacts: 2 }, contacts: [{ force_N: 500 }] }), frame(), CLAM_N);
   assert.ok(Math.abs(knock[0].strength - 0.3) < 1e-9, 'a light knock');
-  const slack = frame({ tension_N: [10, CLAM_N / 2] });
-  const snap = oneShots(frame({ tension_N: [CLAM_N, CLAM_N / 2] }), slack, CLAM_N);
+  // the server's loop (display.flags.slack_m): rope 1 hung 0.3 m slack and is taut now
+  const flags = (slackM) => ({ slack: [false, false], slack_m: slackM, overload: false, two_block: false });
+  const slack = frame({ tension_N: [10, CLAM_N / 2], flags: flags([0.3, 0]) });
+  const snap = oneShots(frame({ tension_N: [CLAM_N, CLAM_N / 2], flags: flags([0, 0]) }), slack, CLAM_N);
   assert.deepEqual(snap, [{ kind: 'snap', strength: 0.5 }]);
-  assert.deepEqual(oneShots(frame({ tension_N: [CLAM_N, CLAM_N / 2] }), frame(), CLAM_N), [],
+  assert.deepEqual(oneShots(frame({ tension_N: [CLAM_N, CLAM_N / 2], flags: flags([0, 0]) }), frame({ flags: flags([0, 0]) }), CLAM_N), [],
     'a rope that was never slack does not snap');
+  assert.deepEqual(oneShots(frame({ tension_N: [CLAM_N, CLAM_N / 2], flags: flags([0.1, 0]) }), slack, CLAM_N), [],
+    'a rope still hanging a loop has not come taut');
 });
 
 test('the listener\'s volume and mute are remembered, garbage gives the defaults', () => {

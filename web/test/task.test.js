@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   formatClock, formatKg, formatPoints, scoreView, makeWarningTracker, rackOrGateContact, reportView,
-  makeRestartGuard, WARN, parseAdvice, adviceId, ADVICE_KINDS,
+  makeRestartGuard, WARN, parseAdvice, adviceId, ADVICE_KINDS, adviceFacts,
 } from '../js/task.js';
 import { readFileSync } from 'node:fs';
 
@@ -64,7 +64,7 @@ test('score view: hidden without a task; time bar against the optimum and the li
   assert.equal(none.phase, 'ok');
 });
 
-const frame = (extra = {}) => ({ display: [0, 0, 0, 0, 0, 0, 0, 0], held_load: null, contacts: [], clam_submerged: 0,
+const frame = (extra = {}) => ({ values: { load_kg: 0 }, held_load: null, contacts: [], clam_submerged: 0,
   events: { rack_gate_hits: 0, slack_cables: 0, overloads: 0 }, ...extra });
 const ids = (list) => list.map((w) => w.id);
 
@@ -124,7 +124,7 @@ test('warnings: slack cable, overload, two-block, load held, under water', () =>
   tr.update(frame({ events: ev(1), flags: flags([false, false], false, true) }), { now: 3e4 + 50 });
   assert.deepEqual(ids(tr.update(frame({ events: ev(1) }), { now: 3e4 + 100 })), ['two_block']);
   assert.deepEqual(ids(tr.update(frame({ events: ev(1) }), { now: 3e4 + 100 + WARN.holdMs })), []);
-  w = tr.update(frame({ held_load: 1, display: [0, 0, 0, 0, 0, 0, 0, 2350], clam_submerged: 0.4 }), { now: 1e5 });
+  w = tr.update(frame({ held_load: 1, values: { load_kg: 2350 }, clam_submerged: 0.4 }), { now: 1e5 });
   assert.deepEqual(ids(w), ['load', 'water']);
   assert.equal(w[0].text, 'Load held: 2\u2009350 kg');
   assert.equal(w[1].text, 'Clam under water');
@@ -304,7 +304,7 @@ test('advice.json explains every penalty event the page counts, each with what, 
 
 test('warnings: a counted slack event brings its explanation, held for the advice time, then gone', () => {
   const tr = makeWarningTracker();
-  const frame = (slack, events) => ({ display: [0, 0, 0, 0, 0, 0, 0, 0], contacts: [], held_load: null,
+  const frame = (slack, events) => ({ values: { load_kg: 0 }, contacts: [], held_load: null,
     flags: { slack, overload: false, two_block: false }, events });
   const zero = { slack_cables: 0, structure_hits: 0 };
   assert.equal(tr.update(frame([false, false], zero), { now: 0, adviceData: ADVICE }).find((w) => w.id === 'advice'), undefined);
@@ -329,7 +329,7 @@ test('warnings: a counted slack event brings its explanation, held for the advic
 
 test('warnings: a dropped load (the score\'s count, no world event) brings its explanation: keep cable 1 slack with a load', () => {
   const tr = makeWarningTracker();
-  const frame = (dropped) => ({ display: [0, 0, 0, 0, 0, 0, 0, 0], contacts: [], held_load: null,
+  const frame = (dropped) => ({ values: { load_kg: 0 }, contacts: [], held_load: null,
     flags: { slack: [false, false], overload: false, two_block: false },
     events: { slack_cables: 0, structure_hits: 0 }, score: { dropped_loads: dropped } });
   assert.ok(!tr.update(frame(0), { now: 0, adviceData: ADVICE }).some((w) => w.id === 'advice'));
@@ -339,4 +339,18 @@ test('warnings: a dropped load (the score\'s count, no world event) brings its e
   // a restart (the count back to 0) is a new baseline, not a drop
   tr.update(frame(0), { now: 20000, adviceData: ADVICE });
   assert.ok(!tr.update(frame(0), { now: 40000, adviceData: ADVICE }).some((w) => w.id === 'advice'));
+});
+
+test('advice names the server\'s slack margin of its own rope, never a copy of it', () => {
+  const facts = adviceFacts({ cables: [{ slack_margin_m: 0.5 }, { slack_margin_m: 0.75 }] });
+  const tr = makeWarningTracker();
+  const frame = (slack, slacks) => ({ values: { load_kg: 0 }, contacts: [], held_load: null, clam_submerged: 0,
+    flags: { slack, overload: false, two_block: false }, events: { slack_cables: slacks } });
+  tr.update(frame([false, false], 0), { now: 0, adviceData: ADVICE, adviceFacts: facts });
+  const w = tr.update(frame([false, true], 1), { now: 50, adviceData: ADVICE, adviceFacts: facts });
+  const advice = w.find((x) => x.id === 'advice');
+  assert.equal(advice.state, 'slack_cable_2');
+  assert.match(advice.detail[0][1], /by more than 0\.75 m/);
+  assert.doesNotMatch(JSON.stringify(advice), /\{slack_margin_m\}/, 'every token filled');
+  assert.match(adviceFacts(null).slack_cable_1.slack_margin_m, /margin/, 'an older server: said in words');
 });

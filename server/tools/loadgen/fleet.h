@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/params.h"
 #include "model/control_script.h"
 #include "tools/client/client_orb.h"
 #include "tools/client/subscription.h"
@@ -35,7 +36,7 @@ struct SessionSlot {
 
 struct FleetSettings {
   bool legacy = false;
-  double period_s = 0.05;
+  double period_s = core::kFramePeriod_s;
   client::SubscribeSettings subscribe;
 };
 

@@ -12,6 +12,7 @@
 
 #include "cli/exit_codes.h"
 #include "cli/version_flag.h"
+#include "core/params.h"
 #include "model/json_fields.h"
 #include "cli/args.h"
 #include "tools/client/client_orb.h"
@@ -225,7 +226,7 @@ int run_main(int argc, char** argv) {
       return kExitFailed;
     }
   }
-  const double period_s = opt.rate_hz > 0.0 ? 1.0 / opt.rate_hz : 0.05;
+  const double period_s = opt.rate_hz > 0.0 ? 1.0 / opt.rate_hz : core::kFramePeriod_s;
   loadgen::LoadReport report = report_head(opt, period_s);
   int exit_code = kExitOk;
   try {

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "core/params.h"
 #include "model/json_fields.h"
 
 namespace clamsim::receiver {
@@ -32,7 +33,7 @@ AxisMapping parse_axis(model::Section& s, const nlohmann::json& raw) {
   if (s.has("deadzone")) {
     m.deadzone = s.number("deadzone", 1.0, model::Bounds::half_open(0.0, 0.95));
   }
-  if (s.has("volts")) m.volts = s.number("volts", 1.0, {0.0, 5.0, true, false});
+  if (s.has("volts")) m.volts = s.number("volts", 1.0, {0.0, core::kFullStick_V, true, false});
   s.finish();
   return m;
 }
@@ -109,14 +110,14 @@ JoystickMapping load_mapping(const std::string& path) {
 JoystickMapping default_mapping() {
   JoystickMapping m;
   // swing: stick right (+x) slews clockwise from above, which is negative volts
-  m.signals[0] = AxisMapping{0, true, 0.05, 5.0};
+  m.signals[0] = AxisMapping{0, true, 0.05, core::kFullStick_V};
   // boom: stick pulled back (+y on Linux) raises the boom
-  m.signals[1] = AxisMapping{1, false, 0.05, 5.0};
+  m.signals[1] = AxisMapping{1, false, 0.05, core::kFullStick_V};
   // telescope: twist right extends
-  m.signals[2] = AxisMapping{2, false, 0.05, 5.0};
+  m.signals[2] = AxisMapping{2, false, 0.05, core::kFullStick_V};
   // the two handles: pulled back reels the cable in
-  m.signals[3] = AxisMapping{3, false, 0.05, 5.0};
-  m.signals[4] = AxisMapping{4, false, 0.05, 5.0};
+  m.signals[3] = AxisMapping{3, false, 0.05, core::kFullStick_V};
+  m.signals[4] = AxisMapping{4, false, 0.05, core::kFullStick_V};
   // the browser's restart button: free on 12-button sticks (Linux numbers pads by driver)
   m.restart_button = 9;
   return m;

@@ -12,13 +12,15 @@
 #include <optional>
 #include <string>
 
+#include "core/params.h"
+
 namespace clamsim::receiver {
 
 struct AxisMapping {
   int axis = 0;            // Linux joystick axis number (js_event.number)
   bool invert = false;     // flip the sign before scaling
   double deadzone = 0.05;  // fraction of full travel around centre that reads as 0
-  double volts = 5.0;      // volts at full deflection, 0 < volts <= 5
+  double volts = core::kFullStick_V;   // volts at full deflection, 0 < volts <= full stick
 };
 
 struct JoystickMapping {

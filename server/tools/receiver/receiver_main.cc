@@ -20,6 +20,7 @@
 
 #include "cli/exit_codes.h"
 #include "cli/version_flag.h"
+#include "core/params.h"
 #include "model/json_fields.h"
 #include "cli/args.h"
 #include "tools/client/client_orb.h"
@@ -42,7 +43,7 @@ using clamsim::cli::kExitBadModel;
 using clamsim::cli::kExitOk;
 using clamsim::cli::kExitUsage;
 constexpr int kExitFailed = clamsim::cli::kExitFailure;
-constexpr double kControlPeriodS = 0.05;  // 20 Hz, the thesis's sampling rate
+constexpr double kControlPeriodS = core::kFramePeriod_s;  // controls at the frames' rate
 constexpr unsigned kAdminTimeoutMs = 5000;
 constexpr unsigned kSessionTimeoutMs = 1000;
 
@@ -504,7 +505,7 @@ int run_main(int argc, char** argv) {
 
   receiver::RunReport report;
   report.legacy = s.opt.legacy;
-  report.period_s = s.opt.rate_hz > 0.0 ? 1.0 / s.opt.rate_hz : 0.05;
+  report.period_s = s.opt.rate_hz > 0.0 ? 1.0 / s.opt.rate_hz : core::kFramePeriod_s;
   auto monitor = std::make_shared<receiver::FrameMonitor>(report.period_s, std::move(s.csv));
   int exit_code = kExitOk;
   try {

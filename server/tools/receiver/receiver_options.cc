@@ -1,6 +1,7 @@
 #include "tools/receiver/receiver_options.h"
 
 #include "cli/args.h"
+#include "core/params.h"
 
 namespace clamsim::receiver {
 
@@ -171,7 +172,7 @@ ReceiverOptions parse_receiver_options(int argc, const char* const* argv) {
   }
   if (a.has("--key-step")) {
     if (o.input != Input::Keyboard) throw cli::UsageError("--key-step needs --keyboard");
-    o.key_step_v = static_cast<float>(*a.number("--key-step", 0.1, 5.0));
+    o.key_step_v = static_cast<float>(*a.number("--key-step", 0.1, core::kFullStick_V));
   }
   if (a.has("--keys")) {
     if (o.input != Input::Keyboard) throw cli::UsageError("--keys needs --keyboard");

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "core/params.h"
 #include "tools/client/arrival_stats.h"
 #include "tools/client/received_frame.h"
 #include "tools/client/subscription.h"
@@ -15,11 +16,11 @@ namespace clamsim::receiver {
 
 struct RunReport {
   bool legacy = false;
-  double period_s = 0.05;
+  double period_s = core::kFramePeriod_s;
   double duration_s = 0.0;             // subscription to the end of sending
   std::uint64_t controls_sent = 0;     // GetControlInput oneways that did not raise
   std::uint64_t control_failures = 0;  // ... that raised
-  client::ArrivalStats frames{0.05};
+  client::ArrivalStats frames{core::kFramePeriod_s};
   std::optional<client::SessionCounters> server;  // CLAMX::Session::stats() at the end
   bool server_lost = false;  // sends kept failing, so no counters were asked for
   std::optional<client::ReceivedScore> task;  // the last frame's score, when there is a task

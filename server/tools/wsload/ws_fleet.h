@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/params.h"
 #include "tools/client/arrival_stats.h"
 
 namespace clamsim::wsload {
@@ -44,8 +45,8 @@ struct ClientResult {
   std::string close_reason;    // the server's reason, or the error
   std::int64_t server_session = -1;  // hello.session (the latest connection's)
   std::int64_t observing = 0;        // > 0: an observer of that session (no controls)
-  double frame_period_s = 0.05;      // hello.frame_period_s
-  client::ArrivalStats arrivals{0.05};  // frames inside the window, over every connection
+  double frame_period_s = core::kFramePeriod_s;      // hello.frame_period_s
+  client::ArrivalStats arrivals{core::kFramePeriod_s};  // frames inside the window, over every connection
   std::vector<double> rtt_ms;           // ping round trips inside the window
   std::uint64_t controls_sent = 0;
   std::uint64_t pings_sent = 0;

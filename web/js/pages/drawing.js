@@ -105,7 +105,7 @@ export function posesOfFrame(c, f, now, speed) {
   if (d.world.update(f)) {
     if (speed !== null) c.motion.configure({ periodMs: d.periodMs / Math.min(1, speed), stepsPerPeriod: Math.max(1, speed) });
     c.motion.push(f.seq, now, [...f.parts, ...f.loads.map((l) => [...l.position_m, ...l.orientation])],
-      [f.display[5], f.display[6]]);
+      [f.values.cable1_m, f.values.cable2_m]);
   } else if (!d.partsNote) {
     d.partsNote = `frame ${f.seq}: no pose for every part (display.parts): the machine is not moved`;
     c.hud.note(d.partsNote);

@@ -57,7 +57,7 @@ function display(c, f) {
   if (effect && c.page.feels) feel(c, effect);
   c.page.on.display?.(f);
   scoreAndLesson(c, f);
-  c.hud.frame(f, c.draw.world.state.slack);
+  c.hud.frame(f);
   // the machine sounds as it is driven: by this page's controls, or the watched trainee's
   c.sound.frame(f, c.page.soundVolts(c.controls.drivingVolts));
   c.lastFrame = f;
@@ -110,12 +110,15 @@ export function messageHandlers(c) {
     error: (m) => error(c, m),
   };
   for (const type of PAGE_ONLY) handlers[type] = (m) => c.page.on[type]?.(m);
+  // what the hello said that later messages are read by: its display field names
+  const context = { displayFields: null };
   return (text) => {
-    const r = parseServerMessage(text);
+    const r = parseServerMessage(text, context);
     if (!r.ok) {
       c.hud.note(`ignored a message: ${r.error}`);
       return;
     }
+    if (r.msg.type === 'hello') context.displayFields = r.msg.display_fields;
     handlers[r.msg.type](r.msg);
   };
 }

@@ -6,7 +6,7 @@
 
 import { restartMessage } from '../protocol.js';
 import { keyboardLayout } from '../input.js';
-import { makeWarningTracker, makeRestartGuard, hitRuleOf, parseAdvice } from '../task.js';
+import { makeWarningTracker, makeRestartGuard, hitRuleOf, parseAdvice, adviceFacts } from '../task.js';
 import { loadMomentLevels } from '../load-moment.js';
 import { lessonView, lessonOffer, LESSON_CHOICE_KEY } from '../lesson.js';
 import { createLessonUi } from '../lesson-ui.js';
@@ -21,6 +21,7 @@ export function taskState(params) {
     scenario: params.get('scenario') || null,
     sceneInfo: null,        // hello.scene (loads, task)
     lmiLevels: null,        // hello.machine.load_moment: the indicator's levels, the server's
+    adviceFacts: null,      // the figures the advice texts name ({slack_margin_m}), from hello.machine
     markers: [],            // contact markers (markers.js)
     warnings: [],           // the badges of the last frame (task.js)
     lastScore: null,
@@ -88,6 +89,7 @@ export function taskForHello(c, msg) {
     : lessonOffer(t.sceneInfo, window.localStorage);
   c.lessonUi.offer(t.offeredLesson);
   t.lmiLevels = loadMomentLevels(msg.machine);
+  t.adviceFacts = adviceFacts(msg.machine);
   c.hud.loadMomentLevels(t.lmiLevels);
   c.sound.hello(msg.machine);
   t.markers = [];
@@ -106,7 +108,8 @@ export function markersAndWarnings(c, f, now) {
   t.warnings = c.warningTracker.update(f, { now, hitRule: hitRuleOf(t.sceneInfo?.task),
     loadMassKg: (i) => t.sceneInfo?.loads?.find((l) => l.index === i)?.mass_kg ?? 0,
     // the tip-over banner names the key only where this page can restart
-    restartKey: c.choice.watchOnly ? null : keyboardLayout()?.actions.restart.label ?? 'R', adviceData: t.adviceData });
+    restartKey: c.choice.watchOnly ? null : keyboardLayout()?.actions.restart.label ?? 'R', adviceData: t.adviceData,
+    adviceFacts: t.adviceFacts });
   showWarnings(c, now);
 }
 
