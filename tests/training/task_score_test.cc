@@ -381,10 +381,15 @@ TEST(TaskScore, EachPenaltyKindHasOneNameEverywhere) {
       }
     });
     EXPECT_EQ(in_score, 1) << model::kPenaltyNames[k] << " is counted once in the score";
-    const bool world_counts = model::PenaltyKind(k) != model::PenaltyKind::DroppedLoad;
+    // the kinds the scorer reads off the world's counters (the dropped load is its own rule)
+    const auto kind = static_cast<model::PenaltyKind>(k);
+    using K = model::PenaltyKind;
+    const bool world_counts = kind == K::RackGateHit || kind == K::StructureHit || kind == K::SlackCable ||
+                              kind == K::Overload || kind == K::LmiWarning || kind == K::LmiCutout;
     const auto& ev = core::kWorldEventFields;
-    const bool in_events = std::any_of(ev.begin(), ev.end(), [&](const auto& f) { return f.name == count; });
-    EXPECT_EQ(in_events, world_counts) << count << " in the world's events";
+    const bool in_events =
+        std::any_of(ev.begin(), ev.end(), [&](const auto& f) { return f.name == count; });
+    if (world_counts) EXPECT_TRUE(in_events) << count << " in the world's events";
   }
 }
 

@@ -36,7 +36,7 @@ test('scene: every part drawn where its pose puts it; nothing drawn before a fra
   const fly = world.scene.getObjectByName('fly');
   assert.equal(fly.visible, false, 'no frame yet: the machine is not drawn');
   assert.equal(world.update(display), true);
-  world.place(poses(), [display.display[5], display.display[6]]);
+  world.place(poses(), [display.values.cable1_m, display.values.cable2_m]);
   world.scene.updateMatrixWorld(true);
   for (const name of hello.parts) {
     const g = world.scene.getObjectByName(name);
@@ -60,7 +60,7 @@ test('scene: every part drawn where its pose puts it; nothing drawn before a fra
 test('scene: each bucket\'s hinge B (the middle of its bosses) meets its arm\'s end; the left is the mirror image', () => {
   const world = buildWorld(hello);
   world.update(display);
-  world.place(poses(), [display.display[5], display.display[6]]);
+  world.place(poses(), [display.values.cable1_m, display.values.cable2_m]);
   world.scene.updateMatrixWorld(true);
   const { link2_length_m: l2, theta2_closed_deg: tc } = hello.machine.clam;
   const b = [l2 * Math.sin((tc * Math.PI) / 180), 0, l2 * Math.cos((tc * Math.PI) / 180)];
@@ -84,7 +84,7 @@ test('scene: a cable is one geometry, rewritten in place from the tip to its end
   const cable = world.scene.getObjectByName('cable 1');
   const geometry = cable.geometry;
   const pos = geometry.getAttribute('position');
-  world.place(poses(), [display.display[5], display.display[6]]);
+  world.place(poses(), [display.values.cable1_m, display.values.cable2_m]);
   const v0 = pos.version;
   // the ends: the first ring around a point by the tip, the last by A (three's frame)
   const ring = (r) => {
@@ -100,20 +100,20 @@ test('scene: a cable is one geometry, rewritten in place from the tip to its end
   moved[at.clam_head] = [...moved[at.clam_head]];
   moved[at.clam_head][2] -= 1;
   const array = pos.array;
-  world.place(moved, [display.display[5] + 1, display.display[6]]);
+  world.place(moved, [display.values.cable1_m + 1, display.values.cable2_m]);
   assert.equal(cable.geometry, geometry);
   assert.equal(pos.array, array);
   assert.ok(pos.version > v0, 'marked for upload');
   assert.ok(Math.abs(ring(24)[2] - (display.point_a_m[2] - 1)) < 0.5);
   // the slack is the rope beyond the straight line from the cable's top to its end: a metre
   // more rope is a metre more slack, and a rope shorter than that line hangs taut, unbowed
-  world.place(moved, [display.display[5] + 5, display.display[6]]);
+  world.place(moved, [display.values.cable1_m + 5, display.values.cable2_m]);
   const slack = world.state.slack[0];
   assert.ok(slack > 0, `5 m more rope than the frame's hangs slack (${slack})`);
-  world.place(moved, [display.display[5] + 6, display.display[6]]);
+  world.place(moved, [display.values.cable1_m + 6, display.values.cable2_m]);
   assert.ok(Math.abs(world.state.slack[0] - slack - 1) < 1e-9, `${world.state.slack[0]} vs ${slack} + 1`);
   assert.ok(world.state.sag[0] > 0);
-  world.place(moved, [0.5, display.display[6]]);
+  world.place(moved, [0.5, display.values.cable2_m]);
   assert.equal(world.state.slack[0], 0);
   assert.equal(world.state.sag[0], 0);
 });
@@ -158,7 +158,7 @@ test('scene: a reeved rope is one tube from its drum over the foot sheave and ro
   const machine = { ...hello.machine, cables: hello.machine.cables.map((c, i) => ({ ...c, reeving: reeving(i ? -1.9 : -1.2) })) };
   const world = buildWorld({ ...hello, machine });
   world.update(display);
-  world.place(poses(), [display.display[5], display.display[6]]);
+  world.place(poses(), [display.values.cable1_m, display.values.cable2_m]);
   const cable = world.scene.getObjectByName('cable 1');
   const pos = cable.geometry.getAttribute('position');
   const rings = 25 + 2 * 4;                  // the hanging part, and 4 points round each sheave
