@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <cmath>
+#include <fstream>
 
 #include "model/machine_file.h"
 
@@ -361,6 +362,52 @@ TEST(FrameJson, ErrorAndPong) {
   EXPECT_EQ(p["id"], 7);
   EXPECT_EQ(p["t"], 1234.5);
   EXPECT_EQ(p["sim_t"], 3.25);
+}
+
+}  // namespace
+}  // namespace clamsim::web
+
+namespace clamsim::web {
+namespace {
+
+// The browser's unit tests read hand-written messages (web/test/fixtures/); they must have
+// the shape the server sends, or those tests check a protocol nobody speaks. Every field the
+// server writes is in the fixture, with the same kind of value, and the fixture invents none.
+void same_shape(const nlohmann::json& server, const nlohmann::json& fixture, const std::string& path) {
+  ASSERT_EQ(server.is_object(), fixture.is_object()) << path;
+  if (!server.is_object()) return;
+  for (const auto& [key, value] : server.items()) {
+    ASSERT_TRUE(fixture.contains(key)) << "web/test/fixtures lacks " << path << "." << key;
+    const auto& mine = fixture[key];
+    const bool both_numbers = value.is_number() && mine.is_number();
+    if (!value.is_null() && !mine.is_null() && !both_numbers)
+      EXPECT_EQ(value.type_name(), std::string(mine.type_name())) << path << "." << key;
+  }
+  for (const auto& [key, value] : fixture.items())
+    EXPECT_TRUE(server.contains(key)) << "web/test/fixtures has " << path << "." << key << ", which the server never sends";
+}
+
+nlohmann::json fixture(const std::string& name) {
+  std::ifstream in(kSource + "/web/test/fixtures/" + name + ".json");
+  return nlohmann::json::parse(in);
+}
+
+TEST(FrameJson, TheBrowsersFixturesHaveTheShapeTheServerSends) {
+  const auto p = model::load_machine_file(kSource + "/models/t250.json");
+  const auto hello = nlohmann::json::parse(hello_json(HelloInfo{}, p, nlohmann::ordered_json::object()));
+  const auto mine = fixture("hello");
+  same_shape(hello, mine, "hello");
+  same_shape(hello["limits"], mine["limits"], "limits");
+  same_shape(hello["machine"], mine["machine"], "machine");
+  for (const char* part : {"crane", "clam", "carrier", "load_moment", "hydraulics"})
+    same_shape(hello["machine"][part], mine["machine"][part], std::string("machine.") + part);
+  same_shape(hello["machine"]["cables"][0], mine["machine"]["cables"][0], "machine.cables[0]");
+  EXPECT_EQ(hello["display_fields"], mine["display_fields"]);
+
+  const session::Frame f = busy_frame();
+  const auto display = nlohmann::json::parse(display_json(f, nlohmann::ordered_json::array()));
+  const auto frame = fixture("display");
+  for (const char* key : {"flags", "events", "score"}) same_shape(display[key], frame[key], key);
 }
 
 }  // namespace

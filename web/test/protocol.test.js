@@ -200,6 +200,7 @@ test('hello: cables as an object, optional scene parts and yaw are fine', () => 
 
 test('hello: the channels\' relief settings, optional, five positive pressures', () => {
   const h = helloObject();
+  delete h.machine.hydraulics;
   assert.equal(parse(h).msg.machine.hydraulics.relief_MPa, null, 'a server that sends none');
   h.machine.hydraulics = { relief_MPa: [28, 28, 28, 21, 21] };
   assert.deepEqual(parse(h).msg.machine.hydraulics.relief_MPa, [28, 28, 28, 21, 21]);
@@ -470,11 +471,14 @@ test('hello: the counterweight is the model\'s block in frame 1; a malformed one
 });
 
 test('hello: the ropes\' reeving and the bucket width are optional; a malformed reeving is null and named', () => {
-  // the fixture predates them: the hanging part only, a bucket as wide as link 2 (scene.js)
-  const old = parse(helloObject()).msg.machine;
+  // a server that predates them: the hanging part only, a bucket as wide as link 2 (scene.js)
+  const older = helloObject();
+  older.machine.cables.forEach((c) => { delete c.reeving; });
+  delete older.machine.clam.bucket_width_m;
+  const old = parse(older).msg.machine;
   assert.deepEqual(old.cables.map((c) => c.reeving), [null, null]);
   assert.equal(old.clam.bucket_width_m, undefined);
-  const h = helloObject();
+  const h = structuredClone(older);
   const anchors = [{ part: 'superstructure', at: [-1.2, -0.5, 0] }, { part: 'boom_base', at: [0.5, 0, 0.6] },
     { part: 'fly', at: [0, 0, 0] }];
   h.machine.cables.forEach((c) => { c.reeving = anchors; });
