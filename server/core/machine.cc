@@ -289,8 +289,11 @@ Control anti_two_block_cutout(const State& st, const Control& u, const Faults& f
   return without_raising_motions(u);
 }
 
-State initial_state(const MachineParams& m, const InitialConditions& init) {
-  State st;
+namespace {
+
+// The grab hanging still and plumb under the tip at the asked depth and opening; returns
+// the distance A-C (s).
+double hang_clam(const MachineParams& m, const InitialConditions& init, State& st) {
   StateVector& x = st.x;
   x.setZero();
   x(ix::q + 0) = init.swing_rad;
@@ -306,15 +309,14 @@ State initial_state(const MachineParams& m, const InitialConditions& init) {
   st.clam.geo = geo_of(clam_stops(m.clam), s);
   st.clam.working =
       st.clam.geo == GeoStatus::InRange ? WorkingState::Free : WorkingState::Distributed;
+  return s;
+}
 
+// Rope tensions that hold the Free mechanism at rest: a_A, a_C are affine in (T1, T2),
+// through the pulls at A and C (clam_pulls along the ropes).
+Eigen::Vector2d resting_tensions(const MachineParams& m, const StateVector& x, double drop,
+                                 double reach) {
   const double g = m.crane.gravity_m_per_s2;
-  // The grab hangs plumb under the tip, its body straight: the anti-swing device pulls only
-  // on an eye off the plumb, so at rest the ropes carry the whole weight.
-  const double drop = x(ix::yA) + tip(2);
-  const double reach = drop;
-
-  // Rope tensions that hold the Free mechanism at rest: a_A, a_C are affine in (T1, T2),
-  // through the pulls at A and C (clam_pulls along the ropes).
   const ClamKinematics k = clam_kinematics(m.clam, x(ix::yA), x(ix::yC), 0.0, 0.0);
   auto accelerations = [&](double t1, double t2) {
     const ClamPulls p = clam_pulls(m.clam, t1, t2, drop / reach);
@@ -324,23 +326,20 @@ State initial_state(const MachineParams& m, const InitialConditions& init) {
   const Eigen::Vector2d a0 = accelerations(0.0, 0.0);
   Eigen::Matrix2d gain;
   gain << accelerations(1.0, 0.0) - a0, accelerations(0.0, 1.0) - a0;
-  const Eigen::Vector2d tension = gain.partialPivLu().solve(-a0);
+  return gain.partialPivLu().solve(-a0);
+}
 
-  // Unstretched rope lengths for those tensions, over the whole rope from the drum:
-  // path + span = L (1 + T / EA); the closing rope's span includes its parts in the clam.
+// Line pressures that hold everything still with the valves centred: tank pressure on the
+// free lines, the cylinders' cap sides and the winches' lifting sides holding the crane's
+// and the ropes' loads, each poppet where its pressures put it.
+void set_holding_pressures(const MachineParams& m, const InitialConditions& init, StateVector& x) {
   const HydraulicsParams& hy = m.hydraulics;
-  const double span[2] = {reach, reach + m.clam.closing_parts * s};
-  for (int i = 0; i < 2; ++i) {
-    const double path = reeved_path(m.crane, hy.winches[i].reeving, q).length_m;
-    x(ix::len + i) = (path + span[i]) / (1.0 + tension(i) / hy.winches[i].rope_EA_N);
-  }
-
-  // Line pressures that hold everything still with the valves centred.
   for (int ch = 0; ch < 5; ++ch) {
     x(ix::p + 2 * ch) = hy.channels[ch].valve.tank_pressure_Pa;
     x(ix::p + 2 * ch + 1) = hy.channels[ch].valve.tank_pressure_Pa;
     x(ix::pilot + ch) = x(ix::p + 2 * ch + 1);   // the pilot at rest sees line B's pressure
   }
+  const Vec3 q = x.segment<3>(ix::q);
   const ClamContext c = clam_context(m, x);
   const CraneDynamics dyn = crane_dynamics(m.crane, q, Vec3::Zero(), 0.0);
   // the ropes pull the tip down and, along the boom, the sheaves (derivative.cc force_stage)
@@ -367,6 +366,32 @@ State initial_state(const MachineParams& m, const InitialConditions& init) {
         ? counterbalance_opening(chan.counterbalance, x(ix::p + 2 * ch), x(ix::pilot + ch))
         : 0.0;
   }
+}
+
+}  // namespace
+
+State initial_state(const MachineParams& m, const InitialConditions& init) {
+  State st;
+  StateVector& x = st.x;
+  const double s = hang_clam(m, init, st);
+  const Vec3 q = x.segment<3>(ix::q);
+  const Vec3 tip = tip_position(m.crane, q);
+  // The grab hangs plumb under the tip, its body straight: the anti-swing device pulls only
+  // on an eye off the plumb, so at rest the ropes carry the whole weight.
+  const double drop = x(ix::yA) + tip(2);
+  const double reach = drop;
+  const Eigen::Vector2d tension = resting_tensions(m, x, drop, reach);
+
+  // Unstretched rope lengths for those tensions, over the whole rope from the drum:
+  // path + span = L (1 + T / EA); the closing rope's span includes its parts in the clam.
+  const HydraulicsParams& hy = m.hydraulics;
+  const double span[2] = {reach, reach + m.clam.closing_parts * s};
+  for (int i = 0; i < 2; ++i) {
+    const double path = reeved_path(m.crane, hy.winches[i].reeving, q).length_m;
+    x(ix::len + i) = (path + span[i]) / (1.0 + tension(i) / hy.winches[i].rope_EA_N);
+  }
+  set_holding_pressures(m, init, x);
+  const ClamContext c = clam_context(m, x);
   st.stops_engaged = engaged_stops(m, x, c);
   // the indicator starts reading what hangs at the tip, not from zero
   st.stability.load_kg = hook_load_kg(m, c);
@@ -491,6 +516,38 @@ void advance_to(const MachineParams& m, State& st, const Control& u, const Envir
   for (long i = 0; i < static_cast<long>(n); ++i) step_with(m, sm, st, u, env, carry);
 }
 
+namespace {
+
+// The world's part of a frame: the clam's contact and water, the loads, the contacts and
+// the event counts and states as the world keeps them.
+void world_outputs(const State& st, const Environment& env, Outputs& o) {
+  const WorldState& w = st.world;
+  o.clam_contact_force_N = w.clam_contact_N;
+  o.clam_submerged = w.clam_submerged;
+  o.turbidity = env.faults.turbidity;
+  o.load_count = w.load_count;
+  o.held_load = w.held_load;
+  for (int i = 0; i < w.load_count; ++i) {
+    const LoadBody& b = w.loads[static_cast<std::size_t>(i)];
+    Outputs::Load& l = o.loads[static_cast<std::size_t>(i)];
+    l.position_m = {b.position_m.x(), b.position_m.y(), b.position_m.z()};
+    l.orientation = {b.orientation.w(), b.orientation.x(), b.orientation.y(), b.orientation.z()};
+    l.velocity_m_per_s = {b.velocity_m_per_s.x(), b.velocity_m_per_s.y(), b.velocity_m_per_s.z()};
+    l.held = b.held;
+    l.in_contact = b.in_contact;
+    l.asleep = b.asleep;
+    if (env.world) l.submerged = load_submerged_fraction(*env.world, i, b);
+  }
+  o.contact_count = w.marker_count;
+  o.contacts = w.markers;
+  o.events = w.events;
+  o.rope_slack = w.rope_slack;
+  o.overloaded = w.overloaded;
+  o.two_blocked = w.two_blocked;
+}
+
+}  // namespace
+
 Outputs outputs(const MachineParams& m, const State& st, const Environment& env) {
   const StateVector& x = st.x;
   const ClamContext c = clam_context(m, x);
@@ -544,30 +601,8 @@ Outputs outputs(const MachineParams& m, const State& st, const Environment& env)
   o.energy_J = total_energy(m, st);
   o.nonphysical_warnings = st.health.nonphysical_warnings;
 
-  const WorldState& w = st.world;
-  o.clam_contact_force_N = w.clam_contact_N;
-  o.clam_submerged = w.clam_submerged;
-  o.turbidity = env.faults.turbidity;
-  o.load_count = w.load_count;
-  o.held_load = w.held_load;
-  for (int i = 0; i < w.load_count; ++i) {
-    const LoadBody& b = w.loads[static_cast<std::size_t>(i)];
-    Outputs::Load& l = o.loads[static_cast<std::size_t>(i)];
-    l.position_m = arr(b.position_m);
-    l.orientation = {b.orientation.w(), b.orientation.x(), b.orientation.y(), b.orientation.z()};
-    l.velocity_m_per_s = arr(b.velocity_m_per_s);
-    l.held = b.held;
-    l.in_contact = b.in_contact;
-    l.asleep = b.asleep;
-    if (env.world) l.submerged = load_submerged_fraction(*env.world, i, b);
-  }
-  o.contact_count = w.marker_count;
-  o.contacts = w.markers;
-  o.events = w.events;
-  o.rope_slack = w.rope_slack;
+  world_outputs(st, env, o);
   o.slack_m = {slack_loop_m(c, x, 0), slack_loop_m(c, x, 1)};
-  o.overloaded = w.overloaded;
-  o.two_blocked = w.two_blocked;
   stability_outputs(m, st, o);
   o.parts = part_poses(m, st, pose);
   return o;

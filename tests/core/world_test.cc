@@ -447,8 +447,12 @@ TEST(ClamInWorld, PayingOutOntoTheDeckCountsOneSlackCableEvent) {
   // rope, short of it on the other
   for (int i = 0; i < 2; ++i) {
     const double margin = m.hydraulics.winches[static_cast<std::size_t>(i)].slack_margin_m;
-    if (o.rope_slack[static_cast<std::size_t>(i)]) EXPECT_GT(o.slack_m[static_cast<std::size_t>(i)], margin) << "rope " << i;
-    else EXPECT_LT(o.slack_m[static_cast<std::size_t>(i)], margin) << "rope " << i;
+    const auto r = static_cast<std::size_t>(i);
+    if (o.rope_slack[r]) {
+      EXPECT_GT(o.slack_m[r], margin) << "rope " << i;
+    } else {
+      EXPECT_LT(o.slack_m[r], margin) << "rope " << i;
+    }
   }
   EXPECT_TRUE(o.rope_slack[0] || o.rope_slack[1]);
 }

@@ -389,7 +389,9 @@ TEST(TaskScore, EachPenaltyKindHasOneNameEverywhere) {
     const auto& ev = core::kWorldEventFields;
     const bool in_events =
         std::any_of(ev.begin(), ev.end(), [&](const auto& f) { return f.name == count; });
-    if (world_counts) EXPECT_TRUE(in_events) << count << " in the world's events";
+    if (world_counts) {
+      EXPECT_TRUE(in_events) << count << " in the world's events";
+    }
   }
 }
 
