@@ -403,3 +403,35 @@ TEST(ScenarioFile, LessonErrorsNameThePathAndTheChoices) {
 
 }  // namespace
 }  // namespace clamsim::model
+
+namespace clamsim::model {
+namespace {
+
+// docs/training-task.md's table of penalties is checked against the one list: a row per
+// kind, in its order, with the shipped scenario's points, and no row for a kind the server
+// does not score.
+TEST(ScenarioFile, TheDocsPenaltyTableIsTheOneListWithTheShippedPoints) {
+  std::ifstream in(kRoot + "/docs/training-task.md");
+  const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const Scenario s = load_scenario_file(kShipped, machine());
+  std::size_t at = 0;
+  for (std::size_t k = 0; k < kPenaltyKinds; ++k) {
+    const std::string row = std::string("| `") + kPenaltyNames[k] + "` |";
+    const std::size_t found = doc.find(row, at);
+    ASSERT_NE(found, std::string::npos) << "docs/training-task.md has no row " << row << " after the last";
+    const std::size_t end = doc.find('\n', found);
+    const std::string line = doc.substr(found, end - found);
+    const std::string points = line.substr(line.rfind('|', line.size() - 2) + 1);
+    EXPECT_DOUBLE_EQ(std::stod(points), s.task.penalties.points[k]) << line;
+    at = end;
+  }
+  const std::size_t table = doc.find("| kind | event | shipped points |");
+  ASSERT_NE(table, std::string::npos);
+  const std::size_t table_end = doc.find("\n\n", table);
+  std::size_t rows = 0;
+  for (std::size_t p = doc.find("\n| `", table); p < table_end; p = doc.find("\n| `", p + 1)) ++rows;
+  EXPECT_EQ(rows, kPenaltyKinds) << "a row for a kind the server does not score";
+}
+
+}  // namespace
+}  // namespace clamsim::model

@@ -380,11 +380,14 @@ void same_shape(const nlohmann::json& server, const nlohmann::json& fixture, con
     ASSERT_TRUE(fixture.contains(key)) << "web/test/fixtures lacks " << path << "." << key;
     const auto& mine = fixture[key];
     const bool both_numbers = value.is_number() && mine.is_number();
-    if (!value.is_null() && !mine.is_null() && !both_numbers)
+    if (!value.is_null() && !mine.is_null() && !both_numbers) {
       EXPECT_EQ(value.type_name(), std::string(mine.type_name())) << path << "." << key;
+    }
   }
-  for (const auto& [key, value] : fixture.items())
-    EXPECT_TRUE(server.contains(key)) << "web/test/fixtures has " << path << "." << key << ", which the server never sends";
+  for (const auto& [key, value] : fixture.items()) {
+    EXPECT_TRUE(server.contains(key))
+        << "web/test/fixtures has " << path << "." << key << ", which the server never sends";
+  }
 }
 
 nlohmann::json fixture(const std::string& name) {
