@@ -401,6 +401,72 @@ State initial_state(const MachineParams& m, const InitialConditions& init) {
 
 namespace {
 
+// A step's last stage may overshoot the vapour floor the lines' rates stop at, or a poppet
+// pass its seat or its full stroke, where it stops (poppet_rate); a state gone non-finite
+// is a numerical failure: the last good pose is kept, all motion stopped, and it is counted.
+void keep_in_bounds(const MachineParams& m, State& st, const StateVector& before) {
+  for (int i = 0; i < 10; ++i) {
+    const double floor = m.hydraulics.channels[i / 2].lines.floor_Pa;
+    st.x(ix::p + i) = std::max(st.x(ix::p + i), floor);
+  }
+  for (int i = 0; i < 5; ++i) st.x(ix::poppet + i) = std::clamp(st.x(ix::poppet + i), 0.0, 1.0);
+  if (!st.x.allFinite()) {
+    st.x = before;
+    st.x.segment<3>(ix::qd).setZero();
+    st.x(ix::vA) = st.x(ix::vC) = 0.0;
+    st.x.segment<2>(ix::lend).setZero();
+    st.x.segment<2>(ix::hvx).setZero();
+    st.x.segment<2>(ix::tiltd).setZero();
+    ++st.health.nonfinite_resets;
+  }
+}
+
+// The jaws' event in the world: a gripped load joins the clam's horizontal motion (momentum
+// shared, inelastic), a released one is let go where the clam is.
+void take_or_let_go(const MachineParams& m, State& st, JawEvent jaw, int jaw_load,
+                    double mass_before, const ClamPose& pose) {
+  if (jaw == JawEvent::Gripped && jaw_load >= 0) {
+    const LoadBody& load = st.world.loads[static_cast<std::size_t>(jaw_load)];
+    const Eigen::Vector2d p = mass_before * st.x.segment<2>(ix::hvx) +
+                              st.clam.load_mass_kg * load.velocity_m_per_s.head<2>();
+    st.x.segment<2>(ix::hvx) = p / clam_mass(m.clam, st.clam.load_mass_kg);
+    grip_load(st.world, jaw_load, pose);
+  } else if (jaw == JawEvent::Released) {
+    release_load(st.world, pose);
+  }
+}
+
+// The loads over the step, and what the world did to the clam kept for the frame. The
+// loads' stiff contacts take sub-steps; each keeps the clam's contact markers and adds its
+// own, so the last sub-step's are the ones shown.
+void world_after_step(const MachineParams& m, const WorldParams& wp, State& st,
+                      const ClamPose& pose, const LoadPushes& pushes, const ClamWorldForces& world,
+                      const Vec3d& current, double h) {
+  const int sub = load_substeps(wp.contact, h);
+  const int clam_markers = st.world.marker_count;
+  for (int k = 0; k < sub; ++k) {
+    st.world.marker_count = clam_markers;
+    advance_loads(wp, st.world, pose, pushes, h / sub, m.crane.gravity_m_per_s2, current);
+  }
+  st.world.clam_world_force_N = world.force_N;
+  st.world.clam_world_head_up_N = world.head_up_N;
+  st.world.clam_contact_N = world.contact_N;
+  st.world.clam_submerged = world.submerged;
+}
+
+// The events and states of the step's end: ropes, load moment, stops, implausible speeds.
+void step_events(const MachineParams& m, const StepModel& sm, State& st, const ClamContext& after,
+                 double h) {
+  rope_events(m, st, after);
+  stability_step(m, st, after, h);
+  const std::uint8_t engaged = engaged_stops(m, st.x, after);
+  if (engaged & ~st.stops_engaged) ++st.health.limit_hits;
+  st.stops_engaged = engaged;
+  const bool implausible = implausible_speed(m, sm.fastest, st.x) != nullptr;
+  if (implausible && !st.implausible) ++st.health.nonphysical_warnings;
+  st.implausible = implausible;
+}
+
 // One step with the model's derived parts already built (advance_to builds them once) and
 // the context of the state the last step ended with, if it is still st.x's.
 void step_with(const MachineParams& m, const StepModel& sm, State& st, const Control& u,
@@ -442,60 +508,16 @@ void step_with(const MachineParams& m, const StepModel& sm, State& st, const Con
       carry.weights);
   st.spool = spool.end;
   st.health.singular_solves += static_cast<std::uint64_t>(singular);
-  // a step's last stage may overshoot the vapour floor the lines' rates stop at
-  for (int i = 0; i < 10; ++i) {
-    const double floor = m.hydraulics.channels[i / 2].lines.floor_Pa;
-    st.x(ix::p + i) = std::max(st.x(ix::p + i), floor);
-  }
-  // and a poppet's may pass its seat or its full stroke, where it stops (poppet_rate)
-  for (int i = 0; i < 5; ++i) st.x(ix::poppet + i) = std::clamp(st.x(ix::poppet + i), 0.0, 1.0);
-  if (!st.x.allFinite()) {
-    // Numerical failure: keep the last good pose, stop all motion, count it.
-    st.x = before;
-    st.x.segment<3>(ix::qd).setZero();
-    st.x(ix::vA) = st.x(ix::vC) = 0.0;
-    st.x.segment<2>(ix::lend).setZero();
-    st.x.segment<2>(ix::hvx).setZero();
-    st.x.segment<2>(ix::tiltd).setZero();
-    ++st.health.nonfinite_resets;
-  }
+  keep_in_bounds(m, st, before);
   const double mass_before = clam_mass(m.clam, st.clam.load_mass_kg);
   const JawEvent jaw = clam_events(m, sm.stops, st, context_of(m, st.x, context), between_jaws,
                                    world.push(), world.held_up_N);
   if (env.world) {
     const ClamPose& pose = pose_of(m, st.x, carry.pose);
-    if (jaw == JawEvent::Gripped && jaw_load >= 0) {
-      // The load joins the clam's horizontal motion: momentum is shared (inelastic).
-      const LoadBody& load = st.world.loads[static_cast<std::size_t>(jaw_load)];
-      const Eigen::Vector2d p = mass_before * st.x.segment<2>(ix::hvx) +
-                                st.clam.load_mass_kg * load.velocity_m_per_s.head<2>();
-      st.x.segment<2>(ix::hvx) = p / clam_mass(m.clam, st.clam.load_mass_kg);
-      grip_load(st.world, jaw_load, pose);
-    } else if (jaw == JawEvent::Released) {
-      release_load(st.world, pose);
-    }
-    // The loads' stiff contacts take sub-steps; each keeps the clam's contact markers and
-    // adds its own, so the last sub-step's are the ones shown.
-    const int sub = load_substeps(env.world->contact, h);
-    const int clam_markers = st.world.marker_count;
-    for (int k = 0; k < sub; ++k) {
-      st.world.marker_count = clam_markers;
-      advance_loads(*env.world, st.world, pose, pushes, h / sub, m.crane.gravity_m_per_s2, current);
-    }
-    st.world.clam_world_force_N = world.force_N;
-    st.world.clam_world_head_up_N = world.head_up_N;
-    st.world.clam_contact_N = world.contact_N;
-    st.world.clam_submerged = world.submerged;
+    take_or_let_go(m, st, jaw, jaw_load, mass_before, pose);
+    world_after_step(m, *env.world, st, pose, pushes, world, current, h);
   }
-  const ClamContext& after = context_of(m, st.x, context);
-  rope_events(m, st, after);
-  stability_step(m, st, after, h);
-  const std::uint8_t engaged = engaged_stops(m, st.x, after);
-  if (engaged & ~st.stops_engaged) ++st.health.limit_hits;
-  st.stops_engaged = engaged;
-  const bool implausible = implausible_speed(m, sm.fastest, st.x) != nullptr;
-  if (implausible && !st.implausible) ++st.health.nonphysical_warnings;
-  st.implausible = implausible;
+  step_events(m, sm, st, context_of(m, st.x, context), h);
   ++st.steps;
   st.time_s = static_cast<double>(st.steps) * h;
 }

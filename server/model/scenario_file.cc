@@ -278,19 +278,12 @@ ojson client_task(const TaskSpec& t) {
 
 }  // namespace
 
-Scenario parse_scenario_json(const nlohmann::json& doc, const std::string& origin,
-                             const core::MachineParams& machine) {
-  Section root(doc, origin);
-  check_schema(root);  // first: a file of another kind should say so, not list missing keys
-  Scenario sc;
-  sc.name = root.text("name");
-  ojson& client = sc.client_scene;
-  client["schema"] = "clamsim-scene/1";  // the browser's scene format (hello.scene)
-  client["name"] = sc.name;
-  if (root.has("note")) client["note"] = root.text("note");
+namespace {
 
-  const double level = root.number("water_level_m", q::kSitePosition);
-  client["water_level_m"] = level;
+// The site's solids in the file's order: reservoir, deck, rack with its bars, gate, intake
+// floor and walls, the reservoir's bed, the truck; each also as the browser draws it.
+void read_structures(Section& root, Scenario& sc) {
+  ojson& client = sc.client_scene;
   std::vector<core::SolidBox>& solids = sc.world.solids;
 
   const Box reservoir = read_box_section(root, "reservoir", core::SolidKind::Bed);
@@ -332,17 +325,12 @@ Scenario parse_scenario_json(const nlohmann::json& doc, const std::string& origi
     truck.finish();
     client["truck_bed"] = bed.client;
   }
+}
 
-  sc.world.water = read_water(root.child("water"), level);
-  client["water"] = {{"density_kg_per_m3", sc.world.water.density_kg_per_m3}};
-  sc.world.contact = read_contact(root.child("contact"));
-
-  {
-    Section start = root.child("start");
-    start.note();
-    sc.start = parse_initial_section(start, machine);
-  }
-
+// The loads, each clear of the solids and named once.
+void read_loads(Section& root, Scenario& sc) {
+  ojson& client = sc.client_scene;
+  const std::vector<core::SolidBox>& solids = sc.world.solids;
   client["loads"] = ojson::array();
   std::set<std::string> names;
   for (Section& s : root.objects("loads", 0, core::kMaxLoads)) {
@@ -356,6 +344,35 @@ Scenario parse_scenario_json(const nlohmann::json& doc, const std::string& origi
     sc.world.loads.push_back(std::move(load));
     client["loads"].push_back(std::move(entry));
   }
+}
+
+}  // namespace
+
+Scenario parse_scenario_json(const nlohmann::json& doc, const std::string& origin,
+                             const core::MachineParams& machine) {
+  Section root(doc, origin);
+  check_schema(root);  // first: a file of another kind should say so, not list missing keys
+  Scenario sc;
+  sc.name = root.text("name");
+  ojson& client = sc.client_scene;
+  client["schema"] = "clamsim-scene/1";  // the browser's scene format (hello.scene)
+  client["name"] = sc.name;
+  if (root.has("note")) client["note"] = root.text("note");
+
+  const double level = root.number("water_level_m", q::kSitePosition);
+  client["water_level_m"] = level;
+  read_structures(root, sc);
+  sc.world.water = read_water(root.child("water"), level);
+  client["water"] = {{"density_kg_per_m3", sc.world.water.density_kg_per_m3}};
+  sc.world.contact = read_contact(root.child("contact"));
+
+  {
+    Section start = root.child("start");
+    start.note();
+    sc.start = parse_initial_section(start, machine);
+  }
+
+  read_loads(root, sc);
 
   if (root.has("task")) {
     const LoadSpace truck = sc.task.truck;
