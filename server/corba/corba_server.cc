@@ -74,6 +74,14 @@ class CorbaServer::Impl final : public SessionHost {
   std::string naming_report_ = "naming service: not configured";
 
  private:
+  // start()'s steps, in order
+  CORBA::Object_ptr open_endpoint();
+  void session_policies(PortableServer::POA_ptr root, CORBA::PolicyList& policies);
+  CORBA::Object_ptr activate_admin(PortableServer::POA_ptr root, PortableServer::POA_ptr ins_poa,
+                                   PortableServer::POAManager_ptr manager,
+                                   const CORBA::PolicyList& policies);
+  void publish_addresses(CORBA::Object_ptr ins_ref);
+
   void on_reaped(const session::Session& s);
   void deactivate(std::uint64_t id);
   void bind_naming();
@@ -110,10 +118,12 @@ class CorbaServer::Impl final : public SessionHost {
   std::uint64_t next_watch_ = 1;
 };
 
-void CorbaServer::Impl::start() {
+// The root POA, whose first resolution opens the endpoint; a port that cannot be listened
+// on is named in the error (omniORB's own lines only when ours cannot say what went wrong).
+CORBA::Object_ptr CorbaServer::Impl::open_endpoint() {
   CORBA::Object_var obj;
   try {
-    HeldOrbLog held;  // omniORB's own lines only when ours cannot say what went wrong
+    HeldOrbLog held;
     try {
       obj = orb_->resolve_initial_references("RootPOA");  // opens the endpoint
     } catch (const CORBA::INITIALIZE&) {
@@ -126,70 +136,94 @@ void CorbaServer::Impl::start() {
     throw CorbaError("cannot listen on " + orb_arguments(options_).front().second + ": " +
                      describe(e));
   }
+  return obj._retn();
+}
+
+// Sessions: transient references with our own ids, so a reaped session's servant can be
+// found from the session id alone. With --bidir yes also BiDirPolicy BOTH, like the admin's
+// POA (activate_admin), so a session may be reached over a bidirectional connection.
+void CorbaServer::Impl::session_policies(PortableServer::POA_ptr root,
+                                         CORBA::PolicyList& policies) {
+  policies.length(options_.bidir_on() ? 2 : 1);
+  policies[0] = root->create_id_assignment_policy(PortableServer::USER_ID);
+  if (options_.bidir_on()) {
+    CORBA::Any both;
+    both <<= BiDirPolicy::BOTH;
+    policies[1] = orb_->create_policy(BiDirPolicy::BIDIRECTIONAL_POLICY_TYPE, both);
+  }
+}
+
+// The admin servant under the plain object key "CraneClamAdmin" of omniINSPOA; returns the
+// reference corbaloc reaches (the admin's own, or with --bidir its forwarder's).
+CORBA::Object_ptr CorbaServer::Impl::activate_admin(PortableServer::POA_ptr root,
+                                                    PortableServer::POA_ptr ins_poa,
+                                                    PortableServer::POAManager_ptr manager,
+                                                    const CORBA::PolicyList& policies) {
+  PortableServer::ObjectId_var oid = PortableServer::string_to_ObjectId(kAdminKey);
+  CORBA::Object_var ins_ref;
+  auto* admin = new AdminServant(*this);
+  if (options_.bidir_on()) {
+    // omniORB ties the client reference a receiver passes to subscribe to the receiver's
+    // bidirectional connection only when the admin's POA has BiDirPolicy BOTH, and
+    // omniINSPOA's policies are fixed: the admin lives in "admin" (same policies as the
+    // sessions) and the corbaloc object forwards every call to it.
+    PortableServer::POA_var admin_poa = root->create_POA("admin", manager, policies);
+    admin_poa->activate_object_with_id(oid, admin);
+    admin->_remove_ref();  // the POA owns it now
+    admin_ref_ = admin_poa->id_to_reference(oid);
+    auto* forwarder = new AdminForwarder(admin_ref_);
+    ins_poa->activate_object_with_id(oid, forwarder);
+    forwarder->_remove_ref();
+    ins_ref = ins_poa->id_to_reference(oid);
+  } else {
+    ins_poa->activate_object_with_id(oid, admin);
+    admin->_remove_ref();  // the POA owns it now
+    admin_ref_ = ins_poa->id_to_reference(oid);
+    ins_ref = CORBA::Object::_duplicate(admin_ref_);
+  }
+  return ins_ref._retn();
+}
+
+// corbaloc_, tls_corbaloc_ and published_ from the addresses the ORB listens on (the ports
+// it chose when they were 0); the connection guard learns the ports.
+void CorbaServer::Impl::publish_addresses(CORBA::Object_ptr ins_ref) {
+  const Address a = first_address(ins_ref);
+  const Address tls = tls_address(ins_ref);
+  const bool any = options_.host.empty() || options_.host == "0.0.0.0";
+  const std::string host = uri_host(any ? a.host : options_.host);
+  // the ones chosen when they were 0
+  const int port = !options_.plain_on() ? -1 : options_.port > 0 ? options_.port
+                                                                  : static_cast<int>(a.port);
+  const int tls_port = options_.tls_on() ? static_cast<int>(tls.port) : -1;
+  set_connection_guard_ports(port, tls_port);
+  if (port >= 0) corbaloc_ = "corbaloc::" + host + ":" + std::to_string(port) + "/" + kAdminKey;
+  if (tls_port >= 0)
+    tls_corbaloc_ = "corbaloc:ssliop:" + host + ":" + std::to_string(tls_port) + "/" + kAdminKey;
+  published_ = uri_host(a.host) + ":" + std::to_string(port >= 0 ? a.port : tls.port);
+  if (tls_port >= 0) published_ += port >= 0 ? " (TLS on port " + std::to_string(tls_port) + ")"
+                                             : " (TLS only)";
+}
+
+void CorbaServer::Impl::start() {
+  CORBA::Object_var obj = open_endpoint();
   try {
     PortableServer::POA_var root = PortableServer::POA::_narrow(obj);
     PortableServer::POAManager_var manager = root->the_POAManager();
-
-    // Sessions: transient references with our own ids, so a reaped session's servant can
-    // be found from the session id alone. With --bidir yes also BiDirPolicy BOTH, like
-    // the admin's POA (below), so a session may be reached over a bidirectional connection.
     CORBA::PolicyList policies;
-    policies.length(options_.bidir_on() ? 2 : 1);
-    policies[0] = root->create_id_assignment_policy(PortableServer::USER_ID);
-    if (options_.bidir_on()) {
-      CORBA::Any both;
-      both <<= BiDirPolicy::BOTH;
-      policies[1] = orb_->create_policy(BiDirPolicy::BIDIRECTIONAL_POLICY_TYPE, both);
-    }
+    session_policies(root, policies);
     sessions_poa_ = root->create_POA("sessions", manager, policies);
 
     // The admin: omniINSPOA gives the plain object key "CraneClamAdmin", which is what
     // corbaloc::HOST:PORT/CraneClamAdmin asks for (thesis 4.3.4, without ORBacus's BootManager).
     obj = orb_->resolve_initial_references("omniINSPOA");
     PortableServer::POA_var ins_poa = PortableServer::POA::_narrow(obj);
-    PortableServer::ObjectId_var oid = PortableServer::string_to_ObjectId(kAdminKey);
-    CORBA::Object_var ins_ref;
-    auto* admin = new AdminServant(*this);
-    if (options_.bidir_on()) {
-      // omniORB ties the client reference a receiver passes to subscribe to the receiver's
-      // bidirectional connection only when the admin's POA has BiDirPolicy BOTH, and
-      // omniINSPOA's policies are fixed: the admin lives in "admin" (same policies as the
-      // sessions) and the corbaloc object forwards every call to it.
-      PortableServer::POA_var admin_poa = root->create_POA("admin", manager, policies);
-      admin_poa->activate_object_with_id(oid, admin);
-      admin->_remove_ref();  // the POA owns it now
-      admin_ref_ = admin_poa->id_to_reference(oid);
-      auto* forwarder = new AdminForwarder(admin_ref_);
-      ins_poa->activate_object_with_id(oid, forwarder);
-      forwarder->_remove_ref();
-      ins_ref = ins_poa->id_to_reference(oid);
-    } else {
-      ins_poa->activate_object_with_id(oid, admin);
-      admin->_remove_ref();  // the POA owns it now
-      admin_ref_ = ins_poa->id_to_reference(oid);
-      ins_ref = CORBA::Object::_duplicate(admin_ref_);
-    }
+    CORBA::Object_var ins_ref = activate_admin(root, ins_poa, manager, policies);
     for (CORBA::ULong i = 0; i < policies.length(); ++i) policies[i]->destroy();
 
     PortableServer::POAManager_var ins_manager = ins_poa->the_POAManager();
     ins_manager->activate();
     manager->activate();
-
-    const Address a = first_address(ins_ref);
-    const Address tls = tls_address(ins_ref);
-    const bool any = options_.host.empty() || options_.host == "0.0.0.0";
-    const std::string host = uri_host(any ? a.host : options_.host);
-    // the ones chosen when they were 0
-    const int port = !options_.plain_on() ? -1 : options_.port > 0 ? options_.port
-                                                                    : static_cast<int>(a.port);
-    const int tls_port = options_.tls_on() ? static_cast<int>(tls.port) : -1;
-    set_connection_guard_ports(port, tls_port);
-    if (port >= 0) corbaloc_ = "corbaloc::" + host + ":" + std::to_string(port) + "/" + kAdminKey;
-    if (tls_port >= 0)
-      tls_corbaloc_ = "corbaloc:ssliop:" + host + ":" + std::to_string(tls_port) + "/" + kAdminKey;
-    published_ = uri_host(a.host) + ":" + std::to_string(port >= 0 ? a.port : tls.port);
-    if (tls_port >= 0) published_ += port >= 0 ? " (TLS on port " + std::to_string(tls_port) + ")"
-                                               : " (TLS only)";
+    publish_addresses(ins_ref);
   } catch (const CORBA::Exception& e) {
     throw CorbaError("cannot activate the admin object: " + describe(e));
   }

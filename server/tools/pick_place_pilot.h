@@ -42,94 +42,27 @@ class PickPlacePilot {
     in_phase_s_ += dt_s;
     core::Control u;
     auto& v = u.volts;
-    const double c_z = o.point_c[2];
     switch (phase_) {
       case Phase::MoveOver:
         if (steer(o, pick_, v) && settled(o)) advance(Phase::Lower);
         break;
       case Phase::Lower:
-        // Both ropes out until C is a grip depth above the load's centre: the open buckets
-        // around it, their lips beside it, where closing turns them in under it (higher, the
-        // shells close on it in the throat and only push it down: docs/model.md, Grip).
-        v[3] = -clamp(3.0 * (c_z - (pick_.z + grip_depth())) + 1.0, 1.0, 2.5);
-        v[4] = clamp(v[3] - 0.1 * (90.0 - o.display[4]), -5.0, 0.0);  // keep the jaws open
-        steer(o, pick_, v, false);
-        // Landed: the clam has rested on something for a few frames. (A single frame's
-        // contact force is an impact's, which the frame samples somewhere in its spike.)
-        touching_s_ = o.clam_contact_force_N > 0.0 ? touching_s_ + dt_s : 0.0;
-        if (c_z < pick_.z + grip_depth() || touching_s_ >= kLandedAfter_s) advance(Phase::Close);
+        lower_to_grip(o, dt_s, v);
         break;
       case Phase::Close:
-        // Haul on the closing rope: its parts in the clam draw the block C up towards the head.
-        // The holding rope lets the head down as far as keeps C at the grip depth over the
-        // load, so that the lips turn in under it rather than closing above it (C rises by
-        // half a metre as the buckets close; the holding rope's load-holding valve lets the
-        // head down only once its damped poppet has opened, hence feedback on C, not a fixed
-        // ratio). Lift only once the closing rope carries the grab: hoisted on the holding rope, the
-        // buckets would be pulled open and the load slip out. Once it grips, gently: the
-        // closing rope takes the weight and would snatch the grab up past the holding rope.
-        v[4] = o.load == core::LoadStatus::WithLoad ? 1.0 : 2.0;
-        v[3] = o.load == core::LoadStatus::WithLoad
-                   ? 0.0
-                   : clamp(-4.0 * (c_z - (pick_.z + grip_depth())), -2.5, 0.0);
-        if (o.load == core::LoadStatus::WithLoad &&
-            o.tensions_N[1] > 0.5 * core::clam_mass(m_.clam, 0.0) * m_.crane.gravity_m_per_s2)
-          advance(Phase::Lift);
-        if (in_phase_s_ > 8.0) advance(Phase::Failed);
+        close_on_load(o, v);
         break;
-      case Phase::Lift: {
-        // The tip must stand high enough that the load's lowest point reaches the carry height
-        // with the block (A) still clear of the anti-two-block switch under the tip sheave
-        // (crane.anti_two_block_m, plus a margin): boom up (and out, keeping the tip over the
-        // pick) as far as that needs, and hoist only while A is clear.
-        const core::CraneParams& c = m_.crane;
-        const double a_over_c = o.point_a[2] - o.point_c[2];
-        tip_rise_ = std::max(tip_rise_, carry_z_ + m_.clam.lip_length_m + a_over_c +
-                                            c.anti_two_block_m + kTwoBlockMargin_m - c.d1_m);
-        // hoist first (the log leaves the water on the ropes alone: booming while it is still
-        // in the water swings it out of the jaws); boom only as A nears the switch
-        const bool near = o.display[3] < c.anti_two_block_m + 2.0 * kTwoBlockMargin_m;
-        if (near) steer(o, pick_, v, false);
-        // slowing as A nears the switch: the winch runs on for its spool's lag after the
-        // lever is eased (0.3 s, 0.3 m at the 2 m/s of full stick)
-        const double room = o.display[3] - (c.anti_two_block_m + 0.5 * kTwoBlockMargin_m);
-        // The holding rope was paying out to follow the sinking head while the grab closed:
-        // the closing rope starts slowly and waits for it to take up its loop (a loop longer
-        // than the slack margin is an exam fault).
-        const double loop = o.display[5] - o.display[3];
-        const double hoist = std::min(1.6 * clamp(1.0 - (loop - 0.2) / 0.15, 0.0, 1.0),
-                                      0.2 + 0.5 * in_phase_s_);
-        v[4] = rope_volts(1, clamp(1.5 * room, 0.0, hoist));
-        v[3] = clamp(v[4] + slack_follow(o), -5.0, 5.0);
-        if (lowest(o) > carry_z_) {
-          // carry at this height: the tip may not sink below where it is now
-          const double boom = o.joint_pos[1] * M_PI / 180.0;
-          tip_rise_ = std::max(tip_rise_, o.joint_pos[2] * std::sin(boom));
-          advance(Phase::Carry);
-        }
-        if (o.load != core::LoadStatus::WithLoad) advance(Phase::Failed);
+      case Phase::Lift:
+        lift_load(o, v);
         break;
-      }
       case Phase::Carry:
         v[3] = slack_follow(o);
         if (steer(o, place_, v) && settled(o)) advance(Phase::LowerToPlace);
         if (o.load != core::LoadStatus::WithLoad) advance(Phase::Failed);
         break;
-      case Phase::LowerToPlace: {
-        // Down on the closing rope until the load is half a metre above its place, slowing
-        // to 0.2 m/s as it nears it (stopped from faster, the grab runs on and sets down
-        // hard). Not lower: the buckets swing their lips down as they open and would strike
-        // the truck's bed.
-        const double load_z = o.held_load >= 0 ? o.loads[static_cast<std::size_t>(o.held_load)].position_m[2] : c_z;
-        v[4] = rope_volts(1, -clamp(0.8 * (load_z - (place_.z + 0.5)) + 0.2, 0.2, 1.2));
-        v[3] = clamp(v[4] + slack_follow(o), -5.0, 5.0);
-        steer(o, place_, v, false);
-        // Let go above its place, or once it has slipped out of the jaws
-        // anyway (set down on something, the ropes slacken and the grip goes).
-        if (load_z < place_.z + 0.5 || o.load != core::LoadStatus::WithLoad)
-          advance(Phase::Release);
+      case Phase::LowerToPlace:
+        lower_to_place(o, v);
         break;
-      }
       case Phase::Release:
         // Hold the head, let the closing rope out: the buckets open and the load slips out.
         v[3] = rope_volts(0, 0.2);
@@ -151,6 +84,90 @@ class PickPlacePilot {
   }
 
  private:
+  // The phases with more to them than a few lines (next() runs them), each on the volts v.
+  void lower_to_grip(const core::Outputs& o, double dt_s, std::array<double, 5>& v) {
+    const double c_z = o.point_c[2];
+    // Both ropes out until C is a grip depth above the load's centre: the open buckets
+    // around it, their lips beside it, where closing turns them in under it (higher, the
+    // shells close on it in the throat and only push it down: docs/model.md, Grip).
+    v[3] = -clamp(3.0 * (c_z - (pick_.z + grip_depth())) + 1.0, 1.0, 2.5);
+    v[4] = clamp(v[3] - 0.1 * (90.0 - o.display[4]), -5.0, 0.0);  // keep the jaws open
+    steer(o, pick_, v, false);
+    // Landed: the clam has rested on something for a few frames. (A single frame's
+    // contact force is an impact's, which the frame samples somewhere in its spike.)
+    touching_s_ = o.clam_contact_force_N > 0.0 ? touching_s_ + dt_s : 0.0;
+    if (c_z < pick_.z + grip_depth() || touching_s_ >= kLandedAfter_s) advance(Phase::Close);
+  }
+
+  void close_on_load(const core::Outputs& o, std::array<double, 5>& v) {
+    const double c_z = o.point_c[2];
+    // Haul on the closing rope: its parts in the clam draw the block C up towards the head.
+    // The holding rope lets the head down as far as keeps C at the grip depth over the
+    // load, so that the lips turn in under it rather than closing above it (C rises by
+    // half a metre as the buckets close; the holding rope's load-holding valve lets the
+    // head down only once its damped poppet has opened, hence feedback on C, not a fixed
+    // ratio). Lift only once the closing rope carries the grab: hoisted on the holding rope, the
+    // buckets would be pulled open and the load slip out. Once it grips, gently: the
+    // closing rope takes the weight and would snatch the grab up past the holding rope.
+    v[4] = o.load == core::LoadStatus::WithLoad ? 1.0 : 2.0;
+    v[3] = o.load == core::LoadStatus::WithLoad
+               ? 0.0
+               : clamp(-4.0 * (c_z - (pick_.z + grip_depth())), -2.5, 0.0);
+    if (o.load == core::LoadStatus::WithLoad &&
+        o.tensions_N[1] > 0.5 * core::clam_mass(m_.clam, 0.0) * m_.crane.gravity_m_per_s2)
+      advance(Phase::Lift);
+    if (in_phase_s_ > 8.0) advance(Phase::Failed);
+  }
+
+  void lift_load(const core::Outputs& o, std::array<double, 5>& v) {
+    // The tip must stand high enough that the load's lowest point reaches the carry height
+    // with the block (A) still clear of the anti-two-block switch under the tip sheave
+    // (crane.anti_two_block_m, plus a margin): boom up (and out, keeping the tip over the
+    // pick) as far as that needs, and hoist only while A is clear.
+    const core::CraneParams& c = m_.crane;
+    const double a_over_c = o.point_a[2] - o.point_c[2];
+    tip_rise_ = std::max(tip_rise_, carry_z_ + m_.clam.lip_length_m + a_over_c +
+                                        c.anti_two_block_m + kTwoBlockMargin_m - c.d1_m);
+    // hoist first (the log leaves the water on the ropes alone: booming while it is still
+    // in the water swings it out of the jaws); boom only as A nears the switch
+    const bool near = o.display[3] < c.anti_two_block_m + 2.0 * kTwoBlockMargin_m;
+    if (near) steer(o, pick_, v, false);
+    // slowing as A nears the switch: the winch runs on for its spool's lag after the
+    // lever is eased (0.3 s, 0.3 m at the 2 m/s of full stick)
+    const double room = o.display[3] - (c.anti_two_block_m + 0.5 * kTwoBlockMargin_m);
+    // The holding rope was paying out to follow the sinking head while the grab closed:
+    // the closing rope starts slowly and waits for it to take up its loop (a loop longer
+    // than the slack margin is an exam fault).
+    const double loop = o.display[5] - o.display[3];
+    const double hoist = std::min(1.6 * clamp(1.0 - (loop - 0.2) / 0.15, 0.0, 1.0),
+                                  0.2 + 0.5 * in_phase_s_);
+    v[4] = rope_volts(1, clamp(1.5 * room, 0.0, hoist));
+    v[3] = clamp(v[4] + slack_follow(o), -5.0, 5.0);
+    if (lowest(o) > carry_z_) {
+      // carry at this height: the tip may not sink below where it is now
+      const double boom = o.joint_pos[1] * M_PI / 180.0;
+      tip_rise_ = std::max(tip_rise_, o.joint_pos[2] * std::sin(boom));
+      advance(Phase::Carry);
+    }
+    if (o.load != core::LoadStatus::WithLoad) advance(Phase::Failed);
+  }
+
+  void lower_to_place(const core::Outputs& o, std::array<double, 5>& v) {
+    const double c_z = o.point_c[2];
+    // Down on the closing rope until the load is half a metre above its place, slowing
+    // to 0.2 m/s as it nears it (stopped from faster, the grab runs on and sets down
+    // hard). Not lower: the buckets swing their lips down as they open and would strike
+    // the truck's bed.
+    const double load_z = o.held_load >= 0 ? o.loads[static_cast<std::size_t>(o.held_load)].position_m[2] : c_z;
+    v[4] = rope_volts(1, -clamp(0.8 * (load_z - (place_.z + 0.5)) + 0.2, 0.2, 1.2));
+    v[3] = clamp(v[4] + slack_follow(o), -5.0, 5.0);
+    steer(o, place_, v, false);
+    // Let go above its place, or once it has slipped out of the jaws
+    // anyway (set down on something, the ropes slacken and the grip goes).
+    if (load_z < place_.z + 0.5 || o.load != core::LoadStatus::WithLoad)
+      advance(Phase::Release);
+  }
+
   static double clamp(double x, double lo, double hi) { return std::max(lo, std::min(hi, x)); }
   static double wrap(double a) { return std::atan2(std::sin(a), std::cos(a)); }
 

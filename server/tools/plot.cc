@@ -260,21 +260,11 @@ PlotResult draw_plot(const PlotRequest& request) {
   return run_gnuplot(script, request.out_path);
 }
 
-PlotResult run_gnuplot(const std::string& script, const std::string& out_path) {
-  PlotResult result;
-  int in_pipe[2];
-  int err_pipe[2];
-  if (pipe(in_pipe) != 0) {
-    result.message = std::string("pipe: ") + std::strerror(errno);
-    return result;
-  }
-  if (pipe(err_pipe) != 0) {
-    result.message = std::string("pipe: ") + std::strerror(errno);
-    close(in_pipe[0]);
-    close(in_pipe[1]);
-    return result;
-  }
+namespace {
 
+// gnuplot with its stdin and stderr on the given pipes' ends and its stdout on /dev/null;
+// posix_spawnp's result (glibc reports a failed exec, not installed, there).
+int spawn_gnuplot(const int in_pipe[2], const int err_pipe[2], pid_t* pid) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, in_pipe[0], STDIN_FILENO);
@@ -285,45 +275,41 @@ PlotResult run_gnuplot(const std::string& script, const std::string& out_path) {
   }
   char prog[] = "gnuplot";
   char* argv[] = {prog, nullptr};
-  pid_t pid = 0;
-  // glibc reports a failed exec (not installed) as posix_spawnp's return value
-  const int rc = posix_spawnp(&pid, prog, &actions, nullptr, argv, environ);
+  const int rc = posix_spawnp(pid, prog, &actions, nullptr, argv, environ);
   posix_spawn_file_actions_destroy(&actions);
-  close(in_pipe[0]);
-  close(err_pipe[1]);
-  if (rc != 0) {
-    close(in_pipe[1]);
-    close(err_pipe[0]);
-    result.gnuplot_missing = rc == ENOENT;
-    result.message = rc == ENOENT ? "gnuplot is not installed (not found on PATH); "
-                                    "install it (Debian: gnuplot-nox) to get plots"
-                                  : std::string("cannot start gnuplot: ") + std::strerror(rc);
-    return result;
-  }
+  return rc;
+}
 
-  // the script is a few kB: it fits the pipe, so writing cannot wait on gnuplot's stderr
+// The script into gnuplot's stdin, then closed. It is a few kB: it fits the pipe, so
+// writing cannot wait on gnuplot's stderr.
+void write_script(int fd, const std::string& script) {
   std::size_t written = 0;
   while (written < script.size()) {
-    const ssize_t n = write(in_pipe[1], script.data() + written, script.size() - written);
+    const ssize_t n = write(fd, script.data() + written, script.size() - written);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;   // gnuplot quit early; its stderr says why
     written += static_cast<std::size_t>(n);
   }
-  close(in_pipe[1]);
+  close(fd);
+}
 
+// Everything gnuplot wrote on stderr until it closed it; the pipe is closed after.
+std::string read_errors(int fd) {
   std::string errors;
   char buf[4096];
   for (;;) {
-    const ssize_t n = read(err_pipe[0], buf, sizeof buf);
+    const ssize_t n = read(fd, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
     errors.append(buf, static_cast<std::size_t>(n));
   }
-  close(err_pipe[0]);
+  close(fd);
+  return errors;
+}
 
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+// Done when gnuplot exited 0 and left a non-empty out_path; its warnings are the message.
+PlotResult gnuplot_outcome(int status, std::string errors, const std::string& out_path) {
+  PlotResult result;
   while (!errors.empty() && (errors.back() == '\n' || errors.back() == ' ')) errors.pop_back();
 
   struct stat st {};
@@ -340,6 +326,45 @@ PlotResult run_gnuplot(const std::string& script, const std::string& out_path) {
   result.ok = true;
   result.message = errors;
   return result;
+}
+
+}  // namespace
+
+PlotResult run_gnuplot(const std::string& script, const std::string& out_path) {
+  PlotResult result;
+  int in_pipe[2];
+  int err_pipe[2];
+  if (pipe(in_pipe) != 0) {
+    result.message = std::string("pipe: ") + std::strerror(errno);
+    return result;
+  }
+  if (pipe(err_pipe) != 0) {
+    result.message = std::string("pipe: ") + std::strerror(errno);
+    close(in_pipe[0]);
+    close(in_pipe[1]);
+    return result;
+  }
+
+  pid_t pid = 0;
+  const int rc = spawn_gnuplot(in_pipe, err_pipe, &pid);
+  close(in_pipe[0]);
+  close(err_pipe[1]);
+  if (rc != 0) {
+    close(in_pipe[1]);
+    close(err_pipe[0]);
+    result.gnuplot_missing = rc == ENOENT;
+    result.message = rc == ENOENT ? "gnuplot is not installed (not found on PATH); "
+                                    "install it (Debian: gnuplot-nox) to get plots"
+                                  : std::string("cannot start gnuplot: ") + std::strerror(rc);
+    return result;
+  }
+
+  write_script(in_pipe[1], script);
+  const std::string errors = read_errors(err_pipe[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return gnuplot_outcome(status, errors, out_path);
 }
 
 }  // namespace clamsim::tools

@@ -285,7 +285,6 @@ Simulated simulate(const Run& run, double rate_hz, core::State& state, const cor
   return out;
 }
 
-// --plot: the figure of the CSV just written; the exit status.
 // Runs `prepare` (which reads the files and the flags) and maps what it refuses to the exit
 // status: a bad flag 2, a file that does not load 3 (docs/deploy.md, Exit status). 0 when it
 // went through.
@@ -303,6 +302,7 @@ int prepared(Prepare&& prepare) {
   return 0;
 }
 
+// --plot: the figure of the CSV just written; the exit status.
 int plot_run(const tools::SimOptions& opt, bool pick_place) {
   // the title names this run: what drove it, in which world, when
   const std::string world = opt.world.empty() ? "empty space" : base_name(opt.world);
@@ -389,52 +389,62 @@ int run_once(const tools::SimOptions& opt, tools::RunFacts* facts) {
   return kExitOk;
 }
 
-// --chirp: the operating point (the machine file's start pose, or --controls run first),
-// then the stepped sine; the Bode table and plot. The exit status.
-int run_chirp_cli(const tools::SimOptions& opt) {
+// What --chirp sweeps from: the machine, the --controls script that runs first (if any),
+// the start pose, and how long the script runs before the sweep.
+struct ChirpStart {
   core::MachineParams machine;
   std::optional<model::ControlScript> script;
   core::InitialConditions initial;
   double prelude_s = 0.0;
-  const int status = prepared([&] {
+};
+
+// The machine file and the --controls script read and checked into `c`; the exit status.
+int prepare_chirp(const tools::SimOptions& opt, ChirpStart& c) {
+  return prepared([&] {
     const nlohmann::json doc = model::read_json_file(opt.model_path);
-    machine = model::parse_machine_json(doc, opt.model_path);
-    if (opt.thesis_valve) core::use_thesis_valves(machine.hydraulics);
-    if (!opt.controls_path.empty()) script = model::load_control_script(opt.controls_path);
-    if (script && script->initial()) {
-      script->check_initial(machine);
-      initial = *script->initial();
+    c.machine = model::parse_machine_json(doc, opt.model_path);
+    if (opt.thesis_valve) core::use_thesis_valves(c.machine.hydraulics);
+    if (!opt.controls_path.empty()) c.script = model::load_control_script(opt.controls_path);
+    if (c.script && c.script->initial()) {
+      c.script->check_initial(c.machine);
+      c.initial = *c.script->initial();
     } else if (doc.contains("initial")) {
-      initial = model::parse_initial_conditions(doc, opt.model_path);
+      c.initial = model::parse_initial_conditions(doc, opt.model_path);
     } else {
       throw model::ModelError("no initial pose: " + opt.model_path +
                               " has no \"initial\" section (nor a --controls 'initial' line)");
     }
-    if (script) {
+    if (c.script) {
       if (opt.duration_s) {
-        prelude_s = *opt.duration_s;
-      } else if (script->duration_s()) {
-        prelude_s = *script->duration_s();
+        c.prelude_s = *opt.duration_s;
+      } else if (c.script->duration_s()) {
+        c.prelude_s = *c.script->duration_s();
       } else {
         throw tools::UsageError("--duration is required: " + opt.controls_path +
                                 " has no 'duration' line (how long it runs before the sweep)");
       }
     }
   });
-  if (status != 0) return status;
+}
 
-  const auto wall_start = std::chrono::steady_clock::now();
-  const core::Environment env{};
-  core::State state = core::initial_state(machine, initial);
+// The operating point: `state` moved on by the script, sampled once a frame as a run samples
+// it; returns the script's last volts, which hold the channels the sweep leaves alone (none
+// without a script).
+core::Control operating_point(const ChirpStart& c, const core::Environment& env,
+                              core::State& state) {
   core::Control hold;
-  if (script) {   // the operating point: the script sampled once a frame, as a run samples it
-    const double frame_s = machine.integrator.frame_s;
-    const long frames = static_cast<long>(std::ceil(prelude_s / frame_s - 1e-9));
+  if (c.script) {
+    const double frame_s = c.machine.integrator.frame_s;
+    const long frames = static_cast<long>(std::ceil(c.prelude_s / frame_s - 1e-9));
     for (long k = 0; k < frames; ++k)
-      core::advance_to(machine, state, script->at(static_cast<double>(k) * frame_s), env,
-                       std::min(prelude_s, static_cast<double>(k + 1) * frame_s));
-    hold = script->at(prelude_s);
+      core::advance_to(c.machine, state, c.script->at(static_cast<double>(k) * frame_s), env,
+                       std::min(c.prelude_s, static_cast<double>(k + 1) * frame_s));
+    hold = c.script->at(c.prelude_s);
   }
+  return hold;
+}
+
+tools::ChirpRequest chirp_request(const tools::SimOptions& opt) {
   tools::ChirpRequest request;
   request.channel = *tools::chirp_channel(opt.chirp);
   request.amplitude_V = opt.chirp_amplitude_V;
@@ -442,11 +452,66 @@ int run_chirp_cli(const tools::SimOptions& opt) {
   request.from_Hz = opt.chirp_from_Hz;
   request.to_Hz = opt.chirp_to_Hz;
   request.tones = opt.chirp_tones;
+  return request;
+}
+
+// The sweep on stderr: its tones and times, the lowest tone against the reference, and for
+// a winch where the tension peaks against the grab's bounce on its rope.
+void print_chirp_summary(const tools::SimOptions& opt, const tools::ChirpRequest& request,
+                         const tools::ChirpResult& result, const tools::ChirpReference& ref,
+                         double prelude_s, double wall_s, double bounce_Hz) {
+  const tools::ChirpTone& low = result.tones.front();
+  std::fprintf(stderr,
+               "clamsim-sim: %s sweep, %zu tones %.3g-%.3g Hz, %.1f s simulated (%.1f s before "
+               "it) in %.2f s wall\n"
+               "  %s at %.3g Hz: gain %.4g %s (velocity source: %.4g), phase %.1f deg "
+               "(spool lag %.2f s: %.1f deg)\n",
+               opt.chirp.c_str(), result.tones.size(), request.from_Hz, request.to_Hz,
+               result.simulated_s, prelude_s, wall_s, tools::chirp_response_name(request.channel).c_str(),
+               low.frequency_Hz, low.gain, tools::chirp_gain_unit(request.channel),
+               ref.low_frequency_gain, low.phase_deg, ref.spool_lag_s, low.reference_phase_deg);
+  if (request.channel >= 3)
+    std::fprintf(stderr,
+                 "  tension per rope speed peaks at %.3g Hz; the grab on this rope alone "
+                 "bounces at %.3g Hz (sqrt(EA/(L m))/2 pi)\n",
+                 tools::tension_peak_Hz(result.tones), bounce_Hz);
+}
+
+// --plot: the Bode plot of the table just written; the exit status.
+int plot_chirp(const tools::SimOptions& opt, int channel, bool after_script, double bounce_Hz) {
+  const std::string note = "clamsim-sim --chirp " + opt.chirp + " on " + base_name(opt.model_path) +
+                           ", " + model::format_number(opt.chirp_offset_V) + " +- " +
+                           model::format_number(opt.chirp_amplitude_V) + " V" +
+                           (after_script ? ", after " + base_name(opt.controls_path) : std::string());
+  const tools::PlotResult plot = tools::run_gnuplot(
+      tools::chirp_gnuplot_script(opt.csv_path, opt.plot_path, channel, note, bounce_Hz),
+      opt.plot_path);
+  if (!plot.ok) {
+    std::fprintf(stderr, "clamsim-sim: --plot: %s (the CSV '%s' was written)\n",
+                 plot.message.c_str(), opt.csv_path.c_str());
+    return kExitFailure;
+  }
+  if (!opt.quiet) std::fprintf(stderr, "clamsim-sim: plot written to %s\n", opt.plot_path.c_str());
+  return kExitOk;
+}
+
+// --chirp: the operating point (the machine file's start pose, or --controls run first),
+// then the stepped sine; the Bode table and plot. The exit status.
+int run_chirp_cli(const tools::SimOptions& opt) {
+  ChirpStart c;
+  const int status = prepare_chirp(opt, c);
+  if (status != 0) return status;
+
+  const auto wall_start = std::chrono::steady_clock::now();
+  const core::Environment env{};
+  core::State state = core::initial_state(c.machine, c.initial);
+  const core::Control hold = operating_point(c, env, state);
+  const tools::ChirpRequest request = chirp_request(opt);
   const bool winch = request.channel >= 3;
-  const double bounce_Hz = winch ? tools::rope_bounce_Hz(machine, state, request.channel - 3) : NAN;
+  const double bounce_Hz = winch ? tools::rope_bounce_Hz(c.machine, state, request.channel - 3) : NAN;
   const tools::ChirpReference ref =
-      tools::chirp_reference(machine, request, state.x(core::ix::q + 1) - M_PI / 2.0);
-  const tools::ChirpResult result = tools::run_chirp(machine, state, hold, request);
+      tools::chirp_reference(c.machine, request, state.x(core::ix::q + 1) - M_PI / 2.0);
+  const tools::ChirpResult result = tools::run_chirp(c.machine, state, hold, request);
   const double wall_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   if (!result.finite) {
@@ -459,38 +524,9 @@ int run_chirp_cli(const tools::SimOptions& opt) {
                  std::strerror(errno));
     return kExitUsage;
   }
-  if (!opt.quiet) {
-    const tools::ChirpTone& low = result.tones.front();
-    std::fprintf(stderr,
-                 "clamsim-sim: %s sweep, %zu tones %.3g-%.3g Hz, %.1f s simulated (%.1f s before "
-                 "it) in %.2f s wall\n"
-                 "  %s at %.3g Hz: gain %.4g %s (velocity source: %.4g), phase %.1f deg "
-                 "(spool lag %.2f s: %.1f deg)\n",
-                 opt.chirp.c_str(), result.tones.size(), request.from_Hz, request.to_Hz,
-                 result.simulated_s, prelude_s, wall_s, tools::chirp_response_name(request.channel).c_str(),
-                 low.frequency_Hz, low.gain, tools::chirp_gain_unit(request.channel),
-                 ref.low_frequency_gain, low.phase_deg, ref.spool_lag_s, low.reference_phase_deg);
-    if (winch)
-      std::fprintf(stderr,
-                   "  tension per rope speed peaks at %.3g Hz; the grab on this rope alone "
-                   "bounces at %.3g Hz (sqrt(EA/(L m))/2 pi)\n",
-                   tools::tension_peak_Hz(result.tones), bounce_Hz);
-  }
+  if (!opt.quiet) print_chirp_summary(opt, request, result, ref, c.prelude_s, wall_s, bounce_Hz);
   if (opt.plot_path.empty()) return kExitOk;
-  const std::string note = "clamsim-sim --chirp " + opt.chirp + " on " + base_name(opt.model_path) +
-                           ", " + model::format_number(opt.chirp_offset_V) + " +- " +
-                           model::format_number(opt.chirp_amplitude_V) + " V" +
-                           (script ? ", after " + base_name(opt.controls_path) : std::string());
-  const tools::PlotResult plot = tools::run_gnuplot(
-      tools::chirp_gnuplot_script(opt.csv_path, opt.plot_path, request.channel, note, bounce_Hz),
-      opt.plot_path);
-  if (!plot.ok) {
-    std::fprintf(stderr, "clamsim-sim: --plot: %s (the CSV '%s' was written)\n",
-                 plot.message.c_str(), opt.csv_path.c_str());
-    return kExitFailure;
-  }
-  if (!opt.quiet) std::fprintf(stderr, "clamsim-sim: plot written to %s\n", opt.plot_path.c_str());
-  return kExitOk;
+  return plot_chirp(opt, request.channel, c.script.has_value(), bounce_Hz);
 }
 
 std::vector<std::string> split_commas(const std::string& text) {

@@ -87,6 +87,96 @@ void check_chirp(const cli::Args& a, const SimOptions& o) {
     throw UsageError("--plot needs --csv to name a file, not '-'");
 }
 
+// One valued flag as given on the command line, into its field (checked as it goes).
+void read_value(const cli::Args& a, const std::string& arg, const std::string& value,
+                SimOptions& o) {
+  if (value.empty()) throw UsageError(arg + " needs a value");
+  if (arg == "--model") {
+    o.model_path = value;
+  } else if (arg == "--controls") {
+    o.controls_path = value;
+  } else if (arg == "--csv") {
+    o.csv_path = value;
+  } else if (arg == "--duration") {
+    o.duration_s = positive_number(arg, value);
+  } else if (arg == "--rate") {
+    o.rate_hz = positive_number(arg, value);
+  } else if (arg == "--plot") {
+    if (!ends_with(value, ".svg") && !ends_with(value, ".png")) {
+      throw UsageError("--plot: '" + value + "' must end in .svg or .png");
+    }
+    o.plot_path = value;
+  } else if (arg == "--world") {
+    o.world = value;
+  } else if (arg == "--pick-place") {
+    o.pick_place = value;
+  } else if (arg == "--batch") {
+    o.batch_path = value;
+  } else if (arg == "--index") {
+    o.batch_index = a.integer("--index", 0, 1000000000);
+  } else if (arg == "--out") {
+    o.out_dir = value;
+  } else if (arg == "--merge") {
+    o.merge = value;
+  } else if (arg == "--replay") {
+    o.replay_path = value;
+  } else if (arg == "--models-dir") {
+    o.models_dir = value;
+  } else if (arg == "--scenarios-dir") {
+    o.scenarios_dir = value;
+  } else if (arg == "--chirp") {
+    bool known = false;
+    for (const char* n : model::kChannelNames) known = known || value == n;
+    if (!known)
+      throw UsageError("--chirp: '" + value + "' is not a channel (" + channel_names() + ")");
+    o.chirp = value;
+  } else if (arg == "--chirp-amplitude") {
+    o.chirp_amplitude_V = positive_number(arg, value);
+  } else if (arg == "--chirp-offset") {
+    o.chirp_offset_V = any_number(arg, value);
+  } else if (arg == "--chirp-from") {
+    o.chirp_from_Hz = positive_number(arg, value);
+  } else if (arg == "--chirp-to") {
+    o.chirp_to_Hz = positive_number(arg, value);
+  } else if (arg == "--chirp-tones") {
+    o.chirp_tones = static_cast<int>(a.integer("--chirp-tones", 2, 200).value());
+  } else if (arg == "--valve") {
+    if (value != "model" && value != "thesis")
+      throw UsageError("--valve: '" + value + "' is not a valve law (model, thesis)");
+    o.thesis_valve = value == "thesis";
+  }
+}
+
+// What a run needs, by its kind (a replay, a sweep, a batch, a timed or scripted run); the
+// kind's own check says what does not go with it.
+void check_run(const cli::Args& a, const SimOptions& o) {
+  if (!o.replay_path.empty()) {
+    check_replay(a, o);
+    return;
+  }
+  if (o.verify) throw UsageError("--verify goes with --replay FILE");
+  check_chirp(a, o);
+  if (!o.chirp.empty()) {
+    if (o.model_path.empty()) throw UsageError("--model is required (see --help)");
+    return;
+  }
+  if (!o.batch_path.empty() || !o.out_dir.empty() || o.batch_index || o.merge) {
+    check_batch(a, o);
+    return;
+  }
+  if (o.model_path.empty()) throw UsageError("--model is required (see --help)");
+  if (!o.pick_place.empty()) {
+    if (!o.controls_path.empty()) throw UsageError("--pick-place replaces --controls: give one");
+    if (o.world.empty()) throw UsageError("--pick-place needs --world (where the load is)");
+  } else if (o.controls_path.empty()) {
+    throw UsageError("--controls is required (see --help)");
+  }
+  if (o.csv_path.empty()) throw UsageError("--csv is required (see --help)");
+  if (!o.plot_path.empty() && o.csv_path == "-") {
+    throw UsageError("--plot needs --csv to name a file, not '-'");
+  }
+}
+
 }  // namespace
 
 const char* sim_usage() {
@@ -177,89 +267,9 @@ SimOptions parse_sim_options(int argc, const char* const* argv) {
   o.help = a.has("--help") || a.has("-h");
   o.quiet = a.has("--quiet") || a.has("-q");
   o.verify = a.has("--verify");
-  for (const auto& [arg, value] : a.given()) {
-    if (value.empty()) throw UsageError(arg + " needs a value");
-    if (arg == "--model") {
-      o.model_path = value;
-    } else if (arg == "--controls") {
-      o.controls_path = value;
-    } else if (arg == "--csv") {
-      o.csv_path = value;
-    } else if (arg == "--duration") {
-      o.duration_s = positive_number(arg, value);
-    } else if (arg == "--rate") {
-      o.rate_hz = positive_number(arg, value);
-    } else if (arg == "--plot") {
-      if (!ends_with(value, ".svg") && !ends_with(value, ".png")) {
-        throw UsageError("--plot: '" + value + "' must end in .svg or .png");
-      }
-      o.plot_path = value;
-    } else if (arg == "--world") {
-      o.world = value;
-    } else if (arg == "--pick-place") {
-      o.pick_place = value;
-    } else if (arg == "--batch") {
-      o.batch_path = value;
-    } else if (arg == "--index") {
-      o.batch_index = a.integer("--index", 0, 1000000000);
-    } else if (arg == "--out") {
-      o.out_dir = value;
-    } else if (arg == "--merge") {
-      o.merge = value;
-    } else if (arg == "--replay") {
-      o.replay_path = value;
-    } else if (arg == "--models-dir") {
-      o.models_dir = value;
-    } else if (arg == "--scenarios-dir") {
-      o.scenarios_dir = value;
-    } else if (arg == "--chirp") {
-      bool known = false;
-      for (const char* n : model::kChannelNames) known = known || value == n;
-      if (!known)
-        throw UsageError("--chirp: '" + value + "' is not a channel (" + channel_names() + ")");
-      o.chirp = value;
-    } else if (arg == "--chirp-amplitude") {
-      o.chirp_amplitude_V = positive_number(arg, value);
-    } else if (arg == "--chirp-offset") {
-      o.chirp_offset_V = any_number(arg, value);
-    } else if (arg == "--chirp-from") {
-      o.chirp_from_Hz = positive_number(arg, value);
-    } else if (arg == "--chirp-to") {
-      o.chirp_to_Hz = positive_number(arg, value);
-    } else if (arg == "--chirp-tones") {
-      o.chirp_tones = static_cast<int>(a.integer("--chirp-tones", 2, 200).value());
-    } else if (arg == "--valve") {
-      if (value != "model" && value != "thesis")
-        throw UsageError("--valve: '" + value + "' is not a valve law (model, thesis)");
-      o.thesis_valve = value == "thesis";
-    }
-  }
+  for (const auto& [arg, value] : a.given()) read_value(a, arg, value, o);
   if (o.help) return o;
-  if (!o.replay_path.empty()) {
-    check_replay(a, o);
-    return o;
-  }
-  if (o.verify) throw UsageError("--verify goes with --replay FILE");
-  check_chirp(a, o);
-  if (!o.chirp.empty()) {
-    if (o.model_path.empty()) throw UsageError("--model is required (see --help)");
-    return o;
-  }
-  if (!o.batch_path.empty() || !o.out_dir.empty() || o.batch_index || o.merge) {
-    check_batch(a, o);
-    return o;
-  }
-  if (o.model_path.empty()) throw UsageError("--model is required (see --help)");
-  if (!o.pick_place.empty()) {
-    if (!o.controls_path.empty()) throw UsageError("--pick-place replaces --controls: give one");
-    if (o.world.empty()) throw UsageError("--pick-place needs --world (where the load is)");
-  } else if (o.controls_path.empty()) {
-    throw UsageError("--controls is required (see --help)");
-  }
-  if (o.csv_path.empty()) throw UsageError("--csv is required (see --help)");
-  if (!o.plot_path.empty() && o.csv_path == "-") {
-    throw UsageError("--plot needs --csv to name a file, not '-'");
-  }
+  check_run(a, o);
   return o;
 }
 

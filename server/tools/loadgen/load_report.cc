@@ -14,6 +14,107 @@ unsigned long long ull(std::uint64_t v) { return static_cast<unsigned long long>
 // A session is held at its rate when it got at least this share of the nominal frames.
 constexpr double kHeldShare = 0.975;
 
+// Who asked for what, and how many sessions got in (each distinct refusal once).
+void print_subscriptions(std::FILE* out, const LoadReport& r) {
+  std::fprintf(out, "clamsim-loadgen: %d sessions for %.1f s against %s (%s)\n", r.requested,
+               r.window_s, r.reference.c_str(),
+               r.legacy ? "CLAM getDisplayData" : "CLAMX getFrame");
+  std::fprintf(out, "subscribed: %d of %d in %.2f s (%d refused, %d failed)\n", r.ramp.subscribed,
+               r.requested, r.ramp.seconds, r.ramp.refused, r.ramp.failed);
+  // the distinct reasons, once each: "server full" for 10 sessions is one line
+  std::vector<std::string> reasons;
+  for (const auto& s : r.sessions) {
+    if (s.subscribed || s.failure.empty()) continue;
+    bool seen = false;
+    for (const auto& x : reasons) seen = seen || x == s.failure;
+    if (!seen) reasons.push_back(s.failure);
+  }
+  for (const auto& x : reasons) std::fprintf(out, "  not subscribed: %s\n", x.c_str());
+}
+
+// The frames the subscribed sessions got: their rate, spacing, lateness, losses, and how
+// many sessions were held at the rate.
+void print_frames(std::FILE* out, const LoadReport& r) {
+  std::fprintf(out,
+               "frames/s: total %.1f, per session min %.2f mean %.2f max %.2f (nominal %.1f)\n",
+               static_cast<double>(r.frames) / r.window_s, r.fps.min(), r.fps.mean(), r.fps.max(),
+               r.nominal_hz);
+  std::fprintf(out, "inter-arrival: min %.2f mean %.2f std %.2f max %.2f ms (all sessions)\n",
+               r.inter_arrival.min() * 1e3, r.inter_arrival.mean() * 1e3,
+               r.inter_arrival.stddev() * 1e3, r.inter_arrival.max() * 1e3);
+  std::fprintf(out, "lateness vs the %.0f ms schedule: p50 %.2f p99 %.2f max %.2f ms\n",
+               1e3 / r.nominal_hz, r.late_p50_s * 1e3, r.late_p99_s * 1e3, r.late_max_s * 1e3);
+  if (r.baseline_p99_s && *r.baseline_p99_s > 0.0) {
+    std::fprintf(out, "%s\n",
+                 client::baseline_line(r.baseline_s, *r.baseline_p99_s, r.ramp.subscribed,
+                                       r.late_p99_s, r.machine_busy)
+                     .c_str());
+  }
+  if (r.legacy) {
+    std::fprintf(out, "lost frames: n/a (the 2001 interface has no sequence numbers)\n");
+  } else {
+    std::fprintf(out, "lost frames: %llu (sequence gaps); out of order %llu\n", ull(r.lost),
+                 ull(r.out_of_order));
+  }
+  std::fprintf(out,
+               "held at %.0f Hz (>= %.1f fps, no loss, p99 lateness <= %.1f ms): %d of %d "
+               "sessions\n",
+               r.nominal_hz, kHeldShare * r.nominal_hz, r.late_limit_s * 1e3, r.held,
+               r.ramp.subscribed);
+  if (r.silent > 0 || r.gone > 0) {
+    // the server reaps a session whose frames cannot be delivered for a while
+    std::fprintf(out,
+                 "sessions without a frame in the window: %d; gone from the server at the end "
+                 "(stats() failed): %d\n",
+                 r.silent, r.gone);
+  }
+}
+
+// The controls sent, and what the server and this machine said and spent.
+void print_server_side(std::FILE* out, const LoadReport& r) {
+  std::fprintf(out, "controls: %llu GetControlInput sent, %llu raised", ull(r.controls_sent),
+               ull(r.controls_failed));
+  if (r.server_totals) {
+    std::fprintf(out, "; server counted %llu received", ull(r.server_totals->controls_received));
+  }
+  std::fprintf(out, "\n");
+  if (r.server_totals) {
+    std::fprintf(out, "server counters (whole run): %s\n",
+                 client::counters_text(*r.server_totals).c_str());
+  }
+  if (r.server_status) {
+    const client::ServerStatusInfo& st = *r.server_status;
+    std::fprintf(out, "server status: %u sessions (capacity %u), %llu reaped so far, version %s\n",
+                 st.sessions, st.capacity, ull(st.sessions_reaped), st.version.c_str());
+  }
+  if (r.server_cpu) {
+    const CpuFigures& c = *r.server_cpu;
+    std::fprintf(out,
+                 "server: pid %d, CPU %.1f %% of one core (%.2f s in %.2f s), %ld threads, "
+                 "RSS %.1f MiB\n",
+                 static_cast<int>(r.server_pid.value_or(0)), c.percent_of_core(), c.cpu_s, c.wall_s,
+                 c.threads, c.rss_mib);
+    if (c.context_switches >= 0 && r.frames > 0)
+      std::fprintf(out, "server context switches: %lld in the window, %.2f per frame\n",
+                   c.context_switches,
+                   static_cast<double>(c.context_switches) / static_cast<double>(r.frames));
+  } else {
+    std::fprintf(out, "server: CPU not measured (give --server-pid or --spawn-server)\n");
+  }
+  if (r.loadgen_cpu) {
+    std::fprintf(out, "loadgen: CPU %.1f %% of one core, %ld threads\n",
+                 r.loadgen_cpu->percent_of_core(), r.loadgen_cpu->threads);
+  }
+  if (r.machine_busy) {
+    std::fprintf(out, "machine: %.0f %% of all cores busy in the window (every process)\n",
+                 *r.machine_busy * 100.0);
+  }
+  if (r.unsubscribe_failures > 0) {
+    std::fprintf(out, "unsubscribe failed for %d sessions (the server reaps them)\n",
+                 r.unsubscribe_failures);
+  }
+}
+
 }  // namespace
 
 void summarize(const Fleet& fleet, LoadReport& r) {
@@ -62,96 +163,11 @@ void summarize(const Fleet& fleet, LoadReport& r) {
 }
 
 void print_report(std::FILE* out, const LoadReport& r) {
-  std::fprintf(out, "clamsim-loadgen: %d sessions for %.1f s against %s (%s)\n", r.requested,
-               r.window_s, r.reference.c_str(),
-               r.legacy ? "CLAM getDisplayData" : "CLAMX getFrame");
-  std::fprintf(out, "subscribed: %d of %d in %.2f s (%d refused, %d failed)\n", r.ramp.subscribed,
-               r.requested, r.ramp.seconds, r.ramp.refused, r.ramp.failed);
-  // the distinct reasons, once each: "server full" for 10 sessions is one line
-  std::vector<std::string> reasons;
-  for (const auto& s : r.sessions) {
-    if (s.subscribed || s.failure.empty()) continue;
-    bool seen = false;
-    for (const auto& x : reasons) seen = seen || x == s.failure;
-    if (!seen) reasons.push_back(s.failure);
-  }
-  for (const auto& x : reasons) std::fprintf(out, "  not subscribed: %s\n", x.c_str());
+  print_subscriptions(out, r);
   if (r.ramp.subscribed == 0) return;
 
-  std::fprintf(out,
-               "frames/s: total %.1f, per session min %.2f mean %.2f max %.2f (nominal %.1f)\n",
-               static_cast<double>(r.frames) / r.window_s, r.fps.min(), r.fps.mean(), r.fps.max(),
-               r.nominal_hz);
-  std::fprintf(out, "inter-arrival: min %.2f mean %.2f std %.2f max %.2f ms (all sessions)\n",
-               r.inter_arrival.min() * 1e3, r.inter_arrival.mean() * 1e3,
-               r.inter_arrival.stddev() * 1e3, r.inter_arrival.max() * 1e3);
-  std::fprintf(out, "lateness vs the %.0f ms schedule: p50 %.2f p99 %.2f max %.2f ms\n",
-               1e3 / r.nominal_hz, r.late_p50_s * 1e3, r.late_p99_s * 1e3, r.late_max_s * 1e3);
-  if (r.baseline_p99_s && *r.baseline_p99_s > 0.0) {
-    std::fprintf(out, "%s\n",
-                 client::baseline_line(r.baseline_s, *r.baseline_p99_s, r.ramp.subscribed,
-                                       r.late_p99_s, r.machine_busy)
-                     .c_str());
-  }
-  if (r.legacy) {
-    std::fprintf(out, "lost frames: n/a (the 2001 interface has no sequence numbers)\n");
-  } else {
-    std::fprintf(out, "lost frames: %llu (sequence gaps); out of order %llu\n", ull(r.lost),
-                 ull(r.out_of_order));
-  }
-  std::fprintf(out,
-               "held at %.0f Hz (>= %.1f fps, no loss, p99 lateness <= %.1f ms): %d of %d "
-               "sessions\n",
-               r.nominal_hz, kHeldShare * r.nominal_hz, r.late_limit_s * 1e3, r.held,
-               r.ramp.subscribed);
-  if (r.silent > 0 || r.gone > 0) {
-    // the server reaps a session whose frames cannot be delivered for a while
-    std::fprintf(out,
-                 "sessions without a frame in the window: %d; gone from the server at the end "
-                 "(stats() failed): %d\n",
-                 r.silent, r.gone);
-  }
-  std::fprintf(out, "controls: %llu GetControlInput sent, %llu raised", ull(r.controls_sent),
-               ull(r.controls_failed));
-  if (r.server_totals) {
-    std::fprintf(out, "; server counted %llu received", ull(r.server_totals->controls_received));
-  }
-  std::fprintf(out, "\n");
-  if (r.server_totals) {
-    std::fprintf(out, "server counters (whole run): %s\n",
-                 client::counters_text(*r.server_totals).c_str());
-  }
-  if (r.server_status) {
-    const client::ServerStatusInfo& st = *r.server_status;
-    std::fprintf(out, "server status: %u sessions (capacity %u), %llu reaped so far, version %s\n",
-                 st.sessions, st.capacity, ull(st.sessions_reaped), st.version.c_str());
-  }
-  if (r.server_cpu) {
-    const CpuFigures& c = *r.server_cpu;
-    std::fprintf(out,
-                 "server: pid %d, CPU %.1f %% of one core (%.2f s in %.2f s), %ld threads, "
-                 "RSS %.1f MiB\n",
-                 static_cast<int>(r.server_pid.value_or(0)), c.percent_of_core(), c.cpu_s, c.wall_s,
-                 c.threads, c.rss_mib);
-    if (c.context_switches >= 0 && r.frames > 0)
-      std::fprintf(out, "server context switches: %lld in the window, %.2f per frame\n",
-                   c.context_switches,
-                   static_cast<double>(c.context_switches) / static_cast<double>(r.frames));
-  } else {
-    std::fprintf(out, "server: CPU not measured (give --server-pid or --spawn-server)\n");
-  }
-  if (r.loadgen_cpu) {
-    std::fprintf(out, "loadgen: CPU %.1f %% of one core, %ld threads\n",
-                 r.loadgen_cpu->percent_of_core(), r.loadgen_cpu->threads);
-  }
-  if (r.machine_busy) {
-    std::fprintf(out, "machine: %.0f %% of all cores busy in the window (every process)\n",
-                 *r.machine_busy * 100.0);
-  }
-  if (r.unsubscribe_failures > 0) {
-    std::fprintf(out, "unsubscribe failed for %d sessions (the server reaps them)\n",
-                 r.unsubscribe_failures);
-  }
+  print_frames(out, r);
+  print_server_side(out, r);
 }
 
 void write_csv(const std::string& path, const LoadReport& r) {

@@ -92,28 +92,9 @@ void read_observe(const cli::Args& a, ReceiverOptions& o) {
                             "be used with --observe, which watches a trainee's");
 }
 
-}  // namespace
-
-ReceiverOptions parse_receiver_options(int argc, const char* const* argv) {
-  cli::FlagSet flags;
-  flags.valued = {"--server", "--listen", "--rate", "--model", "--scenario", "--controls",
-                  "--joystick", "--mapping", "--key-step", "--keys", "--csv", "--duration",
-                  "--report", "--restart-at", "--trainee", "--tls-ca", "--tls-cert", "--tls-key",
-                  "--observe", "--ticket"};
-  flags.switches = {"--legacy", "--bidir", "--keyboard", "--quiet", "--help", "-h"};
-  // the server's flags, tried here: the receiver finds the server by one reference
-  const std::string where = "the server's host and CORBA port (its --corba-port) go in --server "
-                            "corbaloc::HOST:PORT/CraneClamAdmin";
-  for (const char* f : {"--port", "--corba-port", "--host"}) flags.hints[f] = where;
-  flags.orb_options = true;
-  const cli::Args a(argc, argv, flags);
-  ReceiverOptions o;
-  if (a.has("--help") || a.has("-h")) {
-    o.help = true;
-    o.keys_path = a.text("--keys").value_or("");  // whose keys the help lists
-    return o;
-  }
-  o.server = a.required("--server");
+// Where the server is and how to reach it (TLS, a listening address, the 2001 interface),
+// and what session to ask it for.
+void read_connection(const cli::Args& a, ReceiverOptions& o) {
   o.legacy = a.has("--legacy");
   o.bidir = a.has("--bidir");
   o.listen = a.text("--listen").value_or("");
@@ -147,7 +128,11 @@ ReceiverOptions parse_receiver_options(int argc, const char* const* argv) {
       }
     }
   }
+}
 
+// At most one input: a control script, this terminal's keys or a joystick, with its own
+// options.
+void read_input(const cli::Args& a, ReceiverOptions& o) {
   int inputs = 0;
   if (a.has("--controls")) {
     o.input = Input::Script;
@@ -178,6 +163,32 @@ ReceiverOptions parse_receiver_options(int argc, const char* const* argv) {
     if (o.input != Input::Keyboard) throw cli::UsageError("--keys needs --keyboard");
     o.keys_path = *a.text("--keys");
   }
+}
+
+}  // namespace
+
+ReceiverOptions parse_receiver_options(int argc, const char* const* argv) {
+  cli::FlagSet flags;
+  flags.valued = {"--server", "--listen", "--rate", "--model", "--scenario", "--controls",
+                  "--joystick", "--mapping", "--key-step", "--keys", "--csv", "--duration",
+                  "--report", "--restart-at", "--trainee", "--tls-ca", "--tls-cert", "--tls-key",
+                  "--observe", "--ticket"};
+  flags.switches = {"--legacy", "--bidir", "--keyboard", "--quiet", "--help", "-h"};
+  // the server's flags, tried here: the receiver finds the server by one reference
+  const std::string where = "the server's host and CORBA port (its --corba-port) go in --server "
+                            "corbaloc::HOST:PORT/CraneClamAdmin";
+  for (const char* f : {"--port", "--corba-port", "--host"}) flags.hints[f] = where;
+  flags.orb_options = true;
+  const cli::Args a(argc, argv, flags);
+  ReceiverOptions o;
+  if (a.has("--help") || a.has("-h")) {
+    o.help = true;
+    o.keys_path = a.text("--keys").value_or("");  // whose keys the help lists
+    return o;
+  }
+  o.server = a.required("--server");
+  read_connection(a, o);
+  read_input(a, o);
   read_observe(a, o);
   o.csv_path = a.text("--csv").value_or("");
   o.report_path = a.text("--report").value_or("");
