@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import {
   formatClock, sessionRows, reportRows, localDateTime, utcOffsetText, reportFilterQuery,
 } from '../js/instructor.js';
+import { PENALTY_COLUMNS } from '../js/event-kinds.js';
 
 // a zone an hour ahead of UTC in November, so local and UTC times differ
 process.env.TZ = 'Europe/Berlin';
@@ -30,11 +31,15 @@ test('a live session: state, clock, delivered, each penalty, points', () => {
   assert.equal(row.id, 4);
   assert.equal(row.state, 'running');
   assert.equal(row.late, false);
+  // a column per penalty kind (event-kinds.js), the first the rack/gate hits' count
+  const penalties = PENALTY_COLUMNS.map((c) => String(task[c.countKey] ?? 0));
+  assert.equal(penalties[0], '1');
   assert.deepEqual(row.cells.map((c) => c.text),
-    ['#4', 'Ada', 't250 · dam_intake', 'running', '1:15 / 5:00', '1 / 3', '1', '0', '0', '0', '0', '0', '0', '90', 'Watch']);
-  assert.deepEqual(row.cells[14].links, [{ href: '/?observe=4', text: 'Watch', cls: 'watch' }],
+    ['#4', 'Ada', 't250 · dam_intake', 'running', '1:15 / 5:00', '1 / 3', ...penalties, '90', 'Watch']);
+  const watch = row.cells.at(-1);
+  assert.deepEqual(watch.links, [{ href: '/?observe=4', text: 'Watch', cls: 'watch' }],
     'Watch opens the browser client watching this session');
-  assert.deepEqual(row.cells[14].buttons, [{ text: 'Ticket', session: 4, cls: 'ticket',
+  assert.deepEqual(watch.buttons, [{ text: 'Ticket', session: 4, cls: 'ticket',
     title: 'A one-time ticket to watch this trainee with clamsim-receiver on a classroom PC' }],
     'and a ticket for a classroom PC receiver to watch it');
   assert.equal(row.cells[6].count, 1, 'a penalty cell carries its count for highlighting');
