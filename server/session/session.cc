@@ -309,7 +309,9 @@ void Session::report_finished(RunState& r) {
 }
 
 // A report names the recording and the frame its attempt began at: the debrief's Replay.
-std::string Session::with_recording(const RunState& r, nlohmann::json j) const {
+// Ordered as the scorer wrote it: people read the file, and the pages list its penalties in
+// its order.
+std::string Session::with_recording(const RunState& r, nlohmann::ordered_json j) const {
   if (r.recorder) {
     j["recording"] = std::filesystem::path(r.recorder->path()).filename().string();
     j["recording_from_k"] = r.stepper.attempt_first_k();

@@ -147,7 +147,7 @@ class Session {
   void compute_frame(RunState& r, std::uint64_t k, const StepInputs& in, Frame& frame);
   void record_score(RunState& r, std::uint64_t k, const Frame& frame);
   void report_finished(RunState& r);
-  std::string with_recording(const RunState& r, nlohmann::json report) const;
+  std::string with_recording(const RunState& r, nlohmann::ordered_json report) const;
   void time_frame(Frame& frame, Instant computing, Instant computed, Instant due,
                   Duration period);
   void deliver(const Frame& frame, Instant sent_at);

@@ -46,13 +46,13 @@ export function eventPhrase(kind) {
   return k.phrase ?? k.word.charAt(0).toLowerCase() + k.word.slice(1);
 }
 
+// A penalty kind's count in the score and in display.events: "rack_gate_hit" -> "rack_gate_hits".
+export const countKey = (kind) => `${kind}s`;
+
 // The penalty kinds this table knows, in its order, for a page without the hello (the
 // instructor's table of live scores): [{kind, short, word, countKey}].
 export const PENALTY_COLUMNS = Object.freeze(Object.entries(EVENT_KINDS).filter(([, k]) => k.group === 'penalty')
-  .map(([kind, k]) => ({ kind, short: k.short, word: k.word, countKey: `${kind}s` })));
-
-// A penalty kind's count in the score and in display.events: "rack_gate_hit" -> "rack_gate_hits".
-export const countKey = (kind) => `${kind}s`;
+  .map(([kind, k]) => ({ kind, short: k.short, word: k.word, countKey: countKey(kind) })));
 
 // The penalty kinds in the report's order, as the server lists them in hello.scene.task
 // (null without a task): [{kind, word, countKey, points}].

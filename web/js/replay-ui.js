@@ -6,10 +6,11 @@
 import { el, setText } from './dom.js';
 import {
   replayReduce, initialReplay, replayBanner, progressWords,
-  speedChoices, timelineMarkers, eventWords, eventKind, firstK, lastK, fractionOfK, kAtFraction,
+  speedChoices, timelineMarkers, eventWords, firstK, lastK, fractionOfK, kAtFraction,
   timeOfK, kAtTime, formatReplayTime, plotData, playCommand, speedMessage, seekMessage, takeOverMessage,
   takeoverPageUrl, replayPageUrl, replayTicketMessage,
 } from './replay.js';
+import { eventKind } from './event-kinds.js';
 
 const UPLOT_CSS = '/vendor/uplot/uPlot.min.css';
 

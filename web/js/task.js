@@ -33,7 +33,6 @@ export function formatPoints(p) {
 
 // ---- live score -----------------------------------------------------------------------
 
-
 // What the score panel shows. phase: 'ok' until the optimum time, 'late' while points
 // fall, 'over' at the limit (no time points left). Fractions are of the limit.
 export function scoreView(score, task = null) {
@@ -198,7 +197,7 @@ export function makeWarningTracker({ holdMs = WARN.holdMs } = {}) {
         }
         // the first risen counter in ADVICE_KINDS' order (a hit before the slack it caused)
         const risen = last ? ADVICE_KINDS.find((k) => (ev[countKey(k)] ?? 0) > (last[countKey(k)] ?? 0)) : null;
-        const dropped = frame.score?.dropped_loads ?? null;
+        const dropped = frame.score?.[countKey('dropped_load')] ?? null;
         const droppedNow = dropped !== null && lastDropped !== null && dropped > lastDropped;
         lastDropped = dropped;
         const id = risen ? adviceId(risen, frame.flags?.slack) : droppedNow ? 'dropped_load' : null;

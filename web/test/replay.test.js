@@ -3,10 +3,11 @@ import assert from 'node:assert/strict';
 import {
   replayParam, replayUrl, replayPageUrl, takeoverParam, takeoverUrl, takeoverPageUrl,
   parseReplayInfo, parseReplayMessage, parseSeries, initialReplay, replayReduce, firstK, lastK, fractionOfK,
-  kAtFraction, timeOfK, kAtTime, formatReplayTime, eventKind, eventWords, timelineMarkers, replayBanner,
+  kAtFraction, timeOfK, kAtTime, formatReplayTime, eventWords, timelineMarkers, replayBanner,
   speedChoices, progressWords, playCommand, plotData, playMessage, speedMessage, seekMessage, takeOverMessage,
-  replayTicketMessage, SPEEDS, EVENT_KINDS, takenOverNotice,
+  replayTicketMessage, SPEEDS, takenOverNotice,
 } from '../js/replay.js';
+import { EVENT_KINDS, eventKind } from '../js/event-kinds.js';
 import { parseServerMessage } from '../js/protocol.js';
 import { reportRows } from '../js/instructor.js';
 
