@@ -13,8 +13,9 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { GHOST } from '../../web/js/occlusion.js';
 import {
-  skipReason, freePort, waitFor, sleep, ServerProcess, launchBrowser, ARTIFACTS, REPO, createAccount, serverHas,
+  skipReason, freePort, waitFor, ServerProcess, launchBrowser, ARTIFACTS, REPO, createAccount, serverHas,
   writeShortTaskScenario, startTaskClock, axeAtSizes,
 } from './harness.js';
 
@@ -35,6 +36,39 @@ const box = (page, sel) => page.evaluate((s) => {
 const overlap = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
 const inside = (a, b, slack = 0.5) => a.left >= b.left - slack && a.right <= b.right + slack && a.top >= b.top - slack && a.bottom <= b.bottom + slack;
 const debug = (page) => page.evaluate(() => window.clamsim.debug());
+
+// The simulated time of the page's last frame [s] (the server's clock, frame.t).
+const simTime = (page) => page.evaluate(() => window.clamsim.frame?.t ?? null);
+
+// Waits until the page's frames have advanced `s` seconds of simulated time: for what must
+// last a while (a clock that must not start), measured on the simulation's clock, not the
+// test's.
+async function simSeconds(page, s, what) {
+  await waitFor('a frame', async () => (await simTime(page)) !== null, { timeoutMs: 20000 });
+  const t0 = await simTime(page);
+  await waitFor(`${s} s of simulated time ${what} (from t = ${t0})`, async () => (await simTime(page)) >= t0 + s,
+    { timeoutMs: 30000 + s * 4000, everyMs: 50 });
+}
+
+// Waits until the page has drawn `n` more times: a screenshot then shows what the page
+// knew before the call (each drawing follows a frame or a change).
+async function drawn(page, what, n = 2) {
+  const d0 = await page.evaluate(() => window.clamsim.stats.draws);
+  await waitFor(`${n} drawings of ${what}`, () => page.evaluate((d) => window.clamsim.stats.draws >= d, d0 + n),
+    { timeoutMs: 20000, everyMs: 50 });
+}
+
+// Shows view `name` and waits until it is drawn at rest: drawn twice since the switch, and
+// no structure part-way through its fade in or out (occlusion() lists only those faded, at
+// GHOST.opacity once fully faded).
+async function showView(page, name) {
+  const d0 = await page.evaluate((n) => { window.clamsim.setView(n); return window.clamsim.stats.draws; }, name);
+  await waitFor(`the ${name} view drawn, its fading done`, () => page.evaluate(([n, d, opacity]) => {
+    const c = window.clamsim;
+    return c.view === n && c.stats.draws >= d + 2
+      && Object.values(c.occlusion()).every((f) => Object.values(f).every((x) => x === opacity));
+  }, [name, d0, GHOST.opacity]), { timeoutMs: 20000, everyMs: 50 });
+}
 
 
 describe('a first day in the browser', { skip: skip ?? false }, () => {
@@ -96,7 +130,7 @@ describe('a first day in the browser', { skip: skip ?? false }, () => {
     await page.click('#open-help');
     await waitFor('the help', () => page.evaluate(() => document.getElementById('help').open));
     const s0 = (await debug(page)).score;
-    await sleep(1500);
+    await simSeconds(page, 1.5, 'with the help open');
     const s1 = (await debug(page)).score;
     assert.equal(s1.running, false, 'not running under the prompt, the offer and the help');
     assert.equal(s1.elapsed_s, 0);
@@ -106,14 +140,16 @@ describe('a first day in the browser', { skip: skip ?? false }, () => {
     await page.fill('#trainee-prompt #trainee-input', 'Grace');
     await page.click('#trainee-prompt #trainee-save');
     await page.click('#lesson-no');
-    await sleep(800);
+    await waitFor('the name acknowledged by the session and the offer closed', async () =>
+      (await page.evaluate(() => window.clamsim.trainee.state)) === 'acknowledged' && !(await page.isVisible('#lesson-offer')));
+    await simSeconds(page, 0.8, 'after the name and the lesson choice');
     assert.equal((await debug(page)).score.running, false, 'a name and a lesson choice do not start it');
     await startTaskClock(page);
     assert.equal(await page.isVisible('#score-ready'), false, 'the READY line goes');
     const e1 = (await debug(page)).score.elapsed_s;
-    await sleep(1200);
-    assert.ok((await debug(page)).score.elapsed_s > e1 + 0.8, 'the clock runs on with the stick at rest');
-    t.diagnostic(`clock at 0 for ${(1.5).toFixed(1)} s under the prompt and the help; running after the first key`);
+    await waitFor('the clock to run on 1 s with the stick at rest', async () => (await debug(page)).score.elapsed_s >= e1 + 1,
+      { timeoutMs: 30000 });
+    t.diagnostic('clock at 0 for 1.5 s of simulated time under the prompt and the help; running after the first key');
     await page.context().close();
   });
 
@@ -162,8 +198,7 @@ describe('a first day in the browser', { skip: skip ?? false }, () => {
     const work = await page.evaluate(() => window.clamsim.workPoints());
     assert.ok(work.rack && work.truck, 'the dam scene has a rack and a truck');
 
-    await page.evaluate(() => window.clamsim.setView('top'));
-    await sleep(800);
+    await showView(page, 'top');
     await page.screenshot({ path: path.join(FIGURES, 'top.png') });
     for (const name of ['rack', 'truck', 'crane']) {
       const p = work[name];
@@ -181,10 +216,12 @@ describe('a first day in the browser', { skip: skip ?? false }, () => {
     const r0 = await at('top', work.rack);
     await page.mouse.move(r0.x, r0.y);
     for (let i = 0; i < 4; i++) {
+      const w0 = await across();
       await page.mouse.wheel(0, -200);
-      await sleep(120);
+      await waitFor(`wheel step ${i + 1} to zoom the Top view in (the bay ${w0.toFixed(0)} px across)`, async () => (await across()) > w0 + 1,
+        { timeoutMs: 10000, everyMs: 50 });
     }
-    await sleep(500);
+    await drawn(page, 'the zoomed Top view');
     const r1 = await at('top', work.rack);
     const bayW1 = await across();
     assert.ok(bayW1 > bayW * 1.3, `zoomed in: ${bayW.toFixed(0)} -> ${bayW1.toFixed(0)} px`);
@@ -192,8 +229,7 @@ describe('a first day in the browser', { skip: skip ?? false }, () => {
     assert.equal(await covered(r1), null, 'zooming does not take the rack under the score panel');
     t.diagnostic(`Top: bay ${bayW.toFixed(0)} px wide at the default zoom, ${bayW1.toFixed(0)} px after 4 wheel steps; rack moved ${Math.hypot(r1.x - r0.x, r1.y - r0.y).toFixed(1)} px`);
 
-    await page.evaluate(() => window.clamsim.setView('window'));
-    await sleep(800);
+    await showView(page, 'window');
     await page.screenshot({ path: path.join(FIGURES, 'window.png') });
     const clam = await page.evaluate(() => window.clamsim.clamCenter());
     const c = await at('window', clam);
@@ -202,15 +238,12 @@ describe('a first day in the browser', { skip: skip ?? false }, () => {
       && c.y > canvas.top + canvas.height * 0.1 && c.y < canvas.top + canvas.height * 0.9, `the grab at ${c.x},${c.y}`);
     assert.ok(c.near >= 1, `the Window's near plane ${c.near} m: past the cab's pillars`);
 
-    await page.evaluate(() => window.clamsim.setView('full'));
-    await sleep(500);
+    await showView(page, 'full');
     await page.screenshot({ path: path.join(FIGURES, 'full.png') });
-    await page.evaluate(() => window.clamsim.setView('focus'));
-    await sleep(500);
+    await showView(page, 'focus');
     await page.screenshot({ path: path.join(FIGURES, 'focus.png') });
 
-    await page.evaluate(() => window.clamsim.setView('total'));
-    await sleep(800);
+    await showView(page, 'total');
     await page.screenshot({ path: path.join(FIGURES, 'total.png') });
     const q = (col, row) => ({ left: stage.left + (col * stage.width) / 2, right: stage.left + ((col + 1) * stage.width) / 2,
       top: stage.top + (row * stage.height) / 2, bottom: stage.top + ((row + 1) * stage.height) / 2 });
@@ -227,11 +260,24 @@ describe('a first day in the browser', { skip: skip ?? false }, () => {
     assert.equal(await covered(rackTotal), null, 'the rack clear of the panels in the Top quadrant');
 
     // swing right a little: the HUD reads a small negative angle, never 35x
-    await page.evaluate(() => window.clamsim.setView('full'));
+    await showView(page, 'full');
+    const swing = () => page.evaluate(() => window.clamsim.frame.values.swing_deg);
+    const swing0 = await swing();
+    const turned = (a) => Math.abs(((((a - swing0) % 360) + 540) % 360) - 180);   // degrees, either way, across 0/360
+    // held until the server's swing has moved 2 degrees (the check below needs more than 0.5)
     await page.keyboard.down('ArrowRight');
-    await sleep(1200);
-    await page.keyboard.up('ArrowRight');
-    await sleep(1500);
+    try {
+      await waitFor('ArrowRight to swing the crane 2 degrees', async () => turned(await swing()) >= 2,
+        { timeoutMs: 30000, everyMs: 20 });
+    } finally {
+      await page.keyboard.up('ArrowRight');
+    }
+    // let go: read once the swing has stopped (no change over 0.5 s of simulated time)
+    await waitFor('the swing to stop after the key is let go', async () => {
+      const [a, t0] = await page.evaluate(() => [window.clamsim.frame.values.swing_deg, window.clamsim.frame.t]);
+      await waitFor('0.5 s of simulated time', async () => (await simTime(page)) >= t0 + 0.5, { timeoutMs: 20000, everyMs: 50 });
+      return Math.abs((await swing()) - a) < 0.01;
+    }, { timeoutMs: 60000 });
     // the HUD and the frame it shows, read together
     const [text, raw] = await page.evaluate(() => [document.getElementById('hud-swing').textContent.trim(), window.clamsim.frame.values.swing_deg]);
     const shown = Number(text);
@@ -274,7 +320,10 @@ describe('a first day in the browser', { skip: skip ?? false }, () => {
     await watch.setViewportSize({ width: 1366, height: 768 });
     await waitFor('the observer hello', () => watch.evaluate(() => window.clamsim?.observing !== null), { timeoutMs: 15000 });
     await waitFor('the desk', () => watch.isVisible('#desk'), { timeoutMs: 10000 });
-    await sleep(500);
+    await waitFor('the watched trainee\u2019s frames on the watch tab', () => watch.evaluate(() => window.clamsim.frame !== null),
+      { timeoutMs: 15000 });
+    await waitFor('the desk\u2019s "Clear all"', () => watch.isVisible('#desk-fault-clear-all'), { timeoutMs: 10000 });
+    await drawn(watch, 'the watch tab');
     await watch.screenshot({ path: path.join(ARTIFACTS, 'first-day-watch.png') });
     const last = await watch.textContent('#hud');
     assert.doesNotMatch(last, /You are driving/, 'the trainee\u2019s sentence is not the watcher\u2019s');
@@ -378,9 +427,14 @@ describe('a first day: the report card, the replay and a take-over', { skip: ski
     await waitFor('frames', () => page.evaluate(() => (window.clamsim?.stats.frames ?? 0) > 5), { timeoutMs: 20000 });
     // down onto the rack (hits) until the task times out
     await page.bringToFront();
+    // held until the server counts a strike on the rack (a penalty: a tall mark on the replay's bar)
     for (const k of ['ArrowDown', 'KeyA', 'KeyD']) await page.keyboard.down(k);
-    await sleep(3000);
-    for (const k of ['ArrowDown', 'KeyA', 'KeyD']) await page.keyboard.up(k);
+    try {
+      await waitFor('a strike on the rack (score.rack_gate_hits)', async () => (await debug(page)).score?.rack_gate_hits > 0,
+        { timeoutMs: 30000, everyMs: 50 });
+    } finally {
+      for (const k of ['ArrowDown', 'KeyA', 'KeyD']) await page.keyboard.up(k);
+    }
     await waitFor('the report', () => page.isVisible('#report .report-card'), { timeoutMs: 20000 });
     await page.screenshot({ path: path.join(FIGURES, 'report-card.png') });
     const vh = 768;
@@ -412,7 +466,8 @@ describe('a first day: the report card, the replay and a take-over', { skip: ski
     await tab.click('#replay-takeover');
     await waitFor('the take-over page', () => new URL(tab.url()).searchParams.get('takeover'), { timeoutMs: 15000 });
     await waitFor('live frames', () => tab.evaluate(() => window.clamsim.frame !== null && window.clamsim.replay === null), { timeoutMs: 20000 });
-    await sleep(800);
+    // the hello (where a name prompt or a lesson offer would be shown) came before the frames
+    await drawn(tab, 'the take-over page');
     await tab.screenshot({ path: path.join(ARTIFACTS, 'first-day-takeover.png') });
     assert.equal(await tab.isVisible('#trainee-prompt'), false, 'no "Who is training?" on a take-over');
     assert.equal(await tab.isVisible('#lesson-offer'), false, 'no lesson offered on a take-over');

@@ -265,17 +265,20 @@ export async function measureFps(page, ms = 2000) {
 }
 
 // The task's clock starts at the first moved control (not at the connection): hold a key
-// for a few frames (a press shorter than a frame can fall between two) and wait for it.
+// until the clock has started (a press shorter than a frame can fall between two), then
+// let go.
 export async function startTaskClock(page, key = 'KeyW') {
   await page.keyboard.down(key);
-  await sleep(250);
-  await page.keyboard.up(key);
-  // started: running, or already over (a task seconds long may end before a look sees it run);
-  // the bound only says "never" (a loaded machine under ASan is slow to show it)
-  await waitFor('the task clock to start', () => page.evaluate(() => {
-    const s = window.clamsim.debug().score;
-    return s?.running === true || (s?.finished === true && s.elapsed_s > 0);
-  }), { timeoutMs: 30000 });
+  try {
+    // started: running, or already over (a task seconds long may end before a look sees it
+    // run); the bound only says "never" (a loaded machine under ASan is slow to show it)
+    await waitFor('the task clock to start', () => page.evaluate(() => {
+      const s = window.clamsim.debug().score;
+      return s?.running === true || (s?.finished === true && s.elapsed_s > 0);
+    }), { timeoutMs: 30000, everyMs: 20 });
+  } finally {
+    await page.keyboard.up(key);
+  }
 }
 
 // axe-core (npm) on the page as it stands: its serious and critical violations, in words.
@@ -294,17 +297,30 @@ export async function axeSerious(page) {
 // The window sizes every state is checked at: a classroom laptop's and a desktop's.
 export const AXE_SIZES = [[1366, 768], [1920, 1080]];
 
+// Resizes the page and waits until it has laid itself out at that size: the window reports
+// it, and two animation frames have run (the page's resize observers and media-query
+// listeners run in the first).
+export async function resizeAndSettle(page, width, height) {
+  await page.setViewportSize({ width, height });
+  await waitFor(`the page at ${width}x${height}, laid out`, () => page.evaluate(([w, h]) => {
+    if (window.innerWidth !== w || window.innerHeight !== h) return false;
+    // each look bounded, so waitFor's own bound holds (a hidden tab runs no animation frames)
+    return new Promise((r) => {
+      requestAnimationFrame(() => requestAnimationFrame(() => r(true)));
+      setTimeout(() => r(false), 2000);
+    });
+  }, [width, height]), { timeoutMs: 10000 });
+}
+
 // The same state at both sizes: resize, let the layout settle, check; the size put back.
 export async function axeAtSizes(page, what) {
   const before = page.viewportSize();
   const problems = [];
   for (const [w, h] of AXE_SIZES) {
-    await page.setViewportSize({ width: w, height: h });
-    await sleep(300);
+    await resizeAndSettle(page, w, h);
     for (const p of await axeSerious(page)) problems.push(`${what} at ${w}x${h}: ${p}`);
   }
-  await page.setViewportSize(before);
-  await sleep(200);
+  await resizeAndSettle(page, before.width, before.height);
   return problems;
 }
 
