@@ -10,9 +10,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <atomic>
+#include <condition_variable>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
+#include <mutex>
 #include <thread>
 
 #include "auth/accounts_file.h"
@@ -401,6 +404,38 @@ struct Watched {
   }
 };
 
+// Polls `done` (every millisecond, to leave the machine's two cores to the server) until it
+// holds (true) or `timeout` passes on the test's clock (false): a bound that only says
+// "never", not a measurement.
+bool wait_until(const std::function<bool()>& done, Seconds timeout) {
+  const auto end = std::chrono::steady_clock::now() +
+                   std::chrono::duration_cast<std::chrono::steady_clock::duration>(timeout);
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > end) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));   // the poll's interval
+  }
+  return true;
+}
+
+// Reads `ws` until its display frames' simulated time has gone `s` seconds past the first
+// one read: the session's own clock paces the test, not the test's. `each` (may be null)
+// runs at every display frame with its t. The close code when the server closes first
+// (0 when this reader reached `s`), -1 when the connection fails or stays silent (5 s).
+int read_sim_seconds(WsClient& ws, double s, const std::function<void(double)>& each = nullptr) {
+  double t0 = -1.0;
+  for (;;) {
+    const WsClient::Message m = ws.read(Seconds(5));
+    if (m.kind == WsClient::Message::Kind::Closed) return ws.close_code();
+    if (m.kind != WsClient::Message::Kind::Text) return -1;
+    const auto j = nlohmann::json::parse(m.text, nullptr, false);
+    if (!j.is_object() || j.value("type", "") != "display" || !j.contains("t") || !j["t"].is_number()) continue;
+    const double t = j["t"].get<double>();
+    if (t0 < 0) t0 = t;
+    if (each) each(t);
+    if (t >= t0 + s) return 0;
+  }
+}
+
 TEST(AuthRoutes, RemovedAccountsAndChangedPasswordsEndTheirLoginsAtOnce) {
   Accounts acc;
   auth::save_accounts(acc.file, {{"ada", auth::hash_password(kPassword, {10, 8, 1}), "2026-11-24T10:00:00Z"},
@@ -499,18 +534,17 @@ TEST(AuthRoutes, AnIdleOrOutlivedLoginClosesItsObserver) {
   const std::string busy = token_of(lifetime.login("ada", kPassword));
   Watched acting;
   ASSERT_TRUE(acting.open(lifetime, busy));
-  // requests keep an idle login alive, never past its lifetime
-  int code = -1;
-  for (int i = 0; i < 60 && code < 0; ++i) {   // 6 s at least: three times the lifetime
+  // requests keep an idle login alive, never past its lifetime: one request and one action
+  // every 0.1 s of the session's simulated time, for up to ten lifetimes
+  double next = -1.0;
+  const int code = read_sim_seconds(acting.observer, 20.0, [&](double t) {
+    if (t < next) return;
+    next = t + 0.1;
     lifetime.get("/api/sessions", busy);
     acting.observer.write(R"({"type":"message","text":"go on"})");
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    const WsClient::Message m = acting.observer.read(Seconds(0.2));
-    if (m.kind == WsClient::Message::Kind::Closed) code = 1008;
-    if (m.kind == WsClient::Message::Kind::Error) break;
-  }
-  if (code < 0) code = acting.observer.read_until_closed(Seconds(10));
-  EXPECT_EQ(code, 1008);
+  });
+  EXPECT_EQ(code, 1008) << "the busy login did not end within ten times its 2 s lifetime "
+                           "(0: still open; -1: the connection failed)";
   EXPECT_EQ(acting.observer.close_reason(), "login ended: expired");
 }
 
@@ -525,8 +559,10 @@ TEST(AuthRoutes, WithoutAccountsALocalObserverNeedsNoLogin) {
   ASSERT_TRUE(observer.write(R"({"type":"take_control"})"));
   const auto answer = observer.read_type("control_answer", Seconds(5));
   ASSERT_TRUE(answer);
-  // still open and acting after more than one look's time
-  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  // still open and acting after more than one look's time (a logged-in connection looks at
+  // its login once a second): 1.5 s of the session's simulated time, which never runs ahead
+  // of the real clock
+  ASSERT_EQ(read_sim_seconds(observer, 1.5), 0) << "closed (its code) or silent (-1): " << observer.close_reason();
   ASSERT_TRUE(observer.write(R"({"type":"message","text":"hi"})"));
   EXPECT_TRUE(observer.read_type("display", Seconds(3)));
 }
@@ -541,15 +577,19 @@ TEST(AuthRoutes, GuessesSentWithoutWaitingNeverPassTheLockout) {
     o.access.failures_before_lockout = 4;
     o.access.lockout_s = 120;
   });
-  // the probe's pattern: 22 attempts 0.12 s apart without waiting for answers, the right
-  // password among the last
+  // the probe's pattern: 22 attempts one after another without waiting for answers, the
+  // right password among the last. Each is sent once the server has read the one before (its
+  // request counter), so they arrive in order whatever the machine's speed
   std::vector<Reply> replies(22);
   std::vector<std::thread> senders;
-  for (int i = 0; i < 22; ++i) {
+  int unread = -1;
+  for (int i = 0; i < 22 && unread < 0; ++i) {
+    const std::uint64_t read_before = s.server.stats().http_requests;
     senders.emplace_back([&, i] { replies[i] = s.login("ada", i == 20 ? kPassword : "guess-" + std::to_string(i)); });
-    std::this_thread::sleep_for(std::chrono::milliseconds(120));
+    if (!wait_until([&] { return s.server.stats().http_requests > read_before; }, Seconds(30))) unread = i;
   }
   for (auto& t : senders) t.join();
+  ASSERT_LT(unread, 0) << "the server did not read login attempt " << unread << " within 30 s";
   std::map<std::string, int> outcomes;
   for (const Reply& r : replies) {
     EXPECT_NE(r.status, 0);
@@ -562,7 +602,7 @@ TEST(AuthRoutes, GuessesSentWithoutWaitingNeverPassTheLockout) {
   }
   std::string seen;
   for (const auto& [k, n] : outcomes) seen += k + " x" + std::to_string(n) + "; ";
-  std::cout << "[ measured ] 22 logins 0.12 s apart, lockout after 4: " << seen << "\n";
+  std::cout << "[ measured ] 22 logins one after another, lockout after 4: " << seen << "\n";
   // every guess checked was answered 401 or was the one that locked the address
   EXPECT_LE(outcomes["401 wrong_login"], 3) << seen;
   // until the lockout, more guesses: each is checked only while the budget lasts
@@ -581,24 +621,44 @@ TEST(AuthRoutes, AFloodFromManyAddressesNeverRefusesAnotherAddressesLogin) {
   Server s([&](WebOptions& o) { o.access.accounts_file = acc.file; });
   // twelve addresses, each sending wrong logins two at a time without pause: names without
   // an account, so each costs a full-cost dummy check on the hashing thread
-  std::atomic<bool> stop{false};
+  // An address answered 429 "busy" (its two attempts still under way) tries again once some
+  // flood request has been answered; one answered "locked_out" stops: the server refuses it
+  // without a check until the lockout ends, so it no longer weighs on anyone.
+  std::mutex progress_mutex;
+  std::condition_variable progress;
+  bool stop = false;
   std::atomic<int> flood_sent{0}, flood_503{0}, flood_429{0};
+  const std::uint64_t read_before = s.server.stats().http_requests;
   std::vector<std::thread> flood;
   for (int a = 0; a < 12; ++a)
     for (int k = 0; k < 2; ++k)
       flood.emplace_back([&, a, k] {
         const std::string from = "127.0.0." + std::to_string(10 + a);
-        for (int i = 0; i < 40 && !stop; ++i) {
-          const Reply r = s.login("nobody-" + std::to_string(k), "guess", from.c_str());
-          flood_sent += 1;
-          if (r.status == 503) flood_503 += 1;
-          if (r.status == 429) {
-            flood_429 += 1;
-            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        for (int i = 0; i < 40; ++i) {
+          const int answered = flood_sent.load();
+          {
+            std::lock_guard<std::mutex> lock(progress_mutex);
+            if (stop) break;
           }
+          const Reply r = s.login("nobody-" + std::to_string(k), "guess", from.c_str());
+          {
+            std::lock_guard<std::mutex> lock(progress_mutex);
+            flood_sent += 1;
+          }
+          progress.notify_all();
+          if (r.status == 503) flood_503 += 1;
+          if (r.status != 429) continue;
+          flood_429 += 1;
+          const nlohmann::json j = r.json();
+          if (j.is_object() && j.value("error", "") == "locked_out") break;
+          std::unique_lock<std::mutex> lock(progress_mutex);
+          progress.wait(lock, [&] { return stop || flood_sent.load() > answered + 1; });
         }
       });
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));   // the flood under way
+  // the flood under way: the server has read as many of its logins as there are flooding
+  // connections
+  const bool under_way =
+      wait_until([&] { return s.server.stats().http_requests >= read_before + 24; }, Seconds(30));
   int ok = 0, busy = 0;
   for (int i = 0; i < 5; ++i) {
     const Reply r = s.login("ada", kPassword, "127.0.0.2");
@@ -606,8 +666,13 @@ TEST(AuthRoutes, AFloodFromManyAddressesNeverRefusesAnotherAddressesLogin) {
     if (r.status == 503) busy += 1;
     EXPECT_EQ(r.status, 200) << r.body;
   }
-  stop = true;
+  {
+    std::lock_guard<std::mutex> lock(progress_mutex);
+    stop = true;
+  }
+  progress.notify_all();
   for (auto& t : flood) t.join();
+  EXPECT_TRUE(under_way) << "the server did not read the 24 flooding connections' first logins within 30 s";
   std::cout << "[ measured ] 12 flooding addresses x2 in flight: another address's logins "
             << ok << "/5 answered 200, " << busy << " 503; the flood sent " << flood_sent
             << ", got 503 " << flood_503 << ", 429 " << flood_429 << "\n";
