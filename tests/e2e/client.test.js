@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync, mkdirSync, readdirSync, rmSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import {
-  skipReason, waitFor, sleep, startServerAndBrowser, VIRTUAL_JOYSTICK,
+  skipReason, waitFor, sleep, startServerAndBrowser, VIRTUAL_JOYSTICK, drawings, animationFrames,
   canvasSignature, thumbDifference, measureFps, ARTIFACTS, serverHas, writeShortTaskScenario, startTaskClock,
 } from './harness.js';
 
@@ -26,18 +26,6 @@ const VIEWS = ['full', 'top', 'window', 'focus', 'total'];
 const hudNumber = async (page, id) => Number((await page.textContent(`#hud-${id}`)).replace(/[^0-9.+-]/g, ''));
 const debug = (page) => page.evaluate(() => window.clamsim.debug());
 const REPORTS = path.join(ARTIFACTS, 'reports');
-// Resolves after the page has drawn `n` more animation frames: its loop (which polls the
-// joystick every animation frame) has run since the caller changed the pad.
-const animationFrames = (page, n = 3) => page.evaluate((k) => new Promise((resolve) => {
-  const step = (left) => (left === 0 ? resolve() : requestAnimationFrame(() => step(left - 1)));
-  step(k);
-}), n);
-// Resolves once the page has drawn the view `n` more times (it draws on every frame that comes).
-const drawings = async (page, n = 3) => {
-  const drawn = await page.evaluate(() => window.clamsim.stats.draws);
-  await waitFor(`${n} more drawings`, () => page.evaluate((k) => window.clamsim.stats.draws >= k, drawn + n),
-    { timeoutMs: 30000, everyMs: 50 });
-};
 // Resolves once `n` more frames have come from the server (simulated time has gone on).
 const framesPass = async (page, n) => {
   const seq = await page.evaluate(() => window.clamsim.frame.seq);

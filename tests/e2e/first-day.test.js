@@ -13,9 +13,8 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { GHOST } from '../../web/js/occlusion.js';
 import {
-  skipReason, freePort, waitFor, ServerProcess, launchBrowser, ARTIFACTS, REPO, createAccount, serverHas,
+  skipReason, freePort, waitFor, ServerProcess, drawings, simTime, simSeconds, showView, launchBrowser, ARTIFACTS, REPO, createAccount, serverHas,
   writeShortTaskScenario, startTaskClock, axeAtSizes,
 } from './harness.js';
 
@@ -36,39 +35,6 @@ const box = (page, sel) => page.evaluate((s) => {
 const overlap = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
 const inside = (a, b, slack = 0.5) => a.left >= b.left - slack && a.right <= b.right + slack && a.top >= b.top - slack && a.bottom <= b.bottom + slack;
 const debug = (page) => page.evaluate(() => window.clamsim.debug());
-
-// The simulated time of the page's last frame [s] (the server's clock, frame.t).
-const simTime = (page) => page.evaluate(() => window.clamsim.frame?.t ?? null);
-
-// Waits until the page's frames have advanced `s` seconds of simulated time: for what must
-// last a while (a clock that must not start), measured on the simulation's clock, not the
-// test's.
-async function simSeconds(page, s, what) {
-  await waitFor('a frame', async () => (await simTime(page)) !== null, { timeoutMs: 20000 });
-  const t0 = await simTime(page);
-  await waitFor(`${s} s of simulated time ${what} (from t = ${t0})`, async () => (await simTime(page)) >= t0 + s,
-    { timeoutMs: 30000 + s * 4000, everyMs: 50 });
-}
-
-// Waits until the page has drawn `n` more times: a screenshot then shows what the page
-// knew before the call (each drawing follows a frame or a change).
-async function drawn(page, what, n = 2) {
-  const d0 = await page.evaluate(() => window.clamsim.stats.draws);
-  await waitFor(`${n} drawings of ${what}`, () => page.evaluate((d) => window.clamsim.stats.draws >= d, d0 + n),
-    { timeoutMs: 20000, everyMs: 50 });
-}
-
-// Shows view `name` and waits until it is drawn at rest: drawn twice since the switch, and
-// no structure part-way through its fade in or out (occlusion() lists only those faded, at
-// GHOST.opacity once fully faded).
-async function showView(page, name) {
-  const d0 = await page.evaluate((n) => { window.clamsim.setView(n); return window.clamsim.stats.draws; }, name);
-  await waitFor(`the ${name} view drawn, its fading done`, () => page.evaluate(([n, d, opacity]) => {
-    const c = window.clamsim;
-    return c.view === n && c.stats.draws >= d + 2
-      && Object.values(c.occlusion()).every((f) => Object.values(f).every((x) => x === opacity));
-  }, [name, d0, GHOST.opacity]), { timeoutMs: 20000, everyMs: 50 });
-}
 
 
 describe('a first day in the browser', { skip: skip ?? false }, () => {
@@ -221,7 +187,7 @@ describe('a first day in the browser', { skip: skip ?? false }, () => {
       await waitFor(`wheel step ${i + 1} to zoom the Top view in (the bay ${w0.toFixed(0)} px across)`, async () => (await across()) > w0 + 1,
         { timeoutMs: 10000, everyMs: 50 });
     }
-    await drawn(page, 'the zoomed Top view');
+    await drawings(page);
     const r1 = await at('top', work.rack);
     const bayW1 = await across();
     assert.ok(bayW1 > bayW * 1.3, `zoomed in: ${bayW.toFixed(0)} -> ${bayW1.toFixed(0)} px`);
@@ -323,7 +289,7 @@ describe('a first day in the browser', { skip: skip ?? false }, () => {
     await waitFor('the watched trainee\u2019s frames on the watch tab', () => watch.evaluate(() => window.clamsim.frame !== null),
       { timeoutMs: 15000 });
     await waitFor('the desk\u2019s "Clear all"', () => watch.isVisible('#desk-fault-clear-all'), { timeoutMs: 10000 });
-    await drawn(watch, 'the watch tab');
+    await drawings(watch);
     await watch.screenshot({ path: path.join(ARTIFACTS, 'first-day-watch.png') });
     const last = await watch.textContent('#hud');
     assert.doesNotMatch(last, /You are driving/, 'the trainee\u2019s sentence is not the watcher\u2019s');
@@ -467,7 +433,7 @@ describe('a first day: the report card, the replay and a take-over', { skip: ski
     await waitFor('the take-over page', () => new URL(tab.url()).searchParams.get('takeover'), { timeoutMs: 15000 });
     await waitFor('live frames', () => tab.evaluate(() => window.clamsim.frame !== null && window.clamsim.replay === null), { timeoutMs: 20000 });
     // the hello (where a name prompt or a lesson offer would be shown) came before the frames
-    await drawn(tab, 'the take-over page');
+    await drawings(tab);
     await tab.screenshot({ path: path.join(ARTIFACTS, 'first-day-takeover.png') });
     assert.equal(await tab.isVisible('#trainee-prompt'), false, 'no "Who is training?" on a take-over');
     assert.equal(await tab.isVisible('#lesson-offer'), false, 'no lesson offered on a take-over');

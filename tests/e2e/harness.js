@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, createWriteStream, readFileSync, rmSync, writeFi
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { GHOST } from '../../web/js/occlusion.js';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const ARTIFACTS = path.join(REPO, 'tests/e2e/artifacts');
@@ -296,6 +297,48 @@ export async function axeSerious(page) {
 
 // The window sizes every state is checked at: a classroom laptop's and a desktop's.
 export const AXE_SIZES = [[1366, 768], [1920, 1080]];
+
+// Resolves after the page has run `n` more animation frames: its loop (which polls the
+// controls and draws what changed, every animation frame) has run since the caller acted.
+export const animationFrames = (page, n = 3) => page.evaluate((k) => new Promise((resolve) => {
+  const step = (left) => (left === 0 ? resolve() : requestAnimationFrame(() => step(left - 1)));
+  step(k);
+}), n);
+
+// Whether no structure is part-way through its fade in or out in any drawn view
+// (occlusion() lists only those faded, at GHOST.opacity once fully faded).
+export const fadesDone = (page) => page.evaluate((opacity) => Object.values(window.clamsim.occlusion())
+  .every((f) => Object.values(f).every((x) => x === opacity)), GHOST.opacity);
+
+// Resolves once the page has drawn the view `n` more times (it draws on every frame that
+// comes, and on every change): a screenshot then shows what the page knew before the call.
+export async function drawings(page, n = 3) {
+  const drawn = await page.evaluate(() => window.clamsim.stats.draws);
+  await waitFor(`${n} more drawings`, () => page.evaluate((k) => window.clamsim.stats.draws >= k, drawn + n),
+    { timeoutMs: 30000, everyMs: 50 });
+}
+
+// The simulated time of the page's last frame [s] (the server's clock, frame.t), or null.
+export const simTime = (page) => page.evaluate(() => window.clamsim.frame?.t ?? null);
+
+// Waits until the page's frames have gone `s` seconds of simulated time on: for what must
+// last a while (a clock that must not start, a key that must move nothing), measured on the
+// simulation's clock, not the test's.
+export async function simSeconds(page, s, what = '') {
+  await waitFor('a frame', async () => (await simTime(page)) !== null, { timeoutMs: 20000 });
+  const t0 = await simTime(page);
+  await waitFor(`${s} s of simulated time ${what} (from t = ${t0})`, async () => (await simTime(page)) >= t0 + s,
+    { timeoutMs: 30000 + s * 4000, everyMs: 50 });
+}
+
+// Shows view `name` and waits until it is drawn at rest: drawn twice since the switch, and
+// no structure part-way through its fade (fadesDone).
+export async function showView(page, name) {
+  const d0 = await page.evaluate((n) => { window.clamsim.setView(n); return window.clamsim.stats.draws; }, name);
+  await waitFor(`the ${name} view drawn, its fading done`, async () => (await page.evaluate(([n, d]) =>
+    window.clamsim.view === n && window.clamsim.stats.draws >= d + 2, [name, d0])) && fadesDone(page),
+  { timeoutMs: 30000, everyMs: 50 });
+}
 
 // Resizes the page and waits until it has laid itself out at that size: the window reports
 // it, and two animation frames have run (the page's resize observers and media-query

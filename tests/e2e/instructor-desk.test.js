@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  skipReason, freePort, waitFor, ServerProcess, launchBrowser, ARTIFACTS, createAccount, sleep,
+  skipReason, freePort, waitFor, ServerProcess, launchBrowser, ARTIFACTS, createAccount, sleep, simSeconds,
 } from './harness.js';
 
 const PASSWORD = 'e2e desk password';
@@ -135,9 +135,11 @@ describe('the instructor desk', { skip: skip ?? false }, () => {
     await instructor.click('#desk-faults-active li[data-name="burst_hose"] button');
     await waitFor('no fault active', () => instructor.evaluate(() =>
       document.querySelectorAll('#desk-faults-active li[data-name]').length === 0), { timeoutMs: 10000 });
-    await sleep(500);
+    // the boom's reading over 2 s of simulated time, from 0.5 s after the mend (the hose's
+    // last oil out)
+    await simSeconds(trainee, 0.5, 'after the hose is mended');
     const b1 = await boom(trainee);
-    await sleep(2000);
+    await simSeconds(trainee, 2, 'with the hose mended');
     assert.ok(Math.abs((await boom(trainee)) - b1) < 0.05, 'the boom holds again once the hose is mended');
   });
 

@@ -7,7 +7,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { skipReason, freePort, waitFor, sleep, ServerProcess, launchBrowser, VIRTUAL_JOYSTICK, ARTIFACTS } from './harness.js';
+import { skipReason, freePort, waitFor, ServerProcess, launchBrowser, VIRTUAL_JOYSTICK, ARTIFACTS, showView } from './harness.js';
 
 const skip = skipReason();
 if (skip) {
@@ -70,8 +70,7 @@ describe('first lesson and layout against clamsim-server', { skip: skip ?? false
         assert.ok(inside(score, stage), 'the score panel is on the stage');
         await page.screenshot({ path: path.join(ARTIFACTS, `layout-${w}x${h}-full.png`) });
         // Total: the name card stays inside one quadrant, the score panel in another
-        await page.evaluate(() => window.clamsim.setView('total'));
-        await sleep(200);
+        await showView(page, 'total');
         const card = await box(page, '#trainee-prompt');
         const q = (col, row) => ({ left: stage.left + (col * stage.width) / 2, right: stage.left + ((col + 1) * stage.width) / 2,
           top: stage.top + (row * stage.height) / 2, bottom: stage.top + ((row + 1) * stage.height) / 2 });
@@ -91,8 +90,7 @@ describe('first lesson and layout against clamsim-server', { skip: skip ?? false
         assert.ok(hint.height < 1.6 * lineHeight, `key hint ${hint.height} px high: more than one row`);
         assert.equal(hint.height, hintBefore.height);
         assert.equal(stageAfter.top, stage.top, 'the view moved when the name was saved');
-        await page.evaluate(() => window.clamsim.setView('full'));
-        await sleep(200);
+        await showView(page, 'full');
         await page.screenshot({ path: path.join(ARTIFACTS, `layout-${w}x${h}-named.png`) });
         t.diagnostic(`${w}x${h}: stage ${stage.width}x${stage.height} at y ${stage.top}, HUD ${hud.width} wide, score ${score.width}x${score.height}`);
       } finally {

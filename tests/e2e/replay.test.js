@@ -15,7 +15,7 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import {
   skipReason, freePort, waitFor, ServerProcess, launchBrowser, ARTIFACTS, writeShortTaskScenario, createAccount,
-  serverHas, sleep,
+  serverHas, drawings, simSeconds, animationFrames, fadesDone,
 } from './harness.js';
 
 const PASSWORD = 'e2e replay password';
@@ -70,12 +70,21 @@ describe('debrief replay', { skip: skip ?? false }, () => {
     // boom down with both ropes paying out: the open clam comes down onto the rack (hits),
     // then a swing; the task times out at 6 s
     await page.bringToFront();
+    // held until the server counts a strike on the rack, then the swing key for 1 s of
+    // simulated time (a trainee's short swing: its length is the point, not a wait)
     for (const k of ['ArrowDown', 'KeyA', 'KeyD']) await page.keyboard.down(k);
-    await sleep(3000);
-    for (const k of ['ArrowDown', 'KeyA', 'KeyD']) await page.keyboard.up(k);
+    try {
+      await waitFor('a strike on the rack (score.rack_gate_hits)', () => page.evaluate(
+        () => window.clamsim.debug().score?.rack_gate_hits > 0), { timeoutMs: 30000, everyMs: 50 });
+    } finally {
+      for (const k of ['ArrowDown', 'KeyA', 'KeyD']) await page.keyboard.up(k);
+    }
     await page.keyboard.down('ArrowLeft');
-    await sleep(1000);
-    await page.keyboard.up('ArrowLeft');
+    try {
+      await simSeconds(page, 1, 'with the swing key held');
+    } finally {
+      await page.keyboard.up('ArrowLeft');
+    }
     await waitFor('the report', () => page.isVisible('#report .report-card'), { timeoutMs: 15000 });
     assert.ok(await page.isVisible('#report-replay'), 'the report offers "Replay my run"');
     await shot(page, 'replay-trainee-report.png');
@@ -182,7 +191,10 @@ describe('debrief replay', { skip: skip ?? false }, () => {
     // the five views still work; the keys move nothing
     await page.keyboard.press('Digit5');
     assert.equal(await page.evaluate(() => window.clamsim.view), 'total');
-    await sleep(500);
+    // drawn in the next animation frame (a paused replay draws on a change only), then any
+    // fade finished
+    await animationFrames(page, 2);
+    await waitFor('the Total view\u2019s fading done', () => fadesDone(page), { timeoutMs: 20000, everyMs: 50 });
     await shot(page, 'replay-total.png');
     await page.keyboard.press('Digit1');
     assert.equal(await page.evaluate(() => window.clamsim.drivingVolts.every((v) => v === 0)), true);
@@ -192,7 +204,7 @@ describe('debrief replay', { skip: skip ?? false }, () => {
     await waitFor('the live page of the take-over', () => new URL(page.url()).searchParams.get('takeover'), { timeoutMs: 15000 });
     await waitFor('live frames', () => page.evaluate(() => window.clamsim.frame !== null && window.clamsim.replay === null),
       { timeoutMs: 20000 });
-    await sleep(500);
+    await drawings(page);
     const notice = await page.textContent('#instructor-message');
     assert.match(notice, /Take-over: you have the controls from \d+:\d\d\.\d of the replayed run/, notice);
     await shot(page, 'replay-takeover.png');

@@ -9,7 +9,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import {
-  skipReason, freePort, waitFor, ServerProcess, launchBrowser, ARTIFACTS, createAccount,
+  skipReason, freePort, waitFor, ServerProcess, launchBrowser, ARTIFACTS, createAccount, simSeconds,
 } from './harness.js';
 
 const PASSWORD = 'e2e watch password';
@@ -119,9 +119,13 @@ describe('watch a trainee', { skip: skip ?? false }, () => {
     // the watcher's keys do nothing: the crane stays where the trainee left it
     await watcher.bringToFront();
     const before = await trainee.evaluate(() => window.clamsim.frame.values.swing_deg);
+    // held for 1.5 s of the trainee's simulated time: long enough to swing the crane if it counted
     await watcher.keyboard.down('ArrowRight');
-    await new Promise((r) => setTimeout(r, 1500));
-    await watcher.keyboard.up('ArrowRight');
+    try {
+      await simSeconds(trainee, 1.5, 'with the watcher\u2019s key held');
+    } finally {
+      await watcher.keyboard.up('ArrowRight');
+    }
     const after = await trainee.evaluate(() => window.clamsim.frame.values.swing_deg);
     assert.ok(Math.abs(after - before) < 1, `the watcher's key moved nothing: ${before} -> ${after}`);
     assert.equal(await watcher.evaluate(() => window.clamsim.observedVolts[0]), 0);
