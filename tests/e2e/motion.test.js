@@ -9,7 +9,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { skipReason, freePort, waitFor, sleep, ServerProcess, launchBrowser, ARTIFACTS } from './harness.js';
+import { skipReason, freePort, waitFor, sleep, ServerProcess, launchBrowser, ARTIFACTS, drawings } from './harness.js';
 
 const skip = skipReason();
 if (skip) {
@@ -128,7 +128,7 @@ describe('smooth motion and input latency', { skip: skip ?? false }, () => {
       const r = await slew(full.page);
       figures.slewFull = { ...FULL, ...r, ratio: r.draws / r.frames };
       t.diagnostic(`${FULL.width}x${FULL.height}: ${r.draws} draws and ${r.frames} frames in ${fmt(r.s)} s while slewing (${fmt(r.draws / r.s)} draws/s)`);
-      await sleep(500);
+      await drawings(full.page);
       await full.page.screenshot({ path: path.join(ARTIFACTS, 'motion-full.png') });
     } finally {
       await full.context.close();

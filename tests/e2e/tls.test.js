@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  skipReason, freePort, waitFor, sleep, ServerProcess, launchBrowser, VIRTUAL_JOYSTICK,
+  skipReason, freePort, waitFor, ServerProcess, launchBrowser, VIRTUAL_JOYSTICK, drawings,
   ARTIFACTS, REPO,
 } from './harness.js';
 
@@ -69,7 +69,8 @@ describe('browser client over https', { skip: skip ?? false }, () => {
     await waitFor('the scene (hello) to be built', () => page.evaluate(() => window.clamsim.frame !== null), { timeoutMs: 10000 });
     assert.equal(await page.evaluate(() => window.isSecureContext), true);
     await page.click('#trainee-cancel').catch(() => {});
-    await sleep(500);
+    // what the click set going has run: the page has drawn frames since
+    await drawings(page);
     assert.deepEqual(consoleErrors, []);
   });
 
