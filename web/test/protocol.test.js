@@ -375,7 +375,7 @@ test('display: the parts\' poses, the server\'s flags and control_seq', () => {
   const r = parse(displayObject());
   assert.equal(r.ok, true, r.error);
   const f = r.msg;
-  assert.equal(f.parts.length, 9);
+  assert.equal(f.parts.length, 11);
   for (const p of f.parts) {
     assert.equal(p.length, 7);
     assert.ok(Math.abs(Math.hypot(p[3], p[4], p[5], p[6]) - 1) < 1e-12, 'normalised');
@@ -413,7 +413,7 @@ test('display: malformed parts, flags or control_seq are dropped and named, the 
 test('hello: the parts\' names, the frame rates offered and the limits', () => {
   const h = parse(helloObject()).msg;
   assert.deepEqual(h.parts, ['carrier', 'superstructure', 'boom_base', 'fly', 'clam_head', 'arm_right', 'arm_left',
-    'shell_right', 'shell_left']);
+    'shell_right', 'shell_left', 'boom_cylinder', 'boom_rod']);
   assert.deepEqual(h.frame_rates_hz, [20, 30, 60]);
   assert.deepEqual(h.limits, { max_message_bytes: 4096, max_messages_per_s: 200 });
   assert.deepEqual(h.warnings, []);
