@@ -81,8 +81,14 @@ const json& WireSchema::resolve(const std::string& ref) const {
   while (at <= ref.size()) {
     const std::size_t slash = std::min(ref.find('/', at), ref.size());
     const std::string part = ref.substr(at, slash - at);
-    if (!node->is_object() || !node->contains(part)) throw std::runtime_error("$ref " + ref + ": no such schema");
-    node = &(*node)[part];
+    if (node->is_array() && !part.empty() && part.find_first_not_of("0123456789") == std::string::npos &&
+        std::stoul(part) < node->size()) {
+      node = &(*node)[std::stoul(part)];
+    } else if (node->is_object() && node->contains(part)) {
+      node = &(*node)[part];
+    } else {
+      throw std::runtime_error("$ref " + ref + ": no such schema");
+    }
     at = slash + 1;
   }
   return *node;

@@ -341,14 +341,15 @@ test('display: the load moment indicator and the tilt', () => {
   assert.equal(tipping.score.lmi_cutouts, 1);
 });
 
-test('display: stability fields are optional; malformed ones are dropped and named', () => {
+test('display: stability fields an older server lacks are named and take their defaults; malformed ones are dropped and named', () => {
   const old = displayObject();
-  for (const k of ['load_moment_pct', 'hook_load_kg', 'rated_kg', 'radius_m', 'lmi', 'tilt_deg', 'tilt_edge', 'tilt_axis', 'tipped_over']) delete old[k];
+  const stability = ['load_moment_pct', 'hook_load_kg', 'rated_kg', 'radius_m', 'lmi', 'tilt_deg', 'tilt_edge', 'tilt_axis', 'tipped_over'];
+  for (const k of stability) delete old[k];
   delete old.score.lmi_warnings;
   delete old.score.lmi_cutouts;
   delete old.score.tipped_over;
   const o = parse(old).msg;
-  assert.deepEqual(o.warnings, []);
+  assert.deepEqual(o.warnings, stability.map((k) => `display.${k}: missing`));
   assert.equal(o.load_moment_pct, undefined);
   assert.equal(o.lmi, undefined);
   assert.deepEqual([o.tilt_deg, o.tilt_edge, o.tilt_axis, o.tipped_over], [0, 'none', null, false]);
