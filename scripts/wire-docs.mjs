@@ -132,7 +132,8 @@ function defTable(name) {
   if (s.properties) rows(s, '', out);
   else if (s.prefixItems) s.prefixItems.forEach((p, i) => member(p, `[${i}]`, out, ''));
   else member(s, name, out, '');
-  const intro = s['x-direction'] ? `${s.description} (to: ${s['x-roles'].join(', ')})\n\n` : '';
+  const roles = (s['x-roles'] ?? []).join(', ').replace(/, ([^,]*)$/, ' and $1');
+  const intro = s['x-direction'] ? `**\`${s.properties.type.const}\`** (to ${roles} connections): ${s.description}\n\n` : '';
   return `${intro}${table(out)}`;
 }
 

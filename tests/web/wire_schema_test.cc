@@ -139,12 +139,14 @@ class Wire {
     for (const auto& p : problems) {
       // one report per path and rule, however often the frames repeat it
       if (!reported_.insert(p.path + "|" + p.rule).second) continue;
-      ADD_FAILURE() << "a " << role << "'s " << type << " does not match web/data/wire-schema.json:\n  "
+      ADD_FAILURE() << (role == "observer" ? "an " : "a ") << role << "'s " << type
+                    << " does not match web/data/wire-schema.json:\n  "
                     << p.path << ": " << p.rule << ": " << p.message << "\n  message: " << text.substr(0, 300);
     }
     const auto r = roles_.find(type);
     if (r != roles_.end() && !r->second.count(role) && reported_.insert("role|" + type + role).second)
-      ADD_FAILURE() << "a " << role << " got a " << type << ", which the schema's x-roles do not give it";
+      ADD_FAILURE() << (role == "observer" ? "an " : "a ") << role << " got a " << type
+                    << ", which the schema's x-roles do not give it";
   }
 
   // The next message to `c` (a `role`), checked; nullopt on a timeout or close.

@@ -188,3 +188,30 @@ test('wire schema: every member protocol.js reads is one the schema defines', ()
   }
   assert.deepEqual([...new Set(undefinedReads)], [], 'protocol.js reads these, which web/data/wire-schema.json does not define');
 });
+
+// docs/websocket-protocol.md's JSON examples that are whole messages (the ones with "..."
+// are excerpts) are messages one direction or the other takes.
+test('wire schema: the protocol doc\'s whole-message examples match the schema', () => {
+  const doc = readFileSync(new URL('../../docs/websocket-protocol.md', import.meta.url), 'utf8');
+  const blocks = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1].replace(/^ {3}/gm, ''));
+  let checked = 0;
+  const wrong = [];
+  for (const block of blocks) {
+    // a block may hold one message per line
+    for (const text of block.trim().startsWith('{"type"') ? block.split(/\n(?=\{)/) : [block]) {
+      let m;
+      try {
+        m = JSON.parse(text);
+      } catch {
+        continue;
+      }
+      if (typeof m?.type !== 'string') continue;
+      checked += 1;
+      const problems = ['to_browser', 'to_server'].map((d) => messageSchema(schema, d, m.type))
+        .filter(Boolean).map(({ ref, schema: s }) => validate(schema, s, m, m.type, { pointer: ref }));
+      if (!problems.some((p) => p.length === 0)) wrong.push(`${text.trim().slice(0, 60)}...\n${describeProblems(problems.flat())}`);
+    }
+  }
+  assert.ok(checked >= 10, `only ${checked} whole messages found in the doc`);
+  assert.deepEqual(wrong, []);
+});
