@@ -40,9 +40,10 @@ function typeText(s) {
   if (types.includes('array')) {
     const n = r.minItems !== undefined && r.minItems === r.maxItems ? `${r.minItems} ` : '';
     if (r.prefixItems) return `array of ${r.prefixItems.length}`;
+    if (r.items && isTable(refName(r.items))) return `array of ${refName(r.items)}`;
     const it = r.items ? resolve(r.items) : {};
     const what = it.type === 'array' ? 'arrays' : it.type === 'object' || it.properties || it.oneOf ? 'objects' : `${[].concat(it.type ?? 'value').join(' or ')}s`;
-    return `${n}${what}`.replace('integers', 'integers').replace(/^(\d+) (numbers)$/, '$1 numbers');
+    return `${n}${what}`;
   }
   return types.join(' or ');
 }
