@@ -426,6 +426,7 @@ std::string refusal(const std::string& role, const std::string& text) {
 TEST(WireSchema, TheServersParsersTakeEveryExampleAndRefuseEveryInvalidOne) {
   const WireSchema schema = WireSchema::load(kSchemaFile);
   std::map<std::string, std::set<std::string>> by_role;
+  std::set<std::string> seen;
   for (const std::string& ref : schema.message_refs("to_server")) {
     const json& def = schema.resolve(ref);
     const std::string type = def["properties"]["type"]["const"];
@@ -434,7 +435,7 @@ TEST(WireSchema, TheServersParsersTakeEveryExampleAndRefuseEveryInvalidOne) {
     for (const auto& role : def["x-roles"]) {
       by_role[role].insert(type);
       for (const auto& e : def["examples"]) {
-        EXPECT_EQ(testing::describe(schema.validate(ref, e, type)), "") << ref << " example " << e;
+        EXPECT_EQ(testing::describe(schema.validate(ref, e, type, &seen)), "") << ref << " example " << e;
         EXPECT_EQ(refusal(role, e.dump()), "") << "a " << role << "'s " << e << ": the server refuses the schema's example";
       }
       for (const auto& bad : def["x-invalid-examples"]) {
@@ -445,6 +446,11 @@ TEST(WireSchema, TheServersParsersTakeEveryExampleAndRefuseEveryInvalidOne) {
       }
     }
   }
+  // every member of a browser's message shows in an example
+  std::string unseen;
+  for (const std::string& p : schema.property_pointers("#/$defs/to_server"))
+    if (!seen.count(p)) unseen += "\n  " + p;
+  EXPECT_TRUE(unseen.empty()) << "members of the browser's messages in no example:" << unseen;
   // the parsers' own lists of what each role may send are the schema's
   std::set<std::string> observer(std::begin(kObserverMessageTypes), std::end(kObserverMessageTypes));
   std::set<std::string> replay(std::begin(kReplayMessageTypes), std::end(kReplayMessageTypes));

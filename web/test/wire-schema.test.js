@@ -5,7 +5,10 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { parseServerMessage } from '../js/protocol.js';
+import { clearFaultMessage, controlMessage, faultMessage, instructorTextMessage, parseServerMessage, pingMessage,
+  releaseControlMessage, restartMessage, takeControlMessage } from '../js/protocol.js';
+import { playMessage, replayTicketMessage, seekMessage, speedMessage, takeOverMessage } from '../js/replay.js';
+import { traineeMessage } from '../js/trainee.js';
 import { checkSubset, describeProblems, messageSchema, resolve, validate } from '../js/wire-schema.js';
 
 const schema = JSON.parse(readFileSync(new URL('../data/wire-schema.json', import.meta.url), 'utf8'));
@@ -214,4 +217,19 @@ test('wire schema: the protocol doc\'s whole-message examples match the schema',
   }
   assert.ok(checked >= 10, `only ${checked} whole messages found in the doc`);
   assert.deepEqual(wrong, []);
+});
+
+// What the page sends is what the schema says the server takes.
+test('wire schema: every message the page builds matches its message to the server', () => {
+  const text = (m) => (typeof m === 'string' ? JSON.parse(m) : m);
+  const built = [controlMessage([1, 2, 9, -9, 0]), pingMessage(7, 1234.5), pingMessage('a', 1), restartMessage(),
+    restartMessage(3, true), takeControlMessage(false, false), takeControlMessage(true, true), releaseControlMessage(),
+    instructorTextMessage('Lower slowly'), faultMessage('burst_hose', { function: 'boom' }), clearFaultMessage('all'),
+    playMessage(true), speedMessage(4), seekMessage(12.4), takeOverMessage(), replayTicketMessage(),
+    traineeMessage('Ada')].map(text);
+  for (const m of built) {
+    const found = messageSchema(schema, 'to_server', m.type);
+    assert.ok(found, `${m.type}: no such message to the server in the schema`);
+    assert.equal(describeProblems(validate(schema, found.schema, m, m.type, { pointer: found.ref })), '', JSON.stringify(m));
+  }
 });
