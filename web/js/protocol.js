@@ -630,19 +630,19 @@ function optBool(o, key, path) {
   return o[key] === undefined ? undefined : bool(o, key, path);
 }
 
-// Stability (docs/model.md, Stability): the load moment indicator's reading and the machine's tilt,
-// all optional; a malformed one is dropped and named, like the other extended fields.
-function stability(d, p, soft) {
+// Stability (docs/model.md, Stability): the load moment indicator's reading and the machine's tilt;
+// a malformed or missing one is dropped and named, like the other extended fields.
+function stability(d, p, need) {
   return {
-    load_moment_pct: soft(() => optNum(d, 'load_moment_pct', p)),
-    hook_load_kg: soft(() => optNum(d, 'hook_load_kg', p)),
-    rated_kg: soft(() => optNum(d, 'rated_kg', p)),
-    radius_m: soft(() => optNum(d, 'radius_m', p)),
-    lmi: soft(() => optEnum(d, 'lmi', p, LMI_STATES)),
-    tilt_deg: soft(() => optNum(d, 'tilt_deg', p)) ?? 0,
-    tilt_edge: soft(() => optEnum(d, 'tilt_edge', p, TILT_EDGES)) ?? 'none',
-    tilt_axis: soft(() => tiltAxis(d, p)) ?? null,
-    tipped_over: soft(() => optBool(d, 'tipped_over', p)) ?? false,
+    load_moment_pct: need('load_moment_pct', () => optNum(d, 'load_moment_pct', p)),
+    hook_load_kg: need('hook_load_kg', () => optNum(d, 'hook_load_kg', p)),
+    rated_kg: need('rated_kg', () => optNum(d, 'rated_kg', p)),
+    radius_m: need('radius_m', () => optNum(d, 'radius_m', p)),
+    lmi: need('lmi', () => optEnum(d, 'lmi', p, LMI_STATES)),
+    tilt_deg: need('tilt_deg', () => optNum(d, 'tilt_deg', p)) ?? 0,
+    tilt_edge: need('tilt_edge', () => optEnum(d, 'tilt_edge', p, TILT_EDGES)) ?? 'none',
+    tilt_axis: need('tilt_axis', () => tiltAxis(d, p)) ?? null,
+    tipped_over: need('tipped_over', () => optBool(d, 'tipped_over', p)) ?? false,
   };
 }
 
@@ -700,8 +700,8 @@ function optCount(o, key, path) {
   return v;
 }
 
-// Table 4.1's values, seq and t are required; a malformed extended field is dropped and
-// named in `warnings`, so one bad optional field does not cost the frame.
+// Table 4.1's values, seq and t are required; a malformed or missing extended field is dropped
+// and named in `warnings`, so one bad extended field does not cost the frame.
 // names: the hello's display_fields (null before a hello: the values are then only checked
 // as numbers, and `values` is null).
 function display(d, { displayFields: names = null } = {}) {
@@ -725,43 +725,51 @@ function display(d, { displayFields: names = null } = {}) {
       return undefined;
     }
   };
-  const parsedLoads = soft(() => list(d, 'loads', p, frameLoad));
+  // a member every v2 server sends: its absence is named too (the page does without it)
+  const need = (key, read) => soft(() => {
+    if (d[key] === undefined) fail(`${p}.${key}`, 'missing');
+    return read();
+  });
+  const parsedLoads = need('loads', () => list(d, 'loads', p, frameLoad));
   const loads = parsedLoads ?? [];
   const nLoads = parsedLoads ? loads.length : undefined;  // indices are checked against good loads only
   return {
     type: 'display', seq: d.seq, t, display: values.slice(),
     // Table 4.1 by name: values.load_kg (null without the hello's names)
     values: names ? Object.fromEntries(names.map((n, i) => [n, values[i]])) : null,
-    joint_velocity: soft(() => optVec(d, 'joint_velocity', p)),
-    tension_N: soft(() => optVec(d, 'tension_N', p, 2)),
-    pressure_MPa: Array.isArray(d.pressure_MPa) ? d.pressure_MPa.slice() : undefined,
-    working: soft(() => optString(d, 'working', p)),
-    geo: soft(() => optString(d, 'geo', p)),
-    load: soft(() => optString(d, 'load', p)),
-    theta2_deg: soft(() => optNum(d, 'theta2_deg', p)),
-    jaw_gap_m: soft(() => optNum(d, 'jaw_gap_m', p)),
-    squeeze_N: soft(() => optNum(d, 'squeeze_N', p)),
-    tip_m: soft(() => optVec(d, 'tip_m', p)),
-    point_a_m: soft(() => optVec(d, 'point_a_m', p)),
-    point_b_m: soft(() => optVec(d, 'point_b_m', p)),
-    point_c_m: soft(() => optVec(d, 'point_c_m', p)),
-    cable_rate_m_s: soft(() => optVec(d, 'cable_rate_m_s', p, 2)),
-    clam_swing_deg: soft(() => optVec(d, 'clam_swing_deg', p, 2)),
-    clam_orientation: soft(() => (d.clam_orientation === undefined ? undefined : quaternion(d, 'clam_orientation', p))),
-    clam_contact_force_N: soft(() => optNum(d, 'clam_contact_force_N', p)),
-    clam_submerged: soft(() => optNum(d, 'clam_submerged', p)),
-    turbidity: soft(() => optNum(d, 'turbidity', p)) ?? 0,
+    joint_velocity: need('joint_velocity', () => optVec(d, 'joint_velocity', p)),
+    tension_N: need('tension_N', () => optVec(d, 'tension_N', p, 2)),
+    pressure_MPa: need('pressure_MPa', () => (Array.isArray(d.pressure_MPa) ? d.pressure_MPa.slice() : undefined)),
+    working: need('working', () => optString(d, 'working', p)),
+    geo: need('geo', () => optString(d, 'geo', p)),
+    load: need('load', () => optString(d, 'load', p)),
+    theta1_deg: need('theta1_deg', () => optNum(d, 'theta1_deg', p)),
+    theta2_deg: need('theta2_deg', () => optNum(d, 'theta2_deg', p)),
+    jaw_gap_m: need('jaw_gap_m', () => optNum(d, 'jaw_gap_m', p)),
+    squeeze_N: need('squeeze_N', () => optNum(d, 'squeeze_N', p)),
+    stop_force_N: need('stop_force_N', () => optNum(d, 'stop_force_N', p)),
+    tip_m: need('tip_m', () => optVec(d, 'tip_m', p)),
+    point_a_m: need('point_a_m', () => optVec(d, 'point_a_m', p)),
+    point_b_m: need('point_b_m', () => optVec(d, 'point_b_m', p)),
+    point_c_m: need('point_c_m', () => optVec(d, 'point_c_m', p)),
+    cable_rate_m_s: need('cable_rate_m_s', () => optVec(d, 'cable_rate_m_s', p, 2)),
+    clam_vel_m_s: need('clam_vel_m_s', () => optVec(d, 'clam_vel_m_s', p, 2)),
+    clam_swing_deg: need('clam_swing_deg', () => optVec(d, 'clam_swing_deg', p, 2)),
+    clam_orientation: need('clam_orientation', () => quaternion(d, 'clam_orientation', p)),
+    clam_contact_force_N: need('clam_contact_force_N', () => optNum(d, 'clam_contact_force_N', p)),
+    clam_submerged: need('clam_submerged', () => optNum(d, 'clam_submerged', p)),
+    turbidity: need('turbidity', () => optNum(d, 'turbidity', p)) ?? 0,
     loads,
-    held_load: soft(() => optIndex(d, 'held_load', p, nLoads)) ?? null,
-    contacts: soft(() => list(d, 'contacts', p, (c, cp) => contact(c, cp, nLoads))) ?? [],
-    ...stability(d, p, soft),
-    parts: soft(() => parts(d, p)),
-    flags: soft(() => flags(d, p)),
+    held_load: need('held_load', () => optIndex(d, 'held_load', p, nLoads)) ?? null,
+    contacts: need('contacts', () => list(d, 'contacts', p, (c, cp) => contact(c, cp, nLoads))) ?? [],
+    ...stability(d, p, need),
+    parts: need('parts', () => parts(d, p)),
+    flags: need('flags', () => flags(d, p)),
     // how many `control` messages this connection had sent when the server took this
     // frame's inputs (the latency probe's match)
-    control_seq: soft(() => optCount(d, 'control_seq', p)),
-    events: soft(() => counters(d, 'events', p)),
-    score: soft(() => score(d, p)),
+    control_seq: need('control_seq', () => optCount(d, 'control_seq', p)),
+    events: need('events', () => counters(d, 'events', p)),
+    score: need('score', () => score(d, p)),
     lesson: soft(() => lessonProgress(d, p)),
     warnings,
   };

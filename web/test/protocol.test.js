@@ -341,14 +341,15 @@ test('display: the load moment indicator and the tilt', () => {
   assert.equal(tipping.score.lmi_cutouts, 1);
 });
 
-test('display: stability fields are optional; malformed ones are dropped and named', () => {
+test('display: stability fields an older server lacks are named and take their defaults; malformed ones are dropped and named', () => {
   const old = displayObject();
-  for (const k of ['load_moment_pct', 'hook_load_kg', 'rated_kg', 'radius_m', 'lmi', 'tilt_deg', 'tilt_edge', 'tilt_axis', 'tipped_over']) delete old[k];
+  const stability = ['load_moment_pct', 'hook_load_kg', 'rated_kg', 'radius_m', 'lmi', 'tilt_deg', 'tilt_edge', 'tilt_axis', 'tipped_over'];
+  for (const k of stability) delete old[k];
   delete old.score.lmi_warnings;
   delete old.score.lmi_cutouts;
   delete old.score.tipped_over;
   const o = parse(old).msg;
-  assert.deepEqual(o.warnings, []);
+  assert.deepEqual(o.warnings, stability.map((k) => `display.${k}: missing`));
   assert.equal(o.load_moment_pct, undefined);
   assert.equal(o.lmi, undefined);
   assert.deepEqual([o.tilt_deg, o.tilt_edge, o.tilt_axis, o.tipped_over], [0, 'none', null, false]);
@@ -375,7 +376,7 @@ test('display: the parts\' poses, the server\'s flags and control_seq', () => {
   const r = parse(displayObject());
   assert.equal(r.ok, true, r.error);
   const f = r.msg;
-  assert.equal(f.parts.length, 9);
+  assert.equal(f.parts.length, 11);
   for (const p of f.parts) {
     assert.equal(p.length, 7);
     assert.ok(Math.abs(Math.hypot(p[3], p[4], p[5], p[6]) - 1) < 1e-12, 'normalised');
@@ -413,7 +414,7 @@ test('display: malformed parts, flags or control_seq are dropped and named, the 
 test('hello: the parts\' names, the frame rates offered and the limits', () => {
   const h = parse(helloObject()).msg;
   assert.deepEqual(h.parts, ['carrier', 'superstructure', 'boom_base', 'fly', 'clam_head', 'arm_right', 'arm_left',
-    'shell_right', 'shell_left']);
+    'shell_right', 'shell_left', 'boom_cylinder', 'boom_rod']);
   assert.deepEqual(h.frame_rates_hz, [20, 30, 60]);
   assert.deepEqual(h.limits, { max_message_bytes: 4096, max_messages_per_s: 200 });
   assert.deepEqual(h.warnings, []);
