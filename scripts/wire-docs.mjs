@@ -69,6 +69,12 @@ function rows(s, prefix, out, note = '') {
     if (k === 'type' && prefix === '' && r['x-direction']) continue;
     member(sub, `${prefix}${k}`, out, required.has(k) ? note : `optional${note ? `; ${note}` : ''}`);
   }
+  others(r, prefix, out, note);
+}
+
+// Members named at run time (additionalProperties with a schema): one row for them all.
+function others(r, prefix, out, note) {
+  if (typeof r.additionalProperties === 'object') member(r.additionalProperties, `${prefix}*`, out, note);
 }
 
 function member(sub, name, out, note) {
@@ -115,6 +121,7 @@ function branches(r, name, out) {
     const all = r.oneOf.length === tags.length;
     member(sub, `${name}.${k}`, out, all ? '' : `with ${key} ${label(tags)}`);
   }
+  r.oneOf.forEach((b) => others(resolve(b), `${name}.`, out, r.oneOf.length > 1 ? `with ${key} ${label(tagsOf(b))}` : ''));
 }
 
 function table(list) {

@@ -19,6 +19,7 @@
 #include "core/state.h"
 #include "core/world.h"
 #include "model/lesson_spec.h"
+#include "model/penalty_kinds.h"
 
 namespace clamsim::model {
 
@@ -26,25 +27,6 @@ inline constexpr const char* kScenarioSchema = "clamsim-scenario/1";
 inline constexpr double kMaxLoadMassKg = 25000.0;  // loads up to 25 t, the machine's heaviest lift
 // WorldState keeps one bit per solid (clam_touching, clam_touch_hold) in 32-bit masks.
 inline constexpr std::size_t kMaxSolids = 32;
-
-// The task's penalty kinds, in the report's order. Each has one name everywhere: the report's
-// and the timeline's kind; its count in the score and in the display's events is the name
-// with "s" (tests/training/task_score_test.cc holds the field lists to that); its points in a
-// scenario file are the name with "_points". Adding one: docs/architecture.md.
-enum class PenaltyKind {
-  RackGateHit,    // the clam or its load struck the trash rack or the gate
-  StructureHit,   // ... struck the deck, an intake wall or the truck
-  SlackCable,     // a rope paid out into a slack loop
-  Overload,       // rope pull above rating, or a load above the clam's
-  DroppedLoad,    // a load let go anywhere but over the truck
-  LmiWarning,     // the load moment reached the indicator's warning level
-  LmiCutout,      // ... the limiter's cut-out level
-};
-inline constexpr std::array<const char*, 7> kPenaltyNames{
-    "rack_gate_hit", "structure_hit", "slack_cable", "overload",
-    "dropped_load",  "lmi_warning",   "lmi_cutout"};
-inline constexpr std::size_t kPenaltyKinds = kPenaltyNames.size();
-inline const char* to_string(PenaltyKind k) { return kPenaltyNames[static_cast<std::size_t>(k)]; }
 
 // Points taken off the task's score per event of each kind (docs/training-task.md).
 struct TaskPenalties {

@@ -135,6 +135,35 @@ void TaskScorer::note(double sim_time_s, const std::string& kind, const std::str
   notes_.push_back({sim_time_s, sim_time_s - t0_s_, kind, detail, by});
 }
 
+namespace {
+
+// Per penalty kind, its core::WorldEvents counter (the field named as the kind's count), or
+// kWorldEventFields.size() when the scorer itself raises the kind (a dropped load).
+constexpr std::array<std::size_t, model::kPenaltyKinds> world_counters() {
+  std::array<std::size_t, model::kPenaltyKinds> w{};
+  for (std::size_t k = 0; k < model::kPenaltyKinds; ++k)
+    w[k] = core::index_of(core::kWorldEventFields, model::kPenaltyCountNames[k]);
+  return w;
+}
+constexpr auto kWorldCounters = world_counters();
+
+}  // namespace
+
+// Every world event counted by a penalty kind that rose since the last frame, in the kinds'
+// order; a hit names the solid struck.
+void TaskScorer::penalise_world_events(const core::Outputs& o) {
+  for (std::size_t k = 0; k < model::kPenaltyKinds; ++k) {
+    if (kWorldCounters[k] >= core::kWorldEventFields.size()) continue;
+    const auto member = core::kWorldEventFields[kWorldCounters[k]].member;
+    const int n = new_events(o.events.*member, last_events_.*member);
+    if (n == 0) continue;
+    const Kind kind = static_cast<Kind>(k);
+    const bool hit = kind == Kind::RackGateHit || kind == Kind::StructureHit;
+    penalise(kind, n, o, hit ? solid_struck(o, kind == Kind::RackGateHit) : "");
+  }
+  last_events_ = o.events;
+}
+
 const TaskScore& TaskScorer::update(const core::Outputs& o, bool control_moved) {
   just_finished_ = false;
   if (!task_.enabled || score_.finished) return score_;
@@ -149,21 +178,7 @@ const TaskScore& TaskScorer::update(const core::Outputs& o, bool control_moved) 
   last_time_s_ = o.time_s;
   score_.elapsed_s = o.time_s - t0_s_;
 
-  const core::WorldEvents& e = o.events;
-  const core::WorldEvents& b = last_events_;
-  if (const int n = new_events(e.rack_gate_hits, b.rack_gate_hits))
-    penalise(Kind::RackGateHit, n, o, solid_struck(o, true));
-  if (const int n = new_events(e.structure_hits, b.structure_hits))
-    penalise(Kind::StructureHit, n, o, solid_struck(o, false));
-  if (const int n = new_events(e.slack_cables, b.slack_cables))
-    penalise(Kind::SlackCable, n, o, "");
-  if (const int n = new_events(e.overloads, b.overloads))
-    penalise(Kind::Overload, n, o, "");
-  if (const int n = new_events(e.lmi_warnings, b.lmi_warnings))
-    penalise(Kind::LmiWarning, n, o, "");
-  if (const int n = new_events(e.lmi_cutouts, b.lmi_cutouts))
-    penalise(Kind::LmiCutout, n, o, "");
-  last_events_ = e;
+  penalise_world_events(o);
 
   track_held_load(o);
 

@@ -44,13 +44,10 @@ struct TaskScore {
   double time_points = 0.0;     // 100 up to the optimum, falling linearly to 0 at the limit
   double penalty_points = 0.0;
   double total = 0.0;           // max(0, time_points - penalty_points)
-  int rack_gate_hits = 0;
-  int structure_hits = 0;       // deck, walls, floor, bed, truck
-  int slack_cables = 0;
-  int overloads = 0;
-  int dropped_loads = 0;
-  int lmi_warnings = 0;         // the load moment reached the warning level
-  int lmi_cutouts = 0;          // ... the limiter's cut-out level
+  // one count per penalty kind, named as the kind with "s" (model/penalty_kinds.h)
+#define CLAMSIM_PENALTY_COUNT(Enum, name, help) int name##s = 0;
+  CLAMSIM_PENALTY_KINDS(CLAMSIM_PENALTY_COUNT)
+#undef CLAMSIM_PENALTY_COUNT
   bool practice = false;        // a practice attempt: scored, no time limit
 };
 
@@ -77,26 +74,20 @@ inline constexpr auto kTaskScoreFields = std::make_tuple(
     core::field("penalty_points", "", "Points off.", &TaskScore::penalty_points),
     core::field("total", "", "The score: time points less penalties, at least 0.",
                 &TaskScore::total),
-    core::field("rack_gate_hits", "", "Rack or gate struck.", &TaskScore::rack_gate_hits),
-    core::field("structure_hits", "", "Deck, walls, floor, bed or truck struck.",
-                &TaskScore::structure_hits),
-    core::field("slack_cables", "", "Ropes paid out slack.", &TaskScore::slack_cables),
-    core::field("overloads", "", "Overloads.", &TaskScore::overloads),
-    core::field("dropped_loads", "", "Loads dropped.", &TaskScore::dropped_loads),
-    core::field("lmi_warnings", "", "Load moment warnings (90 % of the chart).",
-                &TaskScore::lmi_warnings),
-    core::field("lmi_cutouts", "", "Load moment cut-outs (100 % of the chart).",
-                &TaskScore::lmi_cutouts),
+#define CLAMSIM_PENALTY_FIELD(Enum, name, help) \
+    core::field(#name "s", "", help, &TaskScore::name##s),
+    CLAMSIM_PENALTY_KINDS(CLAMSIM_PENALTY_FIELD)
+#undef CLAMSIM_PENALTY_FIELD
     core::field("practice", "", "A practice attempt: scored, no time limit.",
                 &TaskScore::practice));
 static_assert(core::covers_struct(kTaskScoreFields));
 
-// Each penalty kind's count in the score, in model::kPenaltyNames's order (the field is named
-// as the kind with "s": tests/training/task_score_test.cc).
+// Each penalty kind's count in the score, in model::kPenaltyNames's order.
 inline constexpr std::array<int TaskScore::*, model::kPenaltyKinds> kPenaltyCounts{
-    &TaskScore::rack_gate_hits, &TaskScore::structure_hits, &TaskScore::slack_cables,
-    &TaskScore::overloads,      &TaskScore::dropped_loads,  &TaskScore::lmi_warnings,
-    &TaskScore::lmi_cutouts};
+#define CLAMSIM_PENALTY_MEMBER(Enum, name, help) &TaskScore::name##s,
+    CLAMSIM_PENALTY_KINDS(CLAMSIM_PENALTY_MEMBER)
+#undef CLAMSIM_PENALTY_MEMBER
+};
 
 // What a report was scored with, so two reports can be compared knowingly: the server's
 // build version, and the machine and scenario files by name and content hash.
@@ -171,6 +162,7 @@ class TaskScorer {
 
   nlohmann::ordered_json timeline_json() const;
   void penalise(Kind kind, int count, const core::Outputs& o, const std::string& what);
+  void penalise_world_events(const core::Outputs& o);
   double points_each(Kind kind) const;
   bool over_truck(const std::array<double, 3>& p) const;
   void track_held_load(const core::Outputs& o);

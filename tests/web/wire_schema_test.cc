@@ -460,13 +460,23 @@ TEST(WireSchema, TheServersParsersTakeEveryExampleAndRefuseEveryInvalidOne) {
 }
 
 // The score's fields are training::kTaskScoreFields: the schema names each, in the unit the
-// table gives (the one list the display, /sessions and CORBA walk).
+// table gives (the one list the display, /sessions and CORBA walk), except the penalty
+// kinds' counts, which it takes as they come (additionalProperties: a count), so a new kind
+// needs no edit here; the browser learns the kinds from the hello's task.penalties.
 TEST(WireSchema, TheScoreIsTheScorersFieldTable) {
   const WireSchema schema = WireSchema::load(kSchemaFile);
-  const json& props = schema.resolve("#/$defs/display/properties/score/oneOf/1/properties");
+  const json& score = schema.resolve("#/$defs/display/properties/score/oneOf/1");
+  const json& props = score["properties"];
+  ASSERT_TRUE(score["additionalProperties"].is_object());
+  EXPECT_EQ(score["additionalProperties"]["type"], "integer") << "a penalty kind's count";
+  const std::set<std::string> counts(model::kPenaltyCountNames.begin(), model::kPenaltyCountNames.end());
   std::set<std::string> names;
   core::for_each_field(training::kTaskScoreFields, [&](const auto& f) {
     names.insert(f.name);
+    if (counts.count(f.name)) {
+      EXPECT_FALSE(props.contains(f.name)) << "display.score." << f.name << ": a count, not a fixed field";
+      return;
+    }
     EXPECT_TRUE(props.contains(f.name)) << "display.score." << f.name << " is not in the schema";
     if (props.contains(f.name)) {
       EXPECT_EQ(props[f.name].value("x-unit", ""), std::string(f.unit)) << "display.score." << f.name;
