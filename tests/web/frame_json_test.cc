@@ -410,7 +410,13 @@ TEST(FrameJson, TheBrowsersFixturesHaveTheShapeTheServerSends) {
   const session::Frame f = busy_frame();
   const auto display = nlohmann::json::parse(display_json(f, nlohmann::ordered_json::array()));
   const auto frame = fixture("display");
-  for (const char* key : {"flags", "events", "score"}) same_shape(display[key], frame[key], key);
+  for (const char* key : {"flags", "events"}) same_shape(display[key], frame[key], key);
+  // the score's penalty counts are taken as they come (one per kind of the hello's
+  // task.penalties): the fixture needs the fixed fields and a count, not every kind
+  nlohmann::json score = display["score"];
+  for (const char* count : model::kPenaltyCountNames)
+    if (!frame["score"].contains(count)) score.erase(count);
+  same_shape(score, frame["score"], "score");
 }
 
 }  // namespace

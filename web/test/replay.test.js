@@ -7,6 +7,7 @@ import {
   speedChoices, progressWords, playCommand, plotData, playMessage, speedMessage, seekMessage, takeOverMessage,
   replayTicketMessage, SPEEDS, takenOverNotice,
 } from '../js/replay.js';
+import { readFileSync } from 'node:fs';
 import { EVENT_KINDS, eventKind } from '../js/event-kinds.js';
 import { parseServerMessage } from '../js/protocol.js';
 import { reportRows } from '../js/instructor.js';
@@ -184,10 +185,15 @@ test('times read as minutes, seconds and a tenth', () => {
 });
 
 test('every event kind of the protocol has a word, a colour and an icon', () => {
-  // the observers' event names (docs/websocket-protocol.md), which the replay's timeline uses
-  const kinds = ['rack_gate_hit', 'structure_hit', 'load_impact', 'slack_cable', 'overload', 'grip', 'release',
-    'dropped_load', 'delivered', 'restart', 'task_finished', 'lesson_step', 'faults', 'control', 'instructor_message',
-    'two_block', 'lmi_warning', 'lmi_cutout', 'tip_over'];
+  // the replay timeline's kinds (the wire schema) and the shipped task's penalty kinds (its
+  // "<kind>_points"): every one has its words, and the table has no others
+  const json = (rel) => JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8'));
+  const schema = json('../data/wire-schema.json');
+  const timeline = schema.$defs.replay_timeline.properties.events.items.properties.kind.enum;
+  const points = Object.keys(json('../../config/scenarios/dam_intake.json').task.penalties);
+  const penalties = points.filter((k) => k.endsWith('_points')).map((k) => k.slice(0, -'_points'.length));
+  const kinds = [...new Set([...timeline, ...penalties])];
+  assert.ok(penalties.includes('rack_gate_hit') && timeline.includes('grip'), 'both lists read');
   assert.deepEqual(Object.keys(EVENT_KINDS).sort(), kinds.sort());
   for (const k of kinds) {
     const e = eventKind(k);
