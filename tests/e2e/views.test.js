@@ -14,8 +14,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync, readdirSync, copyFileSync } from 'node:fs';
 import path from 'node:path';
 import {
-  skipReason, freePort, waitFor, sleep, ServerProcess, launchBrowser, canvasSignature, thumbDifference,
-  measureFps, ARTIFACTS, REPO,
+  skipReason, freePort, waitFor, ServerProcess, launchBrowser, canvasSignature, thumbDifference,
+  measureFps, showView, simSeconds, ARTIFACTS, REPO,
 } from './harness.js';
 
 const skip = skipReason();
@@ -101,10 +101,10 @@ describe('views against clamsim-server', { skip: skip ?? false }, () => {
       for (const w of which) {
         const page = pages[w];
         await page.bringToFront();
-        // not a click, which waits for the page: at high quality in software WebGL a drawing takes ~1 s
-        await page.evaluate((v) => window.clamsim.setView(v), view);
+        // not a click, which waits for the page: at high quality in software WebGL a drawing
+        // takes ~1 s; the view drawn twice, its fades done
+        await showView(page, view);
         assert.equal(await page.evaluate(() => window.clamsim.view), view);
-        await sleep(w === 'high' ? 2500 : 600);
         if (w === 'new') {
           sigs[view] = await canvasSignature(page);
           await page.screenshot({ path: path.join(ARTIFACTS, `views-${stage}-${view}.png`) });
@@ -207,7 +207,7 @@ describe('views against clamsim-server', { skip: skip ?? false }, () => {
     took.push(Date.now());
     await hold([s.cable2.plus.key], 'the log 1 m up', (f) => f.z > start.z + 1 || f.held !== 0);
     took.push(Date.now());
-    await sleep(1000);
+    await simSeconds(page, 1, 'the lifted log hangs on');
     const gripped = await frame();
     const secs = took.slice(1).map((x, i) => ((x - took[i]) / 1000).toFixed(1));
     t.diagnostic(`gripped: log ${(gripped.z - start.z).toFixed(2)} m up, cable 1 slack ${gripped.slack.toFixed(2)} m `
@@ -218,8 +218,7 @@ describe('views against clamsim-server', { skip: skip ?? false }, () => {
     for (const view of VIEWS) {
       // by the page's hook: a click waits for the button to keep still over two animation
       // frames, seconds each here (the other tests click)
-      await page.evaluate((v) => window.clamsim.setView(v), view);
-      await sleep(600);
+      await showView(page, view);
       sigs[view] = await canvasSignature(page);
       await page.screenshot({ path: path.join(ARTIFACTS, `views-gripped-${view}.png`) });
       assert.ok(sigs[view].sd > 8 && sigs[view].colours >= 6, `gripped ${view} looks blank`);
