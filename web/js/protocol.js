@@ -700,6 +700,16 @@ function optCount(o, key, path) {
   return v;
 }
 
+// The display's extended members that are read alike: [name, reader, length of a vector].
+const EXTENDED_READS = [
+  ['joint_velocity', optVec], ['tension_N', optVec, 2], ['working', optString], ['geo', optString],
+  ['load', optString], ['theta1_deg', optNum], ['theta2_deg', optNum], ['jaw_gap_m', optNum],
+  ['squeeze_N', optNum], ['stop_force_N', optNum], ['tip_m', optVec], ['point_a_m', optVec],
+  ['point_b_m', optVec], ['point_c_m', optVec], ['cable_rate_m_s', optVec, 2], ['clam_vel_m_s', optVec, 2],
+  ['clam_swing_deg', optVec, 2], ['clam_orientation', quaternion], ['clam_contact_force_N', optNum],
+  ['clam_submerged', optNum],
+];
+
 // Table 4.1's values, seq and t are required; a malformed or missing extended field is dropped
 // and named in `warnings`, so one bad extended field does not cost the frame.
 // names: the hello's display_fields (null before a hello: the values are then only checked
@@ -737,27 +747,8 @@ function display(d, { displayFields: names = null } = {}) {
     type: 'display', seq: d.seq, t, display: values.slice(),
     // Table 4.1 by name: values.load_kg (null without the hello's names)
     values: names ? Object.fromEntries(names.map((n, i) => [n, values[i]])) : null,
-    joint_velocity: need('joint_velocity', () => optVec(d, 'joint_velocity', p)),
-    tension_N: need('tension_N', () => optVec(d, 'tension_N', p, 2)),
     pressure_MPa: need('pressure_MPa', () => (Array.isArray(d.pressure_MPa) ? d.pressure_MPa.slice() : undefined)),
-    working: need('working', () => optString(d, 'working', p)),
-    geo: need('geo', () => optString(d, 'geo', p)),
-    load: need('load', () => optString(d, 'load', p)),
-    theta1_deg: need('theta1_deg', () => optNum(d, 'theta1_deg', p)),
-    theta2_deg: need('theta2_deg', () => optNum(d, 'theta2_deg', p)),
-    jaw_gap_m: need('jaw_gap_m', () => optNum(d, 'jaw_gap_m', p)),
-    squeeze_N: need('squeeze_N', () => optNum(d, 'squeeze_N', p)),
-    stop_force_N: need('stop_force_N', () => optNum(d, 'stop_force_N', p)),
-    tip_m: need('tip_m', () => optVec(d, 'tip_m', p)),
-    point_a_m: need('point_a_m', () => optVec(d, 'point_a_m', p)),
-    point_b_m: need('point_b_m', () => optVec(d, 'point_b_m', p)),
-    point_c_m: need('point_c_m', () => optVec(d, 'point_c_m', p)),
-    cable_rate_m_s: need('cable_rate_m_s', () => optVec(d, 'cable_rate_m_s', p, 2)),
-    clam_vel_m_s: need('clam_vel_m_s', () => optVec(d, 'clam_vel_m_s', p, 2)),
-    clam_swing_deg: need('clam_swing_deg', () => optVec(d, 'clam_swing_deg', p, 2)),
-    clam_orientation: need('clam_orientation', () => quaternion(d, 'clam_orientation', p)),
-    clam_contact_force_N: need('clam_contact_force_N', () => optNum(d, 'clam_contact_force_N', p)),
-    clam_submerged: need('clam_submerged', () => optNum(d, 'clam_submerged', p)),
+    ...Object.fromEntries(EXTENDED_READS.map(([key, read, n]) => [key, need(key, () => read(d, key, p, n))])),
     turbidity: need('turbidity', () => optNum(d, 'turbidity', p)) ?? 0,
     loads,
     held_load: need('held_load', () => optIndex(d, 'held_load', p, nLoads)) ?? null,

@@ -228,7 +228,6 @@ export function takenOverNotice(takenOver, framePeriodS) {
     + 'the machine and the task are exactly as they were then' };
 }
 
-
 // Without the server's sentence: the kind's word and what its value says (the load's name
 // by its index for a grip or release, the count of hits in one frame, the lesson's step).
 function valueWords(e, loads) {
